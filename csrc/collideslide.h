@@ -1,0 +1,282 @@
+/*
+** collideslide.h: the C API of collideslide, ellipsoids that collide and slide
+** through triangle worlds (Fauerby 2003, Rouwe 2003, Nettle 2000).
+**
+** Conventions (the same as the Lua API, see README.md):
+**  - y is up by default; units are the caller's (metres in the docs).
+**  - A triangle's front face is the side its normal points to,
+**    normal = normalize((b - a) x (c - a)).
+**  - Moves take displacements, not velocities.
+**  - Indices in this C API are 0-based (the Lua binding adds 1).
+**  - Every function that can fail returns a cs_Status; nothing here prints,
+**    aborts or jumps out. Inputs must be finite: the Lua binding checks them.
+**
+** Ownership: every object is created through a cs_Alloc the caller gives and
+** freed with its *_free function. A mesh must outlive the bodies that use it
+** (the Lua binding guarantees this). Contacts of a mover are valid until its
+** next call that moves it.
+*/
+#ifndef COLLIDESLIDE_H
+#define COLLIDESLIDE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CS_VERSION "0.1.0"
+
+/* Same shape as lua_Alloc: nsize == 0 frees, returns NULL on failure. */
+typedef void *(*cs_AllocFn)(void *ud, void *ptr, size_t osize, size_t nsize);
+typedef struct cs_Alloc { cs_AllocFn fn; void *ud; } cs_Alloc;
+
+typedef struct cs_Vec3 { double x, y, z; } cs_Vec3;
+
+typedef enum cs_Status {
+  CS_OK = 0,
+  CS_ENOMEM,      /* the allocator failed; nothing was changed */
+  CS_EINVAL,      /* a bad argument (see the function for which) */
+  CS_ERANGE,      /* an index out of range; *bad_index names it */
+  CS_ETOOBIG,     /* a size that would overflow the internal 32-bit indices */
+  CS_EBUSY,       /* the world is in a move (a filter called back into it) */
+  CS_EABORT       /* a callback asked to stop with an error */
+} cs_Status;
+
+const char *cs_status_string(cs_Status s);
+
+/* An allocator on top of realloc/free, for C users. */
+cs_Alloc cs_default_alloc(void);
+
+/* {==================================================================
+** Meshes: immutable triangles (but for vertex edits) with a tree.
+** ===================================================================*/
+
+typedef struct cs_Mesh cs_Mesh;
+
+enum { CS_BACKFACES_COLLIDE = 0, CS_BACKFACES_IGNORE = 1 };
+
+typedef struct cs_MeshDesc {
+  const double *vertices;       /* 3 * vertex_count numbers */
+  size_t vertex_count;
+  const unsigned *indices;      /* 3 * triangle_count, 0-based; NULL: 0-1-2, 3-4-5, ... */
+  size_t triangle_count;        /* with indices == NULL: vertex_count / 3 */
+  const int *tags;              /* one per triangle, or NULL (all 0) */
+  int backfaces;                /* CS_BACKFACES_* */
+} cs_MeshDesc;
+
+/* Builds a mesh. On CS_ERANGE/CS_EINVAL, *bad_index (if given) is the bad
+** index's position in desc->indices or the bad vertex. Degenerate triangles
+** (zero area, repeated vertices) are kept but never collide. */
+cs_Status cs_mesh_new(const cs_Alloc *alloc, const cs_MeshDesc *desc,
+                      cs_Mesh **out, size_t *bad_index);
+void cs_mesh_free(cs_Mesh *mesh);
+
+size_t cs_mesh_triangle_count(const cs_Mesh *mesh);
+size_t cs_mesh_vertex_count(const cs_Mesh *mesh);
+size_t cs_mesh_degenerate_count(const cs_Mesh *mesh);
+size_t cs_mesh_memory(const cs_Mesh *mesh);     /* bytes the mesh holds, tree included */
+int cs_mesh_backfaces(const cs_Mesh *mesh);
+void cs_mesh_bounds(const cs_Mesh *mesh, cs_Vec3 *lo, cs_Vec3 *hi);
+cs_Vec3 cs_mesh_vertex(const cs_Mesh *mesh, size_t i);
+void cs_mesh_triangle(const cs_Mesh *mesh, size_t t, unsigned idx[3]);
+int cs_mesh_tag(const cs_Mesh *mesh, size_t t);
+/* Vertex edits. set_vertices refits the tree at once; set_vertex marks the
+** mesh, and the refit happens before its next use (or call cs_mesh_refit). */
+void cs_mesh_set_vertex(cs_Mesh *mesh, size_t i, cs_Vec3 p);
+void cs_mesh_set_vertices(cs_Mesh *mesh, const double *xyz);  /* 3 * vertex_count */
+void cs_mesh_refit(cs_Mesh *mesh);
+
+/* }================================================================== */
+
+/* {==================================================================
+** Worlds and bodies
+** ===================================================================*/
+
+typedef struct cs_World cs_World;
+typedef struct cs_Body cs_Body;
+
+cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out);
+void cs_world_free(cs_World *world);
+
+/* A placed instance of a mesh, at the identity transform. */
+cs_Status cs_world_add(cs_World *world, cs_Mesh *mesh, cs_Body **out);
+void cs_world_remove(cs_World *world, cs_Body *body);
+size_t cs_world_body_count(const cs_World *world);
+/* Per-tag friction in [0, 1]: 0 slides freely (default), 1 stops on contact. */
+cs_Status cs_world_set_friction(cs_World *world, int tag, double coefficient);
+double cs_world_get_friction(const cs_World *world, int tag);
+
+/* A body point p lands at T + R(q) * (S * p). q need not be normalised
+** (it is normalised here; it must not be zero). Scale components must be
+** nonzero. */
+void cs_body_set_transform(cs_Body *body, cs_Vec3 t, const double q[4], cs_Vec3 s);
+/* A general affine map: m is 4x4 column-major (m[12..14] the translation);
+** its 3x3 part must be invertible (returns CS_EINVAL otherwise). */
+cs_Status cs_body_set_matrix(cs_Body *body, const double m[16]);
+void cs_body_get_matrix(const cs_Body *body, double m[16]);
+/* The displacement the body makes during the next step (moving platforms). */
+void cs_body_set_velocity(cs_Body *body, cs_Vec3 v);
+cs_Vec3 cs_body_get_velocity(const cs_Body *body);
+void cs_body_set_layers(cs_Body *body, unsigned layers);
+unsigned cs_body_get_layers(const cs_Body *body);
+void cs_body_set_enabled(cs_Body *body, int enabled);
+int cs_body_get_enabled(const cs_Body *body);
+cs_Mesh *cs_body_mesh(const cs_Body *body);
+void cs_body_bounds(cs_Body *body, cs_Vec3 *lo, cs_Vec3 *hi);
+/* An opaque pointer for the caller (the Lua binding keeps its handle here). */
+void cs_body_set_userdata(cs_Body *body, void *ud);
+void *cs_body_get_userdata(const cs_Body *body);
+
+/* }================================================================== */
+
+/* {==================================================================
+** Movers (ellipsoids)
+** ===================================================================*/
+
+typedef enum cs_GroundState {
+  CS_GROUND_AIR = 0,       /* touched nothing below */
+  CS_GROUND_ON,            /* walkable ground below (within slope_limit of up) */
+  CS_GROUND_STEEP,         /* ground below, steeper than slope_limit */
+  CS_GROUND_UNSUPPORTED    /* touching something below, not standing on it */
+} cs_GroundState;
+
+typedef enum cs_Response {
+  CS_RESPONSE_SLIDE = 0,   /* the normal response */
+  CS_RESPONSE_TOUCH,       /* stop at the contact for that call, no slide */
+  CS_RESPONSE_CROSS        /* pass through */
+} cs_Response;
+
+/* Called once per (body, tag) a call meets. Return a cs_Response, or -1 to
+** abort the call with CS_EABORT (the mover is left as it was). */
+typedef int (*cs_FilterFn)(void *ud, const cs_Body *body, int tag);
+
+/* One contact of a call. */
+typedef struct cs_Contact {
+  cs_Vec3 point;          /* on the triangle, world space */
+  cs_Vec3 normal;         /* unit, world space, from the point toward the centre */
+  cs_Vec3 tri_normal;     /* the triangle's own unit normal facing the mover */
+  const cs_Body *body;
+  unsigned triangle;      /* 0-based index in the body's mesh */
+  int tag;
+  int pass;               /* CS_PASS_* that met it */
+} cs_Contact;
+
+enum { CS_PASS_WALK = 0, CS_PASS_GRAVITY, CS_PASS_CARRY, CS_PASS_STEP,
+       CS_PASS_SNAP, CS_PASS_DEPENETRATE };
+
+typedef struct cs_Mover cs_Mover;
+
+/* Defaults: radius (0.5, 0.5, 0.5) at the origin, up (0, 1, 0),
+** max_iterations 5, skin auto (1% of the smallest radius), slope_limit 45
+** degrees, step_height 0, snap_distance 0, block_steep_slopes 0,
+** collides_with all bits, no filter. */
+cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out);
+void cs_mover_free(cs_Mover *mover);
+
+void cs_mover_set_position(cs_Mover *m, cs_Vec3 p);
+cs_Vec3 cs_mover_get_position(const cs_Mover *m);
+/* Radii must be > 0 and finite. */
+void cs_mover_set_radius(cs_Mover *m, cs_Vec3 r);
+cs_Vec3 cs_mover_get_radius(const cs_Mover *m);
+/* Unit quaternion (normalised here; must not be zero). */
+void cs_mover_set_orientation(cs_Mover *m, const double q[4]);
+void cs_mover_get_orientation(const cs_Mover *m, double q[4]);
+/* Up must be nonzero; it is normalised. */
+void cs_mover_set_up(cs_Mover *m, cs_Vec3 up);
+cs_Vec3 cs_mover_get_up(const cs_Mover *m);
+
+/* Tunables: the binding checks ranges; see README for units and meaning. */
+typedef enum cs_Setting {
+  CS_MAX_ITERATIONS,      /* integer >= 1, default 5 */
+  CS_SKIN,                /* world units >= 0; negative = auto (1% of min radius) */
+  CS_SLOPE_LIMIT,         /* degrees in [0, 90], default 45 */
+  CS_BLOCK_STEEP_SLOPES,  /* 0 or 1, default 0 */
+  CS_STEP_HEIGHT,         /* world units >= 0, default 0 */
+  CS_SNAP_DISTANCE,       /* world units >= 0, default 0 */
+  CS_COLLIDES_WITH        /* bitmask, default all bits */
+} cs_Setting;
+void cs_mover_set(cs_Mover *m, cs_Setting s, double value);
+double cs_mover_get(const cs_Mover *m, cs_Setting s);
+void cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
+
+/* Results of the last call. */
+size_t cs_mover_contact_count(const cs_Mover *m);
+const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i);
+cs_GroundState cs_mover_ground_state(const cs_Mover *m);
+/* The ground contact: normal of the ground triangle, its body and tag. Returns
+** 0 when there is none. */
+int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, int *tag);
+int cs_mover_was_stuck(const cs_Mover *m);
+
+/* }================================================================== */
+
+/* {==================================================================
+** The calls
+** ===================================================================*/
+
+/* One hit of a sweep or a ray. */
+typedef struct cs_Hit {
+  double t;               /* fraction of the displacement, in [0, 1] */
+  cs_Vec3 point;          /* on the triangle, world space */
+  cs_Vec3 normal;         /* unit, world space (see each call) */
+  const cs_Body *body;
+  unsigned triangle;      /* 0-based in the body's mesh */
+  int tag;
+} cs_Hit;
+
+/* Moves the mover by walk, sliding; then, when gravity is not NULL, a second
+** pass with it. Updates the mover (position, contacts, ground state). On an
+** error the mover is left as it was. */
+cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
+                                     const cs_Vec3 *gravity);
+
+/* First contact of the mover swept along d (the mover does not move). Returns
+** 1 and fills *hit, 0 when the sweep is free, or -(cs_Status) on failure
+** (not enough memory; CS_EBUSY from inside a filter). hit->normal is the ellipsoid's
+** tangent-plane normal at the contact, from the point toward the centre.
+** An overlap at the start is a hit at t = 0. Honours collides_with, not the
+** filter. */
+int cs_world_sweep(cs_World *w, const cs_Mover *m, cs_Vec3 d, cs_Hit *hit);
+
+/* The same for any ellipsoid: centre p, radii r, orientation q (NULL: none). */
+int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
+                             cs_Vec3 d, unsigned mask, cs_Hit *hit);
+
+/* First triangle on the segment o .. o + d. hit->normal is the triangle's
+** normal facing the ray's origin. Backface-ignoring meshes are hit only from
+** the front. */
+int cs_world_raycast(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask, cs_Hit *hit);
+
+/* Every hit on the segment, nearest first. fn returns 0 to stop. Returns the
+** number of hits reported, or -1 on allocation failure. */
+typedef int (*cs_HitFn)(void *ud, const cs_Hit *hit);
+long cs_world_raycast_all(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask,
+                          cs_HitFn fn, void *ud);
+
+/* The nearest point on any triangle within max_distance of p. Returns 1 and
+** fills hit (hit->t is the distance, hit->normal from the point toward p or the
+** triangle normal when p is on it), 0 when none is that close. */
+int cs_world_closest_point(cs_World *w, cs_Vec3 p, double max_distance,
+                           unsigned mask, cs_Hit *hit);
+
+/* Triangles that meet the box exactly. fn returns 0 to stop. Returns the
+** count reported, or -1 on allocation failure. */
+typedef int (*cs_TriFn)(void *ud, const cs_Body *body, unsigned triangle);
+long cs_world_query_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask,
+                        cs_TriFn fn, void *ud);
+
+/* Triangles the ellipsoid intersects, with the depth (world units, along the
+** normal) and the unit direction that pushes the ellipsoid out (world space). */
+typedef int (*cs_OverlapFn)(void *ud, const cs_Body *body, unsigned triangle,
+                            double depth, cs_Vec3 normal);
+long cs_world_overlap_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
+                                unsigned mask, cs_OverlapFn fn, void *ud);
+
+/* }================================================================== */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,169 @@
+/*
+** cs_mesh.c: meshes. Checks the input, copies it, flags degenerate triangles
+** (they never collide, and are counted), and builds the tree. Vertex edits
+** mark the mesh for a refit, done before its next use.
+*/
+#include <string.h>
+
+#include "cs_internal.h"
+
+/* A triangle is degenerate when its area is zero relative to its size:
+** |(b-a) x (c-a)| <= 1e-12 (|b-a|^2 + |c-a|^2). Rounding of an exactly
+** collinear triple stays below that; a real sliver (1000 m by 1e-6 m) does
+** not. Non-finite products (coordinates near DBL_MAX) count as degenerate. */
+static int triangle_degenerate(cs_Vec3 a, cs_Vec3 b, cs_Vec3 c) {
+  cs_Vec3 e1 = v3_sub(b, a), e2 = v3_sub(c, a);
+  double cross2 = v3_len2(v3_cross(e1, e2));
+  double size2 = v3_len2(e1) + v3_len2(e2);
+  if (!isfinite(cross2) || !isfinite(size2)) return 1;
+  return cross2 <= 1e-24 * size2 * size2;
+}
+
+/* Recomputes the degenerate flags and their count; returns the count. */
+static uint32_t mesh_flag_degenerates(cs_Mesh *m) {
+  uint32_t t, n = 0;
+  for (t = 0; t < m->ntris; t++) {
+    const uint32_t *i = m->tris + 3 * (size_t)t;
+    int deg = i[0] == i[1] || i[1] == i[2] || i[0] == i[2] ||
+              triangle_degenerate(cs_mesh_vert(m, i[0]), cs_mesh_vert(m, i[1]),
+                                  cs_mesh_vert(m, i[2]));
+    m->flags[t] = deg ? CS_TRI_DEGENERATE : 0;
+    n += (uint32_t)deg;
+  }
+  return n;
+}
+
+/* Bounds of every vertex. */
+static void mesh_compute_bounds(cs_Mesh *m) {
+  uint32_t i;
+  m->lo = v3(HUGE_VAL, HUGE_VAL, HUGE_VAL);
+  m->hi = v3(-HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
+  for (i = 0; i < m->nverts; i++) {
+    cs_Vec3 p = cs_mesh_vert(m, i);
+    m->lo = v3_min(m->lo, p);
+    m->hi = v3_max(m->hi, p);
+  }
+}
+
+/* Checks sizes, indices and vertices; *bad is the offending position. */
+static cs_Status mesh_check(const cs_MeshDesc *d, size_t ntris, size_t *bad) {
+  size_t i;
+  if (!d->vertices || d->vertex_count == 0 || ntris == 0) return CS_EINVAL;
+  if (d->vertex_count > CS_MAX_VERTICES || ntris > CS_MAX_TRIANGLES) return CS_ETOOBIG;
+  if (!d->indices && d->vertex_count % 3 != 0) return CS_EINVAL;
+  for (i = 0; i < 3 * d->vertex_count; i++)
+    if (!isfinite(d->vertices[i])) { *bad = i / 3; return CS_EINVAL; }
+  if (d->indices)
+    for (i = 0; i < 3 * ntris; i++)
+      if (d->indices[i] >= d->vertex_count) { *bad = i; return CS_ERANGE; }
+  if (d->backfaces != CS_BACKFACES_COLLIDE && d->backfaces != CS_BACKFACES_IGNORE)
+    return CS_EINVAL;
+  return CS_OK;
+}
+
+/* Copies tags, leaving m->tags NULL when every tag is 0. */
+static cs_Status mesh_copy_tags(cs_Mesh *m, const int *tags) {
+  uint32_t t;
+  int any = 0;
+  if (!tags) return CS_OK;
+  for (t = 0; t < m->ntris && !any; t++) any = tags[t] != 0;
+  if (!any) return CS_OK;
+  m->tags = cs_malloc_array(&m->alloc, m->ntris, sizeof(int32_t));
+  if (!m->tags) return CS_ENOMEM;
+  for (t = 0; t < m->ntris; t++) m->tags[t] = (int32_t)tags[t];
+  return CS_OK;
+}
+
+cs_Status cs_mesh_new(const cs_Alloc *alloc, const cs_MeshDesc *desc,
+                      cs_Mesh **out, size_t *bad_index) {
+  size_t dummy, ntris = desc->indices ? desc->triangle_count : desc->vertex_count / 3;
+  cs_Status s;
+  cs_Mesh *m;
+  size_t i;
+  if (!bad_index) bad_index = &dummy;
+  *out = NULL;
+  s = mesh_check(desc, ntris, bad_index);
+  if (s != CS_OK) return s;
+  m = cs_malloc(alloc, sizeof *m);
+  if (!m) return CS_ENOMEM;
+  memset(m, 0, sizeof *m);
+  m->alloc = *alloc;
+  m->nverts = (uint32_t)desc->vertex_count;
+  m->ntris = (uint32_t)ntris;
+  m->backfaces = desc->backfaces;
+  m->verts = cs_malloc_array(alloc, 3 * (size_t)m->nverts, sizeof(double));
+  m->tris = cs_malloc_array(alloc, 3 * ntris, sizeof(uint32_t));
+  m->flags = cs_malloc_array(alloc, ntris, 1);
+  if (!m->verts || !m->tris || !m->flags) { cs_mesh_free(m); return CS_ENOMEM; }
+  memcpy(m->verts, desc->vertices, 3 * (size_t)m->nverts * sizeof(double));
+  for (i = 0; i < 3 * ntris; i++)
+    m->tris[i] = desc->indices ? (uint32_t)desc->indices[i] : (uint32_t)i;
+  if ((s = mesh_copy_tags(m, desc->tags)) != CS_OK) { cs_mesh_free(m); return s; }
+  m->ndegenerate = mesh_flag_degenerates(m);
+  mesh_compute_bounds(m);
+  /* The tree holds every triangle; degenerate ones are skipped where they
+  ** are gathered, so a vertex edit that fixes one needs only a refit. */
+  s = cs_bvh_build(&m->bvh, alloc, m->verts, m->tris, NULL, m->ntris);
+  if (s != CS_OK) { cs_mesh_free(m); return s; }
+  *out = m;
+  return CS_OK;
+}
+
+void cs_mesh_free(cs_Mesh *m) {
+  cs_Alloc a;
+  if (!m) return;
+  a = m->alloc;
+  cs_bvh_free(&m->bvh, &a);
+  cs_free(&a, m->verts, 3 * (size_t)m->nverts * sizeof(double));
+  cs_free(&a, m->tris, 3 * (size_t)m->ntris * sizeof(uint32_t));
+  cs_free(&a, m->tags, (size_t)m->ntris * sizeof(int32_t));
+  cs_free(&a, m->flags, m->ntris);
+  cs_free(&a, m, sizeof *m);
+}
+
+size_t cs_mesh_triangle_count(const cs_Mesh *m) { return m->ntris; }
+size_t cs_mesh_vertex_count(const cs_Mesh *m) { return m->nverts; }
+size_t cs_mesh_degenerate_count(const cs_Mesh *m) { return m->ndegenerate; }
+int cs_mesh_backfaces(const cs_Mesh *m) { return m->backfaces; }
+
+size_t cs_mesh_memory(const cs_Mesh *m) {
+  return sizeof *m + 3 * (size_t)m->nverts * sizeof(double)
+       + (size_t)m->ntris * (3 * sizeof(uint32_t) + 1 + (m->tags ? sizeof(int32_t) : 0))
+       + cs_bvh_memory(&m->bvh);
+}
+
+void cs_mesh_bounds(const cs_Mesh *m, cs_Vec3 *lo, cs_Vec3 *hi) {
+  *lo = m->lo;
+  *hi = m->hi;
+}
+
+cs_Vec3 cs_mesh_vertex(const cs_Mesh *m, size_t i) { return cs_mesh_vert(m, (uint32_t)i); }
+
+void cs_mesh_triangle(const cs_Mesh *m, size_t t, unsigned idx[3]) {
+  idx[0] = m->tris[3 * t];
+  idx[1] = m->tris[3 * t + 1];
+  idx[2] = m->tris[3 * t + 2];
+}
+
+int cs_mesh_tag(const cs_Mesh *m, size_t t) { return m->tags ? m->tags[t] : 0; }
+
+void cs_mesh_set_vertex(cs_Mesh *m, size_t i, cs_Vec3 p) {
+  double *v = m->verts + 3 * i;
+  v[0] = p.x; v[1] = p.y; v[2] = p.z;
+  m->dirty = 1;
+  m->version++;
+}
+
+void cs_mesh_set_vertices(cs_Mesh *m, const double *xyz) {
+  memcpy(m->verts, xyz, 3 * (size_t)m->nverts * sizeof(double));
+  cs_mesh_refit(m);
+}
+
+/* After vertex edits: degenerate flags, bounds and the tree's boxes. */
+void cs_mesh_refit(cs_Mesh *m) {
+  m->ndegenerate = mesh_flag_degenerates(m);
+  mesh_compute_bounds(m);
+  cs_bvh_refit(&m->bvh, m->verts, m->tris);
+  m->dirty = 0;
+  m->version++;
+}

@@ -1,0 +1,125 @@
+/*
+** cs_mover.c: movers (ellipsoids): their shape, tunables, and the results of
+** their last call (contacts, ground state).
+*/
+#include <string.h>
+
+#include "cs_internal.h"
+
+cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
+  static const double identity[4] = {0, 0, 0, 1};
+  cs_Mover *m = cs_malloc(alloc, sizeof *m);
+  *out = NULL;
+  if (!m) return CS_ENOMEM;
+  memset(m, 0, sizeof *m);
+  m->alloc = *alloc;
+  m->radius = v3(0.5, 0.5, 0.5);
+  m->up = v3(0, 1, 0);
+  cs_mover_set_orientation(m, identity);
+  m->max_iterations = 5;
+  m->skin = -1.0;
+  cs_mover_set(m, CS_SLOPE_LIMIT, 45.0);
+  m->collides_with = ~0u;
+  m->ground = CS_GROUND_AIR;
+  *out = m;
+  return CS_OK;
+}
+
+void cs_mover_free(cs_Mover *m) {
+  if (!m) return;
+  cs_free(&m->alloc, m->contacts, m->capcontacts * sizeof(cs_Contact));
+  cs_free(&m->alloc, m, sizeof *m);
+}
+
+void cs_mover_set_position(cs_Mover *m, cs_Vec3 p) {
+  m->pos = p;
+  m->has_safe = 0;        /* a teleport: the old safe place means nothing */
+}
+cs_Vec3 cs_mover_get_position(const cs_Mover *m) { return m->pos; }
+void cs_mover_set_radius(cs_Mover *m, cs_Vec3 r) { m->radius = r; }
+cs_Vec3 cs_mover_get_radius(const cs_Mover *m) { return m->radius; }
+
+void cs_mover_set_orientation(cs_Mover *m, const double q[4]) {
+  double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  int i;
+  for (i = 0; i < 4; i++) m->q[i] = l > 0 ? q[i] / l : (i == 3);
+  m->rot = m3_from_quat(m->q);
+  m->oriented = !(m->q[0] == 0 && m->q[1] == 0 && m->q[2] == 0);
+}
+
+void cs_mover_get_orientation(const cs_Mover *m, double q[4]) {
+  memcpy(q, m->q, sizeof m->q);
+}
+
+void cs_mover_set_up(cs_Mover *m, cs_Vec3 up) {
+  if (v3_len2(up) > 0) m->up = v3_normalize(up);
+}
+cs_Vec3 cs_mover_get_up(const cs_Mover *m) { return m->up; }
+
+/* The skin in world units: the set value, or 1% of the smallest radius. */
+double cs_mover_skin(const cs_Mover *m) {
+  double r;
+  if (m->skin >= 0) return m->skin;
+  r = m->radius.x < m->radius.y ? m->radius.x : m->radius.y;
+  r = r < m->radius.z ? r : m->radius.z;
+  return 0.01 * r;
+}
+
+void cs_mover_set(cs_Mover *m, cs_Setting s, double v) {
+  switch (s) {
+    case CS_MAX_ITERATIONS: m->max_iterations = v < 1 ? 1 : (int)v; break;
+    case CS_SKIN: m->skin = v; break;
+    case CS_SLOPE_LIMIT:
+      m->slope_limit = v;
+      m->cos_slope = cos(v * (3.14159265358979323846 / 180.0));
+      break;
+    case CS_BLOCK_STEEP_SLOPES: m->block_steep = v != 0; break;
+    case CS_STEP_HEIGHT: m->step_height = v; break;
+    case CS_SNAP_DISTANCE: m->snap_distance = v; break;
+    case CS_COLLIDES_WITH: m->collides_with = (unsigned)v; break;
+  }
+}
+
+double cs_mover_get(const cs_Mover *m, cs_Setting s) {
+  switch (s) {
+    case CS_MAX_ITERATIONS: return m->max_iterations;
+    case CS_SKIN: return cs_mover_skin(m);
+    case CS_SLOPE_LIMIT: return m->slope_limit;
+    case CS_BLOCK_STEEP_SLOPES: return m->block_steep;
+    case CS_STEP_HEIGHT: return m->step_height;
+    case CS_SNAP_DISTANCE: return m->snap_distance;
+    case CS_COLLIDES_WITH: return m->collides_with;
+  }
+  return 0;
+}
+
+void cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud) {
+  m->filter = fn;
+  m->filter_ud = ud;
+}
+
+size_t cs_mover_contact_count(const cs_Mover *m) { return m->ncontacts; }
+const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i) {
+  return i < m->ncontacts ? &m->contacts[i] : NULL;
+}
+cs_GroundState cs_mover_ground_state(const cs_Mover *m) { return m->ground; }
+int cs_mover_was_stuck(const cs_Mover *m) { return m->was_stuck; }
+
+int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, int *tag) {
+  if (!m->has_ground) return 0;
+  if (normal) *normal = m->ground_normal;
+  if (body) *body = m->ground_body;
+  if (tag) *tag = m->ground_tag;
+  return 1;
+}
+
+cs_Status cs_mover_set_contacts(cs_Mover *m, const cs_Contact *c, size_t n) {
+  if (n > m->capcontacts) {
+    cs_Status s = cs_grow(&m->alloc, (void **)&m->contacts, &m->capcontacts, n,
+                          sizeof(cs_Contact));
+    if (s != CS_OK) return s;
+  }
+  if (n) memcpy(m->contacts, c, n * sizeof *c);
+  m->ncontacts = n;
+  return CS_OK;
+}

@@ -1,0 +1,505 @@
+/*
+** cs_slide.c: the collide-and-slide response on the gathered triangles, in
+** ellipsoid space (Fauerby 2003, section 4 and appendix F), as a loop, with
+** Quake's PM_SlideMove lessons for creases, and the passes a walking
+** character needs: carry (Fauerby 2000, "Dynamic geometry"), depenetration
+** and the last safe position (Fauerby 2000, "Error handling"), step up/down
+** (Quake's PM_StepSlideMove), gravity (Fauerby 2003, 4.3), snapping.
+*/
+#include <string.h>
+
+#include "cs_internal.h"
+
+#define MAX_PLANES 8
+#define MAX_CANDIDATES 32
+
+typedef struct Slide {
+  cs_World *w;
+  cs_Mover *m;
+  const cs_ESpace *es;
+  cs_TriES *tris;
+  size_t ntris;
+  cs_Vec3 pos;            /* the centre, ellipsoid space */
+  cs_Vec3 up;             /* world up, unit */
+  double skin;            /* world units */
+  int touched;            /* a TOUCH response ended the call */
+  cs_Status status;       /* the first failure (contact buffer growth) */
+} Slide;
+
+/* What a pass met. */
+enum { PASS_HIT = 1, PASS_GROUND_STOP = 2 };
+
+/* {==================================================================
+** Small helpers
+** ===================================================================*/
+
+/* The skin measured along the e-space unit normal n: a world gap g is
+** g |E^-T n| in ellipsoid space (planes map by the inverse transpose). */
+static double skin_es(const Slide *s, cs_Vec3 n) {
+  return s->skin * v3_len(v3_mul(n, s->es->inv_r));
+}
+
+/* How far past the end of a move of e-space length vlen a sweep looks, as a
+** fraction of it: a skin. A move that ends nearer a surface than the skin
+** stops the skin short of it, so movers keep their gap rather than ending
+** at exact touch, where rounding decides which side they are on. */
+static double sweep_reach(const Slide *s, double vlen) {
+  cs_Vec3 ir = s->es->inv_r;
+  double k = ir.x > ir.y ? ir.x : ir.y;
+  k = k > ir.z ? k : ir.z;
+  return 1.0 + s->skin * k / vlen;
+}
+
+/* The sweep of one step of a pass: the earliest contact along vel within
+** the reach, and the travel (e-space length) that stops the skin short of
+** it, measured along its normal so a glancing hit leaves no bigger gap.
+** Returns the triangle hit, or -1 when the whole move is free. */
+static long sweep_step(const Slide *s, cs_Vec3 vel, double vlen, cs_SweepHit *h,
+                       double *travel) {
+  double cosang;
+  long i = cs_sweep_triangles(s->pos, vel, s->tris, s->ntris, sweep_reach(s, vlen),
+                              CS_SWEEP_DEEPENING_ONLY, h);
+  if (i < 0) return -1;
+  *travel = h->t * vlen;
+  cosang = -v3_dot(vel, h->normal) / vlen;
+  if (cosang > 1e-12) *travel -= skin_es(s, h->normal) / cosang;
+  if (*travel >= vlen) return -1;        /* ends at least a skin away */
+  if (*travel < 0) *travel = 0;
+  return i;
+}
+
+static double world_len(const Slide *s, cs_Vec3 v_es) {
+  return v3_len(cs_espace_vec_from(s->es, v_es));
+}
+
+/* The world displacement h * up in ellipsoid space. */
+static cs_Vec3 up_es(const Slide *s, double h) {
+  return cs_espace_vec_to(s->es, v3_scale(s->up, h));
+}
+
+static double height_of(const Slide *s, cs_Vec3 v_es) {
+  return v3_dot(cs_espace_vec_from(s->es, v_es), s->up);
+}
+
+static int is_below(const Slide *s, const cs_Contact *c) {
+  return v3_dot(c->normal, s->up) > 1e-9;
+}
+
+/* Walkable: the triangle's own normal within slope_limit of up (API.md). */
+static int is_walkable(const Slide *s, const cs_Contact *c) {
+  return v3_dot(c->tri_normal, s->up) >= s->m->cos_slope - 1e-12;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Contacts
+** ===================================================================*/
+
+/* At an edge or a vertex several triangles touch at once (a stair's tread
+** and riser share its nose); the contact is reported on the one that
+** supports best (normal nearest up), so the ground state does not depend
+** on the order triangles were gathered in. */
+static size_t support_triangle(const Slide *s, size_t hit_tri, const cs_SweepHit *h,
+                               cs_Vec3 centre) {
+  size_t i, best = hit_tri;
+  double best_up;
+  if (h->feature == CS_FEATURE_FACE) return hit_tri;
+  best_up = -2;
+  for (i = 0; i < s->ntris; i++) {
+    const cs_TriES *t = &s->tris[i];
+    cs_Vec3 q, n;
+    double up;
+    if (t->response == CS_RESPONSE_CROSS) continue;
+    q = cs_closest_on_triangle(centre, t->a, t->b, t->c, NULL);
+    if (v3_len2(v3_sub(q, h->point)) > 1e-14) continue;
+    n = cs_espace_normal_from(s->es, t->n);
+    if (v3_dot(n, cs_espace_normal_from(s->es, h->normal)) < 0) n = v3_neg(n);
+    up = v3_dot(n, s->up);
+    if (up > best_up) { best_up = up; best = i; }
+  }
+  return best;
+}
+
+/* Records a contact (world space) and returns it, or NULL on failure. */
+static cs_Contact *record(Slide *s, size_t ti, const cs_SweepHit *h, int pass) {
+  cs_World *w = s->w;
+  const cs_TriES *t = &s->tris[ti];
+  cs_Contact *c;
+  if (w->ncontacts == w->capcontacts) {
+    cs_Status st = cs_grow(&w->alloc, (void **)&w->contacts, &w->capcontacts,
+                           w->ncontacts + 1, sizeof(cs_Contact));
+    if (st != CS_OK) { s->status = st; return NULL; }
+  }
+  c = &w->contacts[w->ncontacts++];
+  c->point = cs_espace_from(s->es, h->point);
+  c->normal = cs_espace_normal_from(s->es, h->normal);
+  c->tri_normal = cs_espace_normal_from(s->es, t->n);
+  if (v3_dot(c->tri_normal, c->normal) < 0) c->tri_normal = v3_neg(c->tri_normal);
+  c->body = w->gbodies[t->body];
+  c->triangle = t->tri;
+  c->tag = t->tag;
+  c->pass = pass;
+  return c;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Sliding
+** ===================================================================*/
+
+/* Removes from v what goes into the planes (Quake's PM_SlideMove): first a
+** single plane that leaves v clear of all others, else the crease of two.
+** Returns 0 when the planes box the move in. */
+static int clip_to_planes(const cs_Vec3 *pl, int n, cs_Vec3 v, cs_Vec3 *out) {
+  int i, j, k;
+  for (i = 0; i < n; i++) {
+    cs_Vec3 c = v;
+    double d = v3_dot(c, pl[i]);
+    if (d < 0) c = v3_madd(c, pl[i], -d);
+    for (j = 0; j < n; j++)
+      if (j != i && v3_dot(c, pl[j]) < -1e-12 * v3_len(c)) break;
+    if (j == n) { *out = c; return 1; }
+  }
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++) {
+      cs_Vec3 dir = v3_cross(pl[i], pl[j]), c;
+      double l = v3_len(dir);
+      if (l < 1e-9) continue;            /* parallel planes make no crease */
+      dir = v3_scale(dir, 1.0 / l);
+      c = v3_scale(dir, v3_dot(v, dir));
+      for (k = 0; k < n; k++)
+        if (k != i && k != j && v3_dot(c, pl[k]) < -1e-12 * v3_len(c)) break;
+      if (k == n) { *out = c; return 1; }
+    }
+  return 0;
+}
+
+/* Adds a plane unless a nearly equal one is there. */
+static int add_plane(cs_Vec3 *pl, int n, cs_Vec3 p) {
+  int i;
+  for (i = 0; i < n; i++)
+    if (v3_dot(pl[i], p) > 1 - 1e-9) return n;
+  if (n < MAX_PLANES) pl[n++] = p;
+  return n;
+}
+
+/* The plane to slide on. With block_steep, ground steeper than the slope
+** limit is a wall for the walk: its contact normal loses its up part. */
+static cs_Vec3 slide_normal(const Slide *s, const cs_SweepHit *h, const cs_Contact *c,
+                            int pass) {
+  double u = v3_dot(c->normal, s->up);
+  if ((pass == CS_PASS_WALK || pass == CS_PASS_STEP) && s->m->block_steep &&
+      u > 1e-9 && u < s->m->cos_slope - 1e-12) {
+    cs_Vec3 wall = v3_madd(c->normal, s->up, -u);
+    if (v3_len2(wall) > 0) return cs_espace_normal_to(s->es, v3_normalize(wall));
+  }
+  return h->normal;
+}
+
+/* Moves s->pos by vel, sliding (Fauerby 2003, 4.2): sweep, stop the skin
+** short of the contact (measured along its normal, so a glancing hit does
+** not leave a bigger gap), project what remains of the move onto the
+** sliding plane, repeat; at most max_iterations sweeps. */
+static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
+  cs_Vec3 planes[MAX_PLANES], dest = v3_add(s->pos, vel), orig = vel;
+  int it, np = 0, result = 0;
+  for (it = 0; it < s->m->max_iterations; it++) {
+    cs_SweepHit h;
+    cs_Contact *c;
+    cs_Vec3 rem;
+    double vlen = v3_len(vel), travel;
+    long i;
+    size_t ti;
+    if (vlen == 0 || (it > 0 && world_len(s, vel) < s->skin)) break;
+    i = sweep_step(s, vel, vlen, &h, &travel);
+    if (i < 0) { s->pos = dest; break; }
+    result |= PASS_HIT;
+    ti = support_triangle(s, (size_t)i, &h, v3_madd(s->pos, vel, h.t));
+    s->pos = v3_madd(s->pos, vel, travel / vlen);
+    if (!(c = record(s, ti, &h, pass))) break;
+    if (s->tris[ti].response == CS_RESPONSE_TOUCH) { s->touched = 1; break; }
+    if (pass == CS_PASS_GRAVITY && is_below(s, c) && is_walkable(s, c)) {
+      result |= PASS_GROUND_STOP;   /* walkable ground holds (Fauerby 2003, 4.4) */
+      break;
+    }
+    np = add_plane(planes, np, slide_normal(s, &h, c, pass));
+    if (!clip_to_planes(planes, np, v3_sub(dest, s->pos), &rem)) break;
+    rem = v3_scale(rem, 1.0 - cs_world_get_friction(s->w, c->tag));
+    if (v3_dot(rem, orig) <= 0) break;  /* never turn against the move (Quake) */
+    vel = rem;
+    dest = v3_add(s->pos, rem);
+  }
+  return result;
+}
+
+/* A straight move without sliding; returns the contact or NULL. */
+static cs_Contact *move_straight(Slide *s, cs_Vec3 vel, int pass, int move) {
+  cs_SweepHit h;
+  double vlen = v3_len(vel), travel;
+  long i;
+  size_t ti;
+  if (vlen == 0) return NULL;
+  i = sweep_step(s, vel, vlen, &h, &travel);
+  if (i < 0) {
+    if (move) s->pos = v3_add(s->pos, vel);
+    return NULL;
+  }
+  ti = support_triangle(s, (size_t)i, &h, v3_madd(s->pos, vel, h.t));
+  if (move) s->pos = v3_madd(s->pos, vel, travel / vlen);
+  return record(s, ti, &h, pass);
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Depenetration (stuck recovery)
+** ===================================================================*/
+
+/* Overlap below this squared e-space distance is stuck; resting contact,
+** a skin away or touching after rounding, is not. */
+#define STUCK_D2 (1.0 - 1e-9)
+
+/* Does the unit sphere at p overlap t? The plane distance rules out most
+** triangles before the closest point is computed. *away: p - closest. */
+static int overlaps(const cs_TriES *t, cs_Vec3 p, cs_Vec3 *away) {
+  double pd = v3_dot(t->n, p) + t->d;
+  if (t->response == CS_RESPONSE_CROSS || pd * pd >= STUCK_D2) return 0;
+  *away = v3_sub(p, cs_closest_on_triangle(p, t->a, t->b, t->c, NULL));
+  return v3_len2(*away) < STUCK_D2;
+}
+
+static int overlaps_any(const Slide *s, cs_Vec3 p) {
+  size_t i;
+  cs_Vec3 away;
+  for (i = 0; i < s->ntris; i++)
+    if (overlaps(&s->tris[i], p, &away)) return 1;
+  return 0;
+}
+
+typedef struct Interval { double lo, hi; } Interval;
+
+/* The least s >= 0 at which pos + s u overlaps nothing, or -1 past reach.
+** Each triangle blocks one interval of s (the distance from a point moving
+** on a line to a convex set is convex), found by a sweep out and one back. */
+static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
+  cs_Vec3 far = v3_madd(s->pos, u, reach), out = v3_scale(u, reach), back = v3_neg(out);
+  double cur = 0;
+  int moved = 1;
+  size_t i;
+  /* repeated relaxation over the intervals: no sort or buffer needed */
+  while (moved) {
+    moved = 0;
+    for (i = 0; i < s->ntris; i++) {
+      const cs_TriES *t = &s->tris[i];
+      cs_SweepHit h;
+      double lo, hi;
+      if (t->response == CS_RESPONSE_CROSS) continue;
+      if (!cs_sweep_triangle(s->pos, out, t, 1.0, 0, &h)) continue;
+      lo = h.t * reach;
+      hi = cs_sweep_triangle(far, back, t, 1.0, 0, &h) ? (1.0 - h.t) * reach : reach;
+      if (lo <= cur + 1e-12 && hi > cur) {
+        cur = hi;
+        moved = 1;
+        if (cur >= reach) return -1;
+      }
+    }
+  }
+  return cur;
+}
+
+/* Pushes the mover out of what it overlaps along the shortest way (in world
+** units) among candidate directions: up, each overlapping triangle's normal
+** both ways, and away from each closest point. Standing movers prefer up
+** (so recovery never creeps downhill). Failing that, the last safe place.
+** Returns 1 when it was stuck. */
+static int depenetrate(Slide *s, int standing) {
+  cs_Vec3 cand[MAX_CANDIDATES], best_u = v3(0, 0, 0);
+  double best = HUGE_VAL, up_cost = HUGE_VAL;
+  int nc = 0, k;
+  size_t i;
+  cand[nc++] = v3_normalize(up_es(s, 1));
+  for (i = 0; i < s->ntris && nc + 3 <= MAX_CANDIDATES; i++) {
+    const cs_TriES *t = &s->tris[i];
+    cs_Vec3 away;
+    if (!overlaps(t, s->pos, &away)) continue;
+    cand[nc++] = t->n;
+    cand[nc++] = v3_neg(t->n);
+    if (v3_len2(away) > 1e-18) cand[nc++] = v3_normalize(away);
+  }
+  if (nc == 1) return 0;                  /* nothing overlaps */
+  for (k = 0; k < nc; k++) {
+    double d = free_distance(s, cand[k], 4.0), cost;
+    if (d < 0) continue;
+    cost = world_len(s, v3_scale(cand[k], d));
+    if (k == 0) up_cost = cost;
+    if (cost < best) { best = cost; best_u = cand[k]; }
+  }
+  if (standing && up_cost < HUGE_VAL && up_cost <= best / s->m->cos_slope + s->skin) {
+    best = up_cost;
+    best_u = cand[0];
+  }
+  if (best < HUGE_VAL) {
+    cs_Vec3 p = v3_madd(s->pos, best_u, free_distance(s, best_u, 4.0) + skin_es(s, best_u));
+    if (!overlaps_any(s, p)) { s->pos = p; return 1; }
+    p = v3_madd(s->pos, best_u, free_distance(s, best_u, 4.0));
+    if (!overlaps_any(s, p)) { s->pos = p; return 1; }
+  }
+  if (s->m->has_safe) {
+    cs_Vec3 p = cs_espace_to(s->es, s->m->last_safe);
+    if (!overlaps_any(s, p)) s->pos = p;
+  }
+  return 1;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** The passes of one call
+** ===================================================================*/
+
+/* The walk, and with step_height a second try over a ledge: up, the same
+** walk, down (Quake's PM_StepSlideMove); the try is kept when it lands on
+** walkable ground and gets farther along the walk. */
+static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
+  cs_World *w = s->w;
+  cs_Vec3 start = s->pos, plain, dir_w;
+  size_t first = w->ncontacts, plain_end;
+  double raised, far_plain, far_step;
+  cs_Contact *down;
+  int r = slide_pass(s, walk, CS_PASS_WALK);
+  if (!(s->m->step_height > 0) || !grounded || !(r & PASS_HIT) || s->touched) return;
+  plain = s->pos;
+  plain_end = w->ncontacts;
+  dir_w = cs_espace_vec_from(s->es, walk);
+  dir_w = v3_normalize(v3_madd(dir_w, s->up, -v3_dot(dir_w, s->up)));
+  s->pos = start;
+  move_straight(s, up_es(s, s->m->step_height), CS_PASS_STEP, 1);
+  raised = height_of(s, v3_sub(s->pos, start));
+  slide_pass(s, walk, CS_PASS_STEP);
+  down = move_straight(s, up_es(s, -(raised + 2 * s->skin)), CS_PASS_STEP, 1);
+  far_plain = v3_dot(cs_espace_vec_from(s->es, v3_sub(plain, start)), dir_w);
+  far_step = v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
+  if (!s->touched && down && is_below(s, down) && is_walkable(s, down) &&
+      far_step > far_plain + 0.5 * s->skin && s->status == CS_OK) {
+    size_t n = w->ncontacts - plain_end;   /* keep the step's contacts only */
+    memmove(w->contacts + first, w->contacts + plain_end, n * sizeof(cs_Contact));
+    w->ncontacts = first + n;
+    return;
+  }
+  s->pos = plain;
+  s->touched = 0;
+  w->ncontacts = plain_end;
+}
+
+static int has_ground_contact(const Slide *s, size_t first) {
+  size_t i;
+  for (i = first; i < s->w->ncontacts; i++)
+    if (is_below(s, &s->w->contacts[i]) && is_walkable(s, &s->w->contacts[i])) return 1;
+  return 0;
+}
+
+/* Down to the ground within reach (world units): with move, the mover
+** follows (snapping); without, the contact is only recorded (a probe, so a
+** mover resting a skin above its ground knows it stands). Keeps the contact
+** only when it is walkable ground below. */
+static void ground_reach(Slide *s, double reach, int move) {
+  cs_Vec3 start = s->pos;
+  size_t first = s->w->ncontacts;
+  cs_Contact *c = move_straight(s, up_es(s, -reach), CS_PASS_SNAP, move);
+  if (c && is_below(s, c) && (is_walkable(s, c) || !move)) {
+    if (!move) c->pass = CS_PASS_GRAVITY;
+    return;
+  }
+  s->pos = start;
+  s->w->ncontacts = first;
+}
+
+/* The ground state from the call's contacts (API.md): walkable ground below
+** the centre is ON; else steep ground below; else something below that does
+** not face up (UNSUPPORTED); else AIR. */
+static void classify_ground(Slide *s) {
+  cs_Mover *m = s->m;
+  const cs_Contact *best = NULL;
+  int state = CS_GROUND_AIR;
+  size_t i;
+  for (i = 0; i < s->w->ncontacts; i++) {
+    const cs_Contact *c = &s->w->contacts[i];
+    double u = v3_dot(c->tri_normal, s->up);
+    int st;
+    if (!is_below(s, c)) continue;
+    st = is_walkable(s, c) ? CS_GROUND_ON : u > 1e-9 ? CS_GROUND_STEEP : CS_GROUND_UNSUPPORTED;
+    if (st == CS_GROUND_ON && (state != CS_GROUND_ON || u > v3_dot(best->tri_normal, s->up))) {
+      state = st;
+      best = c;
+    } else if (state != CS_GROUND_ON && (state == CS_GROUND_AIR || st == CS_GROUND_STEEP)) {
+      if (state != CS_GROUND_STEEP || !best) best = c;
+      state = st;
+    }
+  }
+  m->ground = (cs_GroundState)state;
+  m->has_ground = state == CS_GROUND_ON || state == CS_GROUND_STEEP;
+  if (m->has_ground) {
+    m->ground_normal = best->tri_normal;
+    m->ground_body = best->body;
+    m->ground_generation = best->body->generation;
+    m->ground_tag = best->tag;
+  } else {
+    m->ground_body = NULL;
+  }
+}
+
+/* Marks the carrier's triangles CROSS for the carry pass (pad[0] keeps
+** their response), or restores them. */
+static void hide_body(Slide *s, const cs_Body *b, int hide) {
+  size_t i;
+  for (i = 0; i < s->ntris; i++) {
+    cs_TriES *t = &s->tris[i];
+    if (s->w->gbodies[t->body] != b) continue;
+    if (hide) { t->pad[0] = t->response; t->response = CS_RESPONSE_CROSS; }
+    else t->response = t->pad[0];
+  }
+}
+
+cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es, cs_Vec3 walk,
+                        const cs_Vec3 *gravity, cs_Vec3 carry, const cs_Body *carrier) {
+  Slide s;
+  int grounded = m->ground == CS_GROUND_ON, stuck, jumping;
+  cs_Status st;
+  memset(&s, 0, sizeof s);
+  s.w = w;
+  s.m = m;
+  s.es = es;
+  s.tris = w->tris;
+  s.ntris = w->ntris;
+  s.up = m->up;
+  s.skin = cs_mover_skin(m);
+  w->ncontacts = 0;
+  jumping = gravity && v3_dot(*gravity, m->up) > 0;
+  if (carrier && v3_len2(carry) > 0) {      /* ride the platform first */
+    hide_body(&s, carrier, 1);
+    slide_pass(&s, cs_espace_vec_to(es, carry), CS_PASS_CARRY);
+    hide_body(&s, carrier, 0);
+  }
+  stuck = depenetrate(&s, grounded);
+  walk_pass(&s, cs_espace_vec_to(es, walk), grounded);
+  if (gravity && !s.touched) slide_pass(&s, cs_espace_vec_to(es, *gravity), CS_PASS_GRAVITY);
+  if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s, 0))
+    ground_reach(&s, m->snap_distance + s.skin, 1);
+  if (gravity && v3_dot(*gravity, m->up) < 0 && !s.touched && !has_ground_contact(&s, 0))
+    ground_reach(&s, 2 * s.skin, 0);
+  if (s.status != CS_OK) return s.status;
+  if ((st = cs_mover_set_contacts(m, w->contacts, w->ncontacts)) != CS_OK) return st;
+  m->pos = cs_espace_from(es, s.pos);
+  m->was_stuck = stuck;
+  classify_ground(&s);
+  /* a call that started clear ends clear: no pass deepens an overlap */
+  if (!stuck || !overlaps_any(&s, s.pos)) {
+    m->last_safe = m->pos;
+    m->has_safe = 1;
+  }
+  return CS_OK;
+}
+
+/* }================================================================== */

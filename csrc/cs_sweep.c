@@ -1,0 +1,141 @@
+/*
+** cs_sweep.c: the swept unit sphere against one triangle, in ellipsoid space
+** (Fauerby 2003, section 3; Rouwe 2003, section 3 for the stable quadratic).
+** Pure functions: no allocation, no globals.
+*/
+#include "cs_internal.h"
+
+/* Is p (in the triangle's plane) inside triangle abc with unit normal n?
+** Edge-inclusive sign tests on (edge x (p - vertex)) . n; a point that
+** rounding puts just outside is caught by the edge sweep at the same t. */
+static int point_in_triangle(cs_Vec3 p, const cs_TriES *tr) {
+  if (v3_dot(v3_cross(v3_sub(tr->b, tr->a), v3_sub(p, tr->a)), tr->n) < 0) return 0;
+  if (v3_dot(v3_cross(v3_sub(tr->c, tr->b), v3_sub(p, tr->b)), tr->n) < 0) return 0;
+  if (v3_dot(v3_cross(v3_sub(tr->a, tr->c), v3_sub(p, tr->c)), tr->n) < 0) return 0;
+  return 1;
+}
+
+/* Vertex p against the sphere base + t vel: |base + t vel - p|^2 = 1,
+** i.e. (v.v) t^2 + 2 v.(base - p) t + |base - p|^2 - 1 = 0 (Fauerby 3.3). */
+static int sweep_vertex(cs_Vec3 base, cs_Vec3 vel, double vv, cs_Vec3 p, double *t) {
+  cs_Vec3 bp = v3_sub(base, p);
+  return cs_lowest_root(vv, 2.0 * v3_dot(vel, bp), v3_len2(bp) - 1.0, *t, t);
+}
+
+/* Edge p1-p2 against the sphere: the centre's distance to the edge's line
+** is 1 (Fauerby 3.3, the infinite cylinder around the edge); the hit counts
+** when its foot lies on the segment. On a hit lowers *t and sets *point. */
+static int sweep_edge(cs_Vec3 base, cs_Vec3 vel, double vv, cs_Vec3 p1, cs_Vec3 p2,
+                      double *t, cs_Vec3 *point) {
+  cs_Vec3 e = v3_sub(p2, p1), bp = v3_sub(p1, base);
+  double ee = v3_dot(e, e), ev = v3_dot(e, vel), ebp = v3_dot(e, bp);
+  double a = ee * -vv + ev * ev;
+  double b = ee * 2.0 * v3_dot(vel, bp) - 2.0 * ev * ebp;
+  double c = ee * (1.0 - v3_len2(bp)) + ebp * ebp;
+  double r, f;
+  if (a == 0.0) return 0;   /* moving along the edge: its end vertices decide */
+  if (!cs_lowest_root(a, b, c, *t, &r)) return 0;
+  f = (ev * r - ebp) / ee;  /* where along the edge the contact lies */
+  if (f < 0.0 || f > 1.0) return 0;
+  *t = r;
+  *point = v3_madd(p1, e, f);
+  return 1;
+}
+
+/* The contact normal at time t: from the contact point toward the centre. */
+static void finish_hit(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int feature,
+                       double t, cs_Vec3 point, cs_SweepHit *hit) {
+  cs_Vec3 n = v3_sub(v3_madd(base, vel, t), point);
+  double l = v3_len(n);
+  if (l > 1e-12) n = v3_scale(n, 1.0 / l);
+  else n = v3_dot(vel, tr->n) > 0 ? v3_neg(tr->n) : tr->n;  /* centre on the triangle */
+  hit->t = t;
+  hit->point = point;
+  hit->normal = n;
+  hit->feature = feature;
+}
+
+/* The sphere already overlaps the triangle at t = 0 when the closest point
+** is nearer than 1. In the slide loop's mode only a move that deepens the
+** overlap is blocked: distance to a convex set is a convex function of the
+** centre, so if it does not decrease at t = 0 it never does. */
+static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flags,
+                         cs_SweepHit *hit, int *skip) {
+  cs_Vec3 q = cs_closest_on_triangle(base, tr->a, tr->b, tr->c, NULL);
+  cs_Vec3 away = v3_sub(base, q);
+  double d2 = v3_len2(away);
+  *skip = 0;
+  if (d2 >= 1.0) return 0;
+  if (flags & CS_SWEEP_DEEPENING_ONLY) {
+    /* a tolerance keeps a move along the surface from counting as deeper */
+    double vl = v3_len(vel);
+    if (d2 == 0.0 || v3_dot(vel, away) >= -1e-12 * vl * sqrt(d2)) { *skip = 1; return 0; }
+  }
+  finish_hit(base, vel, tr, CS_FEATURE_OVERLAP, 0.0, q, hit);
+  return 1;
+}
+
+int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax,
+                      int flags, cs_SweepHit *hit) {
+  double dist = v3_dot(tr->n, base) + tr->d;   /* signed distance, centre to plane */
+  double ndv = v3_dot(tr->n, vel);
+  double t0, t1, t, vv;
+  cs_Vec3 point;
+  int feature = -1, skip;
+  /* One-sided triangles: only a move against the front face (the papers'
+  ** test, Fauerby 3.2; a zero move counts as against it). */
+  if (tr->one_sided && ndv > 0.0) return 0;
+  /* The interval [t0, t1] in which the sphere meets the plane (Fauerby 3.2). */
+  if (ndv == 0.0) {
+    if (fabs(dist) >= 1.0) return 0;   /* parallel, never meets the plane */
+    t0 = 0.0;
+    t1 = tmax;
+  } else {
+    t0 = (-1.0 - dist) / ndv;
+    t1 = (1.0 - dist) / ndv;
+    if (t0 > t1) { double tmp = t0; t0 = t1; t1 = tmp; }
+    if (t0 > tmax || t1 < 0.0) return 0;   /* the cheap early out */
+  }
+  if (t0 <= 0.0) {
+    /* The sphere cuts the plane now: an overlap, or else only the boundary
+    ** can be met (a face contact would have to be in the past). */
+    if (check_overlap(base, vel, tr, flags, hit, &skip)) return 1;
+    if (skip) return 0;
+  } else {
+    /* The face: where the sphere first touches the plane (Fauerby 3.2). */
+    cs_Vec3 c = v3_madd(base, vel, t0);
+    cs_Vec3 p = v3_madd(c, tr->n, -(v3_dot(tr->n, c) + tr->d));
+    if (point_in_triangle(p, tr)) {
+      finish_hit(base, vel, tr, CS_FEATURE_FACE, t0, p, hit);
+      return 1;
+    }
+  }
+  /* Vertices and edges, keeping the earliest root up to min(t1, tmax). */
+  t = t1 < tmax ? t1 : tmax;
+  vv = v3_len2(vel);
+  if (vv == 0.0) return 0;
+  if (sweep_vertex(base, vel, vv, tr->a, &t)) { feature = CS_FEATURE_VERTEX; point = tr->a; }
+  if (sweep_vertex(base, vel, vv, tr->b, &t)) { feature = CS_FEATURE_VERTEX; point = tr->b; }
+  if (sweep_vertex(base, vel, vv, tr->c, &t)) { feature = CS_FEATURE_VERTEX; point = tr->c; }
+  if (sweep_edge(base, vel, vv, tr->a, tr->b, &t, &point)) feature = CS_FEATURE_EDGE;
+  if (sweep_edge(base, vel, vv, tr->b, tr->c, &t, &point)) feature = CS_FEATURE_EDGE;
+  if (sweep_edge(base, vel, vv, tr->c, tr->a, &t, &point)) feature = CS_FEATURE_EDGE;
+  if (feature < 0) return 0;
+  finish_hit(base, vel, tr, feature, t, point, hit);
+  return 1;
+}
+
+long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t n,
+                        double tmax, int flags, cs_SweepHit *hit) {
+  long best = -1;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    if (tris[i].response == CS_RESPONSE_CROSS) continue;
+    if (cs_sweep_triangle(base, vel, &tris[i], tmax, flags, hit)) {
+      best = (long)i;
+      tmax = hit->t;
+      if (tmax == 0.0) break;   /* nothing is earlier than an overlap */
+    }
+  }
+  return best;
+}

@@ -1,0 +1,510 @@
+/*
+** cs_world.c: worlds, bodies and their transforms, the map into a mover's
+** ellipsoid space (one affine map per body: x_e = E^-1 (A p + T - c0)), the
+** gather of potential colliders (Nettle 2000), and the calls that move or
+** sweep a mover.
+*/
+#include <string.h>
+
+#include "cs_internal.h"
+
+/* {==================================================================
+** Ellipsoid space
+** ===================================================================*/
+
+void cs_espace_init(cs_ESpace *es, cs_Vec3 c0, cs_Vec3 r, const cs_Mat3 *rot, int oriented) {
+  es->c0 = c0;
+  es->r = r;
+  es->inv_r = v3(1.0 / r.x, 1.0 / r.y, 1.0 / r.z);
+  es->oriented = oriented;
+  es->R = *rot;
+}
+
+/* x_e = diag(1/r) R^T v */
+cs_Vec3 cs_espace_vec_to(const cs_ESpace *es, cs_Vec3 v) {
+  if (es->oriented) v = m3_apply_t(&es->R, v);
+  return v3_mul(v, es->inv_r);
+}
+
+/* v = R diag(r) x_e */
+cs_Vec3 cs_espace_vec_from(const cs_ESpace *es, cs_Vec3 v) {
+  v = v3_mul(v, es->r);
+  return es->oriented ? m3_apply(&es->R, v) : v;
+}
+
+cs_Vec3 cs_espace_to(const cs_ESpace *es, cs_Vec3 p) {
+  return cs_espace_vec_to(es, v3_sub(p, es->c0));
+}
+
+cs_Vec3 cs_espace_from(const cs_ESpace *es, cs_Vec3 p) {
+  return v3_add(es->c0, cs_espace_vec_from(es, p));
+}
+
+/* Normals map by the inverse transpose: E^-T = R diag(1/r). */
+cs_Vec3 cs_espace_normal_from(const cs_ESpace *es, cs_Vec3 n) {
+  n = v3_mul(n, es->inv_r);
+  if (es->oriented) n = m3_apply(&es->R, n);
+  return v3_normalize(n);
+}
+
+/* and back by E^T = diag(r) R^T. */
+cs_Vec3 cs_espace_normal_to(const cs_ESpace *es, cs_Vec3 n) {
+  if (es->oriented) n = m3_apply_t(&es->R, n);
+  return v3_normalize(v3_mul(n, es->r));
+}
+
+/* World-space half extents of the ellipsoid: sqrt(sum_j (R_ij r_j)^2). */
+cs_Vec3 cs_espace_half_extents(const cs_ESpace *es) {
+  cs_Vec3 h;
+  int i;
+  double e[3];
+  if (!es->oriented) return es->r;
+  for (i = 0; i < 3; i++) {
+    double a = es->R.m[i][0] * es->r.x, b = es->R.m[i][1] * es->r.y, c = es->R.m[i][2] * es->r.z;
+    e[i] = sqrt(a * a + b * b + c * c);
+  }
+  h = v3(e[0], e[1], e[2]);
+  return h;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Worlds and bodies
+** ===================================================================*/
+
+cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
+  cs_World *w = cs_malloc(alloc, sizeof *w);
+  *out = NULL;
+  if (!w) return CS_ENOMEM;
+  memset(w, 0, sizeof *w);
+  w->alloc = *alloc;
+  *out = w;
+  return CS_OK;
+}
+
+void cs_world_free(cs_World *w) {
+  size_t i;
+  cs_Alloc a;
+  if (!w) return;
+  a = w->alloc;
+  for (i = 0; i < w->nbodies; i++) cs_free(&a, w->bodies[i], sizeof(cs_Body));
+  for (i = 0; i < w->nfree; i++) cs_free(&a, w->free_bodies[i], sizeof(cs_Body));
+  cs_free(&a, w->bodies, w->capbodies * sizeof(cs_Body *));
+  cs_free(&a, w->free_bodies, w->capfree * sizeof(cs_Body *));
+  cs_free(&a, w->friction, w->capfriction * sizeof(cs_FrictionEntry));
+  cs_free(&a, w->tris, w->captris * sizeof(cs_TriES));
+  cs_free(&a, w->gbodies, w->capgbodies * sizeof(cs_Body *));
+  cs_free(&a, w->filters, w->capfilters * sizeof(cs_FilterEntry));
+  cs_free(&a, w->contacts, w->capcontacts * sizeof(cs_Contact));
+  cs_u32buf_free(&a, &w->ids);
+  cs_free(&a, w, sizeof *w);
+}
+
+/* World bounds of the body: its mesh's box, the 8 corners mapped. */
+static void body_update_bounds(cs_Body *b) {
+  cs_Mesh *m = b->mesh;
+  int i;
+  cs_mesh_ensure_fit(m);
+  b->lo = v3(HUGE_VAL, HUGE_VAL, HUGE_VAL);
+  b->hi = v3(-HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
+  for (i = 0; i < 8; i++) {
+    cs_Vec3 p = v3(i & 1 ? m->hi.x : m->lo.x, i & 2 ? m->hi.y : m->lo.y, i & 4 ? m->hi.z : m->lo.z);
+    p = v3_add(m3_apply(&b->A, p), b->T);
+    b->lo = v3_min(b->lo, p);
+    b->hi = v3_max(b->hi, p);
+  }
+  b->mesh_version = m->version;
+}
+
+/* Keeps the body's bounds current with its mesh's vertex edits. */
+void cs_body_refresh(cs_Body *b) {
+  if (b->mesh->dirty || b->mesh_version != b->mesh->version) body_update_bounds(b);
+}
+
+static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3 t) {
+  cs_Mat3 id = m3_identity();
+  int i, j;
+  double f = 0;
+  b->A = *A;
+  b->Ainv = *Ainv;
+  b->T = t;
+  b->xform = memcmp(A, &id, sizeof id) == 0 ? CS_XFORM_TRANSLATE : CS_XFORM_GENERAL;
+  /* 1 / |A^-1|_F <= the smallest singular value of A */
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++) f += Ainv->m[i][j] * Ainv->m[i][j];
+  b->sigma_min = 1.0 / sqrt(f);
+  body_update_bounds(b);
+}
+
+cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
+  cs_Body *b;
+  cs_Mat3 id = m3_identity();
+  unsigned gen = 0;
+  *out = NULL;
+  if (w->busy) return CS_EBUSY;
+  if (w->nbodies == w->capbodies) {
+    cs_Status s = cs_grow(&w->alloc, (void **)&w->bodies, &w->capbodies, w->nbodies + 1,
+                          sizeof(cs_Body *));
+    if (s != CS_OK) return s;
+  }
+  if (w->nfree > 0) {             /* reuse a removed body's memory */
+    b = w->free_bodies[--w->nfree];
+    gen = b->generation;
+  } else if (!(b = cs_malloc(&w->alloc, sizeof *b))) {
+    return CS_ENOMEM;
+  }
+  memset(b, 0, sizeof *b);
+  b->generation = gen + 1;
+  b->world = w;
+  b->mesh = mesh;
+  b->layers = 1;
+  b->enabled = 1;
+  b->alive = 1;
+  b->slot = w->nbodies;
+  body_set_linear(b, &id, &id, v3(0, 0, 0));
+  w->bodies[w->nbodies++] = b;
+  *out = b;
+  return CS_OK;
+}
+
+/* Removed bodies stay allocated (in a free list) until the world is freed,
+** so that pointers held in contacts and movers never dangle; their
+** generation tells a mover that its ground body is gone. */
+void cs_world_remove(cs_World *w, cs_Body *b) {
+  size_t slot = b->slot;
+  if (!b->alive || b->world != w || w->busy) return;
+  if (w->nfree == w->capfree &&
+      cs_grow(&w->alloc, (void **)&w->free_bodies, &w->capfree, w->nfree + 1,
+              sizeof(cs_Body *)) != CS_OK) {
+    /* no room to keep it: it stays in the world, disabled (never fails) */
+    b->enabled = 0;
+    return;
+  }
+  w->bodies[slot] = w->bodies[--w->nbodies];
+  w->bodies[slot]->slot = slot;
+  b->alive = 0;
+  b->generation++;
+  w->free_bodies[w->nfree++] = b;
+}
+
+size_t cs_world_body_count(const cs_World *w) { return w->nbodies; }
+
+cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
+  size_t i;
+  for (i = 0; i < w->nfriction; i++)
+    if (w->friction[i].tag == tag) { w->friction[i].coefficient = c; return CS_OK; }
+  if (w->nfriction == w->capfriction) {
+    cs_Status s = cs_grow(&w->alloc, (void **)&w->friction, &w->capfriction,
+                          w->nfriction + 1, sizeof(cs_FrictionEntry));
+    if (s != CS_OK) return s;
+  }
+  w->friction[w->nfriction].tag = tag;
+  w->friction[w->nfriction].coefficient = c;
+  w->nfriction++;
+  return CS_OK;
+}
+
+double cs_world_get_friction(const cs_World *w, int tag) {
+  size_t i;
+  for (i = 0; i < w->nfriction; i++)
+    if (w->friction[i].tag == tag) return w->friction[i].coefficient;
+  return 0.0;
+}
+
+void cs_body_set_transform(cs_Body *b, cs_Vec3 t, const double q[4], cs_Vec3 s) {
+  double qn[4], l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  cs_Mat3 R, A, Ainv;
+  int i, j;
+  for (i = 0; i < 4; i++) qn[i] = l > 0 ? q[i] / l : (i == 3);
+  R = m3_from_quat(qn);
+  /* A = R S: column j of R scaled by s_j; A^-1 = S^-1 R^T */
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++) {
+      double sj = j == 0 ? s.x : j == 1 ? s.y : s.z;
+      double si = i == 0 ? s.x : i == 1 ? s.y : s.z;
+      A.m[i][j] = R.m[i][j] * sj;
+      Ainv.m[i][j] = R.m[j][i] / si;
+    }
+  body_set_linear(b, &A, &Ainv, t);
+}
+
+cs_Status cs_body_set_matrix(cs_Body *b, const double m[16]) {
+  cs_Mat3 A, Ainv;
+  int i, j;
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++) A.m[i][j] = m[4 * j + i];   /* column-major */
+  if (!m3_inverse(&A, &Ainv)) return CS_EINVAL;
+  body_set_linear(b, &A, &Ainv, v3(m[12], m[13], m[14]));
+  return CS_OK;
+}
+
+void cs_body_get_matrix(const cs_Body *b, double m[16]) {
+  int i, j;
+  for (i = 0; i < 3; i++) {
+    for (j = 0; j < 3; j++) m[4 * j + i] = b->A.m[i][j];
+    m[12 + i] = v3_get(b->T, i);
+    m[4 * i + 3] = 0;
+  }
+  m[15] = 1;
+}
+
+void cs_body_set_velocity(cs_Body *b, cs_Vec3 v) { b->vel = v; }
+cs_Vec3 cs_body_get_velocity(const cs_Body *b) { return b->vel; }
+void cs_body_set_layers(cs_Body *b, unsigned layers) { b->layers = layers; }
+unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
+void cs_body_set_enabled(cs_Body *b, int e) { b->enabled = e != 0; }
+int cs_body_get_enabled(const cs_Body *b) { return b->enabled; }
+cs_Mesh *cs_body_mesh(const cs_Body *b) { return b->mesh; }
+void cs_body_set_userdata(cs_Body *b, void *ud) { b->userdata = ud; }
+void *cs_body_get_userdata(const cs_Body *b) { return b->userdata; }
+
+void cs_body_bounds(cs_Body *b, cs_Vec3 *lo, cs_Vec3 *hi) {
+  cs_body_refresh(b);
+  *lo = b->lo;
+  *hi = b->hi;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** The gather: potential colliders of one call, in ellipsoid space
+** ===================================================================*/
+
+static int boxes_overlap(cs_Vec3 alo, cs_Vec3 ahi, cs_Vec3 blo, cs_Vec3 bhi) {
+  return alo.x <= bhi.x && blo.x <= ahi.x && alo.y <= bhi.y && blo.y <= ahi.y &&
+         alo.z <= bhi.z && blo.z <= ahi.z;
+}
+
+/* The world box [lo, hi] in the body's space: the box of its 8 corners. */
+static void box_to_body(const cs_Body *b, cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 *blo, cs_Vec3 *bhi) {
+  int i;
+  if (b->xform == CS_XFORM_TRANSLATE) {
+    *blo = v3_sub(lo, b->T);
+    *bhi = v3_sub(hi, b->T);
+    return;
+  }
+  *blo = v3(HUGE_VAL, HUGE_VAL, HUGE_VAL);
+  *bhi = v3(-HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
+  for (i = 0; i < 8; i++) {
+    cs_Vec3 p = v3(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
+    p = m3_apply(&b->Ainv, v3_sub(p, b->T));
+    *blo = v3_min(*blo, p);
+    *bhi = v3_max(*bhi, p);
+  }
+}
+
+/* The affine map body space -> ellipsoid space: x_e = M p + t. */
+typedef struct BodyMap { cs_Mat3 M; cs_Vec3 t; int diagonal; int mirror; } BodyMap;
+
+static void body_map(const cs_Body *b, const cs_ESpace *es, BodyMap *bm) {
+  cs_Mat3 Einv;
+  int i, j;
+  bm->t = cs_espace_vec_to(es, v3_sub(b->T, es->c0));
+  bm->diagonal = b->xform == CS_XFORM_TRANSLATE && !es->oriented;
+  if (bm->diagonal) {   /* the common case: a per-axis scale */
+    bm->mirror = 0;
+    return;
+  }
+  /* Einv = diag(1/r) R^T */
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++)
+      Einv.m[i][j] = (es->oriented ? es->R.m[j][i] : (double)(i == j)) * v3_get(es->inv_r, i);
+  bm->M = m3_mul(&Einv, &b->A);
+  bm->mirror = m3_det(&bm->M) < 0;
+}
+
+static cs_Vec3 map_point(const BodyMap *bm, const cs_ESpace *es, cs_Vec3 p) {
+  if (bm->diagonal) return v3_add(v3_mul(p, es->inv_r), bm->t);
+  return v3_add(m3_apply(&bm->M, p), bm->t);
+}
+
+/* The filter's answer for (body, tag): asked once per call and cached. */
+static int filter_response(cs_World *w, size_t first, uint32_t gbody, int tag,
+                           cs_FilterFn filter, void *ud, const cs_Body *b) {
+  size_t i;
+  int r;
+  for (i = first; i < w->nfilters; i++)
+    if (w->filters[i].tag == tag) return w->filters[i].response;
+  r = filter(ud, b, tag);
+  if (r < 0 || r > CS_RESPONSE_CROSS) return -1;
+  if (w->nfilters == w->capfilters &&
+      cs_grow(&w->alloc, (void **)&w->filters, &w->capfilters, w->nfilters + 1,
+              sizeof(cs_FilterEntry)) != CS_OK)
+    return -2;
+  w->filters[w->nfilters].tag = tag;
+  w->filters[w->nfilters].response = r;
+  w->nfilters++;
+  (void)gbody;
+  return r;
+}
+
+/* Maps one triangle into ellipsoid space; returns 0 for one that the map
+** makes degenerate. */
+static int map_triangle(const cs_Mesh *mesh, uint32_t t, const BodyMap *bm,
+                        const cs_ESpace *es, cs_TriES *out) {
+  const uint32_t *i = mesh->tris + 3 * (size_t)t;
+  cs_Vec3 n;
+  double l;
+  out->a = map_point(bm, es, cs_mesh_vert(mesh, i[0]));
+  out->b = map_point(bm, es, cs_mesh_vert(mesh, i[1]));
+  out->c = map_point(bm, es, cs_mesh_vert(mesh, i[2]));
+  if (bm->mirror) { cs_Vec3 tmp = out->b; out->b = out->c; out->c = tmp; }
+  n = v3_cross(v3_sub(out->b, out->a), v3_sub(out->c, out->a));
+  l = v3_len(n);
+  if (!(l > 0) || !isfinite(l)) return 0;
+  out->n = v3_scale(n, 1.0 / l);
+  out->d = -v3_dot(out->n, out->a);
+  out->tri = t;
+  out->tag = mesh->tags ? mesh->tags[t] : 0;
+  out->one_sided = mesh->backfaces == CS_BACKFACES_IGNORE;
+  out->response = CS_RESPONSE_SLIDE;
+  return 1;
+}
+
+/* Gathers one body's triangles; see cs_world_gather. */
+static cs_Status gather_body(cs_World *w, const cs_Body *b, const cs_ESpace *es,
+                             cs_Vec3 lo, cs_Vec3 hi, cs_FilterFn filter, void *ud) {
+  const cs_Mesh *mesh = b->mesh;
+  cs_Vec3 blo, bhi;
+  BodyMap bm;
+  uint32_t gb = (uint32_t)w->ngbodies;
+  size_t k, first_filter = w->nfilters;
+  cs_Status s;
+  box_to_body(b, lo, hi, &blo, &bhi);
+  w->ids.count = 0;
+  s = cs_bvh_query_box(&mesh->bvh, &w->alloc, mesh->verts, mesh->tris, blo, bhi, &w->ids);
+  if (s != CS_OK) return s;
+  if (w->ids.count == 0) return CS_OK;
+  if ((s = cs_grow(&w->alloc, (void **)&w->gbodies, &w->capgbodies, w->ngbodies + 1,
+                   sizeof(cs_Body *))) != CS_OK ||
+      (s = cs_grow(&w->alloc, (void **)&w->tris, &w->captris, w->ntris + w->ids.count,
+                   sizeof(cs_TriES))) != CS_OK)
+    return s;
+  w->gbodies[w->ngbodies++] = b;
+  body_map(b, es, &bm);
+  for (k = 0; k < w->ids.count; k++) {
+    uint32_t t = w->ids.data[k];
+    cs_TriES *te = &w->tris[w->ntris];
+    if (mesh->flags[t] & CS_TRI_DEGENERATE) continue;
+    if (!map_triangle(mesh, t, &bm, es, te)) continue;
+    te->body = gb;
+    if (filter) {
+      int r = filter_response(w, first_filter, gb, te->tag, filter, ud, b);
+      if (r == -2) return CS_ENOMEM;
+      if (r < 0) return CS_EABORT;
+      if (r == CS_RESPONSE_CROSS) continue;
+      te->response = (uint8_t)r;
+    }
+    w->ntris++;
+  }
+  return CS_OK;
+}
+
+cs_Status cs_world_gather(cs_World *w, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
+                          unsigned mask, cs_FilterFn filter, void *ud) {
+  size_t i;
+  w->ntris = 0;
+  w->ngbodies = 0;
+  w->nfilters = 0;
+  for (i = 0; i < w->nbodies; i++) {
+    cs_Body *b = w->bodies[i];
+    cs_Status s;
+    if (!b->enabled || !(b->layers & mask)) continue;
+    cs_body_refresh(b);
+    if (!boxes_overlap(b->lo, b->hi, lo, hi)) continue;
+    if ((s = gather_body(w, b, es, lo, hi, filter, ud)) != CS_OK) return s;
+  }
+  return CS_OK;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** The calls
+** ===================================================================*/
+
+/* The world box around the ellipsoid at es->c0, grown by margin. */
+static void ellipsoid_box(const cs_ESpace *es, double margin, cs_Vec3 *lo, cs_Vec3 *hi) {
+  cs_Vec3 h = cs_espace_half_extents(es);
+  h = v3_add(h, v3(margin, margin, margin));
+  *lo = v3_sub(es->c0, h);
+  *hi = v3_add(es->c0, h);
+}
+
+/* The ground body of the last call, if it is still in this world. */
+static const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) {
+  const cs_Body *b = m->ground_body;
+  if (!m->has_ground || !b || b->world != w) return NULL;
+  return b->alive && b->generation == m->ground_generation ? b : NULL;
+}
+
+cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
+                                     const cs_Vec3 *gravity) {
+  cs_ESpace es;
+  cs_Vec3 lo, hi, carry = v3(0, 0, 0);
+  const cs_Body *ground = live_ground_body(w, m);
+  double margin, skin = cs_mover_skin(m);
+  cs_Status s;
+  if (w->busy) return CS_EBUSY;
+  if (ground) carry = ground->vel;
+  cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
+  /* No pass travels farther than the moves it is given (DESIGN.md, Gather):
+  ** a slide only shortens them; a step adds twice its height; snapping and
+  ** the ground probe reach down a little more. */
+  margin = v3_len(walk) + (gravity ? v3_len(*gravity) : 0) + v3_len(carry)
+         + 2 * m->step_height + m->snap_distance + 4 * skin + 1e-9;
+  ellipsoid_box(&es, margin, &lo, &hi);
+  w->busy = 1;
+  s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
+  if (s == CS_OK) s = cs_slide_move(w, m, &es, walk, gravity, carry, ground);
+  w->busy = 0;
+  return s;
+}
+
+/* Maps an ellipsoid-space sweep hit back to world space. */
+static void hit_to_world(const cs_World *w, const cs_ESpace *es, const cs_TriES *te,
+                         const cs_SweepHit *sh, cs_Hit *hit) {
+  hit->t = sh->t;
+  hit->point = cs_espace_from(es, sh->point);
+  hit->normal = cs_espace_normal_from(es, sh->normal);
+  hit->body = w->gbodies[te->body];
+  hit->triangle = te->tri;
+  hit->tag = te->tag;
+}
+
+int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
+                             cs_Vec3 d, unsigned mask, cs_Hit *hit) {
+  cs_ESpace es;
+  cs_Mat3 R = m3_identity();
+  cs_Vec3 lo, hi;
+  cs_SweepHit sh;
+  long i;
+  int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
+  if (w->busy) return -(int)CS_EBUSY;
+  if (oriented) {
+    double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
+    int k;
+    for (k = 0; k < 4; k++) qn[k] = q[k] / l;
+    R = m3_from_quat(qn);
+  }
+  cs_espace_init(&es, p, r, &R, oriented);
+  ellipsoid_box(&es, v3_len(d) + 1e-9 * (1 + v3_len(p)), &lo, &hi);
+  w->busy = 1;
+  if (cs_world_gather(w, &es, lo, hi, mask, NULL, NULL) != CS_OK) {
+    w->busy = 0;
+    return -(int)CS_ENOMEM;
+  }
+  w->busy = 0;
+  i = cs_sweep_triangles(v3(0, 0, 0), cs_espace_vec_to(&es, d), w->tris, w->ntris, 1.0, 0, &sh);
+  if (i < 0) return 0;
+  hit_to_world(w, &es, &w->tris[i], &sh, hit);
+  return 1;
+}
+
+int cs_world_sweep(cs_World *w, const cs_Mover *m, cs_Vec3 d, cs_Hit *hit) {
+  return cs_world_sweep_ellipsoid(w, m->pos, m->radius, m->oriented ? m->q : NULL, d,
+                                  m->collides_with, hit);
+}
+
+/* }================================================================== */
