@@ -22,7 +22,9 @@ typedef struct Slide {
   cs_Vec3 pos;            /* the centre, ellipsoid space */
   cs_Vec3 up;             /* world up, unit */
   double skin;            /* world units */
+  double feet;            /* height of the lowest point at the call's start */
   int touched;            /* a TOUCH response ended the call */
+  int walled;             /* a walk-like pass met a wall (see slide_normal) */
   cs_Status status;       /* the first failure (contact buffer growth) */
 } Slide;
 
@@ -185,17 +187,24 @@ static int add_plane(cs_Vec3 *pl, int n, cs_Vec3 p) {
   return n;
 }
 
-/* The plane to slide on. With block_steep, ground steeper than the slope
-** limit is a wall for the walk: its contact normal loses its up part. */
-static cs_Vec3 slide_normal(const Slide *s, const cs_SweepHit *h, const cs_Contact *c,
-                            int pass) {
+/* The world-space plane to slide on: the contact's tangent plane. With
+** block_steep, a walk treats as a wall (the normal loses its up part) what
+** it may not climb: a contact normal steeper than the slope limit, and,
+** with a step height, an edge or corner higher than it above the feet (a
+** round bottom would otherwise slide up ledges taller than the step). */
+static cs_Vec3 slide_normal(Slide *s, const cs_SweepHit *h, const cs_Contact *c, int pass) {
   double u = v3_dot(c->normal, s->up);
-  if ((pass == CS_PASS_WALK || pass == CS_PASS_STEP) && s->m->block_steep &&
-      u > 1e-9 && u < s->m->cos_slope - 1e-12) {
+  int steep, ledge;
+  if ((pass != CS_PASS_WALK && pass != CS_PASS_STEP) || !s->m->block_steep || u <= 1e-9)
+    return c->normal;
+  steep = u < s->m->cos_slope - 1e-12;
+  ledge = s->m->step_height > 0 && h->feature != CS_FEATURE_FACE &&
+          v3_dot(c->point, s->up) - s->feet > s->m->step_height + s->skin;
+  if (steep || ledge) {
     cs_Vec3 wall = v3_madd(c->normal, s->up, -u);
-    if (v3_len2(wall) > 0) return cs_espace_normal_to(s->es, v3_normalize(wall));
+    if (v3_len2(wall) > 0) { s->walled = 1; return v3_normalize(wall); }
   }
-  return h->normal;
+  return c->normal;
 }
 
 /* Moves s->pos by vel, sliding (Fauerby 2003, 4.2): sweep, stop the skin
@@ -203,7 +212,8 @@ static cs_Vec3 slide_normal(const Slide *s, const cs_SweepHit *h, const cs_Conta
 ** not leave a bigger gap), project what remains of the move onto the
 ** sliding plane, repeat; at most max_iterations sweeps. */
 static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
-  cs_Vec3 planes[MAX_PLANES], dest = v3_add(s->pos, vel), orig = vel;
+  cs_Vec3 planes[MAX_PLANES], dest = v3_add(s->pos, vel);
+  cs_Vec3 orig = cs_espace_vec_from(s->es, vel);
   int it, np = 0, result = 0;
   for (it = 0; it < s->m->max_iterations; it++) {
     cs_SweepHit h;
@@ -224,12 +234,17 @@ static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
       result |= PASS_GROUND_STOP;   /* walkable ground holds (Fauerby 2003, 4.4) */
       break;
     }
+    /* The projection is orthogonal in world space, not in ellipsoid space as
+    ** in the paper: the slide is then the same for every shape (an ellipsoid
+    ** slides down a slope as fast as a sphere), and stays in the tangent
+    ** plane, which the map preserves. */
     np = add_plane(planes, np, slide_normal(s, &h, c, pass));
-    if (!clip_to_planes(planes, np, v3_sub(dest, s->pos), &rem)) break;
+    if (!clip_to_planes(planes, np, cs_espace_vec_from(s->es, v3_sub(dest, s->pos)), &rem))
+      break;
     rem = v3_scale(rem, 1.0 - cs_world_get_friction(s->w, c->tag));
     if (v3_dot(rem, orig) <= 0) break;  /* never turn against the move (Quake) */
-    vel = rem;
-    dest = v3_add(s->pos, rem);
+    vel = cs_espace_vec_to(s->es, rem);
+    dest = v3_add(s->pos, vel);
   }
   return result;
 }
@@ -377,12 +392,21 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   s->pos = start;
   move_straight(s, up_es(s, s->m->step_height), CS_PASS_STEP, 1);
   raised = height_of(s, v3_sub(s->pos, start));
+  s->walled = 0;
   slide_pass(s, walk, CS_PASS_STEP);
   down = move_straight(s, up_es(s, -(raised + 2 * s->skin)), CS_PASS_STEP, 1);
   far_plain = v3_dot(cs_espace_vec_from(s->es, v3_sub(plain, start)), dir_w);
   far_step = v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
+  /* Kept when it lands on walkable ground no higher than the step height
+  ** above the feet (a round bottom can perch on a taller ledge's edge), gets
+  ** farther, and either climbed
+  ** or met no wall on the way: a raised walk that ends against a wall and
+  ** comes down where it started would creep over thin walls frame by frame
+  ** (a narrower slice of the ellipsoid meets the wall's top). */
   if (!s->touched && down && is_below(s, down) && is_walkable(s, down) &&
-      far_step > far_plain + 0.5 * s->skin && s->status == CS_OK) {
+      v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin &&
+      far_step > far_plain + 0.5 * s->skin && s->status == CS_OK &&
+      (!s->walled || height_of(s, v3_sub(s->pos, plain)) > s->skin)) {
     size_t n = w->ncontacts - plain_end;   /* keep the step's contacts only */
     memmove(w->contacts + first, w->contacts + plain_end, n * sizeof(cs_Contact));
     w->ncontacts = first + n;
@@ -475,6 +499,9 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es, cs_Vec3 w
   s.ntris = w->ntris;
   s.up = m->up;
   s.skin = cs_mover_skin(m);
+  /* the ellipsoid's support along -up is |E^T up| = |diag(r) R^T up| */
+  s.feet = v3_dot(m->pos, m->up)
+         - v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, m->up) : m->up, es->r));
   w->ncontacts = 0;
   jumping = gravity && v3_dot(*gravity, m->up) > 0;
   if (carrier && v3_len2(carry) > 0) {      /* ride the platform first */

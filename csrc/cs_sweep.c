@@ -19,7 +19,14 @@ static int point_in_triangle(cs_Vec3 p, const cs_TriES *tr) {
 ** i.e. (v.v) t^2 + 2 v.(base - p) t + |base - p|^2 - 1 = 0 (Fauerby 3.3). */
 static int sweep_vertex(cs_Vec3 base, cs_Vec3 vel, double vv, cs_Vec3 p, double *t) {
   cs_Vec3 bp = v3_sub(base, p);
-  return cs_lowest_root(vv, 2.0 * v3_dot(vel, bp), v3_len2(bp) - 1.0, *t, t);
+  double b = 2.0 * v3_dot(vel, bp), c = v3_len2(bp) - 1.0;
+  /* Touching at the start, moving in (c <= 0, b < 0): a contact at t = 0.
+  ** The sweep gets here only when there is no overlap at t = 0, so c <= 0
+  ** is the rounding of a touch; cs_lowest_root would drop its root, which
+  ** rounds below 0, and the sphere would pass through (spec/c/test_sweep.c,
+  ** "touching" cases). */
+  if (c <= 0.0 && b < 0.0) { *t = 0.0; return 1; }
+  return cs_lowest_root(vv, b, c, *t, t);
 }
 
 /* Edge p1-p2 against the sphere: the centre's distance to the edge's line
@@ -34,7 +41,10 @@ static int sweep_edge(cs_Vec3 base, cs_Vec3 vel, double vv, cs_Vec3 p1, cs_Vec3 
   double c = ee * (1.0 - v3_len2(bp)) + ebp * ebp;
   double r, f;
   if (a == 0.0) return 0;   /* moving along the edge: its end vertices decide */
-  if (!cs_lowest_root(a, b, c, *t, &r)) return 0;
+  /* Touching the edge's cylinder at the start, moving in (c >= 0 is inside,
+  ** since a < 0; b > 0 is inward): a contact at t = 0, as in sweep_vertex. */
+  if (c >= 0.0 && b > 0.0) r = 0.0;
+  else if (!cs_lowest_root(a, b, c, *t, &r)) return 0;
   f = (ev * r - ebp) / ee;  /* where along the edge the contact lies */
   if (f < 0.0 || f > 1.0) return 0;
   *t = r;
@@ -101,6 +111,19 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
     ** can be met (a face contact would have to be in the past). */
     if (check_overlap(base, vel, tr, flags, hit, &skip)) return 1;
     if (skip) return 0;
+    /* No overlap, yet the plane distance says the sphere cuts the plane: over
+    ** the face's interior that is a touch (|dist| is 1 up to rounding), and a
+    ** move into the plane meets the face at t = 0. Without this the face was
+    ** never tested and such a move passed through it (test_sweep.c,
+    ** "touching" cases: a unit sphere at distance exactly 1 over a floor,
+    ** moving down, missed it). */
+    if (dist * ndv < 0.0) {
+      cs_Vec3 p = v3_madd(base, tr->n, -dist);
+      if (point_in_triangle(p, tr)) {
+        finish_hit(base, vel, tr, CS_FEATURE_FACE, 0.0, p, hit);
+        return 1;
+      }
+    }
   } else {
     /* The face: where the sphere first touches the plane (Fauerby 3.2). */
     cs_Vec3 c = v3_madd(base, vel, t0);

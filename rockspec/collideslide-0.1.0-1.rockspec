@@ -1,0 +1,25 @@
+package = "collideslide"
+version = "0.1.0-1"
+source = { url = "git+https://github.com/collideslide/collideslide.git", tag = "v0.1.0" }
+description = {
+  summary = "Ellipsoid collide-and-slide against triangle meshes (C99 core)",
+  detailed = "Swept ellipsoids against static and moving triangle meshes, with sliding, gravity, ground state and queries.",
+  license = "MIT",
+}
+dependencies = { "lua >= 5.1" }
+build = {
+  type = "builtin",
+  modules = {
+    ["collideslide.core"] = {
+      sources = { "csrc/cs_alloc.c", "csrc/cs_mesh.c", "csrc/cs_bvh.c", "csrc/cs_geom.c",
+                  "csrc/cs_sweep.c", "csrc/cs_slide.c", "csrc/cs_mover.c", "csrc/cs_world.c",
+                  "csrc/cs_query.c", "csrc/cs_lua.c" },
+      incdirs = { "csrc" },
+      defines = { "_POSIX_C_SOURCE=200809L" },
+      libraries = { "m" },
+    },
+    collideslide = "lua/collideslide/init.lua",
+    ["collideslide.obj"] = "lua/collideslide/obj.lua",
+    ["collideslide.character"] = "lua/collideslide/character.lua",
+  },
+}

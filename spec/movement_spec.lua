@@ -1,0 +1,367 @@
+-- Movement features on top of the slide: slope limit and ground state,
+-- step climbing, snapping, friction, platforms and lifts, stuck recovery,
+-- filters, crease and seam stability. Scenes are built here; y is up.
+local cs = require "collideslide"
+local H = require "helper"
+
+local G, DT = 9.81, 1 / 60
+local CHAR = { 0.4, 0.9, 0.4 }
+
+-- A walking mover: game-style settings on top of the papers' defaults.
+local function walker(x, y, z, settings)
+  local m = cs.newMover { radius = CHAR, position = { x, y, z } }
+  for k, v in pairs(settings or {}) do m[k] = v end
+  return m
+end
+
+-- One frame of a game loop: walk (wx, wz) per frame with gravity; state.vy
+-- is the fall speed, zeroed on ground.
+local function frame(w, m, state, wx, wz)
+  state.vy = (state.vy or 0) - G * DT
+  local x, y, z = w:collideAndSlide(m, wx, 0, wz, 0, state.vy * DT, 0)
+  if m:isOnGround() then state.vy = 0 end
+  return x, y, z
+end
+
+local function run(w, m, frames, wx, wz)
+  local st = {}
+  for _ = 1, frames do frame(w, m, st, wx, wz) end
+  return m:getPosition()
+end
+
+describe("Movement", function()
+  describe("slope limit", function()
+    --   floor, then a ramp rising along +x from x = 2
+    local function ramp_world(angle)
+      return H.world(H.floor { size = 40 }, H.ramp { angle = angle, x = 2, length = 6, width = 6 })
+    end
+
+    it("walks up a 35 degree ramp with slopeLimit 45", function()
+      local w = ramp_world(35)
+      local m = walker(0, 0.91, 0, { blockSteepSlopes = true, slopeLimit = 45 })
+      local x, y = run(w, m, 60, 0.1, 0)
+      assert.is_true(x > 4 and y > 0.9 + (x - 2 - 0.4) * math.tan(math.rad(35)) * 0.9,
+        ("x = %g, y = %g"):format(x, y))
+      assert.is_true(m:isOnGround())
+    end)
+
+    it("cannot walk up a 50 degree ramp with slopeLimit 45 and blockSteepSlopes", function()
+      local w = ramp_world(50)
+      local m = walker(0, 0.91, 0, { blockSteepSlopes = true, slopeLimit = 45 })
+      local x, y = run(w, m, 60, 0.1, 0)
+      assert.is_true(x < 2 and y < 0.95, ("x = %g, y = %g"):format(x, y))
+    end)
+
+    it("slides up a 50 degree ramp without blockSteepSlopes (the papers' behaviour)", function()
+      local w = ramp_world(50)
+      local m = walker(0, 0.91, 0)
+      local _, y = run(w, m, 60, 0.1, 0)
+      assert.is_true(y > 1.1, "y = " .. y)
+    end)
+
+    it("does not creep down a 10 degree slope: drift below 1e-6 m per frame over 1000 frames", function()
+      local w = H.world(H.ramp { angle = 10, length = 20, width = 6, x = -10 })
+      local a = math.rad(10)
+      local m = walker(0, 10 * math.tan(a) + 1 / math.cos(a), 0)
+      run(w, m, 60, 0, 0)                      -- settle
+      local x0, y0, z0 = m:getPosition()
+      local st, worst = {}, 0
+      for _ = 1, 1000 do
+        local px, py, pz = m:getPosition()
+        local x, y, z = frame(w, m, st, 0, 0)
+        worst = math.max(worst, H.length(x - px, y - py, z - pz))
+      end
+      local x1, y1, z1 = m:getPosition()
+      assert.is_true(worst < 1e-6, "worst frame drift " .. worst)
+      assert.is_true(H.length(x1 - x0, y1 - y0, z1 - z0) < 1e-6 * 1000)
+      assert.are.equal("ground", m:getGroundState())
+    end)
+
+    it("reports steep ground on a 60 degree slope and slides down it in every mode", function()
+      for _, block in ipairs { false, true } do
+        local w = H.world(H.ramp { angle = 60, length = 4, width = 4 })
+        local a = math.rad(60)
+        local m = walker(2, 2 * math.tan(a) + 1.2, 0, { blockSteepSlopes = block })
+        local _, y0 = m:getPosition()
+        local _, y1 = run(w, m, 20, 0, 0)
+        assert.is_true(y1 < y0 - 0.3, "y1 = " .. y1)
+        assert.are.equal("steep", m:getGroundState())
+      end
+    end)
+
+    it("reports air when nothing is below", function()
+      local w = H.world(H.floor { size = 4 })
+      local m = walker(0, 5, 0)
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      assert.are.equal("air", m:getGroundState())
+      assert.is_false(m:isOnGround())
+    end)
+  end)
+
+  describe("stepHeight", function()
+    --   stairs of 0.25 m rise and 0.4 m run along +x, from x = 1, to a
+    --   landing 1.5 m high from x = 3.4
+    --                      ______________
+    --                  ___|   landing
+    --              ___|
+    --   o  ______ |  ...
+    local function stairs_world()
+      return H.world(H.floor { size = 40 },
+                     H.staircase { steps = 6, rise = 0.25, run = 0.4, x = 1, width = 4 },
+                     H.box { min = { 3.4, 0, -2 }, max = { 10, 1.5, 2 } })
+    end
+
+    it("climbs 0.25 m stairs with stepHeight 0.3", function()
+      local w = stairs_world()
+      local m = walker(0, 0.91, 0, { blockSteepSlopes = true, stepHeight = 0.3 })
+      local x, y = run(w, m, 60, 0.1, 0)
+      assert.is_true(x > 3.4 and y >= 1.5 + 0.9 and y < 1.5 + 0.9 + 0.01, ("x = %g, y = %g"):format(x, y))
+      assert.is_true(m:isOnGround())
+    end)
+
+    it("is blocked by 0.25 m stairs with stepHeight 0.2", function()
+      local w = stairs_world()
+      local m = walker(0, 0.91, 0, { blockSteepSlopes = true, stepHeight = 0.2 })
+      local x, y = run(w, m, 60, 0.1, 0)
+      assert.is_true(x < 1 and y < 0.95, ("x = %g, y = %g"):format(x, y))
+    end)
+
+    it("does not climb a wall taller than stepHeight, nor pop over a thin one", function()
+      local w = H.world(H.floor { size = 40 }, H.box { min = { 1, 0, -3 }, max = { 1.05, 0.6, 3 } })
+      local m = walker(0, 0.91, 0, { blockSteepSlopes = true, stepHeight = 0.3 })
+      local x, y = run(w, m, 60, 0.1, 0)
+      -- stopped by the wall's top edge, which meets the ellipsoid below its
+      -- widest point: the centre ends about 0.38 m short of the wall
+      assert.is_true(x < 1 - 0.35 and y < 0.95, ("x = %g, y = %g"):format(x, y))
+    end)
+  end)
+
+  describe("snapDistance", function()
+    --   stairs going down along +x: the mover starts on the top tread
+    local function down_stairs()
+      local s = H.staircase { steps = 6, rise = 0.25, run = 0.5, x = -3, width = 4 }
+      return H.world(H.floor { size = 40 }, s)
+    end
+
+    local function frames_off_ground(m)
+      local w = down_stairs()
+      local st, off = {}, 0
+      run(w, m, 10, 0, 0)
+      for _ = 1, 40 do
+        frame(w, m, st, -0.08, 0)
+        if not m:isOnGround() then off = off + 1 end
+      end
+      return off, select(2, m:getPosition())
+    end
+
+    it("keeps the mover on the ground walking down stairs with snapping", function()
+      local m = walker(-0.3, 1.5 + 0.91, 0, { snapDistance = 0.3, blockSteepSlopes = true })
+      local off, y = frames_off_ground(m)
+      assert.are.equal(0, off)
+      assert.is_true(y < 1.0, "y = " .. y)
+    end)
+
+    it("leaves the ground walking down stairs without snapping", function()
+      local m = walker(-0.3, 1.5 + 0.91, 0, { blockSteepSlopes = true })
+      local off = frames_off_ground(m)
+      assert.is_true(off > 0)
+    end)
+
+    it("does not snap during a jump", function()
+      local w = H.world(H.floor { size = 40 })
+      local m = walker(0, 0.905, 0, { snapDistance = 0.5 })
+      run(w, m, 5, 0, 0)
+      w:collideAndSlide(m, 0, 0, 0, 0, 0.1, 0)
+      local _, y = m:getPosition()
+      assert.is_true(y > 1.0 - 1e-9, "y = " .. y)
+      assert.is_false(m:isOnGround())
+    end)
+  end)
+
+  describe("friction", function()
+    it("0 slides along a wall, 1 stops on contact", function()
+      local s = { vertices = { 2, -5, -5, 2, 5, -5, 2, 5, 5, 2, -5, 5 }, indices = { 1, 2, 3, 1, 3, 4 } }
+      local function slide(f)
+        local w = cs.newWorld()
+        w:add(cs.newMesh(s.vertices, s.indices, { tags = { 3, 3 } }))
+        w:setFriction(3, f)
+        local m = cs.newMover { radius = 0.5, position = { 0, 0, 0 } }
+        local _, _, z = w:collideAndSlide(m, 3, 0, 3)
+        return z
+      end
+      assert.is_true(H.near(slide(0), 3, H.TIGHT))
+      local stuck = slide(1)
+      assert.is_true(H.near(stuck, 1.5 - 0.005, 1e-6), "z = " .. stuck)
+      local half = slide(0.5)
+      assert.is_true(half > stuck and half < 3)
+    end)
+
+    it("1 holds a mover on a steep slope that 0 slides down", function()
+      local function drop(f)
+        local s = H.ramp { angle = 60, length = 4, width = 4 }
+        local w = cs.newWorld()
+        w:add(cs.newMesh(s.vertices, s.indices, { tags = { 9, 9 } }))
+        w:setFriction(9, f)
+        local m = walker(2, 2 * math.tan(math.rad(60)) + 1.2, 0)
+        local _, y0 = m:getPosition()
+        local _, y1 = run(w, m, 30, 0, 0)
+        return y0 - y1
+      end
+      assert.is_true(drop(0) > 0.5)
+      assert.is_true(drop(1) < 0.1)
+    end)
+  end)
+
+  describe("platforms", function()
+    it("carries a standing mover 10 m with an error below 1e-3", function()
+      local w = cs.newWorld()
+      w:add(H.mesh(H.floor { size = 100, y = -2 }))
+      local plat = w:add(H.mesh(H.box { min = { -2, -0.5, -2 }, max = { 2, 0, 2 } }))
+      local m = walker(0, 0.91, 0)
+      run(w, m, 10, 0, 0)
+      assert.is_true(m:isOnGround())
+      local x0 = m:getPosition()
+      local st, px = {}, 0
+      for _ = 1, 100 do
+        px = px + 0.1
+        plat:setTransform(px, 0, 0)
+        plat:setVelocity(0.1, 0, 0)
+        frame(w, m, st, 0, 0)
+      end
+      local x1, y1 = m:getPosition()
+      assert.is_true(H.near(x1 - x0, 10, 1e-3), "carried " .. (x1 - x0))
+      assert.is_true(y1 > 0.9 - 1e-9)
+    end)
+
+    it("lifts a mover standing on a rising platform without sinking into it", function()
+      local w = cs.newWorld()
+      local lift = w:add(H.mesh(H.box { min = { -2, -0.5, -2 }, max = { 2, 0, 2 } }))
+      local m = walker(0, 0.91, 0)
+      run(w, m, 10, 0, 0)
+      local st, py = {}, 0
+      for _ = 1, 40 do
+        py = py + 0.05
+        lift:setTransform(0, py, 0)
+        lift:setVelocity(0, 0.05, 0)
+        frame(w, m, st, 0, 0)
+        local _, y = m:getPosition()
+        assert.is_true(y >= py + 0.9 - 1e-9, ("sank: y = %g, lift top = %g"):format(y, py))
+        assert.is_false(m:wasStuck())
+      end
+      local _, y = m:getPosition()
+      assert.is_true(H.near(y, 2 + 0.9, 0.02), "y = " .. y)
+    end)
+  end)
+
+  describe("stuck recovery", function()
+    it("pushes a mover spawned overlapping a box out of it the shortest way", function()
+      local s = H.box { min = { -0.3, -0.3, -0.3 }, max = { 0.3, 0.3, 0.3 } }
+      local w = H.world(s)
+      local m = cs.newMover { radius = 0.5, position = { 0.1, 0, 0 } }
+      w:collideAndSlide(m, 0, 0, 0)
+      assert.is_true(m:wasStuck())
+      local x, y, z = m:getPosition()
+      assert.is_true(x >= 0.8 - 1e-9 and x <= 0.8 + 0.01, ("x = %g"):format(x))
+      assert.is_true(H.near(y, 0, 1e-9) and H.near(z, 0, 1e-9))
+      assert.is_true(H.mover_distance_es(H.triangles(s), m) >= 1 - 1e-9)
+      w:collideAndSlide(m, 0, 0, 0)
+      assert.is_false(m:wasStuck())
+    end)
+
+    it("pushes a mover that a platform moved into straight up when it stands", function()
+      local w = H.world(H.floor { size = 20 })
+      local m = walker(0, 0.91, 0)
+      run(w, m, 5, 0, 0)
+      m:setPosition(0, 0.7, 0)          -- 0.2 into the floor
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+      local x, y, z = m:getPosition()
+      assert.is_true(m:wasStuck())
+      assert.is_true(x == 0 and z == 0 and y >= 0.9 and y < 0.92, ("%g %g %g"):format(x, y, z))
+    end)
+  end)
+
+  describe("filters", function()
+    local wall = { vertices = { 2, -5, -5, 2, 5, -5, 2, 5, 5, 2, -5, 5 }, indices = { 1, 2, 3, 1, 3, 4 } }
+
+    local function with_filter(answer)
+      local w = cs.newWorld()
+      local body = w:add(cs.newMesh(wall.vertices, wall.indices, { tags = { 4, 4 } }))
+      local m = cs.newMover { radius = 0.5, position = { 0, 0, 0 } }
+      local calls = {}
+      m.filter = function(mover, b, tag)
+        calls[#calls + 1] = { mover, b, tag }
+        return answer
+      end
+      local x, _, z = w:collideAndSlide(m, 3, 0, 3)
+      return x, z, calls, m, body
+    end
+
+    it("'slide' slides", function()
+      local x, z, calls, m, body = with_filter("slide")
+      assert.is_true(H.near(x, 1.5 - m.skin, H.TIGHT) and H.near(z, 3, H.TIGHT))
+      assert.are.equal(1, #calls)                       -- once per body and tag
+      assert.are.same({ m, body, 4 }, calls[1])
+    end)
+
+    it("'touch' stops at the contact without sliding", function()
+      local x, z, _, m = with_filter("touch")
+      assert.is_true(H.near(x, 1.5 - m.skin, H.TIGHT) and H.near(z, 1.5 - m.skin, H.TIGHT))
+      assert.are.equal(1, m:contactCount())
+    end)
+
+    it("'cross' passes through", function()
+      local x, z, _, m = with_filter("cross")
+      assert.are.same({ 3, 3 }, { x, z })
+      assert.are.equal(0, m:contactCount())
+    end)
+
+    it("is not called when layers and collidesWith keep the body out", function()
+      local w = cs.newWorld()
+      local body = w:add(cs.newMesh(wall.vertices, wall.indices))
+      body.layers = 2
+      local m = cs.newMover { radius = 0.5, position = { 0, 0, 0 } }
+      m.collidesWith = 1
+      local called = false
+      m.filter = function() called = true; return "slide" end
+      local x = w:collideAndSlide(m, 3, 0, 0)
+      assert.are.equal(3, x)
+      assert.is_false(called)
+      m.collidesWith = 3
+      m:setPosition(0, 0, 0)
+      x = w:collideAndSlide(m, 3, 0, 0)
+      assert.is_true(x < 3 and called)
+    end)
+  end)
+
+  describe("stability", function()
+    it("does not jitter pushed into a V crease", function()
+      local w = H.world(H.crease { angle = 50, length = 3, width = 8 })
+      local m = walker(0.5, 3, 0)
+      local st = {}
+      for _ = 1, 120 do frame(w, m, st, 0.05, 0) end
+      local worst = 0
+      for _ = 1, 200 do
+        local px, py, pz = m:getPosition()
+        local x, y, z = frame(w, m, st, 0.05, 0)
+        worst = math.max(worst, H.length(x - px, y - py, z - pz))
+      end
+      assert.is_true(worst < 1e-6, "moves " .. worst .. " m per frame")
+    end)
+
+    it("crosses a finely tessellated floor without losing speed to internal edges", function()
+      local w = H.world(H.floor { size = 60, n = 96 })
+      local m = walker(-25, 0.905, -0.3)
+      local st = {}
+      run(w, m, 5, 0, 0)
+      local step = 6 * DT
+      local worst = math.huge
+      for k = 1, 400 do
+        local px, _, pz = m:getPosition()
+        local a = k * 0.01
+        local x, _, z = frame(w, m, st, step * math.cos(a), step * math.sin(a))
+        worst = math.min(worst, H.length(x - px, 0, z - pz) / step)
+      end
+      assert.is_true(worst >= 0.99, "kept only " .. worst .. " of its speed")
+    end)
+  end)
+end)

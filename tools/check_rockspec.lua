@@ -1,0 +1,43 @@
+-- tools/check_rockspec.lua --c "C FILES" --lua "LUA FILES" ROCKSPEC...: fails
+-- when a rockspec's build list drifts from the Makefile's sources (--c) or
+-- from the Lua files under lua/ (--lua).
+local want_c, want_lua, specs = {}, {}, {}
+local k = 1
+while arg[k] do
+  if arg[k] == "--c" or arg[k] == "--lua" then
+    for f in arg[k + 1]:gmatch("%S+") do
+      if arg[k] == "--c" then want_c[f] = true
+      else -- lua/a/b.lua -> a.b; lua/a/init.lua -> a
+        want_lua[(f:gsub("^lua/", ""):gsub("%.lua$", ""):gsub("/init$", ""):gsub("/", "."))] = f
+      end
+    end
+    k = k + 2
+  else specs[#specs + 1] = arg[k]; k = k + 1 end
+end
+
+local function load_rockspec(path)
+  local env, chunk = {}, nil
+  if setfenv then chunk = assert(loadfile(path)); setfenv(chunk, env)
+  else chunk = assert(loadfile(path, "t", env)) end
+  chunk()
+  return env
+end
+
+local bad = 0
+local function complain(spec, msg) print(spec .. ": " .. msg); bad = bad + 1 end
+for _, spec in ipairs(specs) do
+  local r = load_rockspec(spec)
+  local got_c, got_lua = {}, {}
+  for name, m in pairs(r.build.modules) do
+    if type(m) == "table" then
+      for _, f in ipairs(m.sources) do got_c[f] = true end
+    else got_lua[name] = m end
+  end
+  for f in pairs(want_c) do if not got_c[f] then complain(spec, "C source missing: " .. f) end end
+  for f in pairs(got_c) do if not want_c[f] then complain(spec, "C source not in the Makefile: " .. f) end end
+  for n, f in pairs(want_lua) do
+    if got_lua[n] ~= f then complain(spec, ("module %s should be %s"):format(n, f)) end
+  end
+  for n, f in pairs(got_lua) do if not want_lua[n] then complain(spec, "no such file: " .. f) end end
+end
+if bad > 0 then os.exit(1) end
