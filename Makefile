@@ -26,7 +26,7 @@ OPT ?= -O2 -g
 CFLAGS_ALL = -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -fPIC $(CFLAGS)
 LDLIBS_ALL = -lm
 
-CORE_SRC := csrc/cs_alloc.c csrc/cs_mesh.c csrc/cs_bvh.c csrc/cs_geom.c \
+CORE_SRC := csrc/cs_alloc.c csrc/cs_mesh.c csrc/cs_bvh.c csrc/cs_broad.c csrc/cs_geom.c \
             csrc/cs_sweep.c csrc/cs_slide.c csrc/cs_mover.c csrc/cs_world.c \
             csrc/cs_query.c
 LUA_SRC := csrc/cs_lua.c
@@ -78,10 +78,14 @@ test: deps all $(SAN_MODULE)
 
 # {==== More checks (the build/CI engineer's part) ============================
 
-# Each spec/c/test_*.c is a standalone main() linked with the core; it runs as
+# Each spec/c/test_*.c is a standalone main() linked with the core and the
+# other spec/c/*.c (shared references such as sweep_reference.c); it runs as
 # built (-O2) and again under ASan+UBSan, with leak checking on, since there
 # is no interpreter around it.
 CTESTS := $(patsubst spec/c/%.c,%,$(wildcard spec/c/test_*.c))
+CTEST_SUPPORT := $(filter-out spec/c/test_%.c,$(wildcard spec/c/*.c))
+CTEST_HDRS := $(HDRS) $(wildcard spec/c/*.h)
+CORE_ASAN_LIB := build/libcollideslide-asan.a
 SANFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 
 ctest: $(CTESTS:%=build/ctest/%) $(CTESTS:%=build/ctest-asan/%)
@@ -93,13 +97,19 @@ ctest: $(CTESTS:%=build/ctest/%) $(CTESTS:%=build/ctest-asan/%)
 	    build/ctest-asan/$$t; \
 	done
 
-build/ctest/%: spec/c/%.c $(CORE_LIB)
+build/ctest/%: spec/c/%.c $(CTEST_SUPPORT) $(CTEST_HDRS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Icsrc -o $@ $< $(CORE_LIB) $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -Icsrc -Ispec/c -o $@ $< $(CTEST_SUPPORT) $(CORE_LIB) $(LDLIBS_ALL)
 
-build/ctest-asan/%: spec/c/%.c $(CORE_SRC) $(HDRS)
+build/ctest-asan/%: spec/c/%.c $(CTEST_SUPPORT) $(CTEST_HDRS) $(CORE_ASAN_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(SANFLAGS) -Icsrc -o $@ $< $(CORE_SRC) $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) $(SANFLAGS) -Icsrc -Ispec/c -o $@ $< $(CTEST_SUPPORT) $(CORE_ASAN_LIB) $(LDLIBS_ALL)
+
+# The core compiled once with the sanitizers, for all the C tests.
+$(CORE_ASAN_LIB): $(CORE_SRC) $(HDRS)
+	@mkdir -p build/obj-asan
+	@for f in $(CORE_SRC); do $(CC) $(CFLAGS_ALL) $(SANFLAGS) -c $$f -o build/obj-asan/$$(basename $$f .c).o || exit 1; done
+	rm -f $@ && ar rcs $@ $(patsubst csrc/%.c,build/obj-asan/%.o,$(CORE_SRC))
 
 # The specs under memcheck. busted's re-exec (--lua) is skipped so valgrind
 # watches the interpreter that loads our module; the exit with

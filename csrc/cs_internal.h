@@ -219,6 +219,7 @@ struct cs_Mover {
   cs_Vec3 ground_normal;
   const cs_Body *ground_body;
   unsigned ground_generation;  /* of ground_body when it was met */
+  cs_Vec3 ground_anchor;  /* the centre in ground_body's space at the call's end */
   int ground_tag;
   int was_stuck;
   cs_Vec3 last_safe;      /* where the last call ended outside geometry */
@@ -248,6 +249,14 @@ struct cs_Body {
 };
 
 typedef struct cs_FrictionEntry { int tag; double coefficient; } cs_FrictionEntry;
+/* A mesh the world's bodies use, with the version its tree was built at. */
+typedef struct cs_MeshRef { cs_Mesh *mesh; unsigned version; long count; } cs_MeshRef;
+/* A node of the world's tree over body bounds (cs_broad.c). */
+typedef struct cs_BroadNode {
+  cs_Vec3 lo, hi;
+  uint32_t index;         /* leaf: first in bitems; inner: right child (left is next) */
+  uint32_t count;         /* leaf: bodies; inner: 0 */
+} cs_BroadNode;
 /* A filter answer cached for one call, per (gathered body, tag). */
 typedef struct cs_FilterEntry { int tag; int response; } cs_FilterEntry;
 
@@ -270,7 +279,29 @@ struct cs_World {
   size_t nfilters, capfilters;
   cs_Contact *contacts;     /* a move's contacts, copied to the mover at its end */
   size_t ncontacts, capcontacts;
+  /* the top-level tree (cs_broad.c) */
+  cs_BroadNode *bnodes;
+  size_t nbnodes, capbnodes;
+  cs_Body **bitems;
+  size_t capbitems;
+  int broad_dirty;        /* bodies changed since it was built */
+  int broad_ok;           /* it is usable (not after an allocation failure) */
+  cs_MeshRef *meshes;     /* distinct meshes in use */
+  size_t nmeshes, capmeshes;
 };
+
+/* An internal status: a visitor asks to stop early (not an error). */
+#define CS_STOP ((cs_Status)100)
+
+/* Visits every enabled body whose layers meet mask and whose bounds meet
+** the box [lo, hi]; stops at the first status fn returns that is not CS_OK
+** (CS_STOP stops without error). */
+typedef cs_Status (*cs_BodyFn)(void *ud, cs_Body *body);
+cs_Status cs_world_bodies_in_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask,
+                                 cs_BodyFn fn, void *ud);
+/* Counts a body's use of a mesh (delta +1 or -1). */
+cs_Status cs_broad_mesh_ref(cs_World *w, cs_Mesh *mesh, int delta);
+void cs_broad_free(cs_World *w);
 
 /* Maps world space into a mover's ellipsoid space for one call:
 ** x_e = Einv (x - c0), with E = R(q) diag(r). */

@@ -33,7 +33,8 @@ void cs_mover_free(cs_Mover *m) {
 
 void cs_mover_set_position(cs_Mover *m, cs_Vec3 p) {
   m->pos = p;
-  m->has_safe = 0;        /* a teleport: the old safe place means nothing */
+  m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
+  m->ground_body = NULL;  /* nor does the platform it stood on */
 }
 cs_Vec3 cs_mover_get_position(const cs_Mover *m) { return m->pos; }
 void cs_mover_set_radius(cs_Mover *m, cs_Vec3 r) { m->radius = r; }

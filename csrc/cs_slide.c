@@ -521,6 +521,8 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es, cs_Vec3 w
   m->pos = cs_espace_from(es, s.pos);
   m->was_stuck = stuck;
   classify_ground(&s);
+  if (m->ground_body)
+    m->ground_anchor = m3_apply(&m->ground_body->Ainv, v3_sub(m->pos, m->ground_body->T));
   /* a call that started clear ends clear: no pass deepens an overlap */
   if (!stuck || !overlaps_any(&s, s.pos)) {
     m->last_safe = m->pos;

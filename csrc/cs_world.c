@@ -98,6 +98,7 @@ void cs_world_free(cs_World *w) {
   cs_free(&a, w->filters, w->capfilters * sizeof(cs_FilterEntry));
   cs_free(&a, w->contacts, w->capcontacts * sizeof(cs_Contact));
   cs_u32buf_free(&a, &w->ids);
+  cs_broad_free(w);
   cs_free(&a, w, sizeof *w);
 }
 
@@ -135,23 +136,26 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
     for (j = 0; j < 3; j++) f += Ainv->m[i][j] * Ainv->m[i][j];
   b->sigma_min = 1.0 / sqrt(f);
   body_update_bounds(b);
+  if (b->world) b->world->broad_dirty = 1;
 }
 
 cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   cs_Body *b;
   cs_Mat3 id = m3_identity();
   unsigned gen = 0;
+  cs_Status s;
   *out = NULL;
   if (w->busy) return CS_EBUSY;
-  if (w->nbodies == w->capbodies) {
-    cs_Status s = cs_grow(&w->alloc, (void **)&w->bodies, &w->capbodies, w->nbodies + 1,
-                          sizeof(cs_Body *));
-    if (s != CS_OK) return s;
-  }
+  if (w->nbodies == w->capbodies &&
+      (s = cs_grow(&w->alloc, (void **)&w->bodies, &w->capbodies, w->nbodies + 1,
+                   sizeof(cs_Body *))) != CS_OK)
+    return s;
+  if ((s = cs_broad_mesh_ref(w, mesh, 1)) != CS_OK) return s;
   if (w->nfree > 0) {             /* reuse a removed body's memory */
     b = w->free_bodies[--w->nfree];
     gen = b->generation;
   } else if (!(b = cs_malloc(&w->alloc, sizeof *b))) {
+    cs_broad_mesh_ref(w, mesh, -1);
     return CS_ENOMEM;
   }
   memset(b, 0, sizeof *b);
@@ -183,6 +187,8 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   }
   w->bodies[slot] = w->bodies[--w->nbodies];
   w->bodies[slot]->slot = slot;
+  cs_broad_mesh_ref(w, b->mesh, -1);
+  w->broad_dirty = 1;
   b->alive = 0;
   b->generation++;
   w->free_bodies[w->nfree++] = b;
@@ -253,7 +259,10 @@ void cs_body_set_velocity(cs_Body *b, cs_Vec3 v) { b->vel = v; }
 cs_Vec3 cs_body_get_velocity(const cs_Body *b) { return b->vel; }
 void cs_body_set_layers(cs_Body *b, unsigned layers) { b->layers = layers; }
 unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
-void cs_body_set_enabled(cs_Body *b, int e) { b->enabled = e != 0; }
+void cs_body_set_enabled(cs_Body *b, int e) {
+  b->enabled = e != 0;
+  b->world->broad_dirty = 1;
+}
 int cs_body_get_enabled(const cs_Body *b) { return b->enabled; }
 cs_Mesh *cs_body_mesh(const cs_Body *b) { return b->mesh; }
 void cs_body_set_userdata(cs_Body *b, void *ud) { b->userdata = ud; }
@@ -270,11 +279,6 @@ void cs_body_bounds(cs_Body *b, cs_Vec3 *lo, cs_Vec3 *hi) {
 /* {==================================================================
 ** The gather: potential colliders of one call, in ellipsoid space
 ** ===================================================================*/
-
-static int boxes_overlap(cs_Vec3 alo, cs_Vec3 ahi, cs_Vec3 blo, cs_Vec3 bhi) {
-  return alo.x <= bhi.x && blo.x <= ahi.x && alo.y <= bhi.y && blo.y <= ahi.y &&
-         alo.z <= bhi.z && blo.z <= ahi.z;
-}
 
 /* The world box [lo, hi] in the body's space: the box of its 8 corners. */
 static void box_to_body(const cs_Body *b, cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 *blo, cs_Vec3 *bhi) {
@@ -401,21 +405,27 @@ static cs_Status gather_body(cs_World *w, const cs_Body *b, const cs_ESpace *es,
   return CS_OK;
 }
 
+typedef struct Gather {
+  cs_World *w;
+  const cs_ESpace *es;
+  cs_Vec3 lo, hi;
+  cs_FilterFn filter;
+  void *ud;
+} Gather;
+
+static cs_Status gather_visit(void *ud, cs_Body *b) {
+  Gather *g = ud;
+  return gather_body(g->w, b, g->es, g->lo, g->hi, g->filter, g->ud);
+}
+
 cs_Status cs_world_gather(cs_World *w, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
                           unsigned mask, cs_FilterFn filter, void *ud) {
-  size_t i;
+  Gather g;
+  g.w = w; g.es = es; g.lo = lo; g.hi = hi; g.filter = filter; g.ud = ud;
   w->ntris = 0;
   w->ngbodies = 0;
   w->nfilters = 0;
-  for (i = 0; i < w->nbodies; i++) {
-    cs_Body *b = w->bodies[i];
-    cs_Status s;
-    if (!b->enabled || !(b->layers & mask)) continue;
-    cs_body_refresh(b);
-    if (!boxes_overlap(b->lo, b->hi, lo, hi)) continue;
-    if ((s = gather_body(w, b, es, lo, hi, filter, ud)) != CS_OK) return s;
-  }
-  return CS_OK;
+  return cs_world_bodies_in_box(w, lo, hi, mask, gather_visit, &g);
 }
 
 /* }================================================================== */
@@ -439,6 +449,15 @@ static const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) {
   return b->alive && b->generation == m->ground_generation ? b : NULL;
 }
 
+/* How the ground body moved its rider since the last call: its velocity
+** when one is set (API.md), else the motion of the rider's anchor in the
+** body's space, so that a platform turned by setTransform alone carries
+** its riders around (Fauerby 2000, "Dynamic geometry"). */
+static cs_Vec3 ground_carry(const cs_Body *b, const cs_Mover *m) {
+  if (v3_len2(b->vel) > 0) return b->vel;
+  return v3_sub(v3_add(m3_apply(&b->A, m->ground_anchor), b->T), m->pos);
+}
+
 cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
                                      const cs_Vec3 *gravity) {
   cs_ESpace es;
@@ -447,7 +466,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   double margin, skin = cs_mover_skin(m);
   cs_Status s;
   if (w->busy) return CS_EBUSY;
-  if (ground) carry = ground->vel;
+  if (ground) carry = ground_carry(ground, m);
   cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
   /* No pass travels farther than the moves it is given (DESIGN.md, Gather):
   ** a slide only shortens them; a step adds twice its height; snapping and

@@ -253,6 +253,38 @@ describe("Movement", function()
     end)
   end)
 
+  describe("rotating platforms", function()
+    --   a disc-like box turned about y by setTransform alone, 90 degrees over
+    --   60 frames; a mover standing 2 m from the axis goes a quarter turn
+    it("carry a standing mover around with the platform", function()
+      local w = cs.newWorld()
+      local plat = w:add(H.mesh(H.box { min = { -4, -0.5, -4 }, max = { 4, 0, 4 } }))
+      local m = walker(2, 0.91, 0)
+      run(w, m, 10, 0, 0)
+      local st = {}
+      for f = 1, 60 do
+        local a = math.rad(90) * f / 60
+        plat:setTransform(0, 0, 0, 0, math.sin(-a / 2), 0, math.cos(-a / 2))  -- about -y: x -> z
+        frame(w, m, st, 0, 0)
+      end
+      local x, y, z = m:getPosition()
+      assert.is_true(H.near3(x, y, z, 0, select(2, m:getPosition()), 2, 1e-3),
+        ("ended at %g %g %g"):format(x, y, z))
+      assert.is_true(m:isOnGround())
+    end)
+
+    it("does not pull a mover back after setPosition", function()
+      local w = cs.newWorld()
+      local plat = w:add(H.mesh(H.box { min = { -4, -0.5, -4 }, max = { 4, 0, 4 } }))
+      local m = walker(0, 0.91, 0)
+      run(w, m, 5, 0, 0)
+      m:setPosition(20, 5, 0)
+      plat:setTransform(1, 0, 0)
+      w:collideAndSlide(m, 0, 0, 0)
+      assert.are.same({ 20, 5, 0 }, { m:getPosition() })
+    end)
+  end)
+
   describe("stuck recovery", function()
     it("pushes a mover spawned overlapping a box out of it the shortest way", function()
       local s = H.box { min = { -0.3, -0.3, -0.3 }, max = { 0.3, 0.3, 0.3 } }
