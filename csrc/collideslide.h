@@ -74,10 +74,10 @@ void cs_mesh_free(cs_Mesh *mesh);
 
 size_t cs_mesh_triangle_count(const cs_Mesh *mesh);
 size_t cs_mesh_vertex_count(const cs_Mesh *mesh);
-size_t cs_mesh_degenerate_count(const cs_Mesh *mesh);
+size_t cs_mesh_degenerate_count(cs_Mesh *mesh);   /* refits first if edited */
 size_t cs_mesh_memory(const cs_Mesh *mesh);     /* bytes the mesh holds, tree included */
 int cs_mesh_backfaces(const cs_Mesh *mesh);
-void cs_mesh_bounds(const cs_Mesh *mesh, cs_Vec3 *lo, cs_Vec3 *hi);
+void cs_mesh_bounds(cs_Mesh *mesh, cs_Vec3 *lo, cs_Vec3 *hi);  /* likewise */
 cs_Vec3 cs_mesh_vertex(const cs_Mesh *mesh, size_t i);
 void cs_mesh_triangle(const cs_Mesh *mesh, size_t t, unsigned idx[3]);
 int cs_mesh_tag(const cs_Mesh *mesh, size_t t);

@@ -186,6 +186,7 @@ static int bvh_split_at(const cs_BvhRec *rec, const cs_BvhTask *t, uint32_t mid,
   return 1;
 }
 
+/* Swaps records i and j. */
 CS_INLINE void bvh_swap(cs_BvhRec *rec, uint32_t i, uint32_t j) {
   cs_BvhRec tmp = rec[i];
   rec[i] = rec[j];
@@ -309,18 +310,31 @@ static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhTask *l, cs_BvhT
   return 1;
 }
 
-/* Writes the nodes over rec[0 .. m) (root bounds in *root) into nodes,
-** depth first (a left child right after its parent); returns the count. */
-static uint32_t bvh_build_nodes(cs_BvhRec *rec, cs_BvhTask *root, cs_BvhNode *nodes) {
+/* Writes the tree over the records of *root into *nodes (capacity *cap
+** nodes, grown up to the 2m - 1 a binary tree with m leaves may need), depth
+** first: a left child right after its parent. Returns CS_OK and the count in
+** *count, or CS_ENOMEM (*nodes stays valid, *cap its size). */
+static cs_Status bvh_build_nodes(const cs_Alloc *a, cs_BvhRec *rec, const cs_BvhTask *root,
+                                 cs_BvhNode **nodes, size_t *cap, uint32_t *count) {
   cs_BvhTask stack[CS_BVH_STACK], t = *root, l, r;
-  uint32_t count = 0;
+  size_t most = 2 * (size_t)root->end - 1;
+  uint32_t n = 0;
   int sp = 0;
   for (;;) {
-    uint32_t id = count++;
-    cs_BvhNode *nd = nodes + id;
+    uint32_t id = n++;
+    cs_BvhNode *nd;
+    CS_ASSERT(id < most);
+    if (id == *cap) {       /* rare: leaves averaging under 2 triangles */
+      size_t ncap = *cap * 2 < most ? *cap * 2 : most;
+      nd = (cs_BvhNode *)cs_realloc(a, *nodes, *cap * sizeof *nd, ncap * sizeof *nd);
+      if (!nd) return CS_ENOMEM;
+      *nodes = nd;
+      *cap = ncap;
+    }
+    nd = *nodes + id;
     memcpy(nd->lo, t.lo, sizeof nd->lo);
     memcpy(nd->hi, t.hi, sizeof nd->hi);
-    if (t.parent != CS_BVH_NONE) nodes[t.parent].index = id;
+    if (t.parent != CS_BVH_NONE) (*nodes)[t.parent].index = id;
     if (t.end - t.begin > CS_BVH_LEAF && sp < CS_BVH_STACK && bvh_split(rec, &t, &l, &r)) {
       nd->index = 0;        /* set when the right child is written */
       nd->count = 0;
@@ -330,25 +344,33 @@ static uint32_t bvh_build_nodes(cs_BvhRec *rec, cs_BvhTask *root, cs_BvhNode *no
     } else {
       nd->index = t.begin;
       nd->count = t.end - t.begin;
-      if (sp == 0) return count;
+      if (sp == 0) break;
       t = stack[--sp];
     }
   }
+  *count = n;
+  return CS_OK;
 }
 
+/* Returns CS_OK with the tree in *bvh, CS_ENOMEM or CS_ETOOBIG (more than
+** CS_MAX_TRIANGLES) with *bvh empty and nothing held. Three allocations and
+** a realloc: the triangle list, the build records (freed here), and the
+** nodes, reserved for m (most trees need about m / 2), grown if needed, then
+** shrunk to fit. */
 cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                        const uint32_t *tris, const uint8_t *skip, uint32_t ntris) {
   cs_BvhRec *rec = NULL;
   cs_BvhNode *nodes = NULL, *fit;
-  uint32_t *prims, m = 0, i, j, count;
+  uint32_t *prims, m = 0, i, j, count = 0;
   size_t cap;
   cs_BvhTask root;
+  cs_Status s;
   int k;
   memset(bvh, 0, sizeof *bvh);
   for (i = 0; i < ntris; i++) m += !(skip && skip[i]);
   if (m == 0) return CS_OK;
   if (m > CS_MAX_TRIANGLES) return CS_ETOOBIG;  /* the depth bound needs m <= 2^30 */
-  cap = 2 * (size_t)m - 1;  /* a binary tree with at most m leaves */
+  cap = m;
   prims = (uint32_t *)cs_malloc_array(a, m, sizeof *prims);
   if (prims) rec = (cs_BvhRec *)cs_malloc_array(a, m, sizeof *rec);
   if (rec) nodes = (cs_BvhNode *)cs_malloc_array(a, cap, sizeof *nodes);
@@ -377,17 +399,18 @@ cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
     bvh_key_grow(root.clo, root.chi, p);
     j++;
   }
-  count = bvh_build_nodes(rec, &root, nodes);
+  s = bvh_build_nodes(a, rec, &root, &nodes, &cap, &count);
   for (i = 0; i < m; i++) prims[i] = rec[i].tri;
   cs_free(a, rec, m * sizeof *rec);
-  if (count < cap) {        /* give back what the worst case reserved */
+  if (s == CS_OK && count < cap) {  /* give back the reserve */
     fit = (cs_BvhNode *)cs_realloc(a, nodes, cap * sizeof *nodes, count * sizeof *nodes);
-    if (!fit) {
-      cs_free(a, nodes, cap * sizeof *nodes);
-      cs_free(a, prims, m * sizeof *prims);
-      return CS_ENOMEM;
-    }
-    nodes = fit;
+    if (fit) { nodes = fit; cap = count; }
+    else s = CS_ENOMEM;
+  }
+  if (s != CS_OK) {
+    cs_free(a, nodes, cap * sizeof *nodes);
+    cs_free(a, prims, m * sizeof *prims);
+    return s;
   }
   bvh->nodes = nodes;
   bvh->prims = prims;
@@ -396,6 +419,7 @@ cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
   return CS_OK;
 }
 
+/* Frees what the tree holds and leaves it empty (safe to call twice). */
 void cs_bvh_free(cs_Bvh *bvh, const cs_Alloc *a) {
   cs_free(a, bvh->nodes, (size_t)bvh->node_count * sizeof *bvh->nodes);
   cs_free(a, bvh->prims, (size_t)bvh->prim_count * sizeof *bvh->prims);
@@ -515,6 +539,9 @@ static int bvh_ray_box(const cs_BvhRay *r, const cs_BvhNode *n, double tmax, dou
   return tn * (1 - CS_BVH_SLACK) <= tf * (1 + CS_BVH_SLACK);  /* tf < 0: behind */
 }
 
+/* Calls fn for each triangle of each leaf whose box the segment o + s d,
+** s in [0, tmax], meets, nearer boxes first; skips boxes entered beyond the
+** tmax fn has lowered; returns when fn returns 0 or the boxes run out. */
 void cs_bvh_raycast(const cs_Bvh *bvh, cs_Vec3 o, cs_Vec3 d, double tmax,
                     cs_BvhRayFn fn, void *ud) {
   cs_BvhEntry stack[CS_BVH_STACK];
@@ -528,7 +555,7 @@ void cs_bvh_raycast(const cs_Bvh *bvh, cs_Vec3 o, cs_Vec3 d, double tmax,
   for (k = 0; k < 3; k++) {
     ray.inv[k] = 1.0 / dd[k];
     ray.flat[k] = !isfinite(ray.inv[k]);
-    ray.reach[k] = fabs(dd[k]) * tmax;
+    ray.reach[k] = dd[k] == 0 ? 0 : fabs(dd[k]) * tmax;   /* not 0 * inf */
   }
   if (!bvh_ray_box(&ray, bvh->nodes, tmax, &tl)) return;
   for (;;) {
@@ -573,6 +600,10 @@ static double bvh_box_d2(const cs_BvhNode *n, const double p[3]) {
   return d2 * (1 - CS_BVH_SLACK);
 }
 
+/* Calls fn for each triangle of each leaf whose box lies within
+** sqrt(max_d2) of p (max_d2 as fn lowers it), nearer boxes first (depth
+** first: the nearer child, then the farther one if still close enough);
+** returns when fn returns 0 or the boxes run out. */
 void cs_bvh_closest(const cs_Bvh *bvh, cs_Vec3 p, double max_d2, cs_BvhPointFn fn, void *ud) {
   cs_BvhEntry stack[CS_BVH_STACK];
   double pp[3], dl, dr;

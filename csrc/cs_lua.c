@@ -616,8 +616,7 @@ static int mesh_setVertex(lua_State *L) {
   cs_Mesh *m = check_mesh(L, 1)->mesh;
   size_t i = check_index(L, 2, "vertex", cs_mesh_vertex_count(m));
   cs_Vec3 p = check_vec3(L, 3, XYZ);
-  cs_mesh_set_vertex(m, i, p);
-  cs_mesh_refit(m);
+  cs_mesh_set_vertex(m, i, p);   /* the core refits before the mesh's next use */
   return 0;
 }
 
@@ -724,6 +723,18 @@ static void check_xform(lua_State *L, int first, Xform *x) {
       argfail(L, first, "matrix is not affine (its last row must be 0, 0, 0, 1)");
     if (det == 0 || !isfinite(det) || !isfinite(1.0 / det))
       argfail(L, first, "matrix is not invertible (determinant %s)", fmtnum(b, det));
+    /* the inverse (cofactors / det, as the core computes it) must be finite */
+    {
+      double id = 1.0 / det, cof[9];
+      cof[0] = m[5] * m[10] - m[9] * m[6]; cof[1] = m[8] * m[6] - m[4] * m[10];
+      cof[2] = m[4] * m[9] - m[8] * m[5]; cof[3] = m[9] * m[2] - m[1] * m[10];
+      cof[4] = m[0] * m[10] - m[8] * m[2]; cof[5] = m[8] * m[1] - m[0] * m[9];
+      cof[6] = m[1] * m[6] - m[5] * m[2]; cof[7] = m[4] * m[2] - m[0] * m[6];
+      cof[8] = m[0] * m[5] - m[4] * m[1];
+      for (i = 0; i < 9; i++)
+        if (!isfinite(cof[i] * id))
+          argfail(L, first, "matrix is not invertible (its inverse overflows)");
+    }
   }
 }
 

@@ -123,7 +123,10 @@ void cs_mesh_free(cs_Mesh *m) {
 
 size_t cs_mesh_triangle_count(const cs_Mesh *m) { return m->ntris; }
 size_t cs_mesh_vertex_count(const cs_Mesh *m) { return m->nverts; }
-size_t cs_mesh_degenerate_count(const cs_Mesh *m) { return m->ndegenerate; }
+size_t cs_mesh_degenerate_count(cs_Mesh *m) {
+  cs_mesh_ensure_fit(m);
+  return m->ndegenerate;
+}
 int cs_mesh_backfaces(const cs_Mesh *m) { return m->backfaces; }
 
 size_t cs_mesh_memory(const cs_Mesh *m) {
@@ -132,7 +135,8 @@ size_t cs_mesh_memory(const cs_Mesh *m) {
        + cs_bvh_memory(&m->bvh);
 }
 
-void cs_mesh_bounds(const cs_Mesh *m, cs_Vec3 *lo, cs_Vec3 *hi) {
+void cs_mesh_bounds(cs_Mesh *m, cs_Vec3 *lo, cs_Vec3 *hi) {
+  cs_mesh_ensure_fit(m);
   *lo = m->lo;
   *hi = m->hi;
 }

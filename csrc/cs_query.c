@@ -18,8 +18,8 @@
 ** Bodies as seen by a query
 ** ===================================================================*/
 
-/* A body's placement, copied when its turn comes, so a callback that moves or
-** removes it does not pull the data from under the walk. */
+/* A body's placement as one query uses it, copied when the body's turn
+** comes: the triangle loops read it without going through the body. */
 typedef struct QBody {
   const cs_Body *body;
   const cs_Mesh *mesh;
@@ -106,6 +106,7 @@ static cs_Vec3 qbody_front(const QBody *qb, const cs_Vec3 v[3]) {
   return v3_scale(v3_normalize(n), qb->mirror);
 }
 
+/* Triangle t's tag (0 when the mesh has none). */
 static int qbody_tag(const QBody *qb, uint32_t t) {
   return qb->mesh->tags ? (int)qb->mesh->tags[t] : 0;
 }
@@ -147,22 +148,38 @@ static cs_Vec3 away_from(cs_Vec3 p, cs_Vec3 c, int feature, cs_Vec3 front) {
 /* Called per body; returns > 0 to go on, 0 to stop, < 0 on an error. */
 typedef int (*BodyFn)(void *ud, const QBody *qb);
 
-/* Calls fn for every enabled body in mask whose world bounds meet the world
-** box [lo, hi] (infinite bounds are fine), in slot order. Returns 1 when all
-** were visited, else what fn returned to stop. nbodies is re-read each time,
-** so a callback that removes bodies cannot send the walk out of the array. */
-static int for_bodies(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask, BodyFn fn, void *ud) {
-  size_t i;
+typedef struct BodyWalk { unsigned mask; BodyFn fn; void *ud; int result; } BodyWalk;
+
+/* cs_BodyFn of for_bodies: the body as a QBody to the query's BodyFn. */
+static cs_Status body_visit(void *ud, cs_Body *b) {
+  BodyWalk *bw = (BodyWalk *)ud;
   QBody qb;
-  for (i = 0; i < w->nbodies; i++) {
-    int r;
-    if (!qbody_init(&qb, w->bodies[i], mask)) continue;
-    if (qb.lo.x > hi.x || qb.hi.x < lo.x || qb.lo.y > hi.y || qb.hi.y < lo.y ||
-        qb.lo.z > hi.z || qb.hi.z < lo.z) continue;
-    r = fn(ud, &qb);
-    if (r <= 0) return r;
-  }
-  return 1;
+  int r;
+  if (!qbody_init(&qb, b, bw->mask)) return CS_OK;
+  r = bw->fn(bw->ud, &qb);
+  if (r > 0) return CS_OK;
+  bw->result = r;
+  return r == 0 ? CS_STOP : CS_ENOMEM;
+}
+
+/* Calls fn for every enabled body in mask whose world bounds meet the world
+** box [lo, hi] (infinite bounds are fine), through the world's tree over
+** bodies, so in no particular order. The box is padded by QPAD against the
+** rounding of the body bounds. Returns 1 when all were visited, else what fn
+** returned to stop. fn's callbacks must not change the world (the walk
+** holds the tree; the Lua binding marks the world busy around them). */
+static int for_bodies(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask, BodyFn fn, void *ud) {
+  BodyWalk bw;
+  double pad = QPAD * (1 + fabs(lo.x) + fabs(lo.y) + fabs(lo.z)
+                         + fabs(hi.x) + fabs(hi.y) + fabs(hi.z));
+  bw.mask = mask;
+  bw.fn = fn;
+  bw.ud = ud;
+  bw.result = 1;
+  if (cs_world_bodies_in_box(w, v3_sub(lo, v3(pad, pad, pad)), v3_add(hi, v3(pad, pad, pad)),
+                             mask, body_visit, &bw) != CS_OK && bw.result > 0)
+    bw.result = -1;
+  return bw.result;
 }
 
 /* Called per candidate triangle (world vertices v); returns as a BodyFn. */

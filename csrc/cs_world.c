@@ -150,6 +150,11 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
       (s = cs_grow(&w->alloc, (void **)&w->bodies, &w->capbodies, w->nbodies + 1,
                    sizeof(cs_Body *))) != CS_OK)
     return s;
+  /* room in the free list now, so that removing this body never fails */
+  if (w->nfree + w->nbodies + 1 > w->capfree &&
+      (s = cs_grow(&w->alloc, (void **)&w->free_bodies, &w->capfree,
+                   w->nfree + w->nbodies + 1, sizeof(cs_Body *))) != CS_OK)
+    return s;
   if ((s = cs_broad_mesh_ref(w, mesh, 1)) != CS_OK) return s;
   if (w->nfree > 0) {             /* reuse a removed body's memory */
     b = w->free_bodies[--w->nfree];
@@ -172,19 +177,14 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   return CS_OK;
 }
 
-/* Removed bodies stay allocated (in a free list) until the world is freed,
+/* Never fails: cs_world_add reserved the free list's slot. Removed bodies
+** stay allocated (in a free list) until the world is freed,
 ** so that pointers held in contacts and movers never dangle; their
 ** generation tells a mover that its ground body is gone. */
 void cs_world_remove(cs_World *w, cs_Body *b) {
   size_t slot = b->slot;
   if (!b->alive || b->world != w || w->busy) return;
-  if (w->nfree == w->capfree &&
-      cs_grow(&w->alloc, (void **)&w->free_bodies, &w->capfree, w->nfree + 1,
-              sizeof(cs_Body *)) != CS_OK) {
-    /* no room to keep it: it stays in the world, disabled (never fails) */
-    b->enabled = 0;
-    return;
-  }
+  CS_ASSERT(w->nfree < w->capfree);   /* reserved by cs_world_add */
   w->bodies[slot] = w->bodies[--w->nbodies];
   w->bodies[slot]->slot = slot;
   cs_broad_mesh_ref(w, b->mesh, -1);

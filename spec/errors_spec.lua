@@ -1,0 +1,770 @@
+-- spec/errors_spec.lua: every bad input the binding rejects. Each case checks
+-- that the message names the function, the argument and what is wrong, and
+-- that the objects that existed before the error are unchanged after it
+-- (API.md: "Nothing is half-built: an error leaves every existing object as
+-- it was").
+--
+-- Function names in messages: a call such as cs.newMesh(v) reports
+-- 'newMesh' and its argument number; a method call such as mesh:getVertex(9)
+-- counts from the first argument after self (Lua's own convention); field
+-- assignments report '__newindex' with #3 for the value and #2 for the key.
+-- Calls are wrapped in closures and never made as tail calls, so that Lua
+-- can name the function on every version.
+
+local cs = require "collideslide"
+
+local NAN, INF = 0 / 0, math.huge
+local unpack = table.unpack or unpack
+
+-- Runs f, which must fail, and returns its error message.
+local function err_of(f)
+  local ok, e = pcall(f)
+  assert.is_false(ok, "expected an error, got none")
+  return tostring(e)
+end
+
+-- Asserts that f fails with a message holding every given part (plain text).
+local function fails_with(f, ...)
+  local msg = err_of(f)
+  for i = 1, select("#", ...) do
+    local part = select(i, ...)
+    assert.is_truthy(msg:find(part, 1, true), ("message %q lacks %q"):format(msg, part))
+  end
+  return msg
+end
+
+-- Scene: a 20 x 20 floor at y = 0 (two triangles facing up) and a sphere
+-- mover of radius 0.5 resting 0.1 above it.
+--
+--        (0, 0.6, 0)  O  mover
+--   ------------------+------------------  y = 0, x and z in [-10, 10]
+local FLOOR_V = { -10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10 }
+local FLOOR_I = { 1, 2, 3, 1, 3, 4 }
+
+local function floor_mesh() return cs.newMesh(FLOOR_V, FLOOR_I) end
+
+local function scene()
+  local w = cs.newWorld()
+  local mesh = floor_mesh()
+  local body = w:add(mesh)
+  local m = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+  return w, mesh, body, m
+end
+
+local function pack(...) return { n = select("#", ...), ... } end
+
+-- The state of a mover, to compare before and after an error.
+local function mover_state(m)
+  return {
+    pos = pack(m:getPosition()), radius = pack(m:getRadius()),
+    q = pack(m:getOrientation()), up = pack(m:getUp()),
+    maxIterations = m.maxIterations, skin = m.skin, slopeLimit = m.slopeLimit,
+    blockSteepSlopes = m.blockSteepSlopes, stepHeight = m.stepHeight,
+    snapDistance = m.snapDistance, collidesWith = m.collidesWith, filter = m.filter,
+    contacts = m:contactCount(), ground = m:getGroundState(),
+  }
+end
+
+local function mesh_state(mesh)
+  local s = { mesh:triangleCount(), mesh:vertexCount(), mesh:bounds() }
+  for i = 1, mesh:vertexCount() do s[#s + 1] = pack(mesh:getVertex(i)) end
+  return s
+end
+
+describe("Mesh", function()
+  describe(":newMesh", function()
+    local base = { 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+
+    it("rejects vertices that are not a table", function()
+      fails_with(function() cs.newMesh(nil) end, "bad argument #1 to 'newMesh'", "table expected")
+      fails_with(function() cs.newMesh("0 0 0") end, "bad argument #1 to 'newMesh'", "table expected")
+    end)
+
+    it("rejects an empty mesh", function()
+      fails_with(function() cs.newMesh({}) end, "bad argument #1 to 'newMesh'", "empty mesh (no vertices)")
+      fails_with(function() cs.newMesh(base, {}) end, "bad argument #2 to 'newMesh'", "empty mesh (no triangles)")
+    end)
+
+    it("rejects a flat array whose length is not a multiple of 3", function()
+      fails_with(function() cs.newMesh({ 0, 0, 0, 1, 0, 0, 0, 0, 1, 5 }) end,
+        "bad argument #1 to 'newMesh'", "flat vertex array has 10 numbers, not a multiple of 3")
+    end)
+
+    it("rejects a vertex count not a multiple of 3 when no indices are given", function()
+      fails_with(function() cs.newMesh(FLOOR_V) end,
+        "bad argument #1 to 'newMesh'", "vertex count 4 is not a multiple of 3")
+      fails_with(function() cs.newMesh({ { 0, 0, 0 }, { 1, 0, 0 } }) end,
+        "vertex count 2 is not a multiple of 3")
+    end)
+
+    it("names the vertex and component that is NaN or infinite, in the flat form", function()
+      for k, axis in ipairs { "x", "y", "z" } do
+        for _, bad in ipairs { { NAN, "NaN" }, { INF, "inf" }, { -INF, "-inf" } } do
+          local v = { 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+          v[3 + k] = bad[1]
+          fails_with(function() cs.newMesh(v) end,
+            "bad argument #1 to 'newMesh'", "(vertex 2: " .. axis .. " is " .. bad[2] .. ")")
+        end
+      end
+    end)
+
+    it("names the vertex and component that is NaN or infinite, in the nested form", function()
+      for k, axis in ipairs { "x", "y", "z" } do
+        for _, bad in ipairs { { NAN, "NaN" }, { INF, "inf" }, { -INF, "-inf" } } do
+          local v = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 0, 1 } }
+          v[3][k] = bad[1]
+          fails_with(function() cs.newMesh(v) end,
+            "bad argument #1 to 'newMesh'", "(vertex 3: " .. axis .. " is " .. bad[2] .. ")")
+        end
+      end
+    end)
+
+    it("rejects a vertex component of the wrong type", function()
+      fails_with(function() cs.newMesh({ 0, 0, 0, "1", 0, 0, 0, 0, 1 }) end,
+        "vertex 2: x must be a number, got string")
+      fails_with(function() cs.newMesh({ { 0, 0, 0 }, { 1, 0 }, { 0, 0, 1 } }) end,
+        "vertex 2: z must be a number, got nil")
+      fails_with(function() cs.newMesh({ { 0, 0, 0 }, 7, { 0, 0, 1 } }) end,
+        "vertex 2 must be a table {x, y, z}, got number")
+      fails_with(function() cs.newMesh({ "a", "b", "c" }) end,
+        "vertex 1 must be a number (flat array) or a table {x, y, z}, got string")
+    end)
+
+    it("rejects holes in the vertex array, naming the position", function()
+      local v = { 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+      v[5] = nil
+      fails_with(function() cs.newMesh(v) end, "bad argument #1 to 'newMesh'", "hole at", "5")
+      local nested = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 0, 1 }, { 1, 1, 1 }, { 2, 2, 2 }, { 3, 3, 3 } }
+      nested[2] = nil
+      fails_with(function() cs.newMesh(nested, { 1, 3, 4 }) end, "bad argument #1 to 'newMesh'", "hole")
+    end)
+
+    it("rejects indices that are not a table", function()
+      fails_with(function() cs.newMesh(base, 5) end, "bad argument #2 to 'newMesh'", "table expected")
+    end)
+
+    it("rejects an index count not a multiple of 3", function()
+      fails_with(function() cs.newMesh(FLOOR_V, { 1, 2, 3, 4 }) end,
+        "bad argument #2 to 'newMesh'", "index count 4 is not a multiple of 3")
+    end)
+
+    it("names the triangle and the index out of range", function()
+      fails_with(function() cs.newMesh(FLOOR_V, { 1, 2, 3, 1, 3, 99 }) end,
+        "bad argument #2 to 'newMesh'", "(triangle 2: index 99 out of range 1..4)")
+      fails_with(function() cs.newMesh(FLOOR_V, { 0, 2, 3 }) end,
+        "(triangle 1: index 0 out of range 1..4)")
+      fails_with(function() cs.newMesh(FLOOR_V, { 1, 2, -3 }) end,
+        "(triangle 1: index -3 out of range 1..4)")
+      fails_with(function() cs.newMesh(FLOOR_V, { { 1, 2, 3 }, { 1, 3, 5 } }) end,
+        "(triangle 2: index 5 out of range 1..4)")
+    end)
+
+    it("rejects indices that are not integers", function()
+      fails_with(function() cs.newMesh(FLOOR_V, { 1, 2.5, 3 }) end,
+        "bad argument #2 to 'newMesh'", "triangle 1: index 2.5 is not an integer")
+      fails_with(function() cs.newMesh(FLOOR_V, { 1, 2, NAN }) end, "triangle 1: index NaN is not an integer")
+      fails_with(function() cs.newMesh(FLOOR_V, { 1, 2, 3, 1, "3", 4 }) end,
+        "triangle 2: index must be an integer, got string")
+      local holes = { 1, 2, 3, 1, 3, 4 }
+      holes[2] = nil
+      fails_with(function() cs.newMesh(FLOOR_V, holes) end, "bad argument #2 to 'newMesh'", "hole")
+    end)
+
+    it("rejects options that are not a table, and unknown options", function()
+      fails_with(function() cs.newMesh(base, nil, "ignore") end, "bad argument #3 to 'newMesh'", "table expected")
+      fails_with(function() cs.newMesh(base, nil, { backface = "ignore" }) end,
+        "bad argument #3 to 'newMesh'", "unknown option 'backface'")
+    end)
+
+    it("rejects tags whose length differs from the triangle count", function()
+      fails_with(function() cs.newMesh(FLOOR_V, FLOOR_I, { tags = { 1 } }) end,
+        "bad argument #3 to 'newMesh'", "options.tags has 1 entries, expected 2 (one per triangle)")
+      fails_with(function() cs.newMesh(FLOOR_V, FLOOR_I, { tags = { 1, 2, 3 } }) end,
+        "options.tags has 3 entries, expected 2")
+      fails_with(function() cs.newMesh(FLOOR_V, FLOOR_I, { tags = 7 }) end, "options.tags must be a table, got number")
+    end)
+
+    it("rejects tags that are not 32-bit integers", function()
+      fails_with(function() cs.newMesh(FLOOR_V, FLOOR_I, { tags = { 1, 1.5 } }) end,
+        "bad argument #3 to 'newMesh'", "options.tags: tag 2 must be a 32-bit integer, got 1.5")
+      fails_with(function() cs.newMesh(FLOOR_V, FLOOR_I, { tags = { 1, NAN } }) end, "tag 2", "NaN")
+      fails_with(function() cs.newMesh(FLOOR_V, FLOOR_I, { tags = { 2 ^ 40, 1 } }) end, "tag 1", "32-bit")
+      fails_with(function() cs.newMesh(FLOOR_V, FLOOR_I, { tags = { "grass", 1 } }) end,
+        "options.tags: tag 1 must be an integer, got string")
+    end)
+
+    it("rejects a backfaces option other than \"collide\" or \"ignore\"", function()
+      fails_with(function() cs.newMesh(base, nil, { backfaces = "both" }) end,
+        "bad argument #3 to 'newMesh'", 'options.backfaces must be "collide" or "ignore", got "both"')
+      fails_with(function() cs.newMesh(base, nil, { backfaces = true }) end,
+        'options.backfaces must be "collide" or "ignore", got boolean')
+    end)
+
+    it("still builds after all those errors", function()
+      local mesh = cs.newMesh(FLOOR_V, FLOOR_I, { tags = { 3, 4 }, backfaces = "ignore" })
+      assert.are.equal(2, mesh:triangleCount())
+      assert.are.equal(4, mesh:getTag(2))
+      assert.are.equal("ignore", mesh:getBackfaces())
+    end)
+  end)
+
+  describe(":getVertex, :getTriangle, :getTag", function()
+    it("name the index out of range", function()
+      local mesh = floor_mesh()
+      fails_with(function() mesh:getVertex(5) end, "bad argument #1 to 'getVertex'", "(vertex 5 out of range 1..4)")
+      fails_with(function() mesh:getVertex(0) end, "(vertex 0 out of range 1..4)")
+      fails_with(function() mesh:getTriangle(3) end, "bad argument #1 to 'getTriangle'", "(triangle 3 out of range 1..2)")
+      fails_with(function() mesh:getTag(-1) end, "bad argument #1 to 'getTag'", "(triangle -1 out of range 1..2)")
+    end)
+
+    it("reject indices that are not integers", function()
+      local mesh = floor_mesh()
+      fails_with(function() mesh:getVertex(1.5) end, "bad argument #1 to 'getVertex'", "vertex index must be an integer, got 1.5")
+      fails_with(function() mesh:getVertex("1") end, "vertex index must be an integer, got string")
+      fails_with(function() mesh:getVertex(NAN) end, "vertex index must be an integer, got NaN")
+      fails_with(function() mesh:getTriangle() end, "triangle index must be an integer, got no value")
+    end)
+  end)
+
+  describe(":setVertex", function()
+    it("rejects NaN, infinity and bad indices, and leaves the mesh unchanged", function()
+      local mesh = floor_mesh()
+      local before = mesh_state(mesh)
+      fails_with(function() mesh:setVertex(1, 0, NAN, 0) end, "bad argument #3 to 'setVertex'", "(y is NaN)")
+      fails_with(function() mesh:setVertex(1, INF, 0, 0) end, "bad argument #2 to 'setVertex'", "(x is inf)")
+      fails_with(function() mesh:setVertex(1, 0, 0, -INF) end, "bad argument #4 to 'setVertex'", "(z is -inf)")
+      fails_with(function() mesh:setVertex(1, 0, 0) end, "(z must be a number, got no value)")
+      fails_with(function() mesh:setVertex(9, 0, 0, 0) end, "bad argument #1 to 'setVertex'", "(vertex 9 out of range 1..4)")
+      assert.are.same(before, mesh_state(mesh))
+    end)
+  end)
+
+  describe(":setVertices", function()
+    it("rejects a wrong count or a bad number, and leaves the mesh unchanged", function()
+      local mesh = floor_mesh()
+      local before = mesh_state(mesh)
+      fails_with(function() mesh:setVertices({ 0, 0, 0, 1, 1, 1, 2, 2, 2 }) end,
+        "bad argument #1 to 'setVertices'", "expected 4 vertices (the mesh's vertexCount), got 3")
+      local v = { unpack(FLOOR_V) }
+      v[11] = NAN
+      fails_with(function() mesh:setVertices(v) end, "bad argument #1 to 'setVertices'", "(vertex 4: y is NaN)")
+      fails_with(function() mesh:setVertices({}) end, "empty mesh (no vertices)")
+      assert.are.same(before, mesh_state(mesh))
+    end)
+  end)
+
+  describe("methods called on the wrong object", function()
+    it("name the expected type and the one given", function()
+      local w, mesh, body, m = scene()
+      fails_with(function() mesh.triangleCount(w) end,
+        "bad argument #1 to 'triangleCount'", "collideslide.Mesh expected, got collideslide.World")
+      fails_with(function() mesh.vertexCount(body) end, "collideslide.Mesh expected, got collideslide.Body")
+      fails_with(function() mesh.bounds(m) end, "collideslide.Mesh expected, got collideslide.Mover")
+      fails_with(function() mesh.bounds({}) end, "collideslide.Mesh expected, got table")
+      fails_with(function() mesh.getVertex(nil, 1) end, "collideslide.Mesh expected, got nil")
+    end)
+  end)
+
+  describe("after it is closed", function()
+    it("raises on every use, and closing twice is harmless", function()
+      local mesh = floor_mesh()
+      local close = getmetatable(mesh).__gc
+      close(mesh)
+      close(mesh)
+      fails_with(function() mesh:triangleCount() end, "attempt to use a closed/collected Mesh")
+      fails_with(function() mesh:getVertex(1) end, "attempt to use a closed/collected Mesh")
+      local w = cs.newWorld()
+      fails_with(function() w:add(mesh) end, "bad argument #1 to 'add'", "attempt to use a closed/collected Mesh")
+      assert.are.equal(0, w:bodyCount())
+      assert.truthy(tostring(mesh):find("closed", 1, true))
+    end)
+  end)
+end)
+
+describe("World", function()
+  describe(":add", function()
+    it("rejects a missing or wrong mesh, and adds nothing", function()
+      local w = cs.newWorld()
+      fails_with(function() w:add() end, "bad argument #1 to 'add'", "collideslide.Mesh expected, got no value")
+      fails_with(function() w:add(w) end, "collideslide.Mesh expected, got collideslide.World")
+      assert.are.equal(0, w:bodyCount())
+    end)
+
+    it("rejects transforms of the wrong size or with bad numbers, and adds nothing", function()
+      local w, mesh = cs.newWorld(), floor_mesh()
+      fails_with(function() w:add(mesh, 1, 2) end, "bad argument #2 to 'add'", "expected 3, 7, 10 or 16 numbers")
+      fails_with(function() w:add(mesh, 0, NAN, 0) end, "bad argument #3 to 'add'", "(y is NaN)")
+      fails_with(function() w:add(mesh, 0, 0, 0, 0, 0, 0, 0) end, "bad argument #5 to 'add'", "quaternion is zero")
+      fails_with(function() w:add(mesh, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1) end,
+        "bad argument #10 to 'add'", "scale sy must be nonzero, got 0")
+      fails_with(function() w:add(mesh, { 1, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 1 }) end,
+        "bad argument #2 to 'add'", "matrix is not invertible")
+      fails_with(function() w:add(mesh, { 1, 0, 0, 0.5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }) end,
+        "matrix is not affine")
+      assert.are.equal(0, w:bodyCount())
+    end)
+  end)
+
+  describe(":remove", function()
+    it("rejects a body of another world, a removed body and a non-body", function()
+      local w, _, body = scene()
+      local other = cs.newWorld()
+      local foreign = other:add(floor_mesh())
+      fails_with(function() w:remove(foreign) end, "bad argument #1 to 'remove'", "body belongs to another world")
+      assert.are.equal(1, other:bodyCount())
+      fails_with(function() w:remove(w) end, "collideslide.Body expected, got collideslide.World")
+      w:remove(body)
+      fails_with(function() w:remove(body) end, "bad argument #1 to 'remove'", "body was removed from its world")
+      assert.are.equal(0, w:bodyCount())
+    end)
+  end)
+
+  describe(":setFriction", function()
+    it("rejects a bad tag or coefficient, and keeps the old coefficient", function()
+      local w = cs.newWorld()
+      w:setFriction(3, 0.5)
+      fails_with(function() w:setFriction("ice", 1) end, "bad argument #1 to 'setFriction'", "tag must be an integer, got string")
+      fails_with(function() w:setFriction(3.5, 1) end, "tag must be a 32-bit integer, got 3.5")
+      fails_with(function() w:setFriction(3, 2) end, "bad argument #2 to 'setFriction'", "coefficient must be in [0, 1], got 2")
+      fails_with(function() w:setFriction(3, -0.1) end, "coefficient must be in [0, 1], got -0.1")
+      fails_with(function() w:setFriction(3, NAN) end, "(coefficient is NaN)")
+      assert.are.equal(0.5, w:getFriction(3))
+    end)
+  end)
+
+  describe(":collideAndSlide", function()
+    it("rejects a missing mover or world", function()
+      local w, _, _, m = scene()
+      fails_with(function() w:collideAndSlide(nil, 1, 0, 0) end,
+        "bad argument #1 to 'collideAndSlide'", "collideslide.Mover expected, got nil")
+      fails_with(function() w.collideAndSlide(m, m, 1, 0, 0) end,
+        "bad argument #1 to 'collideAndSlide'", "collideslide.World expected, got collideslide.Mover")
+    end)
+
+    it("names each displacement component that is NaN or infinite, and leaves the mover as it was", function()
+      local w, _, _, m = scene()
+      local before = mover_state(m)
+      local names = { "vx", "vy", "vz", "gx", "gy", "gz" }
+      for k = 1, 6 do
+        for _, bad in ipairs { { NAN, "NaN" }, { INF, "inf" }, { -INF, "-inf" } } do
+          local args = { 0, 0, 0, 0, -1, 0 }
+          args[k] = bad[1]
+          fails_with(function() w:collideAndSlide(m, args[1], args[2], args[3], args[4], args[5], args[6]) end,
+            "bad argument #" .. (k + 1) .. " to 'collideAndSlide'", "(" .. names[k] .. " is " .. bad[2] .. ")")
+        end
+      end
+      fails_with(function() w:collideAndSlide(m, 0, 0) end, "(vz must be a number, got no value)")
+      fails_with(function() w:collideAndSlide(m, 0, 0, 0, 0) end, "(gy must be a number, got no value)")
+      fails_with(function() w:collideAndSlide(m, "1", 0, 0) end, "(vx must be a number, got string)")
+      assert.are.same(before, mover_state(m))
+    end)
+  end)
+
+  describe(":sweep and :raycast", function()
+    it("name the bad component", function()
+      local w, _, _, m = scene()
+      fails_with(function() w:sweep(m, 0, NAN, 0) end, "bad argument #3 to 'sweep'", "(dy is NaN)")
+      fails_with(function() w:sweep(m, 0, -1, 0, 1.5) end, "bad argument #5 to 'sweep'", "mask must be a 32-bit integer bitmask, got 1.5")
+      local names = { "ox", "oy", "oz", "dx", "dy", "dz" }
+      for k = 1, 6 do
+        local args = { 0, 1, 0, 0, -2, 0 }
+        args[k] = INF
+        fails_with(function() w:raycast(args[1], args[2], args[3], args[4], args[5], args[6]) end,
+          "bad argument #" .. k .. " to 'raycast'", "(" .. names[k] .. " is inf)")
+      end
+      fails_with(function() w:raycast(0, 1, 0, 0, -2, 0, "all") end, "bad argument #7 to 'raycast'", "mask must be an integer bitmask, got string")
+      fails_with(function() w:raycast(0, 1, 0, 0, -2, 0, 2 ^ 40) end, "mask must be a 32-bit integer bitmask")
+    end)
+  end)
+
+  describe(":sweepEllipsoid, :closestPoint and :overlapEllipsoid", function()
+    it("reject bad radii and distances", function()
+      local w = scene()
+      fails_with(function() w:sweepEllipsoid(0, 1, 0, 0.5, 0, 0.5, 0, -1, 0) end,
+        "bad argument #5 to 'sweepEllipsoid'", "(ry must be > 0, got 0)")
+      fails_with(function() w:sweepEllipsoid(0, 1, 0, -1, 1, 1, 0, -1, 0) end, "(rx must be > 0, got -1)")
+      fails_with(function() w:sweepEllipsoid(0, 1, 0, 1, 1, 1, 0, NAN, 0) end, "bad argument #8 to 'sweepEllipsoid'", "(dy is NaN)")
+      fails_with(function() w:closestPoint(0, NAN, 0) end, "bad argument #2 to 'closestPoint'", "(y is NaN)")
+      fails_with(function() w:closestPoint(0, 1, 0, -1) end, "bad argument #4 to 'closestPoint'", "maxDistance must be >= 0, got -1")
+      fails_with(function() w:closestPoint(0, 1, 0, NAN) end, "maxDistance is NaN")
+      fails_with(function() w:overlapEllipsoid(0, 0, 0, 1, 1, 0, function() end) end,
+        "bad argument #6 to 'overlapEllipsoid'", "(rz must be > 0, got 0)")
+    end)
+  end)
+
+  describe(":queryBox, :overlap and :raycastAll", function()
+    it("reject a reversed box and a callback that is not a function", function()
+      local w, _, _, m = scene()
+      fails_with(function() w:queryBox(1, 0, 0, -1, 1, 1, function() end) end,
+        "bad argument #4 to 'queryBox'", "maxx is less than minx")
+      fails_with(function() w:queryBox(-1, -1, -1, 1, 1, 1, 5) end,
+        "bad argument #7 to 'queryBox'", "callback must be a function, got number")
+      fails_with(function() w:overlap(m, "f") end, "bad argument #2 to 'overlap'", "callback must be a function, got string")
+      fails_with(function() w:raycastAll(0, 1, 0, 0, -2, 0, {}) end, "bad argument #7 to 'raycastAll'", "callback must be a function")
+      fails_with(function() w:raycastAll(0, 1, 0, 0, -2, 0, nil, -1.5) end, "bad argument #8 to 'raycastAll'", "mask")
+    end)
+
+    it("raise the callback's error after the query, and the world stays usable", function()
+      local w, mesh = scene()
+      fails_with(function()
+        w:queryBox(-1, -1, -1, 1, 1, 1, function() error("boom in queryBox") end)
+      end, "boom in queryBox")
+      fails_with(function()
+        w:raycastAll(0, 1, 0, 0, -2, 0, function() error("boom in raycastAll") end)
+      end, "boom in raycastAll")
+      fails_with(function()
+        w:overlapEllipsoid(0, 0.2, 0, 1, 1, 1, function() error("boom in overlap") end)
+      end, "boom in overlap")
+      local errobj = {}
+      local ok, e = pcall(function() w:queryBox(-1, -1, -1, 1, 1, 1, function() error(errobj) end) end)
+      assert.is_false(ok)
+      assert.are.equal(errobj, e)
+      assert.are.equal(2, w:queryBox(-1, -1, -1, 1, 1, 1, function() end))
+      local b2 = w:add(mesh, 0, 5, 0)
+      w:remove(b2)
+      assert.are.equal(1, w:bodyCount())
+    end)
+
+    it("refuse to add or remove bodies from inside a callback", function()
+      local w, mesh, body = scene()
+      fails_with(function()
+        w:queryBox(-1, -1, -1, 1, 1, 1, function() w:remove(body) end)
+      end, "remove: the world is busy")
+      fails_with(function()
+        w:raycastAll(0, 1, 0, 0, -2, 0, function() w:add(mesh) end)
+      end, "add: the world is busy")
+      assert.are.equal(1, w:bodyCount())
+      assert.is_false(body:isRemoved())
+    end)
+  end)
+end)
+
+describe("Body", function()
+  describe(":setTransform", function()
+    it("rejects every form with a bad number, and keeps the old transform", function()
+      local w, mesh = cs.newWorld(), floor_mesh()
+      local body = w:add(mesh, 1, 2, 3)
+      local before = pack(body:getTransform())
+      fails_with(function() body:setTransform() end, "bad argument #1 to 'setTransform'", "got none")
+      fails_with(function() body:setTransform(1, 2) end, "expected 3, 7, 10 or 16 numbers or a table of 16, got 2 values")
+      fails_with(function() body:setTransform(1, 2, 3, 4) end, "got 4 values")
+      fails_with(function() body:setTransform(NAN, 0, 0) end, "bad argument #1 to 'setTransform'", "(x is NaN)")
+      fails_with(function() body:setTransform(0, 0, 0, 0, INF, 0, 1) end, "bad argument #5 to 'setTransform'", "(qy is inf)")
+      fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 0) end, "bad argument #4 to 'setTransform'", "quaternion is zero")
+      fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 1, 1, 1, NAN) end, "bad argument #10 to 'setTransform'", "(sz is NaN)")
+      fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 1, 0, 1, 1) end, "bad argument #8 to 'setTransform'", "scale sx must be nonzero")
+      local m16 = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+      local args = { unpack(m16) }
+      args[6] = NAN
+      fails_with(function() body:setTransform(unpack(args)) end,
+        "bad argument #6 to 'setTransform'", "(m[6] is NaN)")
+      local bad = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+      bad[14] = INF
+      fails_with(function() body:setTransform(bad) end, "bad argument #1 to 'setTransform'", "transform element 14 is inf")
+      fails_with(function() body:setTransform({ 1, 2, 3, 4, 5 }) end, "transform table has 5 numbers, expected 3, 7, 10 or 16")
+      fails_with(function() body:setTransform({ 1, "2", 3 }) end, "transform element 2 must be a number, got string")
+      fails_with(function() body:setTransform({ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 }) end, "matrix is not invertible")
+      fails_with(function() body:setTransform({ 1e-300, 0, 0, 0, 0, 1e300, 0, 0, 0, 0, 1e300, 0, 0, 0, 0, 1 }) end,
+        "matrix is not invertible")
+      fails_with(function() body:setTransform({ 1e-200, 0, 0, 0, 0, 1e-200, 0, 0, 0, 0, 1e-200, 0, 0, 0, 0, 1 }) end,
+        "matrix is not invertible (determinant 0)")
+      assert.are.same(before, pack(body:getTransform()))
+    end)
+  end)
+
+  describe(":setVelocity and :setEnabled", function()
+    it("reject bad values and keep the old ones", function()
+      local _, _, body = scene()
+      body:setVelocity(1, 2, 3)
+      fails_with(function() body:setVelocity(1, NAN, 3) end, "bad argument #2 to 'setVelocity'", "(vy is NaN)")
+      fails_with(function() body:setVelocity(1, 2) end, "(vz must be a number, got no value)")
+      assert.are.same({ 1, 2, 3 }, { body:getVelocity() })
+      fails_with(function() body:setEnabled(1) end, "bad argument #1 to 'setEnabled'", "enabled must be a boolean, got number")
+      fails_with(function() body:setEnabled() end, "enabled must be a boolean, got no value")
+      assert.is_true(body:isEnabled())
+    end)
+  end)
+
+  describe(".layers", function()
+    it("rejects values that are not 32-bit integers, and keeps the old value", function()
+      local _, _, body = scene()
+      body.layers = 6
+      fails_with(function() body.layers = "all" end, "bad argument #3 to '__newindex'", "layers must be an integer bitmask, got string")
+      fails_with(function() body.layers = 1.5 end, "layers must be a 32-bit integer bitmask, got 1.5")
+      fails_with(function() body.layers = 2 ^ 40 end, "layers must be a 32-bit integer bitmask")
+      fails_with(function() body.layers = NAN end, "layers must be a 32-bit integer bitmask, got NaN")
+      assert.are.equal(6, body.layers)
+      body.layers = -1           -- all bits, two's complement
+      assert.are.equal(4294967295, body.layers)
+    end)
+  end)
+
+  describe("unknown fields", function()
+    it("raise an error naming the field", function()
+      local _, _, body = scene()
+      fails_with(function() body.layer = 2 end, "bad argument #2 to '__newindex'", "unknown Body field 'layer'")
+      fails_with(function() body[1] = 2 end, "unknown Body field (a number key)")
+      assert.are.equal(1, body.layers)
+    end)
+  end)
+
+  describe("after world:remove", function()
+    it("raises 'body was removed from its world' on every method, keeps userdata", function()
+      local w, _, body = scene()
+      body.userdata = { name = "floor" }
+      w:remove(body)
+      for _, call in ipairs {
+        function() body:setTransform(0, 0, 0) end, function() body:getTransform() end,
+        function() body:setVelocity(0, 0, 0) end, function() body:getVelocity() end,
+        function() body:setEnabled(false) end, function() body:isEnabled() end,
+        function() body:getMesh() end, function() body:getBounds() end,
+        function() body.layers = 2 end, function() return body.layers end,
+      } do
+        fails_with(call, "body was removed from its world")
+      end
+      assert.are.equal("floor", body.userdata.name)
+      assert.is_true(body:isRemoved())
+      assert.truthy(tostring(body):find("removed", 1, true))
+    end)
+
+    it("is also raised for a body of a closed world", function()
+      local w, _, body = scene()
+      getmetatable(w).__gc(w)
+      fails_with(function() body:getTransform() end, "attempt to use a body of a closed/collected World")
+      fails_with(function() w:bodyCount() end, "attempt to use a closed/collected World")
+    end)
+  end)
+
+  describe("methods called on the wrong object", function()
+    it("name the expected type", function()
+      local _, mesh, body = scene()
+      fails_with(function() body.getTransform(mesh) end,
+        "bad argument #1 to 'getTransform'", "collideslide.Body expected, got collideslide.Mesh")
+    end)
+  end)
+end)
+
+describe("Mover", function()
+  describe(":newMover", function()
+    it("rejects a non-table and unknown fields", function()
+      fails_with(function() cs.newMover(5) end, "bad argument #1 to 'newMover'", "table expected")
+      fails_with(function() cs.newMover { radious = 1 } end, "bad argument #1 to 'newMover'", "unknown Mover field 'radious'")
+      fails_with(function() cs.newMover { 1, 2, 3 } end, "unknown Mover field (a number key)")
+    end)
+
+    it("rejects bad radii", function()
+      fails_with(function() cs.newMover { radius = 0 } end, "bad argument #1 to 'newMover'", "radius: rx must be > 0, got 0")
+      fails_with(function() cs.newMover { radius = -1 } end, "radius: rx must be > 0, got -1")
+      fails_with(function() cs.newMover { radius = NAN } end, "radius is NaN")
+      fails_with(function() cs.newMover { radius = INF } end, "radius is inf")
+      fails_with(function() cs.newMover { radius = { 1, NAN, 1 } } end, "radius: ry is NaN")
+      fails_with(function() cs.newMover { radius = { 1, 1, -2 } } end, "radius: rz must be > 0, got -2")
+      fails_with(function() cs.newMover { radius = { 1, 1 } } end, "radius: rz must be a number, got nil")
+      fails_with(function() cs.newMover { radius = "big" } end, "radius must be a number or a table {rx, ry, rz}, got string")
+    end)
+
+    it("rejects bad positions, orientations and up vectors", function()
+      fails_with(function() cs.newMover { position = { 0, INF, 0 } } end, "bad argument #1 to 'newMover'", "position: y is inf")
+      fails_with(function() cs.newMover { position = 5 } end, "position must be a table {x, y, z}, got number")
+      fails_with(function() cs.newMover { orientation = { 0, 0, 0, 0 } } end, "quaternion is zero")
+      fails_with(function() cs.newMover { orientation = { 0, 0, NAN, 1 } } end, "orientation: qz is NaN")
+      fails_with(function() cs.newMover { up = { 0, 0, 0 } } end, "up vector is zero")
+    end)
+
+    it("checks every field as assignment does", function()
+      fails_with(function() cs.newMover { skin = -1 } end, "bad argument #1 to 'newMover'", "skin must be >= 0, got -1")
+      fails_with(function() cs.newMover { maxIterations = 0 } end, "maxIterations must be in 1..1000, got 0")
+      fails_with(function() cs.newMover { slopeLimit = 91 } end, "slopeLimit must be in [0, 90] degrees, got 91")
+      fails_with(function() cs.newMover { blockSteepSlopes = 1 } end, "blockSteepSlopes must be a boolean, got number")
+      fails_with(function() cs.newMover { stepHeight = NAN } end, "stepHeight is NaN")
+      fails_with(function() cs.newMover { snapDistance = -0.5 } end, "snapDistance must be >= 0, got -0.5")
+      fails_with(function() cs.newMover { collidesWith = 0.5 } end, "collidesWith must be a 32-bit integer bitmask, got 0.5")
+      fails_with(function() cs.newMover { filter = "slide" } end, "filter must be a function or nil, got string")
+    end)
+  end)
+
+  describe("fields", function()
+    -- field, bad value, the message part
+    local cases = {
+      { "maxIterations", 0, "maxIterations must be in 1..1000, got 0" },
+      { "maxIterations", 1001, "maxIterations must be in 1..1000, got 1001" },
+      { "maxIterations", 2.5, "maxIterations must be an integer, got 2.5" },
+      { "maxIterations", NAN, "maxIterations must be an integer, got NaN" },
+      { "maxIterations", "5", "maxIterations must be an integer, got string" },
+      { "skin", -0.01, "skin must be >= 0, got -0.01" },
+      { "skin", NAN, "skin is NaN" },
+      { "skin", INF, "skin is inf" },
+      { "skin", "thin", "skin must be a number, got string" },
+      { "slopeLimit", -1, "slopeLimit must be in [0, 90] degrees, got -1" },
+      { "slopeLimit", 90.5, "slopeLimit must be in [0, 90] degrees, got 90.5" },
+      { "slopeLimit", NAN, "slopeLimit is NaN" },
+      { "blockSteepSlopes", 1, "blockSteepSlopes must be a boolean, got number" },
+      { "blockSteepSlopes", nil, "blockSteepSlopes must be a boolean, got nil" },
+      { "stepHeight", -1, "stepHeight must be >= 0, got -1" },
+      { "stepHeight", INF, "stepHeight is inf" },
+      { "snapDistance", -0.1, "snapDistance must be >= 0, got -0.1" },
+      { "snapDistance", NAN, "snapDistance is NaN" },
+      { "snapDistance", false, "snapDistance must be a number, got boolean" },
+      { "collidesWith", 1.5, "collidesWith must be a 32-bit integer bitmask, got 1.5" },
+      { "collidesWith", 2 ^ 33, "collidesWith must be a 32-bit integer bitmask" },
+      { "collidesWith", "all", "collidesWith must be an integer bitmask, got string" },
+      { "filter", 5, "filter must be a function or nil, got number" },
+      { "filter", "slide", "filter must be a function or nil, got string" },
+    }
+    for _, c in ipairs(cases) do
+      it(("reject %s = %s and keep the old value"):format(c[1], tostring(c[2])), function()
+        local m = cs.newMover { radius = 0.5 }
+        local before = mover_state(m)
+        fails_with(function() m[c[1]] = c[2] end, "bad argument #3 to '__newindex'", "(" .. c[3])
+        assert.are.same(before, mover_state(m))
+      end)
+    end
+
+    it("reject unknown field names, naming the field", function()
+      local m = cs.newMover {}
+      local before = mover_state(m)
+      fails_with(function() m.skinWidth = 0.1 end, "bad argument #2 to '__newindex'", "unknown Mover field 'skinWidth'")
+      fails_with(function() m.getPosition = 1 end, "unknown Mover field 'getPosition'")
+      fails_with(function() m[true] = 1 end, "unknown Mover field (a boolean key)")
+      assert.are.same(before, mover_state(m))
+      assert.is_nil(m.skinWidth)
+    end)
+  end)
+
+  describe(":setPosition, :setRadius, :setOrientation, :setUp", function()
+    it("reject bad numbers and keep the old state", function()
+      local m = cs.newMover { radius = { 0.4, 0.9, 0.4 }, position = { 1, 2, 3 } }
+      local before = mover_state(m)
+      fails_with(function() m:setPosition(0, NAN, 0) end, "bad argument #2 to 'setPosition'", "(y is NaN)")
+      fails_with(function() m:setPosition(0, 0) end, "bad argument #3 to 'setPosition'", "(z must be a number, got no value)")
+      fails_with(function() m:setRadius(0) end, "bad argument #1 to 'setRadius'", "(rx must be > 0, got 0)")
+      fails_with(function() m:setRadius(1, -1, 1) end, "bad argument #2 to 'setRadius'", "(ry must be > 0, got -1)")
+      fails_with(function() m:setRadius(1, 1) end, "bad argument #3 to 'setRadius'", "(rz must be a number, got no value)")
+      fails_with(function() m:setRadius(INF) end, "(rx is inf)")
+      fails_with(function() m:setOrientation(0, 0, 0, 0) end, "bad argument #1 to 'setOrientation'", "quaternion is zero")
+      fails_with(function() m:setOrientation(0, 0, NAN, 1) end, "bad argument #3 to 'setOrientation'", "(qz is NaN)")
+      fails_with(function() m:setOrientation(1e300, 0, 0, 1) end, "quaternion length out of range")
+      fails_with(function() m:setUp(0, 0, 0) end, "bad argument #1 to 'setUp'", "up vector is zero")
+      fails_with(function() m:setUp(0, -INF, 0) end, "(y is -inf)")
+      assert.are.same(before, mover_state(m))
+    end)
+  end)
+
+  describe(":getContact", function()
+    it("names the contact index out of range", function()
+      local w, _, _, m = scene()
+      fails_with(function() m:getContact(1) end, "bad argument #1 to 'getContact'", "(contact 1 out of range (there are none))")
+      w:collideAndSlide(m, 0, 0, 0, 0, -1, 0)
+      local n = m:contactCount()
+      assert.is_true(n >= 1)
+      fails_with(function() m:getContact(n + 1) end, ("(contact %d out of range 1..%d)"):format(n + 1, n))
+      fails_with(function() m:getContact(0.5) end, "contact index must be an integer, got 0.5")
+    end)
+  end)
+
+  describe("methods called on the wrong object, or after close", function()
+    it("raise naming the type or the closed mover", function()
+      local w, _, _, m = scene()
+      fails_with(function() m.getPosition(w) end, "bad argument #1 to 'getPosition'", "collideslide.Mover expected, got collideslide.World")
+      local close = getmetatable(m).__gc
+      close(m)
+      close(m)
+      fails_with(function() m:getPosition() end, "attempt to use a closed/collected Mover")
+      fails_with(function() return m.skin end, "attempt to use a closed/collected Mover")
+      fails_with(function() w:collideAndSlide(m, 1, 0, 0) end, "bad argument #1 to 'collideAndSlide'", "attempt to use a closed/collected Mover")
+    end)
+  end)
+
+  describe(".filter", function()
+    it("propagates an error raised inside the filter; mover unchanged, world usable", function()
+      local w, mesh, _, m = scene()
+      w:collideAndSlide(m, 0, 0, 0, 0, -1, 0)
+      local before = mover_state(m)
+      m.filter = function() error("boom in filter") end
+      before.filter = m.filter
+      fails_with(function() w:collideAndSlide(m, 1, 0, 0, 0, -1, 0) end, "boom in filter")
+      assert.are.same(before, mover_state(m))
+      -- the same error object, not a copy
+      local errobj = setmetatable({}, { __tostring = function() return "custom error" end })
+      m.filter = function() error(errobj) end
+      local ok, e = pcall(function() w:collideAndSlide(m, 1, 0, 0, 0, -1, 0) end)
+      assert.is_false(ok)
+      assert.are.equal(errobj, e)
+      -- the world is not left busy
+      m.filter = nil
+      local x, y = w:collideAndSlide(m, 1, 0, 0, 0, -1, 0)
+      assert.is_true(math.abs(x - 1) < 1e-6 and y > 0.5)
+      local b2 = w:add(mesh, 0, -5, 0)
+      w:remove(b2)
+    end)
+
+    it("rejects a result other than \"slide\", \"touch\" or \"cross\"", function()
+      local w, _, _, m = scene()
+      local before = mover_state(m)
+      for _, c in ipairs { { "bounce", '"bounce"' }, { nil, "nil" }, { 1, "number" }, { true, "boolean" } } do
+        m.filter = function() return c[1] end
+        before.filter = m.filter
+        fails_with(function() w:collideAndSlide(m, 1, 0, 0, 0, -1, 0) end,
+          "collideAndSlide: the filter returned " .. c[2], 'expected "slide", "touch" or "cross"')
+        assert.are.same(before, mover_state(m))
+      end
+    end)
+
+    it("refuses collideAndSlide on the same world from inside a filter", function()
+      local w, _, _, m = scene()
+      local other = cs.newMover { radius = 0.5, position = { 3, 0.6, 0 } }
+      local before, before_other = mover_state(m), mover_state(other)
+      m.filter = function()
+        w:collideAndSlide(other, 1, 0, 0)
+        return "slide"
+      end
+      before.filter = m.filter
+      fails_with(function() w:collideAndSlide(m, 1, 0, 0, 0, -1, 0) end, "collideAndSlide: the world is busy")
+      assert.are.same(before, mover_state(m))
+      assert.are.same(before_other, mover_state(other))
+      -- and the mover's own call from its filter, in another world
+      local w2 = cs.newWorld()
+      w2:add(floor_mesh())
+      m.filter = function()
+        w2:collideAndSlide(m, 1, 0, 0)
+        return "slide"
+      end
+      before.filter = m.filter
+      fails_with(function() w:collideAndSlide(m, 1, 0, 0, 0, -1, 0) end, "collideAndSlide: the mover is busy")
+      assert.are.same(before, mover_state(m))
+      m.filter = nil
+      assert.is_number(w:collideAndSlide(m, 1, 0, 0, 0, -1, 0))
+    end)
+
+    it("refuses to change the world or the mover from inside a filter", function()
+      local w, mesh, body, m = scene()
+      local calls = {
+        { function() w:add(mesh) end, "add: the world is busy" },
+        { function() w:remove(body) end, "remove: the world is busy" },
+        { function() w:sweep(m, 0, -1, 0) end, "sweep: the world is busy" },
+        { function() w:raycast(0, 1, 0, 0, -2, 0) end, "raycast: the world is busy" },
+        { function() m:setPosition(5, 5, 5) end, "setPosition: the mover is busy" },
+        { function() m.skin = 0.1 end, "the mover is busy" },
+      }
+      for _, c in ipairs(calls) do
+        local before = mover_state(m)
+        m.filter = function() c[1](); return "slide" end
+        before.filter = m.filter
+        fails_with(function() w:collideAndSlide(m, 1, 0, 0, 0, -1, 0) end, c[2])
+        assert.are.same(before, mover_state(m))
+        assert.are.equal(1, w:bodyCount())
+      end
+    end)
+
+    it("lets the filter read the world and other movers", function()
+      local w, _, body, m = scene()
+      local seen
+      m.filter = function(mover, b, tag)
+        seen = { mover == m, b == body, tag, m:getPosition() }
+        return "slide"
+      end
+      w:collideAndSlide(m, 0, 0, 0, 0, -1, 0)
+      assert.are.same({ true, true, 0, 0, 0.6, 0 }, seen)
+    end)
+  end)
+end)
