@@ -260,7 +260,11 @@ long cs_world_raycast_all(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask,
 int cs_world_closest_point(cs_World *w, cs_Vec3 p, double max_distance,
                            unsigned mask, cs_Hit *hit);
 
-/* Triangles that meet the box exactly. fn returns 0 to stop. Returns the
+/* Query callbacks (cs_HitFn, cs_TriFn, cs_OverlapFn) must not add, remove,
+** move or enable bodies of the world they are called from, nor edit its
+** meshes; they may run other queries. Counts include the call that stopped.
+**
+** Triangles that meet the box exactly. fn returns 0 to stop. Returns the
 ** count reported, or -1 on allocation failure. */
 typedef int (*cs_TriFn)(void *ud, const cs_Body *body, unsigned triangle);
 long cs_world_query_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask,

@@ -110,7 +110,7 @@ struct cs_Mesh {
   uint32_t nverts, ntris, ndegenerate;
   int backfaces;          /* CS_BACKFACES_* */
   cs_Bvh bvh;
-  cs_Vec3 lo, hi;         /* bounds of the non-degenerate triangles */
+  cs_Vec3 lo, hi;         /* bounds of every vertex */
   unsigned version;       /* bumped by every vertex edit + refit */
   int dirty;              /* vertices edited since the last refit */
 };
@@ -132,7 +132,8 @@ CS_INLINE cs_Vec3 cs_mesh_vert(const cs_Mesh *m, uint32_t i) {
 ** ===================================================================*/
 
 /* The point of triangle abc nearest to p (Ericson, Real-Time Collision
-** Detection, 5.1.5). *feature: 0 face, 1..3 edge ab, bc, ca, 4..6 vertex a, b, c
+** Detection, 5.1.5, for the vertex regions; the face/edge choice uses a
+** normal built from the two shortest edges, which stays right on slivers). *feature: 0 face, 1..3 edge ab, bc, ca, 4..6 vertex a, b, c
 ** (may be NULL). */
 cs_Vec3 cs_closest_on_triangle(cs_Vec3 p, cs_Vec3 a, cs_Vec3 b, cs_Vec3 c, int *feature);
 /* Segment o + s d, s in [0, tmax], against triangle abc, both sides. Returns 1
