@@ -1,8 +1,7 @@
 /*
-** cs_bvh.c: the bounding volume tree over a mesh's triangles: a binned SAH
-** build (Wald 2007, "On fast construction of SAH-based bounding volume
-** hierarchies", section 3), the refit, and the walks (box, segment, nearest
-** point). The only file that knows cs_BvhNode's layout.
+** cs_bvh.c: the triangle tree: binned SAH build (Wald 2007, "On fast
+** construction of SAH-based bounding volume hierarchies"), refit, and the
+** walks by box, segment and nearest point. Only this file knows cs_BvhNode.
 */
 #include <float.h>
 #include <math.h>
@@ -30,22 +29,34 @@
 ** Bounds
 ** ===================================================================*/
 
+/* The float next to the finite f, toward -inf (dir < 0) or +inf (dir > 0):
+** one step of its bits, as nextafterf does, without the call. */
+CS_INLINE float bvh_float_step(float f, int dir) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  if (f == 0) u = dir < 0 ? 0x80000001u : 1u;   /* the smallest subnormal */
+  else if ((f > 0) == (dir > 0)) u++;           /* away from 0 */
+  else u--;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
 /* The largest float <= x: a lower bound that stays below the double. */
-static float bvh_down(double x) {
+CS_INLINE float bvh_down(double x) {
   float f;
   if (x > FLT_MAX) return FLT_MAX;
   if (x < -FLT_MAX) return -INFINITY;
   f = (float)x;
-  return (double)f > x ? nextafterf(f, -INFINITY) : f;
+  return (double)f > x ? bvh_float_step(f, -1) : f;
 }
 
 /* The smallest float >= x: an upper bound that stays above the double. */
-static float bvh_up(double x) {
+CS_INLINE float bvh_up(double x) {
   float f;
   if (x < -FLT_MAX) return -FLT_MAX;
   if (x > FLT_MAX) return INFINITY;
   f = (float)x;
-  return (double)f < x ? nextafterf(f, INFINITY) : f;
+  return (double)f < x ? bvh_float_step(f, 1) : f;
 }
 
 /* The double-precision bounds of triangle t in lo and hi. */
@@ -432,7 +443,8 @@ size_t cs_bvh_memory(const cs_Bvh *bvh) {
        + (size_t)bvh->prim_count * sizeof *bvh->prims;
 }
 
-/* Children come after their parent (left = parent + 1, right > parent), so
+/* Recomputes every node's bounds from the moved vertices, keeping the shape.
+** Children come after their parent (left = parent + 1, right > parent), so
 ** one backward pass sees both children of a node before the node. */
 void cs_bvh_refit(cs_Bvh *bvh, const double *verts, const uint32_t *tris) {
   uint32_t i = bvh->node_count;

@@ -64,13 +64,14 @@ typedef struct cs_BvhNode {
 
 typedef struct cs_Bvh {
   cs_BvhNode *nodes;
-  uint32_t *prims;      /* triangle indices in leaf order (degenerate ones left out) */
+  uint32_t *prims;      /* triangle indices in leaf order (skipped ones left out) */
   uint32_t node_count, prim_count;
 } cs_Bvh;
 
 /* Builds over the triangles whose skip[t] is 0 (skip may be NULL), binned SAH.
-** verts: 3 doubles a vertex; tris: 3 vertex indices a triangle. On failure
-** *bvh is left empty. */
+** verts: 3 doubles a vertex; tris: 3 vertex indices a triangle. Returns
+** CS_ENOMEM (also when the final shrink fails) or CS_ETOOBIG (more than
+** CS_MAX_TRIANGLES kept); on failure *bvh is left empty. */
 cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                        const uint32_t *tris, const uint8_t *skip, uint32_t ntris);
 void cs_bvh_free(cs_Bvh *bvh, const cs_Alloc *a);
@@ -80,7 +81,10 @@ void cs_bvh_refit(cs_Bvh *bvh, const double *verts, const uint32_t *tris);
 /* Appends to out the triangles whose own bounds meet the box [lo, hi]. */
 cs_Status cs_bvh_query_box(const cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                            const uint32_t *tris, cs_Vec3 lo, cs_Vec3 hi, cs_U32Buf *out);
-/* Visits the triangles of the leaves the segment o + s d, s in [0, *tmax],
+/* The ray and closest walks widen their box tests by a few ulps, so their
+** callbacks may be handed near misses: they must test the triangle exactly.
+**
+** Visits the triangles of the leaves the segment o + s d, s in [0, *tmax],
 ** passes through, nearer boxes first. fn may lower *tmax (closest hit) and
 ** returns 0 to stop the walk. */
 typedef int (*cs_BvhRayFn)(void *ud, uint32_t tri, double *tmax);
