@@ -3,7 +3,8 @@ version = "scm-1"
 source = { url = "git+https://github.com/collideslide/collideslide.git" }
 description = {
   summary = "Ellipsoid collide-and-slide against triangle meshes (C99 core)",
-  detailed = "Swept ellipsoids against static and moving triangle meshes, with sliding, gravity, ground state and queries.",
+  detailed = [[Swept ellipsoids against static and moving triangle meshes:
+    sliding, two-pass gravity, ground state, moving platforms and queries.]],
   license = "MIT",
 }
 dependencies = { "lua >= 5.1" }
@@ -11,9 +12,9 @@ build = {
   type = "builtin",
   modules = {
     ["collideslide.core"] = {
-      sources = { "csrc/cs_alloc.c", "csrc/cs_mesh.c", "csrc/cs_bvh.c", "csrc/cs_geom.c",
-                  "csrc/cs_sweep.c", "csrc/cs_slide.c", "csrc/cs_mover.c", "csrc/cs_world.c",
-                  "csrc/cs_query.c", "csrc/cs_lua.c" },
+      sources = { "csrc/cs_alloc.c", "csrc/cs_mesh.c", "csrc/cs_bvh.c", "csrc/cs_broad.c",
+                  "csrc/cs_geom.c", "csrc/cs_sweep.c", "csrc/cs_slide.c", "csrc/cs_mover.c",
+                  "csrc/cs_world.c", "csrc/cs_query.c", "csrc/cs_lua.c" },
       incdirs = { "csrc" },
       defines = { "_POSIX_C_SOURCE=200809L" },
       libraries = { "m" },
@@ -21,5 +22,6 @@ build = {
     collideslide = "lua/collideslide/init.lua",
     ["collideslide.obj"] = "lua/collideslide/obj.lua",
     ["collideslide.character"] = "lua/collideslide/character.lua",
+    ["collideslide.svg"] = "lua/collideslide/svg.lua",
   },
 }

@@ -5,7 +5,7 @@
 
 local find, match, gmatch, byte, sub = string.find, string.match, string.gmatch,
   string.byte, string.sub
-local tonumber, type, floor, huge = tonumber, type, math.floor, math.huge
+local tonumber, type, floor, tostring = tonumber, type, math.floor, tostring
 
 local obj = {}
 
@@ -25,7 +25,7 @@ end
 -- The tag resolver for options.tags: a function(material, group, object) -> integer,
 -- or a table looked up by material, then group, then object name (default 0).
 -- Returns nil when no tags are wanted.
-local function tagResolver(spec)
+local function tagResolver(spec, fname, argn, level)
   if spec == nil then return nil end
   if type(spec) == "table" then
     return function(material, group, object)
@@ -34,8 +34,8 @@ local function tagResolver(spec)
     end
   end
   if type(spec) == "function" then return spec end
-  error("bad argument 'options.tags' (a function or a table expected, got "
-    .. type(spec) .. ")", 3)
+  error(("bad argument #%d to '%s' (options.tags must be a function or a table, got %s)")
+    :format(argn, fname, type(spec)), level)
 end
 
 --[[
@@ -55,7 +55,7 @@ function obj.parse(text, chunkname, options)
     error("bad argument #3 to 'parseOBJ' (table expected, got " .. type(options) .. ")", 2)
   end
   chunkname = chunkname or "(obj)"
-  local resolve = tagResolver(options and options.tags)
+  local resolve = tagResolver(options and options.tags, "parseOBJ", 3, 3)
 
   local V, I, T = {}, {}, resolve and {} or nil
   local nv, ni, nt = 0, 0, 0           -- numbers stored in V, I, T
@@ -172,13 +172,13 @@ function obj.parse(text, chunkname, options)
   return V, I, T
 end
 
--- Reads a whole file; errors name the path.
-function obj.read(path)
+-- Reads a whole file; errors name the path (level: the caller to blame).
+function obj.read(path, level)
   local f, err = io.open(path, "rb")
-  if not f then error("cannot open OBJ file: " .. tostring(err), 3) end
+  if not f then error("cannot open OBJ file: " .. tostring(err), level) end
   local text = f:read("*a")
   f:close()
-  if not text then error("cannot read OBJ file '" .. path .. "'", 3) end
+  if not text then error("cannot read OBJ file '" .. path .. "'", level) end
   return text
 end
 
@@ -194,7 +194,8 @@ function obj.load(newMesh, path, options)
   if options ~= nil and type(options) ~= "table" then
     error("bad argument #2 to 'loadOBJ' (table expected, got " .. type(options) .. ")", 3)
   end
-  local V, I, T = obj.parse(obj.read(path), path, options)
+  tagResolver(options and options.tags, "loadOBJ", 2, 4)  -- checked before reading
+  local V, I, T = obj.parse(obj.read(path, 4), path, options)
   local meshOptions = {}
   for k, v in pairs(options or {}) do meshOptions[k] = v end
   meshOptions.tags = T

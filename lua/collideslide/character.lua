@@ -1,0 +1,352 @@
+-- collideslide/character.lua: a character controller in per-second units on top of
+-- a mover: walk, run, jump, gravity and air control. Stairs, slopes and ground
+-- snapping come from the mover's tunables, which the character sets game-style.
+--[[
+    local ch = cs.newCharacter{ radius = {0.4, 0.9, 0.4}, position = {0, 2, 0} }
+    ch:update(world, dt, { x = 1, z = 0, jump = false, run = false })
+
+Settings: plain fields, checked and applied at the next update (so changing one
+between frames takes effect on the next frame). A bad value raises an error.
+  radius          {rx, ry, rz} or r, world units (m)     default {0.4, 0.9, 0.4}
+  position        {x, y, z}, the ellipsoid's centre      default {0, 0, 0}
+                  (read it after update; writing new numbers into it teleports)
+  walkSpeed       m/s on the ground                      default 4
+  runSpeed        m/s when input.run is true             default 7
+  gravity         m/s^2 along -up, or a vector {x, y, z} default 9.81
+  jumpSpeed       m/s upward at take-off                 default 5
+  airControl      0..1: share of the gap between the horizontal velocity and the
+                  input's that closes every 0.1 s in the air (0: none, keeps
+                  the take-off velocity; 1: full control, as on the ground)
+                                                         default 0.3
+  slopeLimit      degrees; steeper ground is not ground  default 45
+  stepHeight      m; ledges up to this are stepped onto  default 0.3
+  snapDistance    m; keeps the feet on stairs and slopes going down (0: off)
+                                                         default 0.2
+  blockSteepSlopes  true: slopes steeper than slopeLimit stop the walk like walls
+                                                         default true
+  maxIterations, skin, collidesWith, filter: as the mover's (default: the mover's)
+  up              {x, y, z}                              default {0, 1, 0}
+State, read after each update:
+  position {x, y, z}; velocity {x, y, z} (m/s, actual: the position change / dt);
+  fallVelocity {x, y, z} (m/s, the gravity pass's velocity: the papers' vy along
+  up); onGround (walkable ground under the feet and not rising); groundState
+  ("ground" | "steep" | "unsupported" | "air"); jumped (this update took off);
+  mover (the cs mover: contacts via mover:contactCount()/getContact(i)).
+]]
+
+local core = require "collideslide.core"
+
+local sqrt, floor, type, tostring = math.sqrt, math.floor, type, tostring
+local format = string.format
+
+local Character = {}
+Character.__index = Character
+
+-- A contact normal whose dot with up is below this points down: a ceiling
+-- (within 60 degrees of straight down) that stops a rise.
+local CEILING_DOT = -0.5
+
+local DEFAULTS = {
+  walkSpeed = 4, runSpeed = 7, gravity = 9.81, jumpSpeed = 5, airControl = 0.3,
+  slopeLimit = 45, stepHeight = 0.3, snapDistance = 0.2, blockSteepSlopes = true,
+}
+
+-- {======================================================================
+-- Checks: each returns an error text, or nil when the value is good
+-- =======================================================================
+
+local function isFinite(v) return type(v) == "number" and v - v == 0 end
+
+local function describe(v)
+  return type(v) == "number" and tostring(v) or type(v)
+end
+
+local function vec3(v, what)
+  if type(v) ~= "table" then return what .. " must be a table {x, y, z}, got " .. type(v) end
+  for i = 1, 3 do
+    if not isFinite(v[i]) then
+      return format("%s[%d] must be a finite number, got %s", what, i, describe(v[i]))
+    end
+  end
+end
+
+local function atLeast(lo)
+  return function(v, name)
+    if not isFinite(v) or v < lo then
+      return format("%s must be a number >= %s, got %s", name, lo, describe(v))
+    end
+  end
+end
+
+local function between(lo, hi)
+  return function(v, name)
+    if not isFinite(v) or v < lo or v > hi then
+      return format("%s must be a number in [%s, %s], got %s", name, lo, hi, describe(v))
+    end
+  end
+end
+
+local CHECKS = {
+  radius = function(v, name)
+    if type(v) == "number" then
+      if not (isFinite(v) and v > 0) then return name .. " must be > 0, got " .. describe(v) end
+      return
+    end
+    local err = vec3(v, name)
+    if err then return err end
+    for i = 1, 3 do
+      if v[i] <= 0 then return format("%s[%d] must be > 0, got %s", name, i, v[i]) end
+    end
+  end,
+  position = vec3,
+  walkSpeed = atLeast(0), runSpeed = atLeast(0), jumpSpeed = atLeast(0),
+  gravity = function(v, name)
+    if type(v) == "table" then return vec3(v, name) end
+    if not isFinite(v) then
+      return name .. " must be a number or a table {x, y, z}, got " .. describe(v)
+    end
+  end,
+  airControl = between(0, 1),
+  slopeLimit = between(0, 90),
+  stepHeight = atLeast(0), snapDistance = atLeast(0),
+  blockSteepSlopes = function(v, name)
+    if type(v) ~= "boolean" then return name .. " must be a boolean, got " .. type(v) end
+  end,
+  maxIterations = function(v, name)
+    if v ~= nil and not (isFinite(v) and v >= 1 and v == floor(v)) then
+      return name .. " must be an integer >= 1, got " .. describe(v)
+    end
+  end,
+  skin = function(v, name)
+    if v ~= nil then return atLeast(0)(v, name) end
+  end,
+  collidesWith = function(v, name)
+    if v ~= nil and not (isFinite(v) and v >= 0 and v == floor(v)) then
+      return name .. " must be a bitmask (an integer >= 0), got " .. describe(v)
+    end
+  end,
+  filter = function(v, name)
+    if v ~= nil and type(v) ~= "function" then
+      return name .. " must be a function or nil, got " .. type(v)
+    end
+  end,
+  up = function(v, name)
+    local err = vec3(v, name)
+    if err then return err end
+    if v[1] == 0 and v[2] == 0 and v[3] == 0 then return name .. " must not be zero" end
+  end,
+}
+
+-- The mover tunables the character forwards when they change.
+local FORWARDED = { "slopeLimit", "stepHeight", "snapDistance", "blockSteepSlopes",
+  "maxIterations", "skin", "collidesWith", "filter" }
+local UNSENT = {}                               -- marks a tunable not yet forwarded
+local NO_INPUT = {}                             -- update(world, dt, nil): stand still
+
+-- Every setting's error text, or nil when all are good.
+local function checkAll(self)
+  for name, check in pairs(CHECKS) do
+    local err = check(self[name], name)
+    if err then return err end
+  end
+end
+
+-- }======================================================================
+
+--- cs.newCharacter(settings) -> character (the settings are described above).
+local function newCharacter(settings)
+  if settings ~= nil and type(settings) ~= "table" then
+    error("bad argument #1 to 'newCharacter' (table expected, got " .. type(settings) .. ")", 2)
+  end
+  local self = setmetatable({}, Character)
+  for k, v in pairs(DEFAULTS) do self[k] = v end
+  self.radius, self.up = { 0.4, 0.9, 0.4 }, { 0, 1, 0 }
+  self.position = { 0, 0, 0 }
+  for k, v in pairs(settings or {}) do
+    if CHECKS[k] == nil then
+      error("bad argument #1 to 'newCharacter' (unknown field '" .. tostring(k) .. "')", 2)
+    end
+    self[k] = v
+  end
+  local err = checkAll(self)
+  if err then error("bad argument #1 to 'newCharacter' (" .. err .. ")", 2) end
+  local p = self.position
+  self.position = { p[1], p[2], p[3] }          -- ours, updated in place
+  self.mover = core.newMover { radius = self.radius, position = self.position, up = self.up }
+  self.velocity = { 0, 0, 0 }
+  self.fallVelocity = { 0, 0, 0 }
+  self.onGround, self.groundState, self.jumped = false, "air", false
+  self._hx, self._hy, self._hz = 0, 0, 0        -- horizontal velocity (m/s)
+  self._sent = {}                               -- what the mover was last given
+  for _, name in ipairs(FORWARDED) do self._sent[name] = UNSENT end
+  self._moverDefaults = { maxIterations = self.mover.maxIterations,
+    collidesWith = self.mover.collidesWith }    -- skin and filter: nil is the default
+  self._placed = { p[1], p[2], p[3] }           -- the position the mover was last at
+  self:_sync()                                  -- the mover gets the settings now
+  return self
+end
+
+-- Applies the settings to the mover (only what changed since the last time) and
+-- teleports it when the script wrote a new position. Returns an error text or nil.
+function Character:_sync()
+  local err = checkAll(self)
+  if err then return err end
+  local m, sent, defaults = self.mover, self._sent, self._moverDefaults
+  for _, name in ipairs(FORWARDED) do
+    local v = self[name]
+    if v == nil then v = defaults[name] end    -- nil: back to the mover's default
+    if sent[name] ~= v then                   -- UNSENT differs from any value
+      m[name] = v
+      sent[name] = v
+    end
+  end
+  local r, u = self.radius, self.up
+  local rx, ry, rz
+  if type(r) == "number" then rx, ry, rz = r, r, r else rx, ry, rz = r[1], r[2], r[3] end
+  if sent.rx ~= rx or sent.ry ~= ry or sent.rz ~= rz then
+    m:setRadius(rx, ry, rz)
+    sent.rx, sent.ry, sent.rz = rx, ry, rz
+  end
+  if sent.ux ~= u[1] or sent.uy ~= u[2] or sent.uz ~= u[3] then
+    m:setUp(u[1], u[2], u[3])
+    sent.ux, sent.uy, sent.uz = u[1], u[2], u[3]
+  end
+  local p, q = self.position, self._placed
+  if p[1] ~= q[1] or p[2] ~= q[2] or p[3] ~= q[3] then
+    m:setPosition(p[1], p[2], p[3])
+    q[1], q[2], q[3] = p[1], p[2], p[3]
+  end
+end
+
+--- character:setPosition(x, y, z): teleports (velocities are kept).
+function Character:setPosition(x, y, z)
+  for i, v in ipairs { x, y, z } do
+    if not isFinite(v) then
+      error(format("bad argument #%d to 'setPosition' (a finite number expected, got %s)",
+        i, describe(v)), 2)
+    end
+  end
+  local p = self.position
+  p[1], p[2], p[3] = x, y, z
+end
+
+--- character:getPosition() -> x, y, z
+function Character:getPosition()
+  local p = self.position
+  return p[1], p[2], p[3]
+end
+
+-- The input as a horizontal direction (length <= 1, in the plane across up).
+local function inputDirection(input, ux, uy, uz)
+  local x, z = input.x or 0, input.z or 0
+  local len = sqrt(x * x + z * z)
+  if len == 0 then return 0, 0, 0 end
+  if len > 1 then x, z, len = x / len, z / len, 1 end
+  local d = x * ux + z * uz                     -- remove the part along up
+  local hx, hy, hz = x - d * ux, -d * uy, z - d * uz
+  local hl = sqrt(hx * hx + hy * hy + hz * hz)
+  if hl == 0 then return 0, 0, 0 end            -- input straight along up
+  return hx * len / hl, hy * len / hl, hz * len / hl
+end
+
+-- Removes from the velocity (x, y, z) the part going into the last call's
+-- contacts (Quake's velocity clipping), so that walls take momentum in the air.
+local function clipVelocity(m, x, y, z)
+  for i = 1, m:contactCount() do
+    local _, _, _, nx, ny, nz = m:getContact(i)
+    local d = x * nx + y * ny + z * nz
+    if d < 0 then x, y, z = x - d * nx, y - d * ny, z - d * nz end
+  end
+  return x, y, z
+end
+
+-- True when one of the last call's contacts is a ceiling (its normal points down).
+local function hitCeiling(m, ux, uy, uz)
+  for i = 1, m:contactCount() do
+    local _, _, _, nx, ny, nz = m:getContact(i)
+    if nx * ux + ny * uy + nz * uz < CEILING_DOT then return true end
+  end
+  return false
+end
+
+--[[
+character:update(world, dt, input): one frame of dt seconds. input: { x, z in
+-1..1 (the move direction, normalised when longer than 1), jump, run }, or nil
+for none. One world:collideAndSlide call with the walk displacement (horizontal
+velocity * dt) and the gravity displacement (fallVelocity * dt).
+]]
+function Character:update(world, dt, input)
+  if type(world) ~= "userdata" then
+    error("bad argument #1 to 'update' (world expected, got " .. type(world) .. ")", 2)
+  end
+  if not isFinite(dt) or dt < 0 then
+    error("bad argument #2 to 'update' (dt must be a finite number >= 0, got "
+      .. describe(dt) .. ")", 2)
+  end
+  if input ~= nil and type(input) ~= "table" then
+    error("bad argument #3 to 'update' (table or nil expected, got " .. type(input) .. ")", 2)
+  end
+  input = input or NO_INPUT
+  if input.x ~= nil and not isFinite(input.x) or input.z ~= nil and not isFinite(input.z) then
+    error("bad argument #3 to 'update' (input.x and input.z must be finite numbers)", 2)
+  end
+  local err = self:_sync()
+  if err then error("character:update: " .. err, 2) end
+  if dt == 0 then return end
+
+  local u = self.up
+  local ul = sqrt(u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
+  local ux, uy, uz = u[1] / ul, u[2] / ul, u[3] / ul
+
+  -- horizontal velocity: the input's on the ground, approached in the air
+  local speed = input.run and self.runSpeed or self.walkSpeed
+  local dx, dy, dz = inputDirection(input, ux, uy, uz)
+  dx, dy, dz = dx * speed, dy * speed, dz * speed
+  local hx, hy, hz = self._hx, self._hy, self._hz
+  if self.onGround then
+    hx, hy, hz = dx, dy, dz
+  else
+    local k = 1 - (1 - self.airControl) ^ (dt * 10)   -- frame-rate independent
+    hx, hy, hz = hx + (dx - hx) * k, hy + (dy - hy) * k, hz + (dz - hz) * k
+  end
+
+  -- gravity (the papers' vy, as a vector), then a jump overrides it; kept in
+  -- locals until the move succeeds, so that an error changes nothing
+  local f, g = self.fallVelocity, self.gravity
+  local fx, fy, fz
+  if type(g) == "number" then
+    fx, fy, fz = f[1] - g * ux * dt, f[2] - g * uy * dt, f[3] - g * uz * dt
+  else
+    fx, fy, fz = f[1] + g[1] * dt, f[2] + g[2] * dt, f[3] + g[3] * dt
+  end
+  local jumped = input.jump and self.onGround or false
+  if jumped then
+    local j = self.jumpSpeed
+    fx, fy, fz = ux * j, uy * j, uz * j
+  end
+
+  local m, p = self.mover, self.position
+  local x0, y0, z0 = p[1], p[2], p[3]
+  local x, y, z = world:collideAndSlide(m, hx * dt, hy * dt, hz * dt, fx * dt, fy * dt, fz * dt)
+
+  -- landing and ceilings
+  local rising = fx * ux + fy * uy + fz * uz > 0
+  local onGround = m:isOnGround() and not rising
+  if onGround or (rising and hitCeiling(m, ux, uy, uz)) then fx, fy, fz = 0, 0, 0 end
+  if not onGround then                          -- in the air walls take momentum
+    hx, hy, hz = clipVelocity(m, hx, hy, hz)
+    local d = hx * ux + hy * uy + hz * uz       -- and it stays horizontal
+    hx, hy, hz = hx - d * ux, hy - d * uy, hz - d * uz
+  end
+
+  -- the new state
+  self.onGround, self.groundState, self.jumped = onGround, m:getGroundState(), jumped
+  f[1], f[2], f[3] = fx, fy, fz
+  self._hx, self._hy, self._hz = hx, hy, hz
+  local v, q = self.velocity, self._placed
+  v[1], v[2], v[3] = (x - x0) / dt, (y - y0) / dt, (z - z0) / dt
+  p[1], p[2], p[3] = x, y, z
+  q[1], q[2], q[3] = x, y, z
+end
+
+return { new = newCharacter, Character = Character }

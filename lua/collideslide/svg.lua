@@ -1,0 +1,122 @@
+-- collideslide/svg.lua: a small SVG writer for pictures of levels and paths
+-- (used by examples/walk.lua). Shapes go into a document in pixels; a view maps
+-- world coordinates (u right, v up) into a rectangle of it, keeping proportions.
+
+local format, concat = string.format, table.concat
+
+local svg = {}
+
+local Doc = {}
+Doc.__index = Doc
+
+--- svg.new(width, height) -> an empty document of that many pixels.
+function svg.new(width, height)
+  return setmetatable({ width = width, height = height, items = {} }, Doc)
+end
+
+local function esc(s)
+  return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
+    ['"'] = "&quot;" }))
+end
+
+-- Attributes from a table, sorted by name so that output is stable.
+local function attrs(style)
+  local keys, out = {}, {}
+  for k in pairs(style or {}) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for i, k in ipairs(keys) do
+    local v = style[k]
+    if type(v) == "number" then v = format("%.6g", v) end
+    out[i] = format(' %s="%s"', k, esc(v))
+  end
+  return concat(out)
+end
+
+-- "x1,y1 x2,y2 ..." from a flat array of pixel coordinates.
+local function points(p)
+  local out = {}
+  for i = 1, #p, 2 do out[#out + 1] = format("%.2f,%.2f", p[i], p[i + 1]) end
+  return concat(out, " ")
+end
+
+function Doc:add(s) self.items[#self.items + 1] = s; return self end
+
+--- doc:polygon(p, style), doc:polyline(p, style): p = {x1, y1, x2, y2, ...} pixels.
+function Doc:polygon(p, style)
+  return self:add(format('<polygon points="%s"%s/>', points(p), attrs(style)))
+end
+function Doc:polyline(p, style)
+  return self:add(format('<polyline points="%s"%s/>', points(p), attrs(style)))
+end
+
+--- doc:line(x1, y1, x2, y2, style), doc:rect(x, y, w, h, style),
+-- doc:circle(x, y, r, style), doc:ellipse(x, y, rx, ry, style).
+function Doc:line(x1, y1, x2, y2, style)
+  return self:add(format('<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f"%s/>', x1, y1, x2, y2, attrs(style)))
+end
+function Doc:rect(x, y, w, h, style)
+  return self:add(format('<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f"%s/>', x, y, w, h, attrs(style)))
+end
+function Doc:circle(x, y, r, style)
+  return self:add(format('<circle cx="%.2f" cy="%.2f" r="%.2f"%s/>', x, y, r, attrs(style)))
+end
+function Doc:ellipse(x, y, rx, ry, style)
+  return self:add(format('<ellipse cx="%.2f" cy="%.2f" rx="%.2f" ry="%.2f"%s/>', x, y, rx, ry, attrs(style)))
+end
+
+--- doc:text(x, y, s, style): style defaults to 12 px sans-serif.
+function Doc:text(x, y, s, style)
+  style = style or {}
+  local st = { ["font-family"] = "sans-serif", ["font-size"] = 12 }
+  for k, v in pairs(style) do st[k] = v end
+  return self:add(format('<text x="%.2f" y="%.2f"%s>%s</text>', x, y, attrs(st), esc(s)))
+end
+
+--- doc:tostring() -> the SVG text; doc:save(path) writes it (raises on failure).
+function Doc:tostring()
+  local w, h = math.ceil(self.width), math.ceil(self.height)
+  return format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">\n'
+    .. '<rect width="100%%" height="100%%" fill="white"/>\n%s\n</svg>\n',
+    w, h, w, h, concat(self.items, "\n"))
+end
+function Doc:save(path)
+  local f, err = io.open(path, "w")
+  if not f then error("cannot write " .. tostring(err), 2) end
+  f:write(self:tostring())
+  f:close()
+end
+
+--[[
+svg.view(x, y, w, h, umin, vmin, umax, vmax) -> a view: the world rectangle
+[umin, umax] x [vmin, vmax] fitted (same scale on both axes, centred) into the
+pixel rectangle at (x, y) of size w x h. v grows upward on screen.
+view(u, v) -> px, py; view.scale is pixels per world unit.
+]]
+function svg.view(x, y, w, h, umin, vmin, umax, vmax)
+  local scale = math.min(w / (umax - umin), h / (vmax - vmin))
+  local ox = x + (w - (umax - umin) * scale) / 2
+  local oy = y + (h - (vmax - vmin) * scale) / 2
+  return setmetatable({ scale = scale }, { __call = function(_, u, v)
+    return ox + (u - umin) * scale, oy + (vmax - v) * scale
+  end })
+end
+
+--[[
+doc:mesh(view, vertices, indices, project, style): each triangle (flat 1-based
+arrays, as newMesh takes them) drawn as an outlined polygon; project(x, y, z)
+-> u, v is the orthographic projection (for example: from above, u = x, v = -z).
+]]
+function Doc:mesh(view, vertices, indices, project, style)
+  for t = 1, #indices - 2, 3 do
+    local p = {}
+    for k = 0, 2 do
+      local i = 3 * indices[t + k] - 2
+      local u, v = project(vertices[i], vertices[i + 1], vertices[i + 2])
+      p[2 * k + 1], p[2 * k + 2] = view(u, v)
+    end
+    self:polygon(p, style)
+  end
+  return self
+end
+
+return svg

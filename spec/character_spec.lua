@@ -1,0 +1,323 @@
+-- Character controller (lua/collideslide/character.lua): landing, walking at
+-- walkSpeed, jumping, air control, ceilings, and settings changed between frames.
+-- Scenes: a 100 m floor at y = 0, and a ceiling slab over part of it.
+local cs = require "collideslide"
+
+local DT = 1 / 60
+local SPEED_TOL = 0.02      -- "walks at walkSpeed": distance within 2%
+local SKIN_TOL = 1e-6       -- resting heights: floor + ry + skin, to this
+
+--   side view                          top view
+--        ceiling slab y 2.5 .. 3             +---------+  z 5 .. 10: under the slab
+--   ======.......=====                       |  slab   |
+--   ----------------------- floor y = 0      +---------+
+local function scene(withCeiling)
+  local b = cs.newBuilder():quad(-50, 0, -50, -50, 0, 50, 50, 0, 50, 50, 0, -50)
+  if withCeiling then b:box(-50, 2.5, 5, 50, 3, 10) end
+  local world = cs.newWorld()
+  world:add(b:mesh())
+  return world
+end
+
+-- Runs frames of update with input; returns the frame at which pred(ch) first
+-- held (nil if never), and stops there when stop is true.
+local function run(ch, world, frames, input, pred, stop)
+  local hit
+  for f = 1, frames do
+    ch:update(world, DT, input)
+    if pred and not hit and pred(ch) then
+      hit = f
+      if stop then break end
+    end
+  end
+  return hit
+end
+
+-- A character standing on the floor at (x, z).
+local function standing(world, settings)
+  settings = settings or {}
+  settings.position = settings.position or { 0, 2, 0 }
+  local ch = cs.newCharacter(settings)
+  assert.truthy(run(ch, world, 120, nil, function(c) return c.onGround end, true), "never landed")
+  return ch
+end
+
+local function errorOf(f, ...)
+  local ok, err = pcall(f, ...)
+  assert.is_false(ok, "expected an error")
+  return tostring(err)
+end
+
+describe("Character", function()
+  describe("when dropped above a floor", function()
+    it("falls, lands and stands still on it", function()
+      local world = scene()
+      local ch = cs.newCharacter { position = { 0, 3, 0 } }
+      assert.is_false(ch.onGround)
+      local landed = run(ch, world, 120, nil, function(c) return c.onGround end, true)
+      assert.truthy(landed, "never landed")
+      -- free fall of 3 - 0.9 = 2.1 m takes sqrt(2 * 2.1 / 9.81) = 0.65 s = 39 frames
+      assert.is_true(landed >= 36 and landed <= 42, "landed at frame " .. landed)
+      run(ch, world, 30)
+      local x, y, z = ch:getPosition()
+      assert.is_true(math.abs(y - (0.9 + ch.mover.skin)) <= SKIN_TOL, "y = " .. y)
+      assert.are.same({ x, y, z }, { ch.mover:getPosition() })
+      assert.is_true(ch.onGround)
+      assert.are.equal("ground", ch.groundState)
+      assert.are.same({ 0, 0, 0 }, ch.fallVelocity)
+      assert.are.same({ 0, 0, 0 }, ch.velocity)
+    end)
+  end)
+
+  describe("when walking on flat ground", function()
+    -- (1) x = 1  (2) z = -1  (3) x = z = 1, normalised  (4) half a stick  (5) run
+    local CASES = {
+      { { x = 1 }, 4, 0 }, { { z = -1 }, 0, -4 }, { { x = 1, z = 1 }, 4 / math.sqrt(2), 4 / math.sqrt(2) },
+      { { x = 0.5 }, 2, 0 }, { { x = 1, run = true }, 7, 0 },
+    }
+    for n, case in ipairs(CASES) do
+      it("(" .. n .. ") covers speed * 1 s in 60 frames of 1/60 s", function()
+        local world = scene()
+        local ch = standing(world)
+        local x0, y0, z0 = ch:getPosition()
+        run(ch, world, 60, case[1])
+        local x, y, z = ch:getPosition()
+        local want = math.sqrt(case[2] ^ 2 + case[3] ^ 2)
+        local got = math.sqrt((x - x0) ^ 2 + (z - z0) ^ 2)
+        assert.is_true(math.abs(got - want) <= SPEED_TOL * want, ("went %.4f m, want %.4f"):format(got, want))
+        assert.is_true(math.abs(y - y0) <= SKIN_TOL, "y moved " .. (y - y0))
+        assert.is_true(math.abs(ch.velocity[1] - case[2]) <= SPEED_TOL * want)
+        assert.is_true(math.abs(ch.velocity[3] - case[3]) <= SPEED_TOL * want)
+        assert.is_true(ch.onGround)
+      end)
+    end
+  end)
+
+  describe("when jumping", function()
+    it("rises, then lands again", function()
+      local world = scene()
+      local ch = standing(world)
+      local _, y0 = ch:getPosition()
+      ch:update(world, DT, { jump = true })
+      assert.is_true(ch.jumped)
+      assert.is_false(ch.onGround)
+      assert.is_true(ch.velocity[2] > 0)
+      local top, frames = y0, 1
+      repeat
+        ch:update(world, DT, nil)
+        frames = frames + 1
+        top = math.max(top, ch.position[2])
+      until ch.onGround or frames > 200
+      assert.is_true(ch.onGround, "never landed")
+      -- peak jumpSpeed^2 / 2g = 1.27 m, flight 2 jumpSpeed / g = 1.02 s
+      local peak = 5 ^ 2 / (2 * 9.81)
+      assert.is_true(math.abs(top - y0 - peak) <= 0.1 * peak, "peak " .. (top - y0))
+      assert.is_true(math.abs(frames - 61) <= 3, "flight of " .. frames .. " frames")
+      assert.is_true(math.abs(select(2, ch:getPosition()) - y0) <= SKIN_TOL)
+    end)
+
+    it("cannot jump again in the air", function()
+      local world = scene()
+      local ch = cs.newCharacter { position = { 0, 5, 0 } }
+      for _ = 1, 20 do
+        local before = ch.fallVelocity[2]
+        ch:update(world, DT, { jump = true })
+        assert.is_false(ch.jumped)
+        assert.is_true(ch.fallVelocity[2] < before, "vy went up in the air")
+      end
+      -- and holding jump after the take-off does not add to the rise either
+      local c2 = standing(world)
+      c2:update(world, DT, { jump = true })
+      local vy = c2.fallVelocity[2]
+      c2:update(world, DT, { jump = true })
+      assert.is_false(c2.jumped)
+      assert.is_true(c2.fallVelocity[2] < vy)
+    end)
+
+    it("stops rising when it bumps a ceiling", function()
+      local world = scene(true)
+      local ch = standing(world, { position = { 0, 1.5, 7 } })   -- under the slab
+      ch:update(world, DT, { jump = true })
+      local bumped, top = nil, 0
+      for f = 1, 60 do
+        ch:update(world, DT, nil)
+        top = math.max(top, ch.position[2])
+        if not bumped and ch.fallVelocity[2] == 0 and not ch.onGround then bumped = f end
+        if ch.onGround then break end
+      end
+      assert.truthy(bumped, "vy never zeroed under the ceiling")
+      -- free room: 2.5 - 0.9 - 0.904 = 0.7 m, reached after about 9 frames
+      assert.is_true(bumped <= 12, "bumped at frame " .. bumped)
+      assert.is_true(top <= 2.5 - 0.9, "went into the ceiling: y = " .. top)
+      assert.is_true(ch.onGround, "did not come down")
+    end)
+  end)
+
+  describe("on stairs and a ramp (the game-style defaults)", function()
+    --   side view (x to the right), y = 1.6 at the top:
+    --                  _|-----------\
+    --               _|  8 steps      \  ramp, 20 degrees
+    --   ___________|    of 0.2 m      \___________
+    --   x:        -4         -0.8   3   7.4
+    it("walks up 0.2 m steps and down the ramp without leaving the ground", function()
+      local b = cs.newBuilder():quad(-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10)
+      for k = 0, 7 do b:box(-4 + 0.4 * k, 0, -8, -4 + 0.4 * (k + 1), 0.2 * (k + 1), -5) end
+      b:box(-0.8, 0, -8, 3, 1.6, -5)
+      local foot = 3 + 1.6 / math.tan(math.rad(20))
+      b:quad(3, 1.6, -8, 3, 1.6, -5, foot, 0, -5, foot, 0, -8)
+      local world = cs.newWorld()
+      world:add(b:mesh())
+      local ch = standing(world, { position = { -8, 1, -6.5 } })
+      local top, air = 0, 0
+      while ch.position[1] < foot + 1 do
+        ch:update(world, DT, { x = 1 })
+        top = math.max(top, ch.position[2])
+        if not ch.onGround then air = air + 1 end
+      end
+      assert.are.equal(0, air)
+      assert.is_true(math.abs(top - (1.6 + 0.9 + ch.mover.skin)) <= 1e-6, "top y = " .. top)
+      assert.is_true(math.abs(ch.position[2] - (0.9 + ch.mover.skin)) <= 1e-6)
+    end)
+  end)
+
+  describe("in the air", function()
+    it("keeps its take-off velocity with airControl = 0", function()
+      local world = scene()
+      local ch = standing(world, { airControl = 0 })
+      ch:update(world, DT, { x = 1, jump = true })
+      for _ = 1, 20 do
+        ch:update(world, DT, { x = -1 })
+        assert.is_true(math.abs(ch.velocity[1] - 4) <= 1e-9, "vx = " .. ch.velocity[1])
+      end
+    end)
+
+    it("follows the input at once with airControl = 1, partly with 0.3", function()
+      local world = scene()
+      local ch = standing(world, { airControl = 1 })
+      ch:update(world, DT, { x = 1, jump = true })
+      ch:update(world, DT, { z = 1 })
+      assert.is_true(math.abs(ch.velocity[1]) <= 1e-9 and math.abs(ch.velocity[3] - 4) <= 1e-9)
+      local c3 = standing(world, { airControl = 0.3 })
+      c3:update(world, DT, { x = 1, jump = true })
+      c3:update(world, DT, { x = -1 })
+      assert.is_true(c3.velocity[1] > 0 and c3.velocity[1] < 4, "vx = " .. c3.velocity[1])
+    end)
+  end)
+
+  describe("when its settings change between frames", function()
+    it("walks at the new walkSpeed from the next update", function()
+      local world = scene()
+      local ch = standing(world)
+      ch:update(world, DT, { x = 1 })
+      assert.is_true(math.abs(ch.velocity[1] - 4) <= 1e-9)
+      ch.walkSpeed = 2
+      ch:update(world, DT, { x = 1 })
+      assert.is_true(math.abs(ch.velocity[1] - 2) <= 1e-9, "vx = " .. ch.velocity[1])
+      ch.runSpeed = 10
+      ch:update(world, DT, { x = 1, run = true })
+      assert.is_true(math.abs(ch.velocity[1] - 10) <= 1e-9)
+    end)
+
+    it("jumps with the new jumpSpeed and falls with the new gravity", function()
+      local world = scene()
+      local ch = standing(world)
+      ch.jumpSpeed, ch.gravity = 3, 20
+      ch:update(world, DT, { jump = true })
+      assert.are.equal(3, ch.fallVelocity[2])
+      ch:update(world, DT, nil)
+      assert.is_true(math.abs(ch.fallVelocity[2] - (3 - 20 * DT)) <= 1e-12)
+      ch.gravity = { 0, -1, 0 }                        -- a vector now
+      ch:update(world, DT, nil)
+      assert.is_true(math.abs(ch.fallVelocity[2] - (3 - 21 * DT)) <= 1e-12)
+    end)
+
+    it("forwards the mover tunables", function()
+      local world = scene()
+      local ch = standing(world)
+      assert.are.equal(45, ch.mover.slopeLimit)           -- game-style defaults
+      assert.are.equal(0.3, ch.mover.stepHeight)
+      assert.are.equal(0.2, ch.mover.snapDistance)
+      assert.is_true(ch.mover.blockSteepSlopes)
+      ch.slopeLimit, ch.stepHeight, ch.snapDistance = 30, 0.5, 0.1
+      ch.blockSteepSlopes, ch.maxIterations, ch.skin = false, 7, 0.02
+      ch:update(world, DT, nil)
+      local m = ch.mover
+      assert.are.same({ 30, 0.5, 0.1, false, 7, 0.02 },
+        { m.slopeLimit, m.stepHeight, m.snapDistance, m.blockSteepSlopes, m.maxIterations, m.skin })
+      ch.skin, ch.maxIterations = nil, nil                -- back to the mover's defaults
+      ch:update(world, DT, nil)
+      assert.are.equal(5, m.maxIterations)
+      assert.is_true(math.abs(m.skin - 0.004) <= 1e-12)   -- 1% of the smallest radius
+      ch.radius = 0.5
+      ch:update(world, DT, nil)
+      assert.are.same({ 0.5, 0.5, 0.5 }, { m:getRadius() })
+    end)
+
+    it("falls through the floor once a filter crosses it", function()
+      local world = scene()
+      local ch = standing(world)
+      ch.filter = function() return "cross" end
+      run(ch, world, 30)
+      assert.is_true(select(2, ch:getPosition()) < 0)
+      assert.is_false(ch.onGround)
+    end)
+
+    it("is moved by numbers written into position", function()
+      local world = scene()
+      local ch = standing(world)
+      ch.position[1], ch.position[3] = 10, -3
+      ch:update(world, DT, nil)
+      local x, _, z = ch.mover:getPosition()
+      assert.are.same({ 10, -3 }, { x, z })
+      ch:setPosition(0, 5, 0)
+      ch:update(world, DT, nil)
+      assert.is_false(ch.onGround)
+      assert.is_true(select(2, ch:getPosition()) > 4.9)
+    end)
+  end)
+
+  describe("when given bad values", function()
+    it("names the setting in newCharacter", function()
+      assert.are.equal("bad argument #1 to 'newCharacter' (walkSpeed must be a number >= 0, got -1)",
+        errorOf(cs.newCharacter, { walkSpeed = -1 }):match("bad argument.*"))
+      assert.matches("unknown field 'walkspeed'", errorOf(cs.newCharacter, { walkspeed = 1 }))
+      assert.matches("airControl must be a number in %[0, 1%], got 2", errorOf(cs.newCharacter, { airControl = 2 }))
+      assert.matches("radius%[2%] must be > 0", errorOf(cs.newCharacter, { radius = { 1, 0, 1 } }))
+      assert.matches("table expected, got number", errorOf(cs.newCharacter, 5))
+    end)
+
+    it("gives the mover the game-style settings at once", function()
+      local ch = cs.newCharacter { stepHeight = 0.25 }
+      assert.are.equal(0.25, ch.mover.stepHeight)
+      assert.are.equal(0.2, ch.mover.snapDistance)
+      assert.is_true(ch.mover.blockSteepSlopes)
+    end)
+
+    it("changes nothing when the move raises (a filter that errors)", function()
+      local world = scene()
+      local ch = standing(world)
+      ch:update(world, DT, { x = 1 })
+      local before = { ch.position[1], ch.position[2], ch.position[3], ch.fallVelocity[2],
+        ch.velocity[1], ch.onGround }
+      ch.filter = function() error("no") end
+      assert.is_false(pcall(ch.update, ch, world, DT, { x = 1, jump = true }))
+      assert.are.same(before, { ch.position[1], ch.position[2], ch.position[3],
+        ch.fallVelocity[2], ch.velocity[1], ch.onGround })
+      assert.are.same({ before[1], before[2], before[3] }, { ch.mover:getPosition() })
+    end)
+
+    it("names the setting in update, and moves nothing", function()
+      local world = scene()
+      local ch = standing(world)
+      local before = { ch:getPosition() }
+      ch.slopeLimit = 120
+      assert.matches("slopeLimit must be a number in %[0, 90%], got 120", errorOf(ch.update, ch, world, DT, nil))
+      assert.are.same(before, { ch.mover:getPosition() })
+      ch.slopeLimit = 45
+      assert.matches("bad argument #2 to 'update'", errorOf(ch.update, ch, world, -1, nil))
+      assert.matches("bad argument #1 to 'update'", errorOf(ch.update, ch, nil, DT, nil))
+      assert.matches("bad argument #3 to 'update'", errorOf(ch.update, ch, world, DT, 5))
+      assert.matches("bad argument #3 to 'update'", errorOf(ch.update, ch, world, DT, { x = 0 / 0 }))
+    end)
+  end)
+end)
