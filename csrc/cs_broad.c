@@ -1,8 +1,10 @@
 /*
 ** cs_broad.c: the world's top-level tree over body bounds, so that a call
-** meets only the bodies near it however many the world holds. Rebuilt
-** lazily (median splits, O(n log n)) before the first query after bodies
-** were added, removed, moved, or their meshes edited.
+** meets only the bodies near it however many the world holds. Kept up to
+** date lazily, before the first query that needs it: rebuilt (median splits,
+** O(n log n)) after bodies were added, removed or enabled, and every
+** REBUILD_EVERY refits; refitted (O(n)) after bodies moved or their meshes
+** were edited.
 */
 #include <string.h>
 
@@ -10,6 +12,7 @@
 
 #define LEAF_SIZE 4
 #define STACK_SIZE 128
+#define REBUILD_EVERY 64  /* refits before a rebuild restores the tree's quality */
 
 /* {==================================================================
 ** Meshes in use, to notice their vertex edits
@@ -119,21 +122,45 @@ static size_t build(cs_World *w, size_t at, size_t first, size_t n) {
   }
 }
 
+/* Node bounds from the bodies' current bounds; children come after their
+** parent, so one backward pass sees them first. */
+static void refit(cs_World *w) {
+  size_t i = w->nbnodes;
+  while (i-- > 0) {
+    cs_BroadNode *node = &w->bnodes[i];
+    if (node->count > 0) {
+      node_bounds(node, w->bitems + node->index, node->count);
+    } else {
+      const cs_BroadNode *l = node + 1, *r = &w->bnodes[node->index];
+      node->lo = v3_min(l->lo, r->lo);
+      node->hi = v3_max(l->hi, r->hi);
+    }
+  }
+}
+
 /* Brings the tree up to date; on allocation failure the world falls back
-** to visiting every body (w->nbnodes = 0 and broad_ok = 0). */
+** to visiting every body (broad_ok = 0). Never while a walk is under way:
+** a callback's nested query then visits the bodies one by one instead. */
 static void broad_update(cs_World *w) {
   size_t i, n = 0;
   if (meshes_edited(w)) w->broad_dirty = 1;
-  if (!w->broad_dirty) return;
-  w->broad_dirty = 0;
+  if (!w->broad_dirty && !w->broad_rebuild) return;
+  for (i = 0; i < w->nbodies; i++) cs_body_refresh(w->bodies[i]);
+  if (w->broad_ok && !w->broad_rebuild && w->broad_refits < REBUILD_EVERY) {
+    refit(w);
+    w->broad_refits++;
+    w->broad_dirty = 0;
+    return;
+  }
+  w->broad_dirty = w->broad_rebuild = 0;
+  w->broad_refits = 0;
   w->broad_ok = 0;
   w->nbnodes = 0;
-  for (i = 0; i < w->nbodies; i++) cs_body_refresh(w->bodies[i]);
   if (cs_grow(&w->alloc, (void **)&w->bitems, &w->capbitems, w->nbodies + 1,
               sizeof(cs_Body *)) != CS_OK ||
       cs_grow(&w->alloc, (void **)&w->bnodes, &w->capbnodes, 2 * w->nbodies + 1,
               sizeof(cs_BroadNode)) != CS_OK) {
-    w->broad_dirty = 1;   /* try again next time */
+    w->broad_rebuild = 1;   /* try again next time */
     return;
   }
   for (i = 0; i < w->nbodies; i++)
@@ -157,9 +184,9 @@ cs_Status cs_world_bodies_in_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned m
                                  cs_BodyFn fn, void *ud) {
   uint32_t stack[STACK_SIZE];
   size_t i, top = 0;
-  cs_Status s;
-  broad_update(w);
-  if (!w->broad_ok) {                       /* no tree: every body */
+  cs_Status s = CS_OK;
+  if (w->broad_walks == 0) broad_update(w);
+  if (!w->broad_ok || w->broad_dirty || w->broad_rebuild) {   /* every body */
     for (i = 0; i < w->nbodies; i++) {
       cs_Body *b = w->bodies[i];
       cs_body_refresh(b);
@@ -169,8 +196,9 @@ cs_Status cs_world_bodies_in_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned m
     return CS_OK;
   }
   if (w->nbnodes == 0) return CS_OK;
+  w->broad_walks++;
   stack[top++] = 0;
-  while (top > 0) {
+  while (top > 0 && s == CS_OK) {
     const cs_BroadNode *node = &w->bnodes[stack[--top]];
     if (!overlap(node->lo, node->hi, lo, hi)) continue;
     if (node->count == 0) {
@@ -179,13 +207,35 @@ cs_Status cs_world_bodies_in_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned m
       stack[top++] = (uint32_t)(node - w->bnodes) + 1;
       continue;
     }
-    for (i = node->index; i < node->index + node->count; i++) {
+    for (i = node->index; i < node->index + node->count && s == CS_OK; i++) {
       cs_Body *b = w->bitems[i];
       if (!(b->layers & mask) || !overlap(b->lo, b->hi, lo, hi)) continue;
-      if ((s = fn(ud, b)) != CS_OK) return s == CS_STOP ? CS_OK : s;
+      s = fn(ud, b);
     }
   }
-  return CS_OK;
+  w->broad_walks--;
+  return s == CS_STOP ? CS_OK : s;
+}
+
+int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi) {
+  size_t i;
+  int any = 0;
+  if (w->broad_walks == 0) broad_update(w);
+  if (w->broad_ok && !w->broad_dirty && !w->broad_rebuild) {
+    if (w->nbnodes == 0) return 0;
+    *lo = w->bnodes[0].lo;
+    *hi = w->bnodes[0].hi;
+    return 1;
+  }
+  for (i = 0; i < w->nbodies; i++) {
+    cs_Body *b = w->bodies[i];
+    if (!b->enabled) continue;
+    cs_body_refresh(b);
+    *lo = any ? v3_min(*lo, b->lo) : b->lo;
+    *hi = any ? v3_max(*hi, b->hi) : b->hi;
+    any = 1;
+  }
+  return any;
 }
 
 void cs_broad_free(cs_World *w) {

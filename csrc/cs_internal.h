@@ -289,8 +289,11 @@ struct cs_World {
   size_t nbnodes, capbnodes;
   cs_Body **bitems;
   size_t capbitems;
-  int broad_dirty;        /* bodies changed since it was built */
+  int broad_dirty;        /* bodies moved since it was fitted: refit */
+  int broad_rebuild;      /* bodies added, removed or enabled: rebuild */
   int broad_ok;           /* it is usable (not after an allocation failure) */
+  int broad_walks;        /* walks under way (a callback's nested query) */
+  int broad_refits;       /* refits since the last rebuild */
   cs_MeshRef *meshes;     /* distinct meshes in use */
   size_t nmeshes, capmeshes;
 };
@@ -304,6 +307,8 @@ struct cs_World {
 typedef cs_Status (*cs_BodyFn)(void *ud, cs_Body *body);
 cs_Status cs_world_bodies_in_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask,
                                  cs_BodyFn fn, void *ud);
+/* The bounds of every enabled body; returns 0 when there is none. */
+int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi);
 /* Counts a body's use of a mesh (delta +1 or -1). */
 cs_Status cs_broad_mesh_ref(cs_World *w, cs_Mesh *mesh, int delta);
 void cs_broad_free(cs_World *w);

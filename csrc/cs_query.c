@@ -449,13 +449,26 @@ static int point_body_fn(void *ud, const QBody *qb) {
 int cs_world_closest_point(cs_World *w, cs_Vec3 p, double max_distance,
                            unsigned mask, cs_Hit *hit) {
   PointQuery q;
-  double r = max_distance;
+  cs_Vec3 lo, hi;
+  double r, far;
   if (!(max_distance >= 0)) return 0;
   q.p = p;
   q.qb = NULL;
-  q.best = max_distance;
   q.found = 0;
-  for_bodies(w, v3_sub(p, v3(r, r, r)), v3_add(p, v3(r, r, r)), mask, point_body_fn, &q);
+  if (!cs_world_bounds(w, &lo, &hi)) return 0;
+  /* A long reach would visit every body: search boxes of half size r that
+  ** grow 4 times at a time instead; a hit within r is the nearest, since
+  ** every nearer triangle lies in that box. */
+  far = v3_len(v3_max(v3_sub(hi, p), v3_sub(p, lo)));
+  for (r = 1.0; r < max_distance && r < far && !q.found; r *= 4) {
+    q.best = r;
+    for_bodies(w, v3_sub(p, v3(r, r, r)), v3_add(p, v3(r, r, r)), mask, point_body_fn, &q);
+  }
+  if (!q.found) {
+    r = max_distance;
+    q.best = max_distance;
+    for_bodies(w, v3_sub(p, v3(r, r, r)), v3_add(p, v3(r, r, r)), mask, point_body_fn, &q);
+  }
   if (!q.found) return 0;
   if (hit) *hit = q.rec.hit;
   return 1;

@@ -172,6 +172,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   b->alive = 1;
   b->slot = w->nbodies;
   body_set_linear(b, &id, &id, v3(0, 0, 0));
+  w->broad_rebuild = 1;
   w->bodies[w->nbodies++] = b;
   *out = b;
   return CS_OK;
@@ -188,7 +189,7 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   w->bodies[slot] = w->bodies[--w->nbodies];
   w->bodies[slot]->slot = slot;
   cs_broad_mesh_ref(w, b->mesh, -1);
-  w->broad_dirty = 1;
+  w->broad_rebuild = 1;
   b->alive = 0;
   b->generation++;
   w->free_bodies[w->nfree++] = b;
@@ -261,7 +262,7 @@ void cs_body_set_layers(cs_Body *b, unsigned layers) { b->layers = layers; }
 unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
 void cs_body_set_enabled(cs_Body *b, int e) {
   b->enabled = e != 0;
-  b->world->broad_dirty = 1;
+  b->world->broad_rebuild = 1;
 }
 int cs_body_get_enabled(const cs_Body *b) { return b->enabled; }
 cs_Mesh *cs_body_mesh(const cs_Body *b) { return b->mesh; }
