@@ -48,6 +48,7 @@ static int meshes_edited(cs_World *w) {
       cs_mesh_ensure_fit(r->mesh);
       r->version = r->mesh->version;
       edited = 1;
+      w->version++;
     }
   }
   return edited;

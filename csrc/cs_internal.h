@@ -160,6 +160,7 @@ typedef struct cs_TriES {
   cs_Vec3 a, b, c;        /* vertices, ellipsoid space relative to the call's start */
   cs_Vec3 n;              /* unit front normal, ellipsoid space */
   double d;               /* plane: dot(n, x) + d = 0 */
+  cs_Vec3 lo, hi;         /* bounds of a, b, c (cs_sweep_triangles' first test) */
   uint32_t tri;           /* index in its mesh */
   uint32_t body;          /* index into the call's gathered bodies */
   int32_t tag;
@@ -182,8 +183,14 @@ typedef struct cs_SweepHit {
 enum {
   /* At an overlap at t = 0, report it only when vel deepens it (the slide
   ** loop's mode: a mover may always leave what it already touches). */
-  CS_SWEEP_DEEPENING_ONLY = 1
+  CS_SWEEP_DEEPENING_ONLY = 1,
+  /* The caller knows the sphere overlaps nothing at base (the slide, after
+  ** a clean start): the overlap test is skipped. */
+  CS_SWEEP_CLEAR_START = 2
 };
+
+/* Sets tri->lo/hi from its vertices. */
+void cs_tri_bounds(cs_TriES *tri);
 
 /* The unit sphere centred at base, moving by vel, against tri (Fauerby 2003,
 ** section 3). Returns 1 and fills *hit when it touches tri at some
@@ -191,7 +198,8 @@ enum {
 int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tri, double tmax,
                       int flags, cs_SweepHit *hit);
 /* Loops cs_sweep_triangle over n triangles (those with response CROSS are
-** skipped); returns the index of the earliest hit, or -1. */
+** skipped, and those whose bounds the swept sphere's box misses); returns
+** the index of the earliest hit, or -1. */
 long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t n,
                         double tmax, int flags, cs_SweepHit *hit);
 
@@ -229,6 +237,11 @@ struct cs_Mover {
   int was_stuck;
   cs_Vec3 last_safe;      /* where the last call ended outside geometry */
   int has_safe;
+  /* The last call ended overlapping nothing in clean_world at its version
+  ** clean_version; until the mover or that world changes, the next call
+  ** need not look for overlaps. */
+  const cs_World *clean_world;
+  unsigned clean_version;
 };
 
 double cs_mover_skin(const cs_Mover *m);
@@ -274,6 +287,7 @@ struct cs_World {
   cs_FrictionEntry *friction;
   size_t nfriction, capfriction;
   int busy;               /* a move is under way (filters may not re-enter) */
+  unsigned version;       /* bumped by every change to bodies or their meshes */
   /* scratch reused by every call */
   cs_TriES *tris;
   size_t ntris, captris;

@@ -25,6 +25,7 @@ typedef struct Slide {
   double feet;            /* height of the lowest point at the call's start */
   int touched;            /* a TOUCH response ended the call */
   int walled;             /* a walk-like pass met a wall (see slide_normal) */
+  int sweep_flags;        /* CS_SWEEP_*: CLEAR_START once the mover is known clear */
   cs_Status status;       /* the first failure (contact buffer growth) */
 } Slide;
 
@@ -60,7 +61,7 @@ static long sweep_step(const Slide *s, cs_Vec3 vel, double vlen, cs_SweepHit *h,
                        double *travel) {
   double cosang;
   long i = cs_sweep_triangles(s->pos, vel, s->tris, s->ntris, sweep_reach(s, vlen),
-                              CS_SWEEP_DEEPENING_ONLY, h);
+                              s->sweep_flags, h);
   if (i < 0) return -1;
   *travel = h->t * vlen;
   cosang = -v3_dot(vel, h->normal) / vlen;
@@ -112,7 +113,11 @@ static size_t support_triangle(const Slide *s, size_t hit_tri, const cs_SweepHit
     const cs_TriES *t = &s->tris[i];
     cs_Vec3 q, n;
     double up;
-    if (t->response == CS_RESPONSE_CROSS) continue;
+    if (t->response == CS_RESPONSE_CROSS ||
+        h->point.x < t->lo.x - 1e-7 || h->point.x > t->hi.x + 1e-7 ||
+        h->point.y < t->lo.y - 1e-7 || h->point.y > t->hi.y + 1e-7 ||
+        h->point.z < t->lo.z - 1e-7 || h->point.z > t->hi.z + 1e-7)
+      continue;                          /* the contact is not on it */
     q = cs_closest_on_triangle(centre, t->a, t->b, t->c, NULL);
     if (v3_len2(v3_sub(q, h->point)) > 1e-14) continue;
     n = cs_espace_normal_from(s->es, t->n);
@@ -324,11 +329,13 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
   return cur;
 }
 
+enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
+
 /* Pushes the mover out of what it overlaps along the shortest way (in world
 ** units) among candidate directions: up, each overlapping triangle's normal
 ** both ways, and away from each closest point. Standing movers prefer up
 ** (so recovery never creeps downhill). Failing that, the last safe place.
-** Returns 1 when it was stuck. */
+** Returns CLEAR (it overlapped nothing), FREED or STILL_STUCK. */
 static int depenetrate(Slide *s, int standing) {
   cs_Vec3 cand[MAX_CANDIDATES], best_u = v3(0, 0, 0);
   double best = HUGE_VAL, up_cost = HUGE_VAL;
@@ -343,7 +350,7 @@ static int depenetrate(Slide *s, int standing) {
     cand[nc++] = v3_neg(t->n);
     if (v3_len2(away) > 1e-18) cand[nc++] = v3_normalize(away);
   }
-  if (nc == 1) return 0;                  /* nothing overlaps */
+  if (nc == 1) return CLEAR;              /* nothing overlaps */
   for (k = 0; k < nc; k++) {
     double d = free_distance(s, cand[k], 4.0), cost;
     if (d < 0) continue;
@@ -357,15 +364,15 @@ static int depenetrate(Slide *s, int standing) {
   }
   if (best < HUGE_VAL) {
     cs_Vec3 p = v3_madd(s->pos, best_u, free_distance(s, best_u, 4.0) + skin_es(s, best_u));
-    if (!overlaps_any(s, p)) { s->pos = p; return 1; }
+    if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
     p = v3_madd(s->pos, best_u, free_distance(s, best_u, 4.0));
-    if (!overlaps_any(s, p)) { s->pos = p; return 1; }
+    if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
   }
   if (s->m->has_safe) {
     cs_Vec3 p = cs_espace_to(s->es, s->m->last_safe);
-    if (!overlaps_any(s, p)) s->pos = p;
+    if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
   }
-  return 1;
+  return STILL_STUCK;
 }
 
 /* }================================================================== */
@@ -489,7 +496,7 @@ static void hide_body(Slide *s, const cs_Body *b, int hide) {
 cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es, cs_Vec3 walk,
                         const cs_Vec3 *gravity, cs_Vec3 carry, const cs_Body *carrier) {
   Slide s;
-  int grounded = m->ground == CS_GROUND_ON, stuck, jumping;
+  int grounded = m->ground == CS_GROUND_ON, stuck = CLEAR, jumping, clean;
   cs_Status st;
   memset(&s, 0, sizeof s);
   s.w = w;
@@ -504,12 +511,19 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es, cs_Vec3 w
          - v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, m->up) : m->up, es->r));
   w->ncontacts = 0;
   jumping = gravity && v3_dot(*gravity, m->up) > 0;
+  /* Known clear: the last call ended overlapping nothing and neither this
+  ** world nor the mover changed since (a filter's answers may, though). */
+  clean = m->clean_world == w && m->clean_version == w->version && !m->filter;
+  s.sweep_flags = CS_SWEEP_DEEPENING_ONLY | (clean ? CS_SWEEP_CLEAR_START : 0);
   if (carrier && v3_len2(carry) > 0) {      /* ride the platform first */
     hide_body(&s, carrier, 1);
     slide_pass(&s, cs_espace_vec_to(es, carry), CS_PASS_CARRY);
     hide_body(&s, carrier, 0);
   }
-  stuck = depenetrate(&s, grounded);
+  if (!clean) {
+    stuck = depenetrate(&s, grounded);
+    if (stuck != STILL_STUCK) s.sweep_flags |= CS_SWEEP_CLEAR_START;
+  }
   walk_pass(&s, cs_espace_vec_to(es, walk), grounded);
   if (gravity && !s.touched) slide_pass(&s, cs_espace_vec_to(es, *gravity), CS_PASS_GRAVITY);
   if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s, 0))
@@ -519,12 +533,15 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es, cs_Vec3 w
   if (s.status != CS_OK) return s.status;
   if ((st = cs_mover_set_contacts(m, w->contacts, w->ncontacts)) != CS_OK) return st;
   m->pos = cs_espace_from(es, s.pos);
-  m->was_stuck = stuck;
+  m->was_stuck = stuck != CLEAR;
   classify_ground(&s);
   if (m->ground_body)
     m->ground_anchor = m3_apply(&m->ground_body->Ainv, v3_sub(m->pos, m->ground_body->T));
   /* a call that started clear ends clear: no pass deepens an overlap */
-  if (!stuck || !overlaps_any(&s, s.pos)) {
+  m->clean_world = NULL;
+  if (stuck != STILL_STUCK || !overlaps_any(&s, s.pos)) {
+    m->clean_world = w;
+    m->clean_version = w->version;
     m->last_safe = m->pos;
     m->has_safe = 1;
   }

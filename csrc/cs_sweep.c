@@ -35,17 +35,23 @@ static int sweep_vertex(cs_Vec3 base, cs_Vec3 vel, double vv, cs_Vec3 p, double 
 static int sweep_edge(cs_Vec3 base, cs_Vec3 vel, double vv, cs_Vec3 p1, cs_Vec3 p2,
                       double *t, cs_Vec3 *point) {
   cs_Vec3 e = v3_sub(p2, p1), bp = v3_sub(p1, base);
-  double ee = v3_dot(e, e), ev = v3_dot(e, vel), ebp = v3_dot(e, bp);
-  double a = ee * -vv + ev * ev;
-  double b = ee * 2.0 * v3_dot(vel, bp) - 2.0 * ev * ebp;
-  double c = ee * (1.0 - v3_len2(bp)) + ebp * ebp;
-  double r, f;
+  double ee = v3_dot(e, e), s0 = ee > 0.0 ? -v3_dot(e, bp) / ee : 0.0, ev, ebp, a, b, c, r, f;
+  /* Fauerby's terms are taken from the foot of base on the edge's line,
+  ** p1 + s0 e, not from p1: the cylinder is the same, and c no longer
+  ** cancels ee |bp|^2 against (e.bp)^2, which lost eps |bp|^2 (2e-6 for an
+  ** edge end 1e5 radii away: fuzz/regressions/fuzz_slide/long-edge). */
+  bp = v3_madd(bp, e, s0);
+  ev = v3_dot(e, vel);
+  ebp = v3_dot(e, bp);
+  a = ee * -vv + ev * ev;
+  b = ee * 2.0 * v3_dot(vel, bp) - 2.0 * ev * ebp;
+  c = ee * (1.0 - v3_len2(bp)) + ebp * ebp;
   if (a == 0.0) return 0;   /* moving along the edge: its end vertices decide */
   /* Touching the edge's cylinder at the start, moving in (c >= 0 is inside,
   ** since a < 0; b > 0 is inward): a contact at t = 0, as in sweep_vertex. */
   if (c >= 0.0 && b > 0.0) r = 0.0;
   else if (!cs_lowest_root(a, b, c, *t, &r)) return 0;
-  f = (ev * r - ebp) / ee;  /* where along the edge the contact lies */
+  f = s0 + (ev * r - ebp) / ee;  /* where along the edge the contact lies */
   if (f < 0.0 || f > 1.0) return 0;
   *t = r;
   *point = v3_madd(p1, e, f);
@@ -109,8 +115,10 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   if (t0 <= 0.0) {
     /* The sphere cuts the plane now: an overlap, or else only the boundary
     ** can be met (a face contact would have to be in the past). */
-    if (check_overlap(base, vel, tr, flags, hit, &skip)) return 1;
-    if (skip) return 0;
+    if (!(flags & CS_SWEEP_CLEAR_START)) {
+      if (check_overlap(base, vel, tr, flags, hit, &skip)) return 1;
+      if (skip) return 0;
+    }
     /* No overlap, yet the plane distance says the sphere cuts the plane: over
     ** the face's interior that is a touch (|dist| is 1 up to rounding), and a
     ** move into the plane meets the face at t = 0. Without this the face was
@@ -148,12 +156,24 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   return 1;
 }
 
+void cs_tri_bounds(cs_TriES *t) {
+  t->lo = v3_min(v3_min(t->a, t->b), t->c);
+  t->hi = v3_max(v3_max(t->a, t->b), t->c);
+}
+
 long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t n,
                         double tmax, int flags, cs_SweepHit *hit) {
+  /* the box the sphere sweeps through: no triangle outside it is met */
+  cs_Vec3 end = v3_madd(base, vel, tmax), one = v3(1, 1, 1);
+  cs_Vec3 lo = v3_sub(v3_min(base, end), one), hi = v3_add(v3_max(base, end), one);
   long best = -1;
   size_t i;
   for (i = 0; i < n; i++) {
-    if (tris[i].response == CS_RESPONSE_CROSS) continue;
+    const cs_TriES *t = &tris[i];
+    if (t->response == CS_RESPONSE_CROSS ||
+        t->lo.x > hi.x || t->hi.x < lo.x || t->lo.y > hi.y || t->hi.y < lo.y ||
+        t->lo.z > hi.z || t->hi.z < lo.z)
+      continue;
     if (cs_sweep_triangle(base, vel, &tris[i], tmax, flags, hit)) {
       best = (long)i;
       tmax = hit->t;

@@ -136,7 +136,10 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
     for (j = 0; j < 3; j++) f += Ainv->m[i][j] * Ainv->m[i][j];
   b->sigma_min = 1.0 / sqrt(f);
   body_update_bounds(b);
-  if (b->world) b->world->broad_dirty = 1;
+  if (b->world) {
+    b->world->broad_dirty = 1;
+    b->world->version++;
+  }
 }
 
 cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
@@ -173,6 +176,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   b->slot = w->nbodies;
   body_set_linear(b, &id, &id, v3(0, 0, 0));
   w->broad_rebuild = 1;
+  w->version++;
   w->bodies[w->nbodies++] = b;
   *out = b;
   return CS_OK;
@@ -190,6 +194,7 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   w->bodies[slot]->slot = slot;
   cs_broad_mesh_ref(w, b->mesh, -1);
   w->broad_rebuild = 1;
+  w->version++;
   b->alive = 0;
   b->generation++;
   w->free_bodies[w->nfree++] = b;
@@ -258,11 +263,15 @@ void cs_body_get_matrix(const cs_Body *b, double m[16]) {
 
 void cs_body_set_velocity(cs_Body *b, cs_Vec3 v) { b->vel = v; }
 cs_Vec3 cs_body_get_velocity(const cs_Body *b) { return b->vel; }
-void cs_body_set_layers(cs_Body *b, unsigned layers) { b->layers = layers; }
+void cs_body_set_layers(cs_Body *b, unsigned layers) {
+  b->layers = layers;
+  b->world->version++;
+}
 unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
 void cs_body_set_enabled(cs_Body *b, int e) {
   b->enabled = e != 0;
   b->world->broad_rebuild = 1;
+  b->world->version++;
 }
 int cs_body_get_enabled(const cs_Body *b) { return b->enabled; }
 cs_Mesh *cs_body_mesh(const cs_Body *b) { return b->mesh; }
@@ -360,6 +369,7 @@ static int map_triangle(const cs_Mesh *mesh, uint32_t t, const BodyMap *bm,
   if (!(l > 0) || !isfinite(l)) return 0;
   out->n = v3_scale(n, 1.0 / l);
   out->d = -v3_dot(out->n, out->a);
+  cs_tri_bounds(out);
   out->tri = t;
   out->tag = mesh->tags ? mesh->tags[t] : 0;
   out->one_sided = mesh->backfaces == CS_BACKFACES_IGNORE;
