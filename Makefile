@@ -1,8 +1,8 @@
 # collideslide: build, test and demo.
 #   make            build the Lua module (build/<lua>/collideslide/core.so)
 #   make demo       run examples/walk.lua
-#   make test       install what is missing, build, run the specs (plain and
-#                   under AddressSanitizer + UBSan)
+#   make test       install what is missing, build, run the specs (plain,
+#                   under AddressSanitizer + UBSan, and under valgrind)
 #   make ctest      build and run the C tests spec/c/test_*.c (plain and ASan+UBSan)
 #   make check-valgrind  the specs under valgrind memcheck (definite leaks fail)
 #   make test-all   make test for each of lua5.1 lua5.2 lua5.3 lua5.4 luajit
@@ -61,13 +61,17 @@ $(SAN_MODULE): $(CORE_SRC) $(LUA_SRC) $(HDRS)
 	$(CC) $(CFLAGS_ALL) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined -I$(LUA_INC) -shared -o $@ $(CORE_SRC) $(LUA_SRC) $(LDLIBS_ALL)
 
+# Installs what is missing (tools/deps.sh), valgrind too when make test
+# will use it, so that a fresh machine needs one apt-get round.
 deps:
-	@sh tools/deps.sh $(LUA)
+	@sh tools/deps.sh $(LUA) $(if $(filter 1,$(TEST_VALGRIND)),valgrind)
 
 demo: deps all
 	$(LUA) examples/walk.lua
 
 BUSTED := busted --lua=$(LUA) --helper=spec/helper.lua
+# TEST_VALGRIND=0: make test skips its valgrind stage (test-all does, but for lua5.4).
+TEST_VALGRIND ?= 1
 
 test: deps all $(SAN_MODULE)
 	$(BUSTED) spec
@@ -75,15 +79,20 @@ test: deps all $(SAN_MODULE)
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	  LUA_CPATH="./build/asan-$(LUA)/?.so;;" CS_SANITIZED=1 $(BUSTED) spec
+	@if [ "$(TEST_VALGRIND)" = 1 ]; then \
+	  echo "== the same specs under valgrind memcheck =="; \
+	  $(MAKE) --no-print-directory check-valgrind; fi
 
 # {==== More checks (the build/CI engineer's part) ============================
 
-# Each spec/c/test_*.c is a standalone main() linked with the core and the
-# other spec/c/*.c (shared references such as sweep_reference.c); it runs as
-# built (-O2) and again under ASan+UBSan, with leak checking on, since there
-# is no interpreter around it.
+# Each spec/c/test_*.c is a standalone main() linked with the core and with
+# the other spec/c/*.c that have no main() of their own (shared references
+# such as sweep_reference.c, invariants.c; stress.c has a main and stays out).
+# It runs as built (-O2) and again under ASan+UBSan, with leak checking on,
+# since there is no interpreter around it.
 CTESTS := $(patsubst spec/c/%.c,%,$(wildcard spec/c/test_*.c))
-CTEST_SUPPORT := $(filter-out spec/c/test_%.c,$(wildcard spec/c/*.c))
+CTEST_OTHER := $(filter-out spec/c/test_%.c,$(wildcard spec/c/*.c))
+CTEST_SUPPORT := $(if $(CTEST_OTHER),$(shell grep -L -E '^[a-z ]*int[[:space:]]+main([^A-Za-z0-9_]|$$)' $(CTEST_OTHER)))
 CTEST_HDRS := $(HDRS) $(wildcard spec/c/*.h)
 CORE_ASAN_LIB := build/libcollideslide-asan.a
 SANFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -116,8 +125,9 @@ $(CORE_ASAN_LIB): $(CORE_SRC) $(HDRS)
 # os.exit(code, true) closes the state, so userdata that __gc does not free
 # shows up as "definitely lost". Only definite leaks and memory errors fail;
 # tools/valgrind.supp holds what the interpreter itself reports (nothing for
-# Debian's PUC Lua so far). LuaJIT needs a valgrind-aware build: use 5.x.
-VALGRIND := valgrind --quiet --error-exitcode=1 --leak-check=full \
+# Debian's lua5.1-5.4 and LuaJIT so far; LuaJIT takes 2-3 times longer).
+# --keep-debuginfo: Lua dlcloses core.so at exit, before the leak report.
+VALGRIND := valgrind --quiet --keep-debuginfo=yes --error-exitcode=1 --leak-check=full \
             --errors-for-leak-kinds=definite --show-leak-kinds=definite \
             --num-callers=40 --suppressions=tools/valgrind.supp
 
@@ -127,12 +137,14 @@ check-valgrind: all
 	  --helper=spec/helper.lua -o plainTerminal spec
 
 # make test once per interpreter; each builds into build/<lua>/ and
-# build/asan-<lua>/, and LUA_CPATH follows LUA (see the top).
+# build/asan-<lua>/, and LUA_CPATH follows LUA (see the top). The valgrind
+# stage, the slow one, runs for lua5.4 only.
 LUAS := lua5.1 lua5.2 lua5.3 lua5.4 luajit
 
 test-all:
 	@set -e; for l in $(LUAS); do \
-	  echo "==== make test LUA=$$l"; $(MAKE) --no-print-directory test LUA=$$l; \
+	  echo "==== make test LUA=$$l"; \
+	  $(MAKE) --no-print-directory test LUA=$$l TEST_VALGRIND=$$([ $$l = lua5.4 ] && echo 1 || echo 0); \
 	done
 
 # The rock, built the way users get it: luarocks make (builtin backend, no
@@ -165,3 +177,169 @@ rock-test: rockspec-check
 
 clean:
 	rm -rf build
+
+# {==== The benchmark (bench/, the performance engineer's part) =============
+#   make bench            the "walkers" workload of $(SHARED)/bench/README.md, in C
+#                         (bench/walkers.c) and in Lua (bench/walkers.lua), on
+#                         terrain_708, terrain_1415 and arena, plus the size sweep
+#                         and the callgrind count; writes bench/RESULTS.md.
+#                         QUICK=1: 1 run of 120 frames, no callgrind, written to
+#                         bench/out/RESULTS.quick.md instead.
+#   make bench-callgrind  instructions per mover-step (terrain_708, reduced run:
+#                         256 movers, frames 60-179; FULL=1: all 600 frames)
+# Scenes are generated once into bench/scenes/ (git-ignored).
+SHARED ?= ../shared
+BENCH_SCENES := bench/scenes
+BENCH_BIN ?= build/bench/walkers
+BENCH_SCENE_FILES := $(patsubst %,$(BENCH_SCENES)/terrain_%.obj,33 256 708 1415) \
+                     $(BENCH_SCENES)/arena.obj
+
+.PHONY: bench bench-callgrind bench-scenes
+
+bench-scenes: $(BENCH_SCENE_FILES)
+
+$(BENCH_SCENES)/terrain_%.obj:
+	python3 $(SHARED)/bench/make_scenes.py $(BENCH_SCENES) terrain $*
+
+$(BENCH_SCENES)/arena.obj:
+	python3 $(SHARED)/bench/make_scenes.py $(BENCH_SCENES) arena
+
+# Plain -O2 (portable, no -march), like the core in $(CORE_LIB).
+$(BENCH_BIN): bench/walkers.c csrc/collideslide.h $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -O2 -g $(CFLAGS) -Icsrc -o $@ $< $(CORE_LIB) -lm
+
+bench: all $(BENCH_BIN) bench-scenes
+	python3 bench/run.py --walkers $(BENCH_BIN) --lua $(LUA) --scenes $(BENCH_SCENES) $(if $(QUICK),--quick)
+
+bench-callgrind: $(BENCH_BIN) $(BENCH_SCENES)/terrain_708.obj
+	@command -v valgrind >/dev/null || sh tools/deps.sh $(LUA) valgrind
+	python3 bench/run.py --callgrind-only --walkers $(BENCH_BIN) --scenes $(BENCH_SCENES) $(if $(FULL),--full)
+
+# }====
+
+# {==== make bench-bodies: "worlds that move" (bench/bodies.c, bench/bodies.lua) ====
+#   10,000 bodies (one shared box mesh) moved by setTransform every frame and
+#   256 movers walking among them: ms per frame of the transforms, of the
+#   world's tree over bodies and of the moves; queries/s of each query kind;
+#   the bytes of 1000 instances of a 10k-triangle mesh (C). In C, then in Lua.
+#   BODIES_ARGS passes options to both: --bodies N --frames F --movers M --queries Q.
+BODIES_BIN := build/bench/bodies
+
+.PHONY: bench-bodies
+
+$(BODIES_BIN): bench/bodies.c csrc/collideslide.h $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icsrc -o $@ bench/bodies.c $(CORE_LIB) $(LDLIBS_ALL)
+
+bench-bodies: $(BODIES_BIN) all
+	@echo "== bench/bodies.c"
+	$(BODIES_BIN) $(BODIES_ARGS)
+	@echo "== bench/bodies.lua ($(LUA))"
+	$(LUA) bench/bodies.lua $(BODIES_ARGS)
+
+# }====
+
+# {==== Long-run invariants and fuzzing (the reliability engineer's part) ====
+#   make stress        spec/c/stress.c: >= 10 million mover-steps in random worlds
+#                      (sealed rooms, stairs, creases, spikes, bumpy floors, the
+#                      bench arena and terrain_33), then 1 million each with the
+#                      scene at (1e5, 0, 1e5) and (1e6, 0, 1e6); prints the counts
+#                      and fails on any violation. The three runs are separate
+#                      targets (stress-0, stress-1e5, stress-1e6): make -j3 stress.
+#   make stress-short  the same checks on 200,000 steps at the origin and 25,000
+#                      at each far offset (for make test).
+#   make fuzz          the libFuzzer harnesses fuzz/fuzz_{mesh,sweep,slide}.c
+#                      (clang, ASan+UBSan): each replays fuzz/regressions/<name>/,
+#                      then runs FUZZ_SECONDS (60) on fuzz/corpus/<name>/ plus its
+#                      working corpus fuzz/out/<name>/ (git-ignored); crashes go
+#                      to fuzz/out/artifacts/. Prints the executions of each.
+#   make fuzz-merge    minimises fuzz/out/<name>/ into fuzz/corpus/<name>/ (to commit).
+# STRESS_STEPS, STRESS_FAR_STEPS, STRESS_SEED and STRESS_ARGS tune the runs.
+STRESS_BIN := build/stress/stress
+STRESS_STEPS ?= 10000000
+STRESS_FAR_STEPS ?= 1000000
+STRESS_SEED ?= 1
+STRESS_SCENES ?= $(or $(BENCH_SCENES),bench/scenes)
+STRESS_SCENE_FILES := $(STRESS_SCENES)/arena.obj $(STRESS_SCENES)/terrain_33.obj
+STRESS_SUPPORT := spec/c/invariants.c spec/c/sweep_reference.c
+STRESS_RUN = $(STRESS_BIN) --quiet --seed $(STRESS_SEED) --scenes $(STRESS_SCENES) $(STRESS_ARGS)
+
+FUZZERS := fuzz_mesh fuzz_sweep fuzz_slide
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
+              -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_ENV := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: stress stress-0 stress-1e5 stress-1e6 stress-short fuzz fuzz-deps fuzz-merge \
+        fuzz-regressions
+
+$(STRESS_BIN): spec/c/stress.c $(STRESS_SUPPORT) $(CTEST_HDRS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icsrc -Ispec/c -o $@ $< $(STRESS_SUPPORT) $(CORE_LIB) $(LDLIBS_ALL)
+
+stress: stress-0 stress-1e5 stress-1e6
+
+stress-0: $(STRESS_BIN) $(STRESS_SCENE_FILES)
+	$(STRESS_RUN) --steps $(STRESS_STEPS)
+
+stress-1e5: $(STRESS_BIN) $(STRESS_SCENE_FILES)
+	$(STRESS_RUN) --steps $(STRESS_FAR_STEPS) --offset 1e5
+
+stress-1e6: $(STRESS_BIN) $(STRESS_SCENE_FILES)
+	$(STRESS_RUN) --steps $(STRESS_FAR_STEPS) --offset 1e6
+
+stress-short: $(STRESS_BIN) $(STRESS_SCENE_FILES)
+	$(STRESS_RUN) --steps 200000 --per-mover 100
+	$(STRESS_RUN) --steps 25000 --per-mover 60 --offset 1e5
+	$(STRESS_RUN) --steps 25000 --per-mover 60 --offset 1e6
+
+# Debian's clang 14 needs libclang-rt-14-dev for -fsanitize=fuzzer.
+FUZZ_PROBE := int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }
+fuzz-deps:
+	@mkdir -p build && echo '$(FUZZ_PROBE)' > build/fuzz-probe.c
+	@$(FUZZ_CC) -fsanitize=fuzzer -o build/fuzz-probe build/fuzz-probe.c 2>/dev/null || { \
+	  echo "fuzz: $(FUZZ_CC) cannot link libFuzzer: apt-get install -y clang libclang-rt-14-dev"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y clang libclang-rt-14-dev </dev/null && \
+	  $(FUZZ_CC) -fsanitize=fuzzer -o build/fuzz-probe build/fuzz-probe.c; }
+
+build/fuzz/%: fuzz/%.c fuzz/fuzz_alloc.h $(STRESS_SUPPORT) $(CORE_SRC) $(CTEST_HDRS) | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Icsrc -Ispec/c -Ifuzz -o $@ $< $(STRESS_SUPPORT) $(CORE_SRC) -lm
+
+# Each input that once found a bug must pass.
+fuzz-regressions: $(FUZZERS:%=build/fuzz/%)
+	@mkdir -p fuzz/out
+	@set -e; for f in $(FUZZERS); do \
+	  [ -n "$$(ls fuzz/regressions/$$f 2>/dev/null)" ] || continue; \
+	  if $(FUZZ_ENV) build/fuzz/$$f fuzz/regressions/$$f/* > fuzz/out/$$f-regressions.log 2>&1; then \
+	    echo "$$f: $$(grep -c '^Executed' fuzz/out/$$f-regressions.log) inputs of fuzz/regressions/$$f/ pass"; \
+	  else \
+	    grep -E '^(Executed|fuzz_|==[0-9]+==ERROR|SUMMARY)' fuzz/out/$$f-regressions.log; \
+	    echo "$$f: a regression input fails (log: fuzz/out/$$f-regressions.log)"; exit 1; \
+	  fi; \
+	done
+
+fuzz: fuzz-regressions
+	@mkdir -p fuzz/out/artifacts
+	@set -e; for f in $(FUZZERS); do \
+	  mkdir -p fuzz/out/$$f; \
+	  echo "== $$f: $(FUZZ_SECONDS) s"; \
+	  if $(FUZZ_ENV) build/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	       -artifact_prefix=fuzz/out/artifacts/$$f- fuzz/out/$$f fuzz/corpus/$$f \
+	       > fuzz/out/$$f.log 2>&1; then \
+	    grep -E '^Done [0-9]+ runs' fuzz/out/$$f.log | sed "s/^/$$f: /"; \
+	  else \
+	    grep -E '^(fuzz_|==[0-9]+==ERROR|SUMMARY|artifact_prefix)' fuzz/out/$$f.log; \
+	    echo "$$f: FAILED (log: fuzz/out/$$f.log)"; exit 1; \
+	  fi; \
+	done
+
+fuzz-merge: $(FUZZERS:%=build/fuzz/%)
+	@set -e; for f in $(FUZZERS); do \
+	  mkdir -p fuzz/corpus/$$f fuzz/out/$$f; \
+	  build/fuzz/$$f -merge=1 fuzz/corpus/$$f fuzz/out/$$f 2>&1 | grep -E 'MERGE-OUTER: [0-9]+ new'; \
+	done
+
+# }====

@@ -218,6 +218,10 @@ cs_Status cs_world_bodies_in_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned m
   return s == CS_STOP ? CS_OK : s;
 }
 
+void cs_world_sync(cs_World *w) {
+  if (w->broad_walks == 0) broad_update(w);
+}
+
 int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi) {
   size_t i;
   int any = 0;

@@ -209,6 +209,21 @@ long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t 
 ** Movers, bodies and worlds (cs_mover.c, cs_world.c)
 ** ===================================================================*/
 
+/* A mover's gathered triangles kept between calls (cs_world.c): in
+** ellipsoid space relative to c0, for a box a little larger than one call
+** needs, reused while the world is unchanged and the calls' boxes stay in it. */
+typedef struct cs_GatherCache {
+  const cs_World *world;  /* NULL: empty */
+  unsigned version;       /* of world */
+  unsigned mask;
+  cs_Vec3 c0, radius, lo, hi;
+  double q[4];
+  cs_TriES *tris;
+  size_t ntris, captris;
+  const cs_Body **bodies;
+  size_t nbodies, capbodies;
+} cs_GatherCache;
+
 struct cs_Mover {
   cs_Alloc alloc;
   cs_Vec3 pos, radius, up;
@@ -242,6 +257,7 @@ struct cs_Mover {
   ** need not look for overlaps. */
   const cs_World *clean_world;
   unsigned clean_version;
+  cs_GatherCache cache;
 };
 
 double cs_mover_skin(const cs_Mover *m);
@@ -321,6 +337,9 @@ struct cs_World {
 typedef cs_Status (*cs_BodyFn)(void *ud, cs_Body *body);
 cs_Status cs_world_bodies_in_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask,
                                  cs_BodyFn fn, void *ud);
+/* Brings the top-level tree (and the world's version) up to date with
+** edits of its meshes. */
+void cs_world_sync(cs_World *w);
 /* The bounds of every enabled body; returns 0 when there is none. */
 int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi);
 /* Counts a body's use of a mesh (delta +1 or -1). */
@@ -359,7 +378,9 @@ cs_Status cs_world_gather(cs_World *w, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 
 /* The response (cs_slide.c): one whole collideAndSlide on the gathered
 ** triangles. Fills the mover's contacts and ground state and sets its
 ** position. */
+/* tris[ntris] are the gathered triangles in es (bodies[] their bodies). */
 cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
+                        cs_TriES *tris, size_t ntris, const cs_Body *const *bodies,
                         cs_Vec3 walk, const cs_Vec3 *gravity, cs_Vec3 carry,
                         const cs_Body *carrier);
 

@@ -28,6 +28,8 @@ cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
 void cs_mover_free(cs_Mover *m) {
   if (!m) return;
   cs_free(&m->alloc, m->contacts, m->capcontacts * sizeof(cs_Contact));
+  cs_free(&m->alloc, m->cache.tris, m->cache.captris * sizeof(cs_TriES));
+  cs_free(&m->alloc, m->cache.bodies, m->cache.capbodies * sizeof(cs_Body *));
   cs_free(&m->alloc, m, sizeof *m);
 }
 

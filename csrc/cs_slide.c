@@ -19,6 +19,7 @@ typedef struct Slide {
   const cs_ESpace *es;
   cs_TriES *tris;
   size_t ntris;
+  const cs_Body *const *bodies;  /* of the triangles (cs_TriES.body) */
   cs_Vec3 pos;            /* the centre, ellipsoid space */
   cs_Vec3 up;             /* world up, unit */
   double skin;            /* world units */
@@ -143,7 +144,7 @@ static cs_Contact *record(Slide *s, size_t ti, const cs_SweepHit *h, int pass) {
   c->normal = cs_espace_normal_from(s->es, h->normal);
   c->tri_normal = cs_espace_normal_from(s->es, t->n);
   if (v3_dot(c->tri_normal, c->normal) < 0) c->tri_normal = v3_neg(c->tri_normal);
-  c->body = w->gbodies[t->body];
+  c->body = s->bodies[t->body];
   c->triangle = t->tri;
   c->tag = t->tag;
   c->pass = pass;
@@ -487,14 +488,16 @@ static void hide_body(Slide *s, const cs_Body *b, int hide) {
   size_t i;
   for (i = 0; i < s->ntris; i++) {
     cs_TriES *t = &s->tris[i];
-    if (s->w->gbodies[t->body] != b) continue;
+    if (s->bodies[t->body] != b) continue;
     if (hide) { t->pad[0] = t->response; t->response = CS_RESPONSE_CROSS; }
     else t->response = t->pad[0];
   }
 }
 
-cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es, cs_Vec3 walk,
-                        const cs_Vec3 *gravity, cs_Vec3 carry, const cs_Body *carrier) {
+cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
+                        cs_TriES *tris, size_t ntris, const cs_Body *const *bodies,
+                        cs_Vec3 walk, const cs_Vec3 *gravity, cs_Vec3 carry,
+                        const cs_Body *carrier) {
   Slide s;
   int grounded = m->ground == CS_GROUND_ON, stuck = CLEAR, jumping, clean;
   cs_Status st;
@@ -502,8 +505,10 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es, cs_Vec3 w
   s.w = w;
   s.m = m;
   s.es = es;
-  s.tris = w->tris;
-  s.ntris = w->ntris;
+  s.tris = tris;
+  s.ntris = ntris;
+  s.bodies = bodies;
+  s.pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
   s.up = m->up;
   s.skin = cs_mover_skin(m);
   /* the ellipsoid's support along -up is |E^T up| = |diag(r) R^T up| */

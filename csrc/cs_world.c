@@ -469,12 +469,61 @@ static cs_Vec3 ground_carry(const cs_Body *b, const cs_Mover *m) {
   return v3_sub(v3_add(m3_apply(&b->A, m->ground_anchor), b->T), m->pos);
 }
 
+/* {==================================================================
+** The mover's gather cache
+** ===================================================================*/
+
+/* How much larger than a call's box the cached box is, in radii: movers
+** moving less than this per frame gather once every few frames. */
+#define CACHE_FAT 0.5
+
+static int box_inside(cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 olo, cs_Vec3 ohi) {
+  return lo.x >= olo.x && lo.y >= olo.y && lo.z >= olo.z &&
+         hi.x <= ohi.x && hi.y <= ohi.y && hi.z <= ohi.z;
+}
+
+/* Does the cache hold every triangle a call in the box [lo, hi] may meet,
+** mapped the way this call would map them? (Filters answer per call: no
+** cache with one.) */
+static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
+  const cs_GatherCache *c = &m->cache;
+  return c->world == w && c->version == w->version && c->mask == m->collides_with &&
+         !m->filter && memcmp(&c->radius, &m->radius, sizeof c->radius) == 0 &&
+         memcmp(c->q, m->q, sizeof c->q) == 0 && box_inside(lo, hi, c->lo, c->hi);
+}
+
+/* Keeps the world's gathered triangles (for the box [lo, hi], mapped from
+** es) in the mover's cache; on allocation failure the cache is left empty. */
+static void cache_store(const cs_World *w, cs_Mover *m, const cs_ESpace *es,
+                        cs_Vec3 lo, cs_Vec3 hi) {
+  cs_GatherCache *c = &m->cache;
+  c->world = NULL;
+  if (cs_grow(&m->alloc, (void **)&c->tris, &c->captris, w->ntris, sizeof(cs_TriES)) != CS_OK ||
+      cs_grow(&m->alloc, (void **)&c->bodies, &c->capbodies, w->ngbodies,
+              sizeof(cs_Body *)) != CS_OK)
+    return;
+  if (w->ntris) memcpy(c->tris, w->tris, w->ntris * sizeof(cs_TriES));
+  if (w->ngbodies) memcpy((void *)c->bodies, (const void *)w->gbodies, w->ngbodies * sizeof(cs_Body *));
+  c->ntris = w->ntris;
+  c->nbodies = w->ngbodies;
+  c->world = w;
+  c->version = w->version;
+  c->mask = m->collides_with;
+  c->c0 = es->c0;
+  c->radius = m->radius;
+  memcpy(c->q, m->q, sizeof c->q);
+  c->lo = lo;
+  c->hi = hi;
+}
+
+/* }================================================================== */
+
 cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
                                      const cs_Vec3 *gravity) {
   cs_ESpace es;
   cs_Vec3 lo, hi, carry = v3(0, 0, 0);
   const cs_Body *ground = live_ground_body(w, m);
-  double margin, skin = cs_mover_skin(m);
+  double margin, fat, skin = cs_mover_skin(m);
   cs_Status s;
   if (w->busy) return CS_EBUSY;
   if (ground) carry = ground_carry(ground, m);
@@ -486,8 +535,21 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
          + 2 * m->step_height + m->snap_distance + 4 * skin + 1e-9;
   ellipsoid_box(&es, margin, &lo, &hi);
   w->busy = 1;
+  cs_world_sync(w);
+  if (cache_usable(w, m, lo, hi)) {
+    cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
+    s = cs_slide_move(w, m, &es, m->cache.tris, m->cache.ntris, m->cache.bodies,
+                      walk, gravity, carry, ground);
+    w->busy = 0;
+    return s;
+  }
+  fat = m->filter ? 0 : CACHE_FAT * v3_len(m->radius);
+  ellipsoid_box(&es, margin + fat, &lo, &hi);
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
-  if (s == CS_OK) s = cs_slide_move(w, m, &es, walk, gravity, carry, ground);
+  if (s == CS_OK) {
+    if (!m->filter) cache_store(w, m, &es, lo, hi);
+    s = cs_slide_move(w, m, &es, w->tris, w->ntris, w->gbodies, walk, gravity, carry, ground);
+  }
   w->busy = 0;
   return s;
 }

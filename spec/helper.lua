@@ -20,7 +20,13 @@ H.LUA = type(jit) == "table" and "luajit" or "lua" .. H.lua_version -- build/<LU
 H.sanitized = os.getenv("CS_SANITIZED") == "1"   -- ASan+UBSan run: slower
 H.valgrind = os.getenv("CS_VALGRIND") == "1"     -- under valgrind: much slower
 -- Factor for the size of heavy random or benchmark-like specs.
-H.scale = (H.valgrind and 0.05) or (H.sanitized and 0.25) or 1
+H.scale = (H.valgrind or H.sanitized) and 0.25 or 1
+
+-- n scaled by H.scale, but at least `min` (default 1): a case count that keeps
+-- statistical assertions ("more than a third hit") meaningful under valgrind.
+function H.count(n, min)
+  return math.max(min or 1, math.floor(n * H.scale))
+end
 
 -- A plain `busted` (no make) has no LUA_PATH/LUA_CPATH: find ./lua, ./spec
 -- and the module built for this interpreter. make exports both, and the

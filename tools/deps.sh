@@ -44,7 +44,11 @@ check() {
   missing=""
   command -v "$LUA" >/dev/null 2>&1 || need $pkgs
   [ -f "$header" ] || need $pkgs
-  busted_ok || need $BUSTED_PKGS
+  # Busted is checked on LUA once LUA is there; a busted that exists but
+  # fails to start on it gets its packages reinstalled.
+  if ! command -v busted >/dev/null 2>&1; then need $BUSTED_PKGS
+  elif command -v "$LUA" >/dev/null 2>&1 && ! busted_ok; then need $BUSTED_PKGS
+  fi
   cc_ok || need gcc libc6-dev
   for tool in "$@"; do
     case $tool in
@@ -57,31 +61,35 @@ check() {
   done
 }
 
-check "$@"
-[ -z "$missing" ] && exit 0
-
-missing=${missing# }
-if [ "$(id -u)" = 0 ]; then sudo=""
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"
-else
-  echo "deps.sh: missing for $LUA: $missing" >&2
-  echo "deps.sh: run:  sudo apt-get update && sudo apt-get install -y $missing" >&2
-  exit 1
-fi
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "deps.sh: missing for $LUA: $missing; no apt-get here: install the equivalents" >&2
-  exit 1
-fi
-
-echo "deps.sh: installing $missing"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq </dev/null
-# shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends -o Dpkg::Use-Pty=0 $missing </dev/null >/dev/null
-
-check "$@"
-if [ -n "$missing" ]; then
-  echo "deps.sh: still missing after apt-get install:$missing" >&2
-  busted --lua="$LUA" --version >&2 || true
-  exit 1
-fi
+# Up to two rounds: the second installs what only shows once the first is in
+# (busted's modules for a freshly installed LUA).
+round=0
+while :; do
+  check "$@"
+  [ -z "$missing" ] && exit 0
+  missing=${missing# }
+  round=$((round + 1))
+  if [ $round -gt 2 ]; then
+    echo "deps.sh: still missing after apt-get install: $missing" >&2
+    busted --lua="$LUA" --version >&2 || true
+    exit 1
+  fi
+  if [ $round = 1 ]; then
+    if [ "$(id -u)" = 0 ]; then sudo=""
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"
+    else
+      echo "deps.sh: missing for $LUA: $missing" >&2
+      echo "deps.sh: run:  sudo apt-get update && sudo apt-get install -y $missing" >&2
+      exit 1
+    fi
+    if ! command -v apt-get >/dev/null 2>&1; then
+      echo "deps.sh: missing for $LUA: $missing; no apt-get here: install the equivalents" >&2
+      exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq </dev/null
+  fi
+  echo "deps.sh: installing $missing"
+  # shellcheck disable=SC2086
+  $sudo apt-get install -y -qq --no-install-recommends -o Dpkg::Use-Pty=0 $missing </dev/null >/dev/null
+done
