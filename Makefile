@@ -343,3 +343,73 @@ fuzz-merge: $(FUZZERS:%=build/fuzz/%)
 	done
 
 # }====
+
+# {==== The LuaJIT FFI binding (lua/collideslide/ffi.lua, the FFI engineer's part) ====
+#   make ffi-lib    build/libcollideslide.so: the C core alone as a shared library
+#                   (no Lua), which `require "collideslide.ffi"` loads with ffi.load
+#                   (COLLIDESLIDE_LIB, else package.cpath-style locations, else next
+#                   to ffi.lua; see its header).
+#   make test-ffi   the busted specs under LuaJIT with `require "collideslide"`
+#                   resolving to collideslide.ffi (CS_BACKEND=ffi, see spec/helper.lua).
+#                   Specs tagged #cbinding test what only the C module has (messages
+#                   naming the C stack, the state's close running core.so's
+#                   finalizers, ...): excluded here, each tag says why.
+#                   spec/ffi_spec.lua checks that ffi.lua's cdef is the header's
+#                   declarations (in make test too) and compares the two modules.
+#                   Twice: then with COLLIDESLIDE_FFI_ABI=0, which turns off the
+#                   struct-free views of the by-value calls (see ffi.lua).
+FFI_LIB := build/libcollideslide.so
+
+.PHONY: ffi-lib test-ffi
+
+ffi-lib: $(FFI_LIB)
+
+$(FFI_LIB): $(CORE_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -shared -o $@ $(CORE_SRC) $(LDLIBS_ALL)
+
+FFI_BUSTED := CS_BACKEND=ffi COLLIDESLIDE_LIB=./$(FFI_LIB) busted --lua=luajit \
+              --helper=spec/helper.lua --exclude-tags=cbinding
+
+test-ffi: $(FFI_LIB)
+	@sh tools/deps.sh luajit
+	$(FFI_BUSTED) spec
+	@echo "== the same without the System V x64 views (the calls other platforms make) =="
+	COLLIDESLIDE_FFI_ABI=0 $(FFI_BUSTED) spec
+
+# }====
+
+# {==== The LÖVE playground's headless test (examples/love, the docs/examples part) ====
+#   make playground-test  builds the module for LuaJIT (LÖVE 11 runs LuaJIT) and runs
+#                         `love examples/love --script walk` under Xvfb: 200 frames of
+#                         scripted input at a fixed dt, then a screenshot. Fails unless
+#                         the screenshot (PLAYGROUND_SHOT) appears and is a PNG.
+#                         Installs love, xvfb and xauth when missing. Not in make test:
+#                         LÖVE and Xvfb are heavy. PLAYGROUND_SCRIPT=slope: the other run.
+PLAYGROUND_SCRIPT ?= walk
+PLAYGROUND_SHOT ?= build/playground/$(PLAYGROUND_SCRIPT).png
+PLAYGROUND_PKGS := love xvfb xauth
+
+.PHONY: playground-test playground-deps
+
+playground-deps:
+	@sh tools/deps.sh luajit
+	@if ! command -v love >/dev/null 2>&1 || ! command -v xvfb-run >/dev/null 2>&1 || \
+	    ! command -v xauth >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" != 0 ]; then \
+	    echo "playground-test: run: sudo apt-get install -y $(PLAYGROUND_PKGS)"; exit 1; fi; \
+	  echo "playground-test: apt-get install -y $(PLAYGROUND_PKGS)"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(PLAYGROUND_PKGS) </dev/null || \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(PLAYGROUND_PKGS) </dev/null; }; \
+	fi
+
+playground-test: playground-deps
+	$(MAKE) --no-print-directory all LUA=luajit
+	@mkdir -p $(dir $(PLAYGROUND_SHOT)) && rm -f $(PLAYGROUND_SHOT)
+	timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
+	  love examples/love --script $(PLAYGROUND_SCRIPT) --screenshot $(abspath $(PLAYGROUND_SHOT))
+	@head -c 8 $(PLAYGROUND_SHOT) 2>/dev/null | grep -q PNG || \
+	  { echo "playground-test: FAILED: no screenshot at $(PLAYGROUND_SHOT)"; exit 1; }
+	@echo "playground-test: ok, $(PLAYGROUND_SHOT) ($$(wc -c < $(PLAYGROUND_SHOT)) bytes)"
+
+# }====

@@ -1603,7 +1603,9 @@ static int world_closestPoint(lua_State *L) {
   return 10;
 }
 
+/* A callback, or nil or nothing (the query only counts). */
 static void check_callback(lua_State *L, int arg) {
+  if (lua_gettop(L) < arg) lua_settop(L, arg);   /* left out: the same as nil */
   if (!lua_isnil(L, arg) && lua_type(L, arg) != LUA_TFUNCTION)
     argfail(L, arg, "callback must be a function, got %s", tname(L, arg));
 }

@@ -453,11 +453,13 @@ static void ellipsoid_box(const cs_ESpace *es, double margin, cs_Vec3 *lo, cs_Ve
   *hi = v3_add(es->c0, h);
 }
 
-/* The ground body of the last call, if it is still in this world. */
+/* The ground body of the last call, if it is still in this world and the
+** mover still collides with it (only then does it carry the mover). */
 static const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) {
   const cs_Body *b = m->ground_body;
   if (!m->has_ground || !b || b->world != w) return NULL;
-  return b->alive && b->generation == m->ground_generation ? b : NULL;
+  if (!b->alive || b->generation != m->ground_generation) return NULL;
+  return b->enabled && (b->layers & m->collides_with) ? b : NULL;
 }
 
 /* How the ground body moved its rider since the last call: its velocity

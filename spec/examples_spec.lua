@@ -1,0 +1,93 @@
+-- spec/examples_spec.lua: every example in examples/ (but the LÖVE playground,
+-- see `make playground-test`) runs as a user runs it, `<lua> examples/NAME.lua`
+-- from the repository root with the interpreter these specs run on, exits with
+-- status 0 and prints what it says it does.
+
+local H = require "helper"
+
+-- The interpreter: $LUA when set, else the one the specs run on (lua5.1 ..
+-- lua5.4, luajit: also the name of its command on Debian).
+local LUA = os.getenv("LUA") or H.LUA
+
+-- Runs a command; returns its output (stdout and stderr) and its exit status.
+local function run(cmd)
+  local p = assert(io.popen(cmd .. " 2>&1; echo \"__exit__=$?\""))
+  local out = p:read("*a")
+  p:close()
+  local status = tonumber(out:match("__exit__=(%d+)%s*$"))
+  return out:gsub("__exit__=%d+%s*$", ""), status
+end
+
+-- example -> patterns (Lua patterns, plain when `plain` is set) its output must contain
+local EXAMPLES = {
+  walk = {
+    "level: %d+ triangles",
+    "landed on the floor at y = 0%.9",
+    "climbed the stairs to y = 2%.5",
+    "slid along the wall x = 10",
+    "wrote .*walk%.svg",
+  },
+  game_loop = {
+    "start: dropped from 2%.0 m",
+    "on the ground %(ground%), after air",
+    "up the stairs: 6 steps of 0%.2 m",
+    "jumped %(5%.5 m/s up%)",
+    "stopped by the wall",
+    "%d+ frames drawn, %d+ fixed steps of 0%.0083 s %(120 per second%)",
+    "final position %(13%.10, 0%.90, 0%.00%), ground",
+  },
+  load_obj = {
+    "small level: 8 triangles, 12 vertices, 0 degenerate",
+    "raycast down at %(1%.50, 0%.00%): hit y = 1%.000, triangle 7 %(tag 3%)",
+    "triangles 1%-2 have tag 1, 3%-4 tag 2, 5%-8 tag 3",
+    "a mover resting on it stands on tag 1 %(ground%)",
+    "friction 0: x moved 0%.300",
+    "a broken file: broken%.obj:3: face index 3 out of range",
+  },
+  platform_door = {
+    "t = 1 s  platform at %(%-5%.00, 0%.50%).-feet 0%.004 m above its top, on platform",
+    "t = 4 s  platform at %(%-2%.00, 2%.50%).-feet 0%.004 m above its top, on platform",
+    "stopped at z = 5%.5%d+ .-: touching the door",
+    "the door is open %(90 degrees%)",
+    "through the doorway",
+  },
+  queries = {
+    "t = 0%.150 %(1%.50 m%): crate A, triangle %d+ %(tag 0%)",
+    "with mask 2 %(layer 2 only%): glass at x = 5%.95",
+    "straight up from %(0, 0%.5, 0%): nil",
+    "6 hits",
+    "a callback returning false stops at the first: 1",
+    "the centre stops at x = 1%.100, touching crate A",
+    "world:sweep%(mover, 10, 0, 0%): t = 0%.1100, crate A",
+    "to %(0, 5, 0%) within 1 m: nil",
+    "20 triangles: crate A 10, crate B 10",
+    "crate A triangle %d+: 0%.200 m deep",
+    "overlap%(mover%) for a mover standing clear on the floor: 0",
+  },
+}
+
+-- #cbinding: the examples load the C module (build/<lua>/collideslide/core.so),
+-- which make test builds and make test-ffi does not.
+describe("examples/ #cbinding", function()
+  local names = {}
+  for name in pairs(EXAMPLES) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    it(name .. ".lua runs and says what it does", function()
+      local cmd = string.format("%s examples/%s.lua", LUA, name)
+      local out, status = run(cmd)
+      assert.are.equal(0, status, cmd .. " failed:\n" .. out)
+      for _, pattern in ipairs(EXAMPLES[name]) do
+        assert.is_truthy(out:find(pattern), cmd .. ": no line matches '" .. pattern
+          .. "' in its output:\n" .. out)
+      end
+    end)
+  end
+
+  it("lists every example but the LÖVE playground", function()
+    local out = run("ls examples")
+    for file in out:gmatch("([%w_]+)%.lua") do
+      assert.is_truthy(EXAMPLES[file], "examples/" .. file .. ".lua has no entry in spec/examples_spec.lua")
+    end
+  end)
+end)
