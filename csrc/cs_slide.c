@@ -27,6 +27,7 @@ typedef struct Slide {
   int touched;            /* a TOUCH response ended the call */
   int walled;             /* a walk-like pass met a wall (see slide_normal) */
   int sweep_flags;        /* CS_SWEEP_*: CLEAR_START once the mover is known clear */
+  double reach_skins;     /* how many skins past a move's end its sweep looks */
   cs_Status status;       /* the first failure (contact buffer growth) */
 } Slide;
 
@@ -44,14 +45,15 @@ static double skin_es(const Slide *s, cs_Vec3 n) {
 }
 
 /* How far past the end of a move of e-space length vlen a sweep looks, as a
-** fraction of it: a skin. A move that ends nearer a surface than the skin
-** stops the skin short of it, so movers keep their gap rather than ending
-** at exact touch, where rounding decides which side they are on. */
+** fraction of it: a skin (two in the gravity pass). A move that ends nearer
+** a surface than the skin stops the skin short of it, so movers keep their
+** gap rather than ending at exact touch, where rounding decides which side
+** they are on; and a mover resting on its ground meets it every call. */
 static double sweep_reach(const Slide *s, double vlen) {
   cs_Vec3 ir = s->es->inv_r;
   double k = ir.x > ir.y ? ir.x : ir.y;
   k = k > ir.z ? k : ir.z;
-  return 1.0 + s->skin * k / vlen;
+  return 1.0 + s->reach_skins * s->skin * k / vlen;
 }
 
 /* The sweep of one step of a pass: the earliest contact along vel within
@@ -432,18 +434,13 @@ static int has_ground_contact(const Slide *s, size_t first) {
   return 0;
 }
 
-/* Down to the ground within reach (world units): with move, the mover
-** follows (snapping); without, the contact is only recorded (a probe, so a
-** mover resting a skin above its ground knows it stands). Keeps the contact
-** only when it is walkable ground below. */
-static void ground_reach(Slide *s, double reach, int move) {
+/* Snapping: down to walkable ground within reach (world units), the mover
+** following; without such ground nothing changes. */
+static void snap_to_ground(Slide *s, double reach) {
   cs_Vec3 start = s->pos;
   size_t first = s->w->ncontacts;
-  cs_Contact *c = move_straight(s, up_es(s, -reach), CS_PASS_SNAP, move);
-  if (c && is_below(s, c) && (is_walkable(s, c) || !move)) {
-    if (!move) c->pass = CS_PASS_GRAVITY;
-    return;
-  }
+  cs_Contact *c = move_straight(s, up_es(s, -reach), CS_PASS_SNAP, 1);
+  if (c && is_below(s, c) && is_walkable(s, c)) return;
   s->pos = start;
   s->w->ncontacts = first;
 }
@@ -509,6 +506,7 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
   s.ntris = ntris;
   s.bodies = bodies;
   s.pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
+  s.reach_skins = 1;
   s.up = m->up;
   s.skin = cs_mover_skin(m);
   /* the ellipsoid's support along -up is |E^T up| = |diag(r) R^T up| */
@@ -530,11 +528,13 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
     if (stuck != STILL_STUCK) s.sweep_flags |= CS_SWEEP_CLEAR_START;
   }
   walk_pass(&s, cs_espace_vec_to(es, walk), grounded);
-  if (gravity && !s.touched) slide_pass(&s, cs_espace_vec_to(es, *gravity), CS_PASS_GRAVITY);
+  if (gravity && !s.touched) {
+    s.reach_skins = 2;
+    slide_pass(&s, cs_espace_vec_to(es, *gravity), CS_PASS_GRAVITY);
+    s.reach_skins = 1;
+  }
   if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s, 0))
-    ground_reach(&s, m->snap_distance + s.skin, 1);
-  if (gravity && v3_dot(*gravity, m->up) < 0 && !s.touched && !has_ground_contact(&s, 0))
-    ground_reach(&s, 2 * s.skin, 0);
+    snap_to_ground(&s, m->snap_distance + s.skin);
   if (s.status != CS_OK) return s.status;
   if ((st = cs_mover_set_contacts(m, w->contacts, w->ncontacts)) != CS_OK) return st;
   m->pos = cs_espace_from(es, s.pos);

@@ -583,7 +583,10 @@ int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4
     R = m3_from_quat(qn);
   }
   cs_espace_init(&es, p, r, &R, oriented);
-  ellipsoid_box(&es, v3_len(d) + 1e-9 * (1 + v3_len(p)), &lo, &hi);
+  /* the box of the swept volume: the ellipsoid's box at both ends */
+  ellipsoid_box(&es, 1e-9 * (1 + v3_len(p) + v3_len(d)), &lo, &hi);
+  lo = v3_min(lo, v3_add(lo, d));
+  hi = v3_max(hi, v3_add(hi, d));
   w->busy = 1;
   if (cs_world_gather(w, &es, lo, hi, mask, NULL, NULL) != CS_OK) {
     w->busy = 0;
