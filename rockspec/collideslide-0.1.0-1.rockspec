@@ -23,5 +23,7 @@ build = {
     ["collideslide.obj"] = "lua/collideslide/obj.lua",
     ["collideslide.character"] = "lua/collideslide/character.lua",
     ["collideslide.svg"] = "lua/collideslide/svg.lua",
+    ["collideslide.layer"] = "lua/collideslide/layer.lua",
+    ["collideslide.ffi"] = "lua/collideslide/ffi.lua",     -- LuaJIT only; needs libcollideslide
   },
 }

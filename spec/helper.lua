@@ -39,6 +39,13 @@ if not (os.getenv("LUA_CPATH") or os.getenv("LUA_CPATH" .. suffix)) then
   package.cpath = "./build/" .. H.LUA .. "/?.so;" .. package.cpath
 end
 
+-- CS_BACKEND=ffi (make test-ffi, LuaJIT): `require "collideslide"` is the FFI
+-- binding (spec/ffi/collideslide.lua); H.backend is "ffi" or "c".
+H.backend = os.getenv("CS_BACKEND") == "ffi" and "ffi" or "c"
+if H.backend == "ffi" and not package.path:find("./spec/ffi/?.lua", 1, true) then
+  package.path = "./spec/ffi/?.lua;" .. package.path
+end
+
 --[[ }=================================================================
   Tolerances and comparisons
 =================================================================== ]]

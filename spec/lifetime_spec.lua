@@ -385,7 +385,11 @@ describe("Collection", function()
     end
 
     for _, where in ipairs { "first", "middle", "last" } do
-      it("uses a scene whose keeper was created " .. where, function()
+      -- #cbinding: userdata finalizers run even for objects a finalizer resurrects;
+      -- the FFI binding's cdata finalizers do not (the keeper's closure keeps the
+      -- scene open), so check 12 in the keeper removes the body for good and
+      -- check 10 afterwards finds no contact (make test-ffi leaves these out).
+      it("uses a scene whose keeper was created " .. where .. " #cbinding", function()
         saved, during = nil, {}
         local k = make(where)
         k = nil
@@ -447,7 +451,8 @@ describe("Collection", function()
   end)
 
   describe("at the state's close", function()
-    it("finalizes live worlds, meshes, bodies and movers in any order without a crash", function()
+    -- #cbinding: requires collideslide.core (spec/ffi_spec.lua has the FFI's own).
+    it("finalizes live worlds, meshes, bodies and movers in any order without a crash #cbinding", function()
       local code = [[
         local cs = require "collideslide.core"
         local keep = {}

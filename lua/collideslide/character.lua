@@ -34,7 +34,8 @@ State, read after each update:
   mover (the cs mover: contacts via mover:contactCount()/getContact(i)).
 ]]
 
-local core = require "collideslide.core"
+-- The core (collideslide.core, or collideslide.ffi's) is given to bind(core); `new`
+-- uses collideslide.core, required on its first call.
 
 local sqrt, floor, type, tostring = math.sqrt, math.floor, type, tostring
 local format = string.format
@@ -153,10 +154,11 @@ end
 
 -- }======================================================================
 
---- cs.newCharacter(settings) -> character (the settings are described above).
-local function newCharacter(settings)
+-- newCharacter's body for a core's newMover; errors blame level 3, the caller
+-- of the function bind(core) returns.
+local function construct(newMover, settings)
   if settings ~= nil and type(settings) ~= "table" then
-    error("bad argument #1 to 'newCharacter' (table expected, got " .. type(settings) .. ")", 2)
+    error("bad argument #1 to 'newCharacter' (table expected, got " .. type(settings) .. ")", 3)
   end
   local self = setmetatable({}, Character)
   for k, v in pairs(DEFAULTS) do self[k] = v end
@@ -164,15 +166,15 @@ local function newCharacter(settings)
   self.position = { 0, 0, 0 }
   for k, v in pairs(settings or {}) do
     if CHECKS[k] == nil then
-      error("bad argument #1 to 'newCharacter' (unknown field '" .. tostring(k) .. "')", 2)
+      error("bad argument #1 to 'newCharacter' (unknown field '" .. tostring(k) .. "')", 3)
     end
     self[k] = v
   end
   local err = checkAll(self)
-  if err then error("bad argument #1 to 'newCharacter' (" .. err .. ")", 2) end
+  if err then error("bad argument #1 to 'newCharacter' (" .. err .. ")", 3) end
   local p = self.position
   self.position = { p[1], p[2], p[3] }          -- ours, updated in place
-  self.mover = core.newMover { radius = self.radius, position = self.position, up = self.up }
+  self.mover = newMover { radius = self.radius, position = self.position, up = self.up }
   self.velocity = { 0, 0, 0 }
   self.fallVelocity = { 0, 0, 0 }
   self.onGround, self.groundState, self.jumped = false, "air", false
@@ -184,6 +186,21 @@ local function newCharacter(settings)
   self._placed = { p[1], p[2], p[3] }           -- the position the mover was last at
   self:_sync()                                  -- the mover gets the settings now
   return self
+end
+
+--- bind(core) -> newCharacter(settings) over that core (collideslide.core or the
+-- core of collideslide.ffi): cs.newCharacter (the settings are described above).
+local function bind(core)
+  return function(settings)
+    local ch = construct(core.newMover, settings)   -- no tail call: error levels
+    return ch
+  end
+end
+
+--- newCharacter(settings) over collideslide.core.
+local function newCharacter(settings)
+  local ch = construct(require("collideslide.core").newMover, settings)
+  return ch
 end
 
 -- Applies the settings to the mover (only what changed since the last time) and
@@ -276,7 +293,7 @@ for none. One world:collideAndSlide call with the walk displacement (horizontal
 velocity * dt) and the gravity displacement (fallVelocity * dt).
 ]]
 function Character:update(world, dt, input)
-  if type(world) ~= "userdata" then
+  if type(world) ~= "userdata" and type(world) ~= "table" then   -- table: collideslide.ffi's
     error("bad argument #1 to 'update' (world expected, got " .. type(world) .. ")", 2)
   end
   if not isFinite(dt) or dt < 0 then
@@ -349,4 +366,4 @@ function Character:update(world, dt, input)
   q[1], q[2], q[3] = x, y, z
 end
 
-return { new = newCharacter, Character = Character }
+return { new = newCharacter, bind = bind, Character = Character }

@@ -1,0 +1,2055 @@
+-- collideslide/ffi.lua: the LuaJIT FFI binding of the C core, for LuaJIT hosts
+-- (LOVE, LOVR, plain luajit) without a C compiler for the Lua module:
+--
+--     local cs = require "collideslide.ffi"
+--
+-- is the same API as `require "collideslide"` (the C module collideslide.core
+-- plus the Lua layer, see API.md): the same functions, methods, fields, argument
+-- checks and messages ("bad argument #n to 'fname' (...)"), 1-based indices,
+-- body handles that are the same object in every result, worlds that keep their
+-- meshes alive. It binds build/libcollideslide.so (`make ffi-lib`: the core alone,
+-- no Lua), found in this order:
+--   1. $COLLIDESLIDE_LIB: the library's path;
+--   2. package.cpath's templates with ? as libcollideslide, then as
+--      collideslide/libcollideslide (next to a collideslide/core.so);
+--   3. next to this file, and build/ two levels above it (a checkout of the repo);
+--   4. the system's search (ffi.load "collideslide": LD_LIBRARY_PATH, ...).
+--
+-- How it differs from the C module, apart from what type() says (tables, not
+-- userdata):
+--   - Objects are tables. Their finalizers are cdata finalizers (ffi.gc) on the
+--     core pointers; getmetatable(x).__gc(x) / __close close them by hand, as
+--     with the C module. A world's finalizer holds its meshes, so a core mesh is
+--     always freed after the core worlds that use it.
+--   - The contacts' body handles are resolved on first use (getContact,
+--     getGroundBody) rather than after every collideAndSlide; a world resolves
+--     the pending contacts of its movers before anything could change its bodies
+--     (add, remove, close), so the handles are the ones the C module gives.
+--   - Callbacks: one FFI callback per kind for the whole module (filter, and the
+--     three query kinds), never one per call; the C functions that call back are
+--     called from functions with jit.off (a callback from a JIT-compiled C call
+--     aborts LuaJIT). A callback's error is caught (pcall), the core is stopped
+--     and the error re-raised after the core returned, as in the C module.
+--   - cs_OverlapFn takes a cs_Vec3 by value, which FFI callbacks cannot receive:
+--     its callback is declared with an ABI-equivalent signature for x64 (System V
+--     and Windows) and arm64, checked at load against a known overlap; elsewhere
+--     (or if that check fails) overlap/overlapEllipsoid with a callback raise an
+--     error (without one they count).
+--   - The JIT does not compile FFI calls that pass or return a struct by value,
+--     as collideAndSlide, getPosition, sweep and raycast's C functions do. On
+--     System V x64 they are called through struct-free views of the same
+--     functions (see "abi" below), checked at load against the declared calls;
+--     elsewhere, or with COLLIDESLIDE_FFI_ABI=0, through the declarations: then
+--     those calls run in the interpreter and getPosition allocates a cdata.
+-- See bench/RESULTS.md ("LuaJIT: FFI vs C module") for the speed of both.
+
+local ffi = require "ffi"
+
+local type, select, tonumber, tostring, error, pcall, rawget, rawequal, pairs, next =
+  type, select, tonumber, tostring, error, pcall, rawget, rawequal, pairs, next
+local getmetatable, setmetatable = getmetatable, setmetatable
+local floor, huge, format = math.floor, math.huge, string.format
+
+-- One core per Lua state: a second execution of this file (package.loaded
+-- cleared, as busted's insulation does) returns the first one's module, so that
+-- ffi.cdef runs once and objects stay compatible.
+local REG = debug.getregistry()
+local REG_KEY = "collideslide.ffi"
+if REG[REG_KEY] then return REG[REG_KEY] end
+
+-- {======================================================================
+-- Declarations: copied from csrc/collideslide.h, identical to it (spec/ffi_spec.lua
+-- checks each against the header). What the binding does not use is left out.
+-- =======================================================================
+
+local HEADER_CDEF = [[
+typedef void *(*cs_AllocFn)(void *ud, void *ptr, size_t osize, size_t nsize);
+typedef struct cs_Alloc { cs_AllocFn fn; void *ud; } cs_Alloc;
+typedef struct cs_Vec3 { double x, y, z; } cs_Vec3;
+typedef enum cs_Status {
+  CS_OK = 0,
+  CS_ENOMEM,
+  CS_EINVAL,
+  CS_ERANGE,
+  CS_ETOOBIG,
+  CS_EBUSY,
+  CS_EABORT
+} cs_Status;
+const char *cs_status_string(cs_Status s);
+cs_Alloc cs_default_alloc(void);
+typedef struct cs_Mesh cs_Mesh;
+enum { CS_BACKFACES_COLLIDE = 0, CS_BACKFACES_IGNORE = 1 };
+typedef struct cs_MeshDesc {
+  const double *vertices;
+  size_t vertex_count;
+  const unsigned *indices;
+  size_t triangle_count;
+  const int *tags;
+  int backfaces;
+} cs_MeshDesc;
+cs_Status cs_mesh_new(const cs_Alloc *alloc, const cs_MeshDesc *desc,
+                      cs_Mesh **out, size_t *bad_index);
+void cs_mesh_free(cs_Mesh *mesh);
+size_t cs_mesh_triangle_count(const cs_Mesh *mesh);
+size_t cs_mesh_vertex_count(const cs_Mesh *mesh);
+size_t cs_mesh_degenerate_count(cs_Mesh *mesh);
+size_t cs_mesh_memory(const cs_Mesh *mesh);
+int cs_mesh_backfaces(const cs_Mesh *mesh);
+void cs_mesh_bounds(cs_Mesh *mesh, cs_Vec3 *lo, cs_Vec3 *hi);
+cs_Vec3 cs_mesh_vertex(const cs_Mesh *mesh, size_t i);
+void cs_mesh_triangle(const cs_Mesh *mesh, size_t t, unsigned idx[3]);
+int cs_mesh_tag(const cs_Mesh *mesh, size_t t);
+void cs_mesh_set_vertex(cs_Mesh *mesh, size_t i, cs_Vec3 p);
+void cs_mesh_set_vertices(cs_Mesh *mesh, const double *xyz);
+typedef struct cs_World cs_World;
+typedef struct cs_Body cs_Body;
+cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out);
+void cs_world_free(cs_World *world);
+cs_Status cs_world_add(cs_World *world, cs_Mesh *mesh, cs_Body **out);
+void cs_world_remove(cs_World *world, cs_Body *body);
+size_t cs_world_body_count(const cs_World *world);
+cs_Status cs_world_set_friction(cs_World *world, int tag, double coefficient);
+double cs_world_get_friction(const cs_World *world, int tag);
+void cs_body_set_transform(cs_Body *body, cs_Vec3 t, const double q[4], cs_Vec3 s);
+cs_Status cs_body_set_matrix(cs_Body *body, const double m[16]);
+void cs_body_get_matrix(const cs_Body *body, double m[16]);
+void cs_body_set_velocity(cs_Body *body, cs_Vec3 v);
+cs_Vec3 cs_body_get_velocity(const cs_Body *body);
+void cs_body_set_layers(cs_Body *body, unsigned layers);
+unsigned cs_body_get_layers(const cs_Body *body);
+void cs_body_set_enabled(cs_Body *body, int enabled);
+int cs_body_get_enabled(const cs_Body *body);
+cs_Mesh *cs_body_mesh(const cs_Body *body);
+void cs_body_bounds(cs_Body *body, cs_Vec3 *lo, cs_Vec3 *hi);
+typedef enum cs_GroundState {
+  CS_GROUND_AIR = 0,
+  CS_GROUND_ON,
+  CS_GROUND_STEEP,
+  CS_GROUND_UNSUPPORTED
+} cs_GroundState;
+typedef enum cs_Response {
+  CS_RESPONSE_SLIDE = 0,
+  CS_RESPONSE_TOUCH,
+  CS_RESPONSE_CROSS
+} cs_Response;
+typedef int (*cs_FilterFn)(void *ud, const cs_Body *body, int tag);
+typedef struct cs_Contact {
+  cs_Vec3 point;
+  cs_Vec3 normal;
+  cs_Vec3 tri_normal;
+  const cs_Body *body;
+  unsigned triangle;
+  int tag;
+  int pass;
+} cs_Contact;
+typedef struct cs_Mover cs_Mover;
+cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out);
+void cs_mover_free(cs_Mover *mover);
+void cs_mover_set_position(cs_Mover *m, cs_Vec3 p);
+cs_Vec3 cs_mover_get_position(const cs_Mover *m);
+void cs_mover_set_radius(cs_Mover *m, cs_Vec3 r);
+cs_Vec3 cs_mover_get_radius(const cs_Mover *m);
+void cs_mover_set_orientation(cs_Mover *m, const double q[4]);
+void cs_mover_get_orientation(const cs_Mover *m, double q[4]);
+void cs_mover_set_up(cs_Mover *m, cs_Vec3 up);
+cs_Vec3 cs_mover_get_up(const cs_Mover *m);
+typedef enum cs_Setting {
+  CS_MAX_ITERATIONS,
+  CS_SKIN,
+  CS_SLOPE_LIMIT,
+  CS_BLOCK_STEEP_SLOPES,
+  CS_STEP_HEIGHT,
+  CS_SNAP_DISTANCE,
+  CS_COLLIDES_WITH
+} cs_Setting;
+void cs_mover_set(cs_Mover *m, cs_Setting s, double value);
+double cs_mover_get(const cs_Mover *m, cs_Setting s);
+void cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
+size_t cs_mover_contact_count(const cs_Mover *m);
+const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i);
+cs_GroundState cs_mover_ground_state(const cs_Mover *m);
+int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, int *tag);
+int cs_mover_was_stuck(const cs_Mover *m);
+typedef struct cs_Hit {
+  double t;
+  cs_Vec3 point;
+  cs_Vec3 normal;
+  const cs_Body *body;
+  unsigned triangle;
+  int tag;
+} cs_Hit;
+cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
+                                     const cs_Vec3 *gravity);
+int cs_world_sweep(cs_World *w, const cs_Mover *m, cs_Vec3 d, cs_Hit *hit);
+int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
+                             cs_Vec3 d, unsigned mask, cs_Hit *hit);
+int cs_world_raycast(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask, cs_Hit *hit);
+typedef int (*cs_HitFn)(void *ud, const cs_Hit *hit);
+long cs_world_raycast_all(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask,
+                          cs_HitFn fn, void *ud);
+int cs_world_closest_point(cs_World *w, cs_Vec3 p, double max_distance,
+                           unsigned mask, cs_Hit *hit);
+typedef int (*cs_TriFn)(void *ud, const cs_Body *body, unsigned triangle);
+long cs_world_query_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask,
+                        cs_TriFn fn, void *ud);
+typedef int (*cs_OverlapFn)(void *ud, const cs_Body *body, unsigned triangle,
+                            double depth, cs_Vec3 normal);
+long cs_world_overlap_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
+                                unsigned mask, cs_OverlapFn fn, void *ud);
+]]
+local CS_VERSION = "0.1.0"      -- the header's CS_VERSION (spec/ffi_spec.lua checks it)
+
+-- cs_OverlapFn receives the normal as a cs_Vec3 by value, which an FFI callback
+-- cannot take. These signatures receive the same bits on each ABI: System V x64
+-- passes a 24-byte struct in memory, where the doubles past the eighth land;
+-- Windows x64 passes a pointer to a copy; arm64 passes the three doubles in the
+-- next floating-point registers (a homogeneous aggregate). overlap_selftest
+-- checks the one in use.
+local OVERLAP_CB, OVERLAP_CDEF
+if ffi.arch == "x64" and ffi.os ~= "Windows" then
+  OVERLAP_CB, OVERLAP_CDEF = "sysv", [[typedef int (*csffi_OverlapFn)(void *ud,
+    const cs_Body *body, unsigned triangle, double depth, double, double, double, double,
+    double, double, double, double nx, double ny, double nz);]]
+elseif ffi.arch == "x64" then
+  OVERLAP_CB, OVERLAP_CDEF = "pointer", [[typedef int (*csffi_OverlapFn)(void *ud,
+    const cs_Body *body, unsigned triangle, double depth, const cs_Vec3 *normal);]]
+elseif ffi.arch == "arm64" then
+  OVERLAP_CB, OVERLAP_CDEF = "doubles", [[typedef int (*csffi_OverlapFn)(void *ud,
+    const cs_Body *body, unsigned triangle, double depth, double nx, double ny, double nz);]]
+end
+
+-- Once per state: a load that failed after this point (no library) must not
+-- make the next attempt redefine the types.
+if not REG["collideslide.ffi.cdef"] then
+  ffi.cdef(HEADER_CDEF)
+  if OVERLAP_CDEF then ffi.cdef(OVERLAP_CDEF) end
+  REG["collideslide.ffi.cdef"] = true
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- The library
+-- =======================================================================
+
+local LIBEXT = ffi.os == "Windows" and "dll" or ffi.os == "OSX" and "dylib" or "so"
+
+local function load_library()
+  local tried = {}
+  local function try(path)
+    if not path or tried[path] then return nil end
+    tried[#tried + 1], tried[path] = path, true
+    local f = io.open(path, "rb")
+    if not f then return nil end
+    f:close()
+    local ok, lib = pcall(ffi.load, path)
+    if ok then return lib end
+    tried[#tried] = path .. " (" .. tostring(lib) .. ")"
+    return nil
+  end
+  local env = os.getenv("COLLIDESLIDE_LIB")
+  if env and env ~= "" then
+    local ok, lib = pcall(ffi.load, env)
+    if ok then return lib end
+    error("collideslide.ffi: cannot load COLLIDESLIDE_LIB=" .. env .. ": " .. tostring(lib), 3)
+  end
+  for _, name in ipairs { "libcollideslide", "collideslide/libcollideslide" } do
+    for template in package.cpath:gmatch("[^;]+") do
+      if template:find("?", 1, true) then
+        local path = template:gsub("%?", name):gsub("%.so$", "." .. LIBEXT)
+        local lib = try(path)
+        if lib then return lib end
+      end
+    end
+  end
+  local src = debug.getinfo(1, "S").source
+  local dir = src:sub(1, 1) == "@" and src:sub(2):match("^(.*[/\\])") or "./"
+  for _, rel in ipairs { "libcollideslide." .. LIBEXT, "../../build/libcollideslide." .. LIBEXT } do
+    local lib = try(dir .. rel)
+    if lib then return lib end
+  end
+  local ok, lib = pcall(ffi.load, "collideslide")
+  if ok then return lib end
+  tried[#tried + 1] = "the system's library path (" .. tostring(lib) .. ")"
+  error("collideslide.ffi: libcollideslide." .. LIBEXT .. " not found (make ffi-lib builds it; "
+    .. "COLLIDESLIDE_LIB=path picks it); tried:\n  " .. table.concat(tried, "\n  "), 3)
+end
+
+local C = load_library()
+
+-- Int views of functions returning an enum: the FFI boxes an enum result (an
+-- allocation, and comparisons through metamethods) where an int is a number.
+-- The declarations above stay the header's; an enum has the ABI of an int.
+local slide_call = ffi.cast("int (*)(cs_World *, cs_Mover *, cs_Vec3, const cs_Vec3 *)",
+  C.cs_world_collide_and_slide)
+local ground_state = ffi.cast("int (*)(const cs_Mover *)", C.cs_mover_ground_state)
+
+-- The hot calls take or return cs_Vec3 by value, and the JIT does not compile
+-- FFI calls with a struct by value ("NYI: unsupported C function type"): they
+-- run in the interpreter, and a cs_Vec3 result is a new cdata each time. On the
+-- System V x64 ABI (Linux, BSD, macOS on x64) the same functions have views
+-- without structs that pass the same bits, which the JIT compiles:
+--  - a cs_Vec3 argument (24 bytes, class MEMORY) goes on the stack, where
+--    doubles go once xmm0-7 are taken: 8 unused doubles, then its x, y, z
+--    (several cs_Vec3 arguments: in order);
+--  - a cs_Vec3 result is written where a hidden first argument points.
+-- They are used when a self-test at load (abi_selftest, below) gets from them
+-- exactly what the declared calls give; COLLIDESLIDE_FFI_ABI=0 turns them off.
+-- (Pointer variants of these calls in collideslide.h would make this moot.)
+local abi = { }
+if ffi.arch == "x64" and ffi.os ~= "Windows" and os.getenv("COLLIDESLIDE_FFI_ABI") ~= "0" then
+  local D8 = "double, double, double, double, double, double, double, double"
+  abi.slide = ffi.cast("int (*)(cs_World *, cs_Mover *, const cs_Vec3 *gravity, " .. D8
+    .. ", double wx, double wy, double wz)", C.cs_world_collide_and_slide)
+  abi.position = ffi.cast("void (*)(cs_Vec3 *out, const cs_Mover *)", C.cs_mover_get_position)
+  abi.sweep = ffi.cast("int (*)(cs_World *, const cs_Mover *, cs_Hit *, " .. D8
+    .. ", double dx, double dy, double dz)", C.cs_world_sweep)
+  abi.sweep_ellipsoid = ffi.cast("int (*)(cs_World *, const double *q, unsigned mask, cs_Hit *, "
+    .. D8 .. ", double px, double py, double pz, double rx, double ry, double rz, "
+    .. "double dx, double dy, double dz)", C.cs_world_sweep_ellipsoid)
+  abi.raycast = ffi.cast("int (*)(cs_World *, unsigned mask, cs_Hit *, " .. D8
+    .. ", double ox, double oy, double oz, double dx, double dy, double dz)", C.cs_world_raycast)
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Errors and argument checks, as the C module words them
+-- =======================================================================
+
+local API = {}             -- every Lua-facing function -> the name errors use
+local MESH_MT, WORLD_MT, BODY_MT, MOVER_MT   -- the metatables, set below
+local MAX_ITERATIONS_CAP = 1000
+local DBL_MIN = 2.2250738585072014e-308
+
+-- "bad argument #arg to 'fname' (msg)", numbered as luaL_argerror does: found
+-- the nearest Lua-facing function on the stack, a method call does not count
+-- self ("calling 'f' on bad self" when self is the bad one).
+local function argerror(arg, msg)
+  local level, name, namewhat = 2, nil, nil
+  while true do
+    local info = debug.getinfo(level, "nf")
+    if not info then break end
+    local n = API[info.func]
+    if n then name, namewhat = n, info.namewhat; break end
+    level = level + 1
+  end
+  if namewhat == "method" then
+    arg = arg - 1
+    if arg == 0 then error(format("calling '%s' on bad self (%s)", name, msg), 0) end
+  end
+  error(format("bad argument #%d to '%s' (%s)", arg, name or "?", msg), 0)
+end
+
+-- The same with a name and number given (metamethods).
+local function fail_at(arg, fname, msg)
+  if fname == nil then return argerror(arg, msg) end
+  error(format("bad argument #%d to '%s' (%s)", arg, fname, msg), 0)
+end
+
+-- A number as the messages show it: NaN, inf, -inf, or %.14g.
+local function fmtnum(d)
+  if d ~= d then return "NaN" end
+  if d == huge then return "inf" end
+  if d == -huge then return "-inf" end
+  return format("%.14g", d)
+end
+
+-- The type of v as __name (our types) or the basic type; "no value" for a
+-- missing argument (none: v and every argument after it are nil).
+local function tname(v, none)
+  if v == nil and none then return "no value" end
+  local mt = getmetatable(v)
+  if type(mt) == "table" then
+    local n = rawget(mt, "__name")
+    if type(n) == "string" then return n end
+  end
+  return type(v)
+end
+
+-- True when every argument is nil (the arguments after a nil one: was it given?).
+local function allnil(...)
+  for i = 1, select("#", ...) do
+    if select(i, ...) ~= nil then return false end
+  end
+  return true
+end
+
+local function isfinite(x) return x - x == 0 end
+
+-- A finite number (numbers only, no string coercion). `...`: the arguments
+-- after it, for "no value".
+local function check_num(v, arg, name, ...)
+  if type(v) ~= "number" then
+    argerror(arg, format("%s must be a number, got %s", name, tname(v, allnil(...))))
+  end
+  if v - v ~= 0 then argerror(arg, format("%s is %s", name, fmtnum(v))) end
+  return v
+end
+
+-- x, y, z at arg, arg + 1, arg + 2 (names: their names); `...` as check_num's.
+local function check_vec3(x, y, z, arg, names, ...)
+  check_num(x, arg, names[1], y, z, ...)
+  check_num(y, arg + 1, names[2], z, ...)
+  check_num(z, arg + 2, names[3], ...)
+end
+
+-- A radius component: finite, > 0, with a finite inverse.
+local function check_radius(r, arg, name, ...)
+  check_num(r, arg, name, ...)
+  if not (r > 0) then argerror(arg, format("%s must be > 0, got %s", name, fmtnum(r))) end
+  if not isfinite(1 / r) then argerror(arg, format("%s is too small (%s)", name, fmtnum(r))) end
+  return r
+end
+
+-- 1 when v is a number with an integer value, 0 when it is no number, -1 when
+-- it is a number without one (2.5, NaN, inf).
+local function intval(v)
+  if type(v) ~= "number" then return 0 end
+  if v - v == 0 and v == floor(v) then return 1 end
+  return -1
+end
+
+-- A 1-based index in 1..n; returns it 0-based.
+local function check_index(v, arg, what, n, none)
+  local r = intval(v)
+  if r == 0 then argerror(arg, format("%s index must be an integer, got %s", what, tname(v, none))) end
+  if r < 0 then argerror(arg, format("%s index must be an integer, got %s", what, fmtnum(v))) end
+  if v < 1 or v > n then
+    if n == 0 then argerror(arg, format("%s %s out of range (there are none)", what, fmtnum(v))) end
+    argerror(arg, format("%s %s out of range 1..%s", what, fmtnum(v), fmtnum(n)))
+  end
+  return v - 1
+end
+
+-- A 32-bit mask: integers in [-2^31, 2^32 - 1], negative ones as two's
+-- complement. Errors go to argument arg of fname (nil: the running function).
+local function check_mask(v, arg, fname, what)
+  local r = intval(v)
+  if r == 0 then fail_at(arg, fname, format("%s must be an integer bitmask, got %s", what, tname(v))) end
+  if r < 0 or v < -2147483648 or v > 4294967295 then
+    fail_at(arg, fname, format("%s must be a 32-bit integer bitmask, got %s", what, fmtnum(v)))
+  end
+  if v < 0 then return v + 4294967296 end
+  return v
+end
+
+local function opt_mask(v, arg)
+  if v == nil then return 0xffffffff end
+  return check_mask(v, arg, nil, "mask")
+end
+
+-- A quaternion (checked finite): not zero, and a squared length that neither
+-- underflows nor overflows. arg: its first component.
+local function check_quat(arg, x, y, z, w)
+  local n2 = x * x + y * y + z * z + w * w
+  if x == 0 and y == 0 and z == 0 and w == 0 then argerror(arg, "quaternion is zero") end
+  if not (n2 >= DBL_MIN) or not isfinite(n2) then argerror(arg, "quaternion length out of range") end
+end
+
+local function check_up(arg, x, y, z)
+  local n2 = x * x + y * y + z * z
+  if x == 0 and y == 0 and z == 0 then argerror(arg, "up vector is zero") end
+  if not (n2 >= DBL_MIN) or not isfinite(n2) then argerror(arg, "up vector length out of range") end
+end
+
+-- n numbers from table t (a table-valued field such as position = {x, y, z}).
+local function table_nums(arg, t, field, names, n)
+  local out = {}
+  for i = 1, n do
+    local v = rawget(t, i)
+    if type(v) ~= "number" then
+      argerror(arg, format("%s: %s must be a number, got %s", field, names[i], type(v)))
+    end
+    if not isfinite(v) then argerror(arg, format("%s: %s is %s", field, names[i], fmtnum(v))) end
+    out[i] = v
+  end
+  return out
+end
+
+-- Rejects integer keys past n, the border # found: a hole before them.
+local function check_array_end(arg, t, n, what)
+  for k in next, t do
+    if type(k) == "number" and k > n and k == floor(k) then
+      argerror(arg, format("%s has a hole at %s (element %s is set)", what, fmtnum(n + 1), fmtnum(k)))
+    end
+  end
+end
+
+local function check_table(v, arg, none)
+  if type(v) ~= "table" then
+    argerror(arg, "table expected, got " .. (v == nil and none and "no value" or type(v)))
+  end
+end
+
+local function status_string(s)
+  return ffi.string(C.cs_status_string(s))
+end
+
+local function status_error(fname, s)
+  error(fname .. ": " .. status_string(s), 0)
+end
+
+-- The object's own address, for __tostring.
+local function address(o)
+  local mt = getmetatable(o)
+  setmetatable(o, nil)
+  local s = tostring(o):match("0x%x+") or tostring(o)
+  setmetatable(o, mt)
+  return s
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Scratch memory. Module-wide buffers serve calls that run no Lua code
+-- between filling and reading them; each world has its own for its hot calls.
+-- =======================================================================
+
+local ALLOC = ffi.new("cs_Alloc[1]", C.cs_default_alloc())
+local vec_ct = ffi.typeof("cs_Vec3")
+local V1, V2, V3 = vec_ct(), vec_ct(), vec_ct()      -- by-value arguments
+local BOX = ffi.new("cs_Vec3[2]")                    -- bounds out
+local BOXD = ffi.cast("double *", BOX)
+local Q4 = ffi.new("double[4]")
+local M16 = ffi.new("double[16]")
+local IDX3 = ffi.new("unsigned[3]")
+local MESH_OUT = ffi.new("cs_Mesh *[1]")
+local WORLD_OUT = ffi.new("cs_World *[1]")
+local BODY_OUT = ffi.new("cs_Body *[1]")
+local MOVER_OUT = ffi.new("cs_Mover *[1]")
+local BAD_INDEX = ffi.new("size_t[1]")
+local GROUND_N = ffi.new("cs_Vec3[1]")
+local GROUND_B = ffi.new("const cs_Body *[1]")
+local GROUND_T = ffi.new("int[1]")
+local uintptr_ct = ffi.typeof("uintptr_t")
+local hit_ct = ffi.typeof("cs_Hit[1]")
+
+-- Where the fields of a cs_Hit sit, in doubles and in 32-bit words.
+local HIT_T = ffi.offsetof("cs_Hit", "t") / 8
+local HIT_P = ffi.offsetof("cs_Hit", "point") / 8
+local HIT_N = ffi.offsetof("cs_Hit", "normal") / 8
+local HIT_BODY = ffi.offsetof("cs_Hit", "body") / 4
+local HIT_TRI = ffi.offsetof("cs_Hit", "triangle") / 4
+local HIT_TAG = ffi.offsetof("cs_Hit", "tag") / 4
+local PTR64 = ffi.sizeof("void *") == 8
+local LE = ffi.abi("le")
+
+-- The address of a pointer as a Lua number (exact: addresses fit in 53 bits).
+local function ptr_addr(p)
+  return tonumber(ffi.cast(uintptr_ct, p))
+end
+
+-- The address stored at 32-bit word i of u (a uint32_t *), allocation-free.
+local function word_addr(u, i)
+  if not PTR64 then return u[i] end
+  if LE then return u[i] + u[i + 1] * 4294967296 end
+  return u[i] * 4294967296 + u[i + 1]
+end
+
+-- The ABI views against the declared calls, on a floor, a mover and a hit
+-- buffer of their own: every result must be the same, bit for bit, or the
+-- views are dropped (abi = {}).
+local function abi_selftest()
+  if not abi.slide then return end
+  local mo, wo, bo, vo = ffi.new("cs_Mesh *[1]"), ffi.new("cs_World *[1]"), ffi.new("cs_Body *[1]"),
+    ffi.new("cs_Mover *[1]")
+  local v = ffi.new("double[12]", -10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10)
+  local ix = ffi.new("unsigned[6]", 0, 1, 2, 0, 2, 3)
+  local d = ffi.new("cs_MeshDesc", { v, 4, ix, 2, nil, 0 })
+  if C.cs_mesh_new(ALLOC, d, mo, nil) ~= 0 then abi = {}; return end
+  local ok = C.cs_world_new(ALLOC, wo) == 0 and C.cs_world_add(wo[0], mo[0], bo) == 0
+    and C.cs_mover_new(ALLOC, vo) == 0
+  if ok then
+    local w, m = wo[0], vo[0]
+    local h1, h2 = ffi.new("cs_Hit[1]"), ffi.new("cs_Hit[1]")
+    local q = ffi.new("double[4]", 0, 0, 0.3826834323650898, 0.9238795325112867)
+    local function same_hits(r1, r2)
+      return r1 == r2 and (r1 ~= 1 or ffi.string(h1, ffi.sizeof("cs_Hit"))
+        == ffi.string(h2, ffi.sizeof("cs_Hit")))
+    end
+    local start = vec_ct(0.25, 0.75, -0.5)
+    local walk, grav = vec_ct(0.5, -0.125, 0.375), vec_ct(0.0625, -1.5, 0.03125)
+    C.cs_mover_set_position(m, start)
+    ok = C.cs_world_collide_and_slide(w, m, walk, grav) == 0
+    local p1 = C.cs_mover_get_position(m)
+    local p2 = ffi.new("cs_Vec3[1]")
+    C.cs_mover_set_position(m, start)
+    ok = ok and abi.slide(w, m, grav, 0, 0, 0, 0, 0, 0, 0, 0, walk.x, walk.y, walk.z) == 0
+    abi.position(p2, m)
+    ok = ok and p1.x == p2[0].x and p1.y == p2[0].y and p1.z == p2[0].z and p1.y > 0.4
+    local dd = vec_ct(0.375, -2, 0.25)
+    ffi.fill(h1, ffi.sizeof("cs_Hit")); ffi.fill(h2, ffi.sizeof("cs_Hit"))
+    ok = ok and same_hits(C.cs_world_sweep(w, m, dd, h1), abi.sweep(w, m, h2, 0, 0, 0, 0, 0, 0, 0, 0,
+      dd.x, dd.y, dd.z))
+    local pp, rr = vec_ct(1.5, 2, -0.75), vec_ct(0.5, 0.875, 0.25)
+    ok = ok and same_hits(C.cs_world_sweep_ellipsoid(w, pp, rr, q, dd, 0xffffffff, h1),
+      abi.sweep_ellipsoid(w, q, 0xffffffff, h2, 0, 0, 0, 0, 0, 0, 0, 0, pp.x, pp.y, pp.z,
+        rr.x, rr.y, rr.z, dd.x, dd.y, dd.z))
+    local ray = vec_ct(0.375, -4, 0.25)
+    ok = ok and same_hits(C.cs_world_raycast(w, pp, ray, 0xffffffff, h1),
+      abi.raycast(w, 0xffffffff, h2, 0, 0, 0, 0, 0, 0, 0, 0, pp.x, pp.y, pp.z, ray.x, ray.y, ray.z))
+    ok = ok and h1[0].t == 0.5                       -- the ray did hit the floor, half way
+  end
+  if vo[0] ~= nil then C.cs_mover_free(vo[0]) end
+  if wo[0] ~= nil then C.cs_world_free(wo[0]) end
+  C.cs_mesh_free(mo[0])
+  if not ok then abi = {} end
+end
+abi_selftest()
+REG["collideslide.ffi.abi"] = abi.slide ~= nil     -- for spec/ffi_spec.lua
+
+-- }======================================================================
+
+-- {======================================================================
+-- Meshes
+-- =======================================================================
+
+local Mesh = {}           -- methods
+
+local function check_mesh(v, arg, none)
+  if getmetatable(v) ~= MESH_MT then
+    argerror(arg, "collideslide.Mesh expected, got " .. tname(v, none))
+  end
+  if v._closed or not v._p then argerror(arg, "attempt to use a closed/collected Mesh") end
+  return v
+end
+
+-- Frees the core mesh now (its cdata finalizer is dropped).
+local function mesh_free(m)
+  local p = m._p
+  if p then
+    m._p = nil
+    ffi.gc(p, nil)
+    C.cs_mesh_free(p)
+  end
+end
+
+-- A world no longer uses the mesh for n bodies.
+local function mesh_release(m, n)
+  m._users = m._users - (n or 1)
+  if m._users <= 0 then
+    m._users = 0
+    if m._closed then mesh_free(m) end
+  end
+end
+
+local XYZ = { "x", "y", "z" }
+
+local function vertex_fail(arg, v, comp, value, elem)
+  if value == nil and elem > 0 then
+    argerror(arg, format("vertex %s: %s is nil (a hole at element %s)", fmtnum(v), XYZ[comp], fmtnum(elem)))
+  end
+  argerror(arg, format("vertex %s: %s must be a number, got %s", fmtnum(v), XYZ[comp], type(value)))
+end
+
+-- The vertices at arg (flat {x1, y1, z1, ...} or {{x, y, z}, ...}, told apart
+-- by the first element) as a double[?] and their count.
+local function read_vertices(t, arg, none)
+  check_table(t, arg, none)
+  local len = #t
+  if len == 0 then argerror(arg, "empty mesh (no vertices)") end
+  local first = type(rawget(t, 1))
+  if first == "nil" then argerror(arg, "vertex 1 is nil (a hole at element 1)") end
+  if first ~= "number" and first ~= "table" then
+    argerror(arg, "vertex 1 must be a number (flat array) or a table {x, y, z}, got " .. first)
+  end
+  check_array_end(arg, t, len, "vertex array")
+  if first == "number" and len % 3 ~= 0 then
+    argerror(arg, format("flat vertex array has %s numbers, not a multiple of 3", fmtnum(len)))
+  end
+  local n = first == "number" and len / 3 or len
+  if n > 0xfffffffe then argerror(arg, "too many vertices") end
+  local v = ffi.new("double[?]", 3 * n)
+  if first == "number" then
+    for i = 0, 3 * n - 1 do
+      local x = rawget(t, i + 1)
+      if type(x) ~= "number" then vertex_fail(arg, floor(i / 3) + 1, i % 3 + 1, x, i + 1) end
+      if x - x ~= 0 then
+        argerror(arg, format("vertex %s: %s is %s", fmtnum(floor(i / 3) + 1), XYZ[i % 3 + 1], fmtnum(x)))
+      end
+      v[i] = x
+    end
+  else
+    for i = 0, n - 1 do
+      local p = rawget(t, i + 1)
+      if p == nil then argerror(arg, format("vertex %s is nil (a hole)", fmtnum(i + 1))) end
+      if type(p) ~= "table" then
+        argerror(arg, format("vertex %s must be a table {x, y, z}, got %s", fmtnum(i + 1), type(p)))
+      end
+      for k = 1, 3 do
+        local x = rawget(p, k)
+        if type(x) ~= "number" then vertex_fail(arg, i + 1, k, x, 0) end
+        if x - x ~= 0 then
+          argerror(arg, format("vertex %s: %s is %s", fmtnum(i + 1), XYZ[k], fmtnum(x)))
+        end
+        v[3 * i + k - 1] = x
+      end
+    end
+  end
+  return v, n
+end
+
+-- One index of triangle tri: an integer in 1..nverts, returned 0-based.
+local function index_value(arg, x, tri, nverts)
+  if x == nil then argerror(arg, format("triangle %s: index is nil (a hole)", fmtnum(tri))) end
+  if type(x) ~= "number" then
+    argerror(arg, format("triangle %s: index must be an integer, got %s", fmtnum(tri), type(x)))
+  end
+  if x - x ~= 0 or x ~= floor(x) then
+    argerror(arg, format("triangle %s: index %s is not an integer", fmtnum(tri), fmtnum(x)))
+  end
+  if x < 1 or x > nverts then
+    argerror(arg, format("triangle %s: index %s out of range 1..%s", fmtnum(tri), fmtnum(x), fmtnum(nverts)))
+  end
+  return x - 1
+end
+
+-- The indices at arg (flat or {{a, b, c}, ...}), 1-based, as 0-based unsigned[?].
+local function read_indices(t, arg, nverts)
+  check_table(t, arg)
+  local len = #t
+  if len == 0 then argerror(arg, "empty mesh (no triangles)") end
+  local first = type(rawget(t, 1))
+  if first ~= "number" and first ~= "table" then
+    argerror(arg, "triangle 1: index must be an integer (flat array) or a table {a, b, c}, got " .. first)
+  end
+  check_array_end(arg, t, len, "index array")
+  if first == "number" and len % 3 ~= 0 then
+    argerror(arg, format("index count %s is not a multiple of 3", fmtnum(len)))
+  end
+  local n = first == "number" and len / 3 or len
+  if n > 0x3fffffff then argerror(arg, "too many triangles") end
+  local ix = ffi.new("unsigned[?]", 3 * n)
+  if first == "number" then
+    for i = 0, 3 * n - 1 do
+      local x = rawget(t, i + 1)
+      if type(x) == "number" and x >= 1 and x <= nverts and x == floor(x) then
+        ix[i] = x - 1
+      else
+        ix[i] = index_value(arg, x, floor(i / 3) + 1, nverts)
+      end
+    end
+  else
+    for i = 0, n - 1 do
+      local tr = rawget(t, i + 1)
+      if type(tr) ~= "table" then
+        argerror(arg, format("triangle %s must be a table {a, b, c}, got %s", fmtnum(i + 1), type(tr)))
+      end
+      for k = 1, 3 do ix[3 * i + k - 1] = index_value(arg, rawget(tr, k), i + 1, nverts) end
+    end
+  end
+  return ix, n
+end
+
+-- options.tags (the table t): one 32-bit integer per triangle.
+local function read_tags(arg, t, ntris)
+  local len = #t
+  check_array_end(arg, t, len, "options.tags")
+  if len ~= ntris then
+    argerror(arg, format("options.tags has %s entries, expected %s (one per triangle)",
+      fmtnum(len), fmtnum(ntris)))
+  end
+  local tags = ffi.new("int[?]", ntris > 0 and ntris or 1)
+  for i = 1, ntris do
+    local d = rawget(t, i)
+    if type(d) ~= "number" then
+      argerror(arg, format("options.tags: tag %s must be an integer, got %s", fmtnum(i), type(d)))
+    end
+    if d - d ~= 0 or d ~= floor(d) or d < -2147483648 or d > 2147483647 then
+      argerror(arg, format("options.tags: tag %s must be a 32-bit integer, got %s", fmtnum(i), fmtnum(d)))
+    end
+    tags[i - 1] = d
+  end
+  return tags
+end
+
+-- options: {tags = {...}, backfaces = "collide" | "ignore"}, read raw; unknown
+-- keys are errors. Returns backfaces and the tags table (or nil).
+local function read_options(o, arg)
+  if o == nil then return C.CS_BACKFACES_COLLIDE, nil end
+  check_table(o, arg)
+  for k in next, o do
+    if type(k) ~= "string" then argerror(arg, format("unknown option (a %s key)", type(k))) end
+    if k ~= "tags" and k ~= "backfaces" then
+      argerror(arg, format("unknown option '%s' (options are tags, backfaces)", k))
+    end
+  end
+  local bf = C.CS_BACKFACES_COLLIDE
+  local s = rawget(o, "backfaces")
+  if s ~= nil then
+    if s == "collide" then bf = C.CS_BACKFACES_COLLIDE
+    elseif s == "ignore" then bf = C.CS_BACKFACES_IGNORE
+    elseif type(s) == "string" then
+      argerror(arg, format('options.backfaces must be "collide" or "ignore", got "%s"', s))
+    else
+      argerror(arg, format('options.backfaces must be "collide" or "ignore", got %s', type(s)))
+    end
+  end
+  local tags = rawget(o, "tags")
+  if tags ~= nil and type(tags) ~= "table" then
+    argerror(arg, "options.tags must be a table, got " .. type(tags))
+  end
+  return bf, tags
+end
+
+local function new_mesh_object(p)
+  return setmetatable({ _p = ffi.gc(p, C.cs_mesh_free), _users = 0, _closed = false }, MESH_MT)
+end
+
+--- cs.newMesh(vertices [, indices [, options]]) -> mesh
+local function newMesh(...)
+  local vt, it, o = ...
+  local nargs = select("#", ...)
+  local v, nv = read_vertices(vt, 1, nargs < 1)
+  local ix, nt
+  if it == nil then
+    if nv % 3 ~= 0 then
+      argerror(1, format("vertex count %s is not a multiple of 3 (no indices given)", fmtnum(nv)))
+    end
+    nt = nv / 3
+  else
+    ix, nt = read_indices(it, 2, nv)
+  end
+  local bf, tagst = read_options(o, 3)
+  local tags = tagst and read_tags(3, tagst, nt) or nil
+  local d = ffi.new("cs_MeshDesc")
+  d.vertices, d.vertex_count, d.indices, d.triangle_count = v, nv, ix, nt
+  d.tags, d.backfaces = tags, bf
+  MESH_OUT[0] = nil
+  local s = C.cs_mesh_new(ALLOC, d, MESH_OUT, BAD_INDEX)
+  if s ~= C.CS_OK then
+    local bad = tonumber(BAD_INDEX[0])
+    if s == C.CS_ERANGE then
+      error(format("newMesh: triangle %s: index out of range", fmtnum(floor(bad / 3) + 1)), 0)
+    elseif s == C.CS_EINVAL then
+      error(format("newMesh: invalid input at %s", fmtnum(bad + 1)), 0)
+    end
+    status_error("newMesh", s)
+  end
+  return new_mesh_object(MESH_OUT[0])
+end
+
+-- Serves __gc and __close; safe to call twice. The core mesh waits for the last
+-- world using it (mesh_release).
+local function mesh_close(self)
+  if getmetatable(self) ~= MESH_MT then
+    argerror(1, "collideslide.Mesh expected, got " .. tname(self))
+  end
+  if not self._closed then
+    self._closed = true
+    if self._users <= 0 then mesh_free(self) end
+  end
+end
+
+local function mesh_tostring(self)
+  if self._closed or not self._p then return "collideslide.Mesh (closed): " .. address(self) end
+  return format("collideslide.Mesh (%d triangles): %s",
+    tonumber(C.cs_mesh_triangle_count(self._p)), address(self))
+end
+
+function Mesh.triangleCount(self)
+  return tonumber(C.cs_mesh_triangle_count(check_mesh(self, 1)._p))
+end
+
+function Mesh.vertexCount(self)
+  return tonumber(C.cs_mesh_vertex_count(check_mesh(self, 1)._p))
+end
+
+function Mesh.degenerateCount(self)
+  return tonumber(C.cs_mesh_degenerate_count(check_mesh(self, 1)._p))
+end
+
+function Mesh.memory(self)
+  return tonumber(C.cs_mesh_memory(check_mesh(self, 1)._p))
+end
+
+--- mesh:bounds() -> minx, miny, minz, maxx, maxy, maxz
+function Mesh.bounds(self)
+  C.cs_mesh_bounds(check_mesh(self, 1)._p, BOX, BOX + 1)
+  return BOXD[0], BOXD[1], BOXD[2], BOXD[3], BOXD[4], BOXD[5]
+end
+
+function Mesh.getBackfaces(self)
+  return C.cs_mesh_backfaces(check_mesh(self, 1)._p) == C.CS_BACKFACES_IGNORE and "ignore" or "collide"
+end
+
+--- mesh:getVertex(i) -> x, y, z
+function Mesh.getVertex(self, i)
+  local p = check_mesh(self, 1)._p
+  local v = C.cs_mesh_vertex(p, check_index(i, 2, "vertex", tonumber(C.cs_mesh_vertex_count(p)), true))
+  return v.x, v.y, v.z
+end
+
+--- mesh:getTriangle(i) -> a, b, c (1-based vertex indices)
+function Mesh.getTriangle(self, i)
+  local p = check_mesh(self, 1)._p
+  C.cs_mesh_triangle(p, check_index(i, 2, "triangle", tonumber(C.cs_mesh_triangle_count(p)), true), IDX3)
+  return IDX3[0] + 1, IDX3[1] + 1, IDX3[2] + 1
+end
+
+function Mesh.getTag(self, i)
+  local p = check_mesh(self, 1)._p
+  return C.cs_mesh_tag(p, check_index(i, 2, "triangle", tonumber(C.cs_mesh_triangle_count(p)), true))
+end
+
+--- mesh:setVertex(i, x, y, z); the core refits before the mesh's next use.
+function Mesh.setVertex(self, i, x, y, z)
+  local p = check_mesh(self, 1)._p
+  local k = check_index(i, 2, "vertex", tonumber(C.cs_mesh_vertex_count(p)), allnil(x, y, z))
+  check_vec3(x, y, z, 3, XYZ)
+  V1.x, V1.y, V1.z = x, y, z
+  C.cs_mesh_set_vertex(p, k, V1)
+end
+
+--- mesh:setVertices(vertices): every vertex, in newMesh's forms.
+function Mesh.setVertices(self, ...)
+  local p = check_mesh(self, 1)._p
+  local v, n = read_vertices((...), 2, select("#", ...) < 1)
+  local want = tonumber(C.cs_mesh_vertex_count(p))
+  if n ~= want then
+    argerror(2, format("expected %s vertices (the mesh's vertexCount), got %s", fmtnum(want), fmtnum(n)))
+  end
+  C.cs_mesh_set_vertices(p, v)
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Worlds and bodies
+-- =======================================================================
+
+local World, Body = {}, {}     -- methods
+
+local function check_world(v, arg, none)
+  if getmetatable(v) ~= WORLD_MT then
+    argerror(arg, "collideslide.World expected, got " .. tname(v, none))
+  end
+  if not v._p then argerror(arg, "attempt to use a closed/collected World") end
+  return v
+end
+
+local function check_body_type(v, arg, none)
+  if getmetatable(v) ~= BODY_MT then
+    argerror(arg, "collideslide.Body expected, got " .. tname(v, none))
+  end
+  return v
+end
+
+local function check_body(v, arg, fname)
+  check_body_type(v, arg)
+  if not v._w._p then fail_at(arg, fname, "attempt to use a body of a closed/collected World") end
+  if not v._b then fail_at(arg, fname, "body was removed from its world") end
+  return v
+end
+
+-- Adding or removing bodies from inside one of the world's own filters or query
+-- callbacks would change the body list the core is walking: refused.
+local function check_idle(w, fname)
+  if w._busy > 0 then
+    error(fname .. ": the world is busy (called from inside a filter or a query "
+      .. "callback of the same world)", 0)
+  end
+end
+
+-- Moves and sweeps use the world's scratch, which a collideAndSlide in progress
+-- (its filter running) holds: refused. Queries are re-entrant.
+local function busy_moving(fname)
+  error(fname .. ": the world is busy (called from inside a filter of the same world)", 0)
+end
+
+local resolve_pending     -- (world): the contacts of its movers, see Movers
+
+-- A transform as body:setTransform takes it: returns n (3, 7, 10 or 16) and
+-- the numbers. first: the argument number of the first value.
+local TRS_NAMES = { "x", "y", "z", "qx", "qy", "qz", "qw", "sx", "sy", "sz" }
+
+local function check_xform(first, ...)
+  local n = select("#", ...)
+  local v, tbl = {}, false
+  if n == 1 and type((...)) == "table" then
+    local t = ...
+    local len = #t
+    tbl = true
+    if len ~= 3 and len ~= 7 and len ~= 10 and len ~= 16 then
+      argerror(first, format("transform table has %s numbers, expected 3, 7, 10 or 16", fmtnum(len)))
+    end
+    n = len
+    for i = 1, n do
+      local x = rawget(t, i)
+      if type(x) ~= "number" then
+        argerror(first, format("transform element %d must be a number, got %s", i, type(x)))
+      end
+      if x - x ~= 0 then argerror(first, format("transform element %d is %s", i, fmtnum(x))) end
+      v[i] = x
+    end
+  elseif n == 3 or n == 7 or n == 10 or n == 16 then
+    for i = 1, n do
+      local x = select(i, ...)
+      check_num(x, first + i - 1, n == 16 and format("m[%d]", i) or TRS_NAMES[i], select(i + 1, ...))
+      v[i] = x
+    end
+  else
+    argerror(first, format("transform: expected 3, 7, 10 or 16 numbers or a table of 16, got %d values", n))
+  end
+  if n == 7 or n == 10 then check_quat(tbl and first or first + 3, v[4], v[5], v[6], v[7]) end
+  if n == 10 then
+    for i = 8, 10 do
+      if v[i] == 0 or not isfinite(1 / v[i]) then
+        argerror(tbl and first or first + i - 1,
+          format("scale %s must be nonzero, got %s", TRS_NAMES[i], fmtnum(v[i])))
+      end
+    end
+  end
+  if n == 16 then
+    local m = v
+    local det = m[1] * (m[6] * m[11] - m[10] * m[7]) - m[5] * (m[2] * m[11] - m[10] * m[3])
+              + m[9] * (m[2] * m[7] - m[6] * m[3])
+    if math.abs(m[4]) > 1e-9 or math.abs(m[8]) > 1e-9 or math.abs(m[12]) > 1e-9
+       or math.abs(m[16] - 1) > 1e-9 then
+      argerror(first, "matrix is not affine (its last row must be 0, 0, 0, 1)")
+    end
+    if det == 0 or not isfinite(det) or not isfinite(1 / det) then
+      argerror(first, format("matrix is not invertible (determinant %s)", fmtnum(det)))
+    end
+    -- the inverse (cofactors / det, as the core computes it) must be finite
+    local id = 1 / det
+    local cof = {
+      m[6] * m[11] - m[10] * m[7], m[9] * m[7] - m[5] * m[11], m[5] * m[10] - m[9] * m[6],
+      m[10] * m[3] - m[2] * m[11], m[1] * m[11] - m[9] * m[3], m[9] * m[2] - m[1] * m[10],
+      m[2] * m[7] - m[6] * m[3], m[5] * m[3] - m[1] * m[7], m[1] * m[6] - m[5] * m[2],
+    }
+    for i = 1, 9 do
+      if not isfinite(cof[i] * id) then argerror(first, "matrix is not invertible (its inverse overflows)") end
+    end
+  end
+  v.n = n
+  return v
+end
+
+-- Applies a checked transform; returns a cs_Status.
+local function apply_xform(b, x)
+  if x.n == 16 then
+    for i = 1, 16 do M16[i - 1] = x[i] end
+    return C.cs_body_set_matrix(b, M16)
+  end
+  V1.x, V1.y, V1.z = x[1], x[2], x[3]
+  V2.x, V2.y, V2.z = 1, 1, 1
+  Q4[0], Q4[1], Q4[2], Q4[3] = 0, 0, 0, 1
+  if x.n >= 7 then Q4[0], Q4[1], Q4[2], Q4[3] = x[4], x[5], x[6], x[7] end
+  if x.n == 10 then V2.x, V2.y, V2.z = x[8], x[9], x[10] end
+  C.cs_body_set_transform(b, V1, Q4, V2)
+  return C.CS_OK
+end
+
+-- The world's finalizer: frees the core world, then lets go of its meshes
+-- (uses: mesh -> bodies of this world using it). It must not reach the world's
+-- cdata, which is the key of the FFI's finalizer table.
+local function world_finalizer(uses)
+  return function(p)
+    C.cs_world_free(p)
+    for m, n in next, uses do
+      uses[m] = nil
+      mesh_release(m, n)
+    end
+  end
+end
+
+--- cs.newWorld() -> world
+local function newWorld()
+  WORLD_OUT[0] = nil
+  local s = C.cs_world_new(ALLOC, WORLD_OUT)
+  if s ~= C.CS_OK then status_error("newWorld", s) end
+  local uses = {}
+  local hit = hit_ct()
+  return setmetatable({
+    _p = ffi.gc(WORLD_OUT[0], world_finalizer(uses)),
+    _uses = uses,                   -- mesh -> count (the finalizer's)
+    _bodies = {},                   -- cs_Body address -> handle
+    _pending = setmetatable({}, { __mode = "k" }),   -- movers with unresolved contacts
+    _busy = 0,                      -- > 0 while a filter or a query callback may run
+    _moving = false,                -- inside collideAndSlide (its filter may run)
+    _walk = vec_ct(), _grav = vec_ct(), _v = vec_ct(),
+    _hit = hit,
+    _hd = ffi.cast("double *", hit),      -- the hit as doubles
+    _hu = ffi.cast("uint32_t *", hit),    -- and as 32-bit words
+  }, WORLD_MT)
+end
+
+-- Serves __gc and __close; safe to call twice. Frees the core world, marks its
+-- handles dead and releases their meshes.
+local function world_close(self)
+  if getmetatable(self) ~= WORLD_MT then
+    argerror(1, "collideslide.World expected, got " .. tname(self))
+  end
+  local p = self._p
+  if not p then return end
+  if self._busy > 0 then error("cannot close a World while a filter or query callback of it runs", 0) end
+  resolve_pending(self)
+  self._p = nil
+  ffi.gc(p, nil)
+  C.cs_world_free(p)
+  local uses = self._uses
+  for m, n in next, uses do
+    uses[m] = nil
+    mesh_release(m, n)
+  end
+  local bodies = self._bodies
+  for a, h in next, bodies do
+    h._b = nil
+    bodies[a] = nil
+  end
+end
+
+local function world_tostring(self)
+  if not self._p then return "collideslide.World (closed): " .. address(self) end
+  return format("collideslide.World (%d bodies): %s", tonumber(C.cs_world_body_count(self._p)),
+    address(self))
+end
+
+--- world:add(mesh [, transform...]) -> body
+function World.add(self, ...)
+  check_world(self, 1)
+  local nargs = select("#", ...)
+  local mesh = check_mesh((...), 2, nargs < 1)
+  local x
+  if nargs >= 2 and not (nargs == 2 and select(2, ...) == nil) then x = check_xform(3, select(2, ...)) end
+  check_idle(self, "add")
+  resolve_pending(self)
+  BODY_OUT[0] = nil
+  local s = C.cs_world_add(self._p, mesh._p, BODY_OUT)
+  local b = BODY_OUT[0]
+  if s == C.CS_OK and x then
+    s = apply_xform(b, x)
+    if s ~= C.CS_OK then C.cs_world_remove(self._p, b) end
+  end
+  if s ~= C.CS_OK then
+    if s == C.CS_EINVAL then argerror(3, "matrix is not invertible") end
+    status_error("add", s)
+  end
+  local addr = ptr_addr(b)
+  local h = setmetatable({ _b = b, _addr = addr, _w = self, _mesh = mesh }, BODY_MT)
+  self._bodies[addr] = h
+  mesh._users = mesh._users + 1
+  self._uses[mesh] = (self._uses[mesh] or 0) + 1
+  return h
+end
+
+--- world:remove(body): the handle is dead afterwards.
+function World.remove(self, body)
+  check_world(self, 1)
+  check_body_type(body, 2, true)
+  if not rawequal(body._w, self) then argerror(2, "body belongs to another world") end
+  if not body._b then argerror(2, "body was removed from its world") end
+  check_idle(self, "remove")
+  resolve_pending(self)
+  C.cs_world_remove(self._p, body._b)
+  body._b = nil
+  self._bodies[body._addr] = nil
+  local mesh, uses = body._mesh, self._uses
+  uses[mesh] = uses[mesh] - 1
+  if uses[mesh] <= 0 then uses[mesh] = nil end
+  mesh_release(mesh)
+end
+
+function World.bodyCount(self)
+  return tonumber(C.cs_world_body_count(check_world(self, 1)._p))
+end
+
+local function check_tag(v, arg, none)
+  local r = intval(v)
+  if r == 0 then argerror(arg, "tag must be an integer, got " .. tname(v, none)) end
+  if r < 0 or v < -2147483648 or v > 2147483647 then
+    argerror(arg, "tag must be a 32-bit integer, got " .. fmtnum(v))
+  end
+  return v
+end
+
+--- world:setFriction(tag, coefficient in [0, 1])
+function World.setFriction(self, tag, c)
+  check_world(self, 1)
+  check_tag(tag, 2, c == nil)
+  check_num(c, 3, "coefficient")
+  if c < 0 or c > 1 then argerror(3, "coefficient must be in [0, 1], got " .. fmtnum(c)) end
+  local s = C.cs_world_set_friction(self._p, tag, c)
+  if s ~= C.CS_OK then status_error("setFriction", s) end
+end
+
+function World.getFriction(self, tag)
+  check_world(self, 1)
+  return C.cs_world_get_friction(self._p, check_tag(tag, 2, true))
+end
+
+--- body:setTransform(...): see check_xform for the forms.
+function Body.setTransform(self, ...)
+  check_body(self, 1)
+  if select("#", ...) < 1 then
+    argerror(2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none")
+  end
+  local x = check_xform(2, ...)
+  if apply_xform(self._b, x) ~= C.CS_OK then argerror(2, "matrix is not invertible") end
+end
+
+--- body:getTransform() -> 16 numbers, a column-major 4x4 matrix
+function Body.getTransform(self)
+  C.cs_body_get_matrix(check_body(self, 1)._b, M16)
+  local m = M16
+  return m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
+    m[12], m[13], m[14], m[15]
+end
+
+local VXYZ = { "vx", "vy", "vz" }
+
+function Body.setVelocity(self, vx, vy, vz)
+  check_body(self, 1)
+  check_vec3(vx, vy, vz, 2, VXYZ)
+  V1.x, V1.y, V1.z = vx, vy, vz
+  C.cs_body_set_velocity(self._b, V1)
+end
+
+function Body.getVelocity(self)
+  local v = C.cs_body_get_velocity(check_body(self, 1)._b)
+  return v.x, v.y, v.z
+end
+
+function Body.setEnabled(self, ...)
+  check_body(self, 1)
+  local e = ...
+  if type(e) ~= "boolean" then
+    argerror(2, "enabled must be a boolean, got " .. tname(e, select("#", ...) < 1))
+  end
+  C.cs_body_set_enabled(self._b, e and 1 or 0)
+end
+
+function Body.isEnabled(self)
+  return C.cs_body_get_enabled(check_body(self, 1)._b) ~= 0
+end
+
+function Body.getMesh(self)
+  return check_body(self, 1)._mesh
+end
+
+--- body:getBounds() -> minx, miny, minz, maxx, maxy, maxz (world space)
+function Body.getBounds(self)
+  C.cs_body_bounds(check_body(self, 1)._b, BOX, BOX + 1)
+  return BOXD[0], BOXD[1], BOXD[2], BOXD[3], BOXD[4], BOXD[5]
+end
+
+function Body.isRemoved(self)
+  return check_body_type(self, 1)._b == nil
+end
+
+-- Fields: layers (a bitmask, default 1) and userdata (any Lua value). The
+-- userdata stays readable and writable after the body's removal.
+local function body_index(self, k)
+  local f = Body[k]
+  if f ~= nil then return f end
+  if k == "layers" then
+    return C.cs_body_get_layers(check_body(self, 1, "__index")._b)
+  elseif k == "userdata" then
+    return rawget(self, "_ud")
+  end
+  return nil
+end
+
+local function body_newindex(self, k, v)
+  if k == "layers" then
+    local mask = check_mask(v, 3, "__newindex", "layers")
+    C.cs_body_set_layers(check_body(self, 1, "__newindex")._b, mask)
+  elseif k == "userdata" then
+    rawset(self, "_ud", v)
+  elseif type(k) == "string" then
+    fail_at(2, "__newindex", format("unknown Body field '%s' (fields: layers, userdata)", k))
+  else
+    fail_at(2, "__newindex", format("unknown Body field (a %s key)", type(k)))
+  end
+end
+
+local function body_tostring(self)
+  if not self._b then return "collideslide.Body (removed): " .. address(self) end
+  return format("collideslide.Body (mesh of %d triangles): %s",
+    tonumber(C.cs_mesh_triangle_count(C.cs_body_mesh(self._b))), address(self))
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Movers
+-- =======================================================================
+
+local Mover = {}          -- methods
+
+local FIELDS = { maxIterations = 0, skin = 1, slopeLimit = 2, blockSteepSlopes = 3,
+  stepHeight = 4, snapDistance = 5, collidesWith = 6, filter = 7 }
+local MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_MASK, MF_FILTER = 0, 1, 2, 3, 6, 7
+local FIELD_ORDER = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
+  "snapDistance", "collidesWith" }     -- cs_Setting order
+
+local function check_mover(v, arg, none, fname)
+  if getmetatable(v) ~= MOVER_MT then
+    fail_at(arg, fname, "collideslide.Mover expected, got " .. tname(v, none))
+  end
+  if not v._p then fail_at(arg, fname, "attempt to use a closed/collected Mover") end
+  return v
+end
+
+-- A mover that is moving (its filter runs) cannot be changed.
+local function check_mover_idle(m, fname)
+  if m._busy then error(fname .. ": the mover is busy (called from inside its own filter)", 0) end
+end
+
+-- The value v for field f (a FIELDS number), checked; returns what cs_mover_set
+-- takes (the filter is only checked). Errors go to argument arg of fname (nil:
+-- the running function).
+local function check_field(f, name, v, arg, fname)
+  if f == MF_MAXIT then
+    local r = intval(v)
+    if r == 0 then fail_at(arg, fname, format("%s must be an integer, got %s", name, tname(v))) end
+    if r < 0 then fail_at(arg, fname, format("%s must be an integer, got %s", name, fmtnum(v))) end
+    if v < 1 or v > MAX_ITERATIONS_CAP then
+      fail_at(arg, fname, format("%s must be in 1..%d, got %s", name, MAX_ITERATIONS_CAP, fmtnum(v)))
+    end
+    return v
+  elseif f == MF_BLOCK then
+    if type(v) ~= "boolean" then fail_at(arg, fname, format("%s must be a boolean, got %s", name, tname(v))) end
+    return v and 1 or 0
+  elseif f == MF_MASK then
+    return check_mask(v, arg, fname, name)
+  elseif f == MF_FILTER then
+    if v ~= nil and type(v) ~= "function" then
+      fail_at(arg, fname, format("%s must be a function or nil, got %s", name, tname(v)))
+    end
+    return 0
+  end
+  if f == MF_SKIN and v == nil then return -1 end      -- back to auto
+  if type(v) ~= "number" then fail_at(arg, fname, format("%s must be a number, got %s", name, tname(v))) end
+  if v - v ~= 0 then fail_at(arg, fname, format("%s is %s", name, fmtnum(v))) end
+  if f == MF_SLOPE then
+    if v < 0 or v > 90 then
+      fail_at(arg, fname, format("%s must be in [0, 90] degrees, got %s", name, fmtnum(v)))
+    end
+  elseif v < 0 then
+    fail_at(arg, fname, format("%s must be >= 0, got %s", name, fmtnum(v)))
+  end
+  return v
+end
+
+local function get_field(m, f)
+  if f == MF_FILTER then return m._filter or nil end
+  local d = C.cs_mover_get(m._p, f)
+  if f == MF_BLOCK then return d ~= 0 end
+  if f == MF_SKIN and d < 0 then           -- auto: 1% of the smallest radius
+    local r = C.cs_mover_get_radius(m._p)
+    local x, y, z = r.x, r.y, r.z
+    return 0.01 * (x < y and (x < z and x or z) or (y < z and y or z))
+  end
+  return d
+end
+
+local RXYZ = { "rx", "ry", "rz" }
+local QXYZW = { "qx", "qy", "qz", "qw" }
+
+--- cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
+---   orientation = {qx, qy, qz, qw}, up = {x, y, z}, <any field>} -> mover
+local function newMover(...)
+  local t = ...
+  if t == nil then t = {} end
+  check_table(t, 1, select("#", ...) < 1)
+  local r, p, up, q
+  local vals = {}
+  for k, v in next, t do
+    if type(k) ~= "string" then argerror(1, format("unknown Mover field (a %s key)", type(k))) end
+    if k == "radius" then
+      if type(v) == "number" then
+        if v - v ~= 0 then argerror(1, "radius is " .. fmtnum(v)) end
+        r = { v, v, v }
+      elseif type(v) == "table" then
+        r = table_nums(1, v, "radius", RXYZ, 3)
+      else
+        argerror(1, "radius must be a number or a table {rx, ry, rz}, got " .. tname(v))
+      end
+      for i = 1, 3 do
+        if not (r[i] > 0) or not isfinite(1 / r[i]) then
+          argerror(1, format("radius: %s must be > 0, got %s", RXYZ[i], fmtnum(r[i])))
+        end
+      end
+    elseif k == "position" or k == "up" then
+      if type(v) ~= "table" then argerror(1, format("%s must be a table {x, y, z}, got %s", k, tname(v))) end
+      local xyz = table_nums(1, v, k, XYZ, 3)
+      if k == "up" then check_up(1, xyz[1], xyz[2], xyz[3]); up = xyz else p = xyz end
+    elseif k == "orientation" then
+      if type(v) ~= "table" then
+        argerror(1, "orientation must be a table {qx, qy, qz, qw}, got " .. tname(v))
+      end
+      q = table_nums(1, v, "orientation", QXYZW, 4)
+      check_quat(1, q[1], q[2], q[3], q[4])
+    elseif FIELDS[k] then
+      vals[k] = check_field(FIELDS[k], k, v, 1, nil)
+    else
+      argerror(1, format("unknown Mover field '%s'", k))
+    end
+  end
+  MOVER_OUT[0] = nil
+  local s = C.cs_mover_new(ALLOC, MOVER_OUT)
+  if s ~= C.CS_OK then status_error("newMover", s) end
+  local mp = ffi.gc(MOVER_OUT[0], C.cs_mover_free)
+  if r then V1.x, V1.y, V1.z = r[1], r[2], r[3]; C.cs_mover_set_radius(mp, V1) end
+  if p then V1.x, V1.y, V1.z = p[1], p[2], p[3]; C.cs_mover_set_position(mp, V1) end
+  if up then V1.x, V1.y, V1.z = up[1], up[2], up[3]; C.cs_mover_set_up(mp, V1) end
+  if q then
+    Q4[0], Q4[1], Q4[2], Q4[3] = q[1], q[2], q[3], q[4]
+    C.cs_mover_set_orientation(mp, Q4)
+  end
+  for i, name in ipairs(FIELD_ORDER) do
+    if vals[name] ~= nil then C.cs_mover_set(mp, i - 1, vals[name]) end
+  end
+  return setmetatable({
+    _p = mp,
+    _busy = false,          -- inside its own collideAndSlide (its filter runs)
+    _filter = rawget(t, "filter") or false,
+    _contacts = {},         -- the handles of the last call's contacts, once resolved
+    _nhandles = 0,
+    _ground = false,        -- the ground body's handle, once resolved
+    _resolved = true,       -- false: the last call's handles are still to resolve
+    _cworld = false,        -- the world of the last call, while unresolved
+    -- (internal fields are never nil: assigning a missing key runs __newindex)
+  }, MOVER_MT)
+end
+
+-- Serves __gc and __close; safe to call twice.
+local function mover_close(self)
+  if getmetatable(self) ~= MOVER_MT then
+    argerror(1, "collideslide.Mover expected, got " .. tname(self))
+  end
+  local p = self._p
+  if not p then return end
+  if self._busy then error("cannot close a Mover inside its own filter", 0) end
+  self._p = nil
+  ffi.gc(p, nil)
+  C.cs_mover_free(p)
+end
+
+local function mover_tostring(self)
+  if not self._p then return "collideslide.Mover (closed): " .. address(self) end
+  local v = C.cs_mover_get_position(self._p)
+  return format("collideslide.Mover (%s, %s, %s): %s", fmtnum(v.x), fmtnum(v.y), fmtnum(v.z),
+    address(self))
+end
+
+local function mover_index(self, k)
+  local f = Mover[k]
+  if f ~= nil then return f end
+  f = FIELDS[k]
+  if f == nil then return nil end
+  check_mover(self, 1, false, "__index")
+  return get_field(self, f)
+end
+
+local function mover_newindex(self, k, v)
+  local f = FIELDS[k]
+  check_mover(self, 1, false, "__newindex")
+  if f == nil then
+    if type(k) == "string" then fail_at(2, "__newindex", format("unknown Mover field '%s'", k)) end
+    fail_at(2, "__newindex", format("unknown Mover field (a %s key)", type(k)))
+  end
+  local d = check_field(f, k, v, 3, "__newindex")
+  if self._busy then error("__newindex: the mover is busy (called from inside its own filter)", 0) end
+  if f == MF_FILTER then self._filter = v or false
+  else C.cs_mover_set(self._p, f, d) end
+end
+
+-- Stores the handles of the last call's contacts and ground body, from the
+-- bodies of the world of that call (which has changed none since).
+local function resolve(m)
+  local w = m._cworld
+  m._resolved, m._cworld = true, false
+  local p, bodies, handles = m._p, w._bodies, m._contacts
+  local n = tonumber(C.cs_mover_contact_count(p))
+  for i = 0, n - 1 do
+    local b = C.cs_mover_contact(p, i).body
+    handles[i + 1] = b ~= nil and bodies[ptr_addr(b)] or nil
+  end
+  for i = n + 1, m._nhandles do handles[i] = nil end
+  m._nhandles = n
+  if C.cs_mover_ground(p, GROUND_N, GROUND_B, GROUND_T) ~= 0 and GROUND_B[0] ~= nil then
+    m._ground = bodies[ptr_addr(GROUND_B[0])] or false
+  else
+    m._ground = false
+  end
+end
+
+-- Resolves the pending contacts of every mover whose last call was in world w.
+function resolve_pending(w)
+  local pending = w._pending
+  for m in next, pending do
+    pending[m] = nil
+    if not m._resolved and rawequal(m._cworld, w) and m._p then resolve(m) end
+  end
+end
+
+-- The last call's contacts may be read: resolve them now.
+local function ensure_resolved(m)
+  if not m._resolved then
+    if m._cworld._p then resolve(m)
+    else m._resolved, m._cworld = true, false end     -- (not reached: close resolves)
+  end
+end
+
+local POS = ffi.new("cs_Vec3[1]")          -- abi.position's result
+local POSD = ffi.cast("double *", POS)
+
+local function getPosition(self)
+  if getmetatable(self) ~= MOVER_MT or not self._p then check_mover(self, 1) end
+  local position = abi.position
+  if position then
+    position(POS, self._p)
+    return POSD[0], POSD[1], POSD[2]
+  end
+  local v = C.cs_mover_get_position(self._p)
+  return v.x, v.y, v.z
+end
+Mover.getPosition = getPosition
+
+function Mover.setPosition(self, x, y, z)
+  check_mover(self, 1)
+  check_vec3(x, y, z, 2, XYZ)
+  check_mover_idle(self, "setPosition")
+  V1.x, V1.y, V1.z = x, y, z
+  C.cs_mover_set_position(self._p, V1)
+end
+
+function Mover.getRadius(self)
+  local v = C.cs_mover_get_radius(check_mover(self, 1)._p)
+  return v.x, v.y, v.z
+end
+
+--- mover:setRadius(r) (a sphere) or mover:setRadius(rx, ry, rz)
+function Mover.setRadius(self, rx, ry, rz)
+  check_mover(self, 1)
+  check_radius(rx, 2, "rx", ry, rz)
+  if ry == nil and rz == nil then
+    ry, rz = rx, rx
+  else
+    check_radius(ry, 3, "ry", rz)
+    check_radius(rz, 4, "rz")
+  end
+  check_mover_idle(self, "setRadius")
+  V1.x, V1.y, V1.z = rx, ry, rz
+  C.cs_mover_set_radius(self._p, V1)
+end
+
+function Mover.setOrientation(self, qx, qy, qz, qw)
+  check_mover(self, 1)
+  check_num(qx, 2, "qx", qy, qz, qw)
+  check_num(qy, 3, "qy", qz, qw)
+  check_num(qz, 4, "qz", qw)
+  check_num(qw, 5, "qw")
+  check_quat(2, qx, qy, qz, qw)
+  check_mover_idle(self, "setOrientation")
+  Q4[0], Q4[1], Q4[2], Q4[3] = qx, qy, qz, qw
+  C.cs_mover_set_orientation(self._p, Q4)
+end
+
+function Mover.getOrientation(self)
+  C.cs_mover_get_orientation(check_mover(self, 1)._p, Q4)
+  return Q4[0], Q4[1], Q4[2], Q4[3]
+end
+
+function Mover.setUp(self, x, y, z)
+  check_mover(self, 1)
+  check_vec3(x, y, z, 2, XYZ)
+  check_up(2, x, y, z)
+  check_mover_idle(self, "setUp")
+  V1.x, V1.y, V1.z = x, y, z
+  C.cs_mover_set_up(self._p, V1)
+end
+
+function Mover.getUp(self)
+  local v = C.cs_mover_get_up(check_mover(self, 1)._p)
+  return v.x, v.y, v.z
+end
+
+function Mover.contactCount(self)
+  return tonumber(C.cs_mover_contact_count(check_mover(self, 1)._p))
+end
+
+--- mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
+function Mover.getContact(self, i)
+  check_mover(self, 1)
+  local p = self._p
+  local k = check_index(i, 2, "contact", tonumber(C.cs_mover_contact_count(p)), true)
+  ensure_resolved(self)
+  local c = C.cs_mover_contact(p, k)
+  local pt, n = c.point, c.normal
+  return pt.x, pt.y, pt.z, n.x, n.y, n.z, c.triangle + 1, self._contacts[k + 1], c.tag
+end
+
+local function isOnGround(self)
+  if getmetatable(self) ~= MOVER_MT or not self._p then check_mover(self, 1) end
+  return ground_state(self._p) == 1     -- CS_GROUND_ON
+end
+Mover.isOnGround = isOnGround
+
+local GROUND_NAMES = { [0] = "air", "ground", "steep", "unsupported" }
+
+function Mover.getGroundState(self)
+  local g = ground_state(check_mover(self, 1)._p)
+  return GROUND_NAMES[g] or "air"
+end
+
+--- mover:getGroundNormal() -> nx, ny, nz, or nil without ground
+function Mover.getGroundNormal(self)
+  if C.cs_mover_ground(check_mover(self, 1)._p, GROUND_N, GROUND_B, GROUND_T) == 0 then return nil end
+  local n = GROUND_N[0]
+  return n.x, n.y, n.z
+end
+
+function Mover.getGroundTag(self)
+  if C.cs_mover_ground(check_mover(self, 1)._p, GROUND_N, GROUND_B, GROUND_T) == 0 then return nil end
+  return GROUND_T[0]
+end
+
+function Mover.getGroundBody(self)
+  check_mover(self, 1)
+  ensure_resolved(self)
+  return self._ground or nil
+end
+
+function Mover.wasStuck(self)
+  return C.cs_mover_was_stuck(check_mover(self, 1)._p) ~= 0
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- The calls and the queries. A Lua callback runs under pcall from the core's
+-- FFI callback; an error is parked, the callback stops the core, and the error
+-- is raised again once the core returned. One FFI callback of each kind serves
+-- every call: the context of the running call is in upvalues, saved and restored
+-- around each call (a callback may run another query or move).
+-- =======================================================================
+
+local CTX_OK, CTX_RAISED, CTX_BADRESULT = 0, 1, 2
+
+-- Raises what a failed call left: the callback's error (the same value), a bad
+-- filter result, or the core's status.
+local function ctx_raise(fname, s, failed, err)
+  if failed == CTX_RAISED then error(err, 0) end
+  if failed == CTX_BADRESULT then
+    if type(err) == "string" then
+      error(format('%s: the filter returned "%s" (expected "slide", "touch" or "cross")', fname, err), 0)
+    end
+    error(format('%s: the filter returned %s (expected "slide", "touch" or "cross")', fname, tname(err)), 0)
+  end
+  if s == C.CS_EBUSY then busy_moving(fname) end
+  if s == C.CS_EABORT then error(fname .. ": aborted by a callback", 0) end
+  status_error(fname, s)
+end
+
+-- The filter of the running collideAndSlide: filter(mover, body, tag).
+local F_fn, F_self, F_bodies, F_failed, F_err = nil, nil, nil, CTX_OK, nil
+
+local RESPONSE = { slide = 0, touch = 1, cross = 2 }
+
+local filter_cb = ffi.cast("cs_FilterFn", function(_, body, tag)
+  local ok, r = pcall(F_fn, F_self, body ~= nil and F_bodies[ptr_addr(body)] or nil, tag)
+  if not ok then
+    F_failed, F_err = CTX_RAISED, r
+    return -1
+  end
+  local resp = type(r) == "string" and RESPONSE[r]
+  if resp then return resp end
+  F_failed, F_err = CTX_BADRESULT, r
+  return -1
+end)
+
+-- collideAndSlide with the mover's filter: a C call that calls back, so never
+-- JIT-compiled. Returns the status, and the failure and error of the filter.
+local function slide_filtered(w, m, walk, grav)
+  if not m._resolved then resolve(m) end    -- the old handles, during the call
+  local o_fn, o_self, o_bodies, o_failed, o_err = F_fn, F_self, F_bodies, F_failed, F_err
+  F_fn, F_self, F_bodies, F_failed, F_err = m._filter, m, w._bodies, CTX_OK, nil
+  C.cs_mover_set_filter(m._p, filter_cb, nil)
+  w._busy = w._busy + 1
+  w._moving, m._busy = true, true
+  local s = slide_call(w._p, m._p, walk, grav)
+  w._busy = w._busy - 1
+  w._moving, m._busy = false, false
+  C.cs_mover_set_filter(m._p, nil, nil)
+  local failed, err = F_failed, F_err
+  F_fn, F_self, F_bodies, F_failed, F_err = o_fn, o_self, o_bodies, o_failed, o_err
+  return s, failed, err
+end
+jit.off(slide_filtered)
+
+local GXYZ = { "gx", "gy", "gz" }
+
+--- world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z
+local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
+  if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
+  if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(vx, vy, vz, gx, gy, gz)) end
+  if type(vx) ~= "number" or vx - vx ~= 0 then check_num(vx, 3, "vx", vy, vz, gx, gy, gz) end
+  if type(vy) ~= "number" or vy - vy ~= 0 then check_num(vy, 4, "vy", vz, gx, gy, gz) end
+  if type(vz) ~= "number" or vz - vz ~= 0 then check_num(vz, 5, "vz", gx, gy, gz) end
+  local grav = nil
+  if gx ~= nil or gy ~= nil or gz ~= nil then
+    if type(gx) ~= "number" or gx - gx ~= 0 then check_num(gx, 6, "gx", gy, gz) end
+    if type(gy) ~= "number" or gy - gy ~= 0 then check_num(gy, 7, "gy", gz) end
+    if type(gz) ~= "number" or gz - gz ~= 0 then check_num(gz, 8, "gz") end
+    grav = self._grav
+    grav.x, grav.y, grav.z = gx, gy, gz
+  end
+  if self._moving then busy_moving("collideAndSlide") end
+  if m._busy then error("collideAndSlide: the mover is busy (called from inside its own filter)", 0) end
+  local mp = m._p
+  local s, failed, err
+  local slide, position = abi.slide, abi.position
+  if not m._filter and slide then
+    s = slide(self._p, mp, grav, 0, 0, 0, 0, 0, 0, 0, 0, vx, vy, vz)
+  else
+    local walk = self._walk
+    walk.x, walk.y, walk.z = vx, vy, vz
+    if not m._filter then
+      s = slide_call(self._p, mp, walk, grav)
+    else
+      s, failed, err = slide_filtered(self, m, walk, grav)
+    end
+  end
+  if s ~= 0 then ctx_raise("collideAndSlide", s, failed, err) end
+  -- the contacts' handles: resolved when read, or before this world changes
+  m._resolved, m._cworld = false, self
+  self._pending[m] = true
+  if position then
+    position(POS, mp)
+    return POSD[0], POSD[1], POSD[2]
+  end
+  local v = C.cs_mover_get_position(mp)
+  return v.x, v.y, v.z
+end
+World.collideAndSlide = collideAndSlide
+
+-- The hit in the world's buffer: t, px, py, pz, nx, ny, nz, triangle, body, tag;
+-- or nil. found < 0 is a failed call: -(cs_Status).
+local function push_hit(w, found, fname)
+  if found < 0 then ctx_raise(fname, -found) end
+  if found == 0 then return nil end
+  local d, u = w._hd, w._hu
+  local a = word_addr(u, HIT_BODY)
+  local body = a ~= 0 and w._bodies[a] or nil
+  local tag = u[HIT_TAG]
+  if tag >= 2147483648 then tag = tag - 4294967296 end
+  return d[HIT_T], d[HIT_P], d[HIT_P + 1], d[HIT_P + 2], d[HIT_N], d[HIT_N + 1], d[HIT_N + 2],
+    u[HIT_TRI] + 1, body, tag
+end
+
+local DXYZ = { "dx", "dy", "dz" }
+local OXYZ = { "ox", "oy", "oz" }
+local PXYZ = { "px", "py", "pz" }
+
+-- The mover's shape: position into V1, radius into V2, orientation into Q4.
+local function mover_shape(mp)
+  local p, r = C.cs_mover_get_position(mp), C.cs_mover_get_radius(mp)
+  V1.x, V1.y, V1.z = p.x, p.y, p.z
+  V2.x, V2.y, V2.z = r.x, r.y, r.z
+  C.cs_mover_get_orientation(mp, Q4)
+end
+
+--- world:sweep(mover, dx, dy, dz [, mask]): the mover's collidesWith, or mask.
+local function sweep(self, m, dx, dy, dz, mask)
+  if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
+  if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(dx, dy, dz, mask)) end
+  if type(dx) ~= "number" or dx - dx ~= 0 then check_num(dx, 3, "dx", dy, dz, mask) end
+  if type(dy) ~= "number" or dy - dy ~= 0 then check_num(dy, 4, "dy", dz, mask) end
+  if type(dz) ~= "number" or dz - dz ~= 0 then check_num(dz, 5, "dz", mask) end
+  if self._moving then busy_moving("sweep") end
+  local found
+  local fast = abi.sweep
+  if mask == nil and fast then
+    found = fast(self._p, m._p, self._hit, 0, 0, 0, 0, 0, 0, 0, 0, dx, dy, dz)
+  else
+    local d = self._v
+    d.x, d.y, d.z = dx, dy, dz
+    if mask == nil then
+      found = C.cs_world_sweep(self._p, m._p, d, self._hit)
+    else
+      local mk = check_mask(mask, 6, nil, "mask")
+      mover_shape(m._p)
+      found = C.cs_world_sweep_ellipsoid(self._p, V1, V2, Q4, d, mk, self._hit)
+    end
+  end
+  return push_hit(self, found, "sweep")
+end
+World.sweep = sweep
+
+--- world:sweepEllipsoid(px, py, pz, rx, ry, rz, dx, dy, dz [, mask])
+function World.sweepEllipsoid(self, px, py, pz, rx, ry, rz, dx, dy, dz, mask)
+  check_world(self, 1)
+  check_vec3(px, py, pz, 2, PXYZ, rx, ry, rz, dx, dy, dz)
+  check_radius(rx, 5, "rx", ry, rz, dx, dy, dz)
+  check_radius(ry, 6, "ry", rz, dx, dy, dz)
+  check_radius(rz, 7, "rz", dx, dy, dz)
+  check_vec3(dx, dy, dz, 8, DXYZ)
+  local mk = opt_mask(mask, 11)
+  if self._moving then busy_moving("sweepEllipsoid") end
+  local fast = abi.sweep_ellipsoid
+  if fast then
+    return push_hit(self, fast(self._p, nil, mk, self._hit, 0, 0, 0, 0, 0, 0, 0, 0, px, py, pz,
+      rx, ry, rz, dx, dy, dz), "sweepEllipsoid")
+  end
+  V1.x, V1.y, V1.z = px, py, pz
+  V2.x, V2.y, V2.z = rx, ry, rz
+  V3.x, V3.y, V3.z = dx, dy, dz
+  return push_hit(self, C.cs_world_sweep_ellipsoid(self._p, V1, V2, nil, V3, mk, self._hit),
+    "sweepEllipsoid")
+end
+
+--- world:raycast(ox, oy, oz, dx, dy, dz [, mask])
+local function raycast(self, ox, oy, oz, dx, dy, dz, mask)
+  if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
+  if type(ox) ~= "number" or ox - ox ~= 0 or type(oy) ~= "number" or oy - oy ~= 0
+     or type(oz) ~= "number" or oz - oz ~= 0 then
+    check_vec3(ox, oy, oz, 2, OXYZ, dx, dy, dz, mask)
+  end
+  if type(dx) ~= "number" or dx - dx ~= 0 or type(dy) ~= "number" or dy - dy ~= 0
+     or type(dz) ~= "number" or dz - dz ~= 0 then
+    check_vec3(dx, dy, dz, 5, DXYZ, mask)
+  end
+  local mk = 0xffffffff
+  if mask ~= nil then mk = check_mask(mask, 8, nil, "mask") end
+  if self._moving then busy_moving("raycast") end
+  local fast = abi.raycast
+  if fast then
+    return push_hit(self, fast(self._p, mk, self._hit, 0, 0, 0, 0, 0, 0, 0, 0, ox, oy, oz, dx, dy, dz),
+      "raycast")
+  end
+  local o, d = self._v, self._walk          -- passed by value: copied by the call
+  o.x, o.y, o.z = ox, oy, oz
+  d.x, d.y, d.z = dx, dy, dz
+  return push_hit(self, C.cs_world_raycast(self._p, o, d, mk, self._hit), "raycast")
+end
+World.raycast = raycast
+
+--- world:closestPoint(x, y, z [, maxDistance [, mask]])
+---   -> px, py, pz, distance, triangle, body, nx, ny, nz, tag; or nil
+function World.closestPoint(self, x, y, z, maxd, mask)
+  check_world(self, 1)
+  check_vec3(x, y, z, 2, XYZ, maxd, mask)
+  local mk = opt_mask(mask, 6)
+  local md = huge
+  if maxd ~= nil then
+    if type(maxd) ~= "number" then argerror(5, "maxDistance must be a number, got " .. tname(maxd)) end
+    if maxd ~= maxd then argerror(5, "maxDistance is NaN") end
+    if maxd < 0 then argerror(5, "maxDistance must be >= 0, got " .. fmtnum(maxd)) end
+    md = maxd
+  end
+  if self._moving then busy_moving("closestPoint") end
+  V1.x, V1.y, V1.z = x, y, z
+  if C.cs_world_closest_point(self._p, V1, md, mk, self._hit) == 0 then return nil end
+  local t, px, py, pz, nx, ny, nz, tri, body, tag = push_hit(self, 1, "closestPoint")
+  return px, py, pz, t, tri, body, nx, ny, nz, tag
+end
+
+local function check_callback(fn, arg)
+  if fn ~= nil and type(fn) ~= "function" then
+    argerror(arg, "callback must be a function, got " .. tname(fn))
+  end
+end
+
+-- The running query: its callback and its world's bodies.
+local Q_fn, Q_bodies, Q_failed, Q_err = nil, nil, CTX_OK, nil
+
+local function q_call(ok, r)
+  if not ok then
+    Q_failed, Q_err = CTX_RAISED, r
+    return 0
+  end
+  return r == false and 0 or 1
+end
+
+-- fn(body, triangle, tag)
+local tri_cb = ffi.cast("cs_TriFn", function(_, body, tri)
+  local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
+  return q_call(pcall(Q_fn, Q_bodies[ptr_addr(body)], tri + 1, tag))
+end)
+
+-- fn(body, triangle, depth, nx, ny, nz, tag)
+local function overlap_call(body, tri, depth, nx, ny, nz)
+  local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
+  return q_call(pcall(Q_fn, Q_bodies[ptr_addr(body)], tri + 1, depth, nx, ny, nz, tag))
+end
+
+local overlap_cb
+if OVERLAP_CB == "sysv" then
+  overlap_cb = ffi.cast("csffi_OverlapFn", function(_, body, tri, depth, _1, _2, _3, _4, _5, _6, _7,
+                                                     nx, ny, nz)
+    return overlap_call(body, tri, depth, nx, ny, nz)
+  end)
+elseif OVERLAP_CB == "pointer" then
+  overlap_cb = ffi.cast("csffi_OverlapFn", function(_, body, tri, depth, n)
+    return overlap_call(body, tri, depth, n.x, n.y, n.z)
+  end)
+elseif OVERLAP_CB == "doubles" then
+  overlap_cb = ffi.cast("csffi_OverlapFn", function(_, body, tri, depth, nx, ny, nz)
+    return overlap_call(body, tri, depth, nx, ny, nz)
+  end)
+end
+local overlap_fn = overlap_cb and ffi.cast("cs_OverlapFn", overlap_cb)
+
+-- The overlap callback's signature against a known answer: a sphere of radius
+-- 0.5 at height 0.25 over a floor of two triangles overlaps both by 0.25, pushed
+-- out along +y. Anything else (another ABI than assumed): no overlap callbacks.
+local function overlap_selftest()
+  if not overlap_fn then return end
+  local mo, wo, bo = ffi.new("cs_Mesh *[1]"), ffi.new("cs_World *[1]"), ffi.new("cs_Body *[1]")
+  local v = ffi.new("double[12]", -10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10)
+  local ix = ffi.new("unsigned[6]", 0, 1, 2, 0, 2, 3)
+  local d = ffi.new("cs_MeshDesc", { v, 4, ix, 2, nil, 0 })
+  local seen, ok = {}, C.cs_mesh_new(ALLOC, d, mo, nil) == 0
+  ok = ok and C.cs_world_new(ALLOC, wo) == 0 and C.cs_world_add(wo[0], mo[0], bo) == 0
+  if ok then
+    local o_fn, o_bodies, o_failed, o_err = Q_fn, Q_bodies, Q_failed, Q_err
+    Q_fn, Q_bodies, Q_failed, Q_err = function(_, tri, depth, nx, ny, nz, tag)
+      seen[#seen + 1] = { tri, depth, nx, ny, nz, tag }
+    end, {}, CTX_OK, nil
+    local n = C.cs_world_overlap_ellipsoid(wo[0], vec_ct(0, 0.25, 0), vec_ct(0.5, 0.5, 0.5), nil,
+      0xffffffff, overlap_fn, nil)
+    ok = n == 2 and Q_failed == CTX_OK and #seen == 2
+    Q_fn, Q_bodies, Q_failed, Q_err = o_fn, o_bodies, o_failed, o_err
+    for _, c in ipairs(seen) do
+      ok = ok and (c[1] == 1 or c[1] == 2) and math.abs(c[2] - 0.25) < 1e-9 and math.abs(c[3]) < 1e-9
+        and math.abs(c[4] - 1) < 1e-9 and math.abs(c[5]) < 1e-9 and c[6] == 0
+    end
+  end
+  if wo[0] ~= nil then C.cs_world_free(wo[0]) end
+  if mo[0] ~= nil then C.cs_mesh_free(mo[0]) end
+  if not ok then overlap_fn = nil end
+end
+overlap_selftest()
+
+-- fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
+local hit_cb = ffi.cast("cs_HitFn", function(_, h)
+  local p, n = h.point, h.normal
+  return q_call(pcall(Q_fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1,
+    h.body ~= nil and Q_bodies[ptr_addr(h.body)] or nil, h.tag))
+end)
+
+-- Runs query(...) (a C function that calls back: never JIT-compiled) with fn
+-- as the callback of world w; returns the count, or raises what failed.
+local function run_query(w, fname, fn, query, ...)
+  local o_fn, o_bodies, o_failed, o_err = Q_fn, Q_bodies, Q_failed, Q_err
+  Q_fn, Q_bodies, Q_failed, Q_err = fn, w._bodies, CTX_OK, nil
+  w._busy = w._busy + 1
+  local n = query(...)
+  w._busy = w._busy - 1
+  local failed, err = Q_failed, Q_err
+  Q_fn, Q_bodies, Q_failed, Q_err = o_fn, o_bodies, o_failed, o_err
+  if failed ~= CTX_OK then ctx_raise(fname, C.CS_EABORT, failed, err) end
+  n = tonumber(n)
+  if n < 0 then status_error(fname, C.CS_ENOMEM) end
+  return n
+end
+jit.off(run_query)
+
+local MINXYZ = { "minx", "miny", "minz" }
+local MAXXYZ = { "maxx", "maxy", "maxz" }
+
+--- world:queryBox(minx, miny, minz, maxx, maxy, maxz, fn [, mask]) -> count
+function World.queryBox(self, x0, y0, z0, x1, y1, z1, fn, mask)
+  check_world(self, 1)
+  check_vec3(x0, y0, z0, 2, MINXYZ, x1, y1, z1)
+  check_vec3(x1, y1, z1, 5, MAXXYZ)
+  if x0 > x1 then argerror(5, "maxx is less than minx") end
+  if y0 > y1 then argerror(6, "maxy is less than miny") end
+  if z0 > z1 then argerror(7, "maxz is less than minz") end
+  check_callback(fn, 8)
+  local mk = opt_mask(mask, 9)
+  if self._moving then busy_moving("queryBox") end
+  local lo, hi = vec_ct(x0, y0, z0), vec_ct(x1, y1, z1)
+  return run_query(self, "queryBox", fn, C.cs_world_query_box, self._p, lo, hi, mk,
+    fn ~= nil and tri_cb or nil, nil)
+end
+
+local function overlap_query(self, fname, fn, p, r, q, mk)
+  if fn ~= nil and not overlap_fn then
+    error(fname .. ": overlap callbacks are not supported by collideslide.ffi on "
+      .. ffi.os .. "/" .. ffi.arch .. " (cs_OverlapFn passes a cs_Vec3 by value)", 0)
+  end
+  return run_query(self, fname, fn, C.cs_world_overlap_ellipsoid, self._p, p, r, q, mk,
+    fn ~= nil and overlap_fn or nil, nil)
+end
+
+--- world:overlapEllipsoid(px, py, pz, rx, ry, rz, fn [, mask]) -> count
+function World.overlapEllipsoid(self, px, py, pz, rx, ry, rz, fn, mask)
+  check_world(self, 1)
+  check_vec3(px, py, pz, 2, PXYZ, rx, ry, rz)
+  check_radius(rx, 5, "rx", ry, rz)
+  check_radius(ry, 6, "ry", rz)
+  check_radius(rz, 7, "rz")
+  check_callback(fn, 8)
+  local mk = opt_mask(mask, 9)
+  if self._moving then busy_moving("overlapEllipsoid") end
+  return overlap_query(self, "overlapEllipsoid", fn, vec_ct(px, py, pz), vec_ct(rx, ry, rz), nil, mk)
+end
+
+--- world:overlap(mover, fn [, mask]) -> count; mask: the mover's collidesWith.
+function World.overlap(self, m, fn, mask)
+  check_world(self, 1)
+  check_mover(m, 2, fn == nil and mask == nil)
+  check_callback(fn, 3)
+  local mk = mask == nil and C.cs_mover_get(m._p, C.CS_COLLIDES_WITH) or opt_mask(mask, 4)
+  if self._moving then busy_moving("overlap") end
+  local mp = m._p
+  local q = ffi.new("double[4]")
+  C.cs_mover_get_orientation(mp, q)
+  return overlap_query(self, "overlap", fn, C.cs_mover_get_position(mp), C.cs_mover_get_radius(mp), q, mk)
+end
+
+--- world:raycastAll(ox, oy, oz, dx, dy, dz, fn [, mask]) -> count
+function World.raycastAll(self, ox, oy, oz, dx, dy, dz, fn, mask)
+  check_world(self, 1)
+  check_vec3(ox, oy, oz, 2, OXYZ, dx, dy, dz)
+  check_vec3(dx, dy, dz, 5, DXYZ)
+  check_callback(fn, 8)
+  local mk = opt_mask(mask, 9)
+  if self._moving then busy_moving("raycastAll") end
+  return run_query(self, "raycastAll", fn, C.cs_world_raycast_all, self._p, vec_ct(ox, oy, oz),
+    vec_ct(dx, dy, dz), mk, fn ~= nil and hit_cb or nil, nil)
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Metatables and the module
+-- =======================================================================
+
+local function no_fields(name)
+  return function(_, k)
+    error(format("attempt to set field '%s' of a %s (it has no fields)", tostring(k), name), 2)
+  end
+end
+
+MESH_MT = { __name = "collideslide.Mesh", __index = Mesh, __gc = mesh_close, __close = mesh_close,
+  __tostring = mesh_tostring, __newindex = no_fields("collideslide.Mesh") }
+WORLD_MT = { __name = "collideslide.World", __index = World, __gc = world_close,
+  __close = world_close, __tostring = world_tostring, __newindex = no_fields("collideslide.World") }
+BODY_MT = { __name = "collideslide.Body", __index = body_index, __newindex = body_newindex,
+  __tostring = body_tostring }
+MOVER_MT = { __name = "collideslide.Mover", __index = mover_index, __newindex = mover_newindex,
+  __gc = mover_close, __close = mover_close, __tostring = mover_tostring }
+
+local core = { newMesh = newMesh, newWorld = newWorld, newMover = newMover, _VERSION = CS_VERSION }
+
+for name, f in pairs(core) do if type(f) == "function" then API[f] = name end end
+for _, methods in ipairs { Mesh, World, Body, Mover } do
+  for name, f in pairs(methods) do API[f] = name end
+end
+for _, mt in ipairs { MESH_MT, WORLD_MT, MOVER_MT } do
+  API[mt.__gc] = "__gc"
+end
+
+-- The module: the core, and the Lua layer around it (collideslide/layer.lua).
+local cs = require("collideslide.layer")(core)
+REG[REG_KEY] = cs
+return cs
+
+-- }======================================================================

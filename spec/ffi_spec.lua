@@ -1,0 +1,158 @@
+-- spec/ffi_spec.lua: the LuaJIT FFI binding (lua/collideslide/ffi.lua) against
+-- what it mirrors. On every interpreter (text only): its ffi.cdef is the
+-- header's declarations, and its version the header's. Under LuaJIT, when
+-- build/libcollideslide.so is there (make ffi-lib): its functions, methods and
+-- fields are those of the C binding (read from csrc/cs_lua.c), and a state
+-- closed with live objects finalizes them without a crash.
+
+local H = require "helper"
+
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+-- The top-level declarations of C text, each normalized: comments and
+-- preprocessor lines out, whitespace collapsed, none next to punctuation.
+local function declarations(text)
+  text = text:gsub("/%*.-%*/", " "):gsub("//[^\n]*", " ")
+  text = text:gsub("#ifdef __cplusplus.-#endif", " ")
+  text = ("\n" .. text):gsub("\n[ \t]*#[^\n]*", "\n")
+  local out, depth, start = {}, 0, 1
+  for i = 1, #text do
+    local c = text:sub(i, i)
+    if c == "{" then depth = depth + 1
+    elseif c == "}" then depth = depth - 1
+    elseif c == ";" and depth == 0 then
+      local d = text:sub(start, i):gsub("%s+", " ")
+      d = d:gsub(" ?([%(%)%[%]{}%*,;=]) ?", "%1"):gsub("^ ", ""):gsub(" $", "")
+      out[#out + 1] = d
+      start = i + 1
+    end
+  end
+  assert(text:sub(start):match("^%s*$"), "text after the last declaration: " .. text:sub(start, start + 80))
+  return out
+end
+
+local HEADER = read("csrc/collideslide.h")
+local FFI_SRC = read("lua/collideslide/ffi.lua")
+
+describe("collideslide.ffi's declarations", function()
+  local cdef = assert(FFI_SRC:match("local HEADER_CDEF = %[%[(.-)%]%]"), "HEADER_CDEF not found")
+
+  it("are each a declaration of csrc/collideslide.h, unchanged", function()
+    local in_header = {}
+    for _, d in ipairs(declarations(HEADER)) do in_header[d] = true end
+    local decls = declarations(cdef)
+    assert.is_true(#decls > 50)
+    for _, d in ipairs(decls) do
+      assert.is_true(in_header[d] == true, "not in the header as it is: " .. d)
+    end
+  end)
+
+  it("declare every C function the binding calls", function()
+    local declared = {}
+    for name in cdef:gmatch("([%w_]+)%s*%(") do declared[name] = true end
+    for name in FFI_SRC:gmatch("C%.(cs_[%w_]+)%s*%(") do
+      assert.is_true(declared[name] == true, name .. " is called but not declared")
+    end
+  end)
+
+  it("name the header's CS_VERSION", function()
+    local want = assert(HEADER:match('#define%s+CS_VERSION%s+"([^"]+)"'))
+    assert.are.equal(want, FFI_SRC:match('local CS_VERSION = "([^"]+)"'))
+  end)
+end)
+
+-- The FFI module when it can be loaded here (LuaJIT and the library built).
+local ffi_cs, why_not
+if not rawget(_G, "jit") then
+  why_not = "not LuaJIT"
+else
+  local ok, m = pcall(require, "collideslide.ffi")
+  if ok then ffi_cs = m else why_not = tostring(m):match("^[^\n]*") end
+end
+
+describe("collideslide.ffi's module", function()
+  if not ffi_cs then
+    it("is not checked here (" .. why_not .. ")", function() end)
+    return
+  end
+
+  -- The names of a luaL_Reg array of csrc/cs_lua.c.
+  local SRC = read("csrc/cs_lua.c")
+  local function reg(name)
+    local body = assert(SRC:match("static const luaL_Reg " .. name .. "%[%] = {(.-)\n};"), name)
+    local names = {}
+    for n in body:gmatch('{"([%w_]+)",') do names[#names + 1] = n end
+    assert.is_true(#names > 0, name)
+    return names
+  end
+
+  local V = { -10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10 }
+  local I = { 1, 2, 3, 1, 3, 4 }
+
+  it("has the C binding's functions, and the Lua layer's", function()
+    for _, n in ipairs(reg("module_funcs")) do assert.is_function(ffi_cs[n], n) end
+    assert.are.equal(HEADER:match('#define%s+CS_VERSION%s+"([^"]+)"'), ffi_cs._VERSION)
+    for _, n in ipairs { "loadOBJ", "parseOBJ", "newBuilder", "box", "newCharacter" } do
+      assert.is_function(ffi_cs[n], n)
+    end
+    assert.is_table(ffi_cs.core)
+  end)
+
+  it("has the C binding's methods, metamethods and fields on each type", function()
+    local mesh = ffi_cs.newMesh(V, I)
+    local w = ffi_cs.newWorld()
+    local body = w:add(mesh)
+    local m = ffi_cs.newMover {}
+    for _, c in ipairs { { mesh, "mesh" }, { w, "world" }, { body, "body" }, { m, "mover" } } do
+      local obj, kind = c[1], c[2]
+      for _, n in ipairs(reg(kind .. "_methods")) do
+        assert.is_function(obj[n], kind .. ":" .. n)
+      end
+      local mt = getmetatable(obj)
+      for _, n in ipairs(reg(kind .. "_meta")) do
+        assert.is_function(mt[n], kind .. " " .. n)
+      end
+      assert.are.equal("collideslide." .. kind:sub(1, 1):upper() .. kind:sub(2), mt.__name)
+    end
+    local fields = assert(SRC:match("mover_fields%[MF_N %+ 1%] = {(.-)}"))
+    for n in fields:gmatch('"([%w_]+)"') do
+      if n ~= "filter" then assert.is_not_nil(m[n], "mover." .. n) end
+    end
+    assert.are.equal(1, body.layers)
+  end)
+
+  it("calls the core through the ABI views on System V x64, unless told not to", function()
+    local ffi = require "ffi"
+    local want = ffi.arch == "x64" and ffi.os ~= "Windows" and os.getenv("COLLIDESLIDE_FFI_ABI") ~= "0"
+    assert.are.equal(want, debug.getregistry()["collideslide.ffi.abi"])
+  end)
+
+  it("finalizes live worlds, meshes, bodies and movers at the state's close", function()
+    local code = [[
+      local cs = require "collideslide.ffi"
+      local keep = {}
+      for i = 1, 20 do
+        local w = cs.newWorld()
+        local mesh = cs.newMesh({ -10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10 }, { 1, 2, 3, 1, 3, 4 })
+        local b = w:add(mesh, 0, i, 0)
+        local m = cs.newMover { radius = 0.5, position = { 0, i + 0.6, 0 } }
+        m.filter = function() return w and "slide" end
+        w:collideAndSlide(m, 0, 0, 0, 0, -1, 0)
+        b.userdata = { w = w, m = m }
+        keep[i] = (i % 2 == 0) and { m, b } or { mesh, w }
+      end
+      io.write("ok\n")
+    ]]
+    local cmd = ("LUA_PATH=%q %s -e %q 2>&1; echo \"rc=$?\""):format(package.path, H.LUA, code)
+    local p = io.popen(cmd)
+    local out = p:read("*a")
+    p:close()
+    assert.truthy(out:find("ok\n", 1, true), out)
+    assert.truthy(out:find("rc=0", 1, true), out)
+  end)
+end)
