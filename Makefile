@@ -147,6 +147,21 @@ test-all:
 	  $(MAKE) --no-print-directory test LUA=$$l TEST_VALGRIND=$$([ $$l = lua5.4 ] && echo 1 || echo 0); \
 	done
 
+# What CI runs after `make test` (.ci/run): the specs on every other Lua
+# (plain and sanitized), the C tests, the FFI binding's suite, the rock,
+# and the short stress slice. About 6 minutes here.
+OTHER_LUAS := $(filter-out lua5.4,$(LUAS))
+.PHONY: ci-extra
+ci-extra:
+	@set -e; for l in $(OTHER_LUAS); do \
+	  echo "==== make test LUA=$$l"; \
+	  $(MAKE) --no-print-directory test LUA=$$l TEST_VALGRIND=0; \
+	done
+	$(MAKE) --no-print-directory ctest
+	$(MAKE) --no-print-directory test-ffi
+	$(MAKE) --no-print-directory rock-test
+	$(MAKE) --no-print-directory stress-short
+
 # The rock, built the way users get it: luarocks make (builtin backend, no
 # network: every dependency is a Debian package) from a copy of the sources,
 # installed into build/rocktree, then required from an empty directory with
@@ -294,7 +309,8 @@ stress-1e5: $(STRESS_BIN) $(STRESS_SCENE_FILES)
 stress-1e6: $(STRESS_BIN) $(STRESS_SCENE_FILES)
 	$(STRESS_RUN) --steps $(STRESS_FAR_STEPS) --offset 1e6
 
-stress-short: $(STRESS_BIN) $(STRESS_SCENE_FILES)
+# (no scene files needed: without them the runner builds its own worlds only)
+stress-short: $(STRESS_BIN)
 	$(STRESS_RUN) --steps 200000 --per-mover 100
 	$(STRESS_RUN) --steps 25000 --per-mover 60 --offset 1e5
 	$(STRESS_RUN) --steps 25000 --per-mover 60 --offset 1e6
