@@ -32,7 +32,7 @@ typedef struct Slide {
 } Slide;
 
 /* What a pass met. */
-enum { PASS_HIT = 1, PASS_GROUND_STOP = 2 };
+enum { PASS_HIT = 1 };
 
 /* {==================================================================
 ** Small helpers
@@ -238,10 +238,8 @@ static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
     s->pos = v3_madd(s->pos, vel, travel / vlen);
     if (!(c = record(s, ti, &h, pass))) break;
     if (s->tris[ti].response == CS_RESPONSE_TOUCH) { s->touched = 1; break; }
-    if (pass == CS_PASS_GRAVITY && is_below(s, c) && is_walkable(s, c)) {
-      result |= PASS_GROUND_STOP;   /* walkable ground holds (Fauerby 2003, 4.4) */
-      break;
-    }
+    if (pass == CS_PASS_GRAVITY && is_below(s, c) && is_walkable(s, c))
+      break;                        /* walkable ground holds (Fauerby 2003, 4.3) */
     /* The projection is orthogonal in world space, not in ellipsoid space as
     ** in the paper: the slide is then the same for every shape (an ellipsoid
     ** slides down a slope as fast as a sphere), and stays in the tangent
@@ -301,8 +299,6 @@ static int overlaps_any(const Slide *s, cs_Vec3 p) {
   return 0;
 }
 
-typedef struct Interval { double lo, hi; } Interval;
-
 /* The least s >= 0 at which pos + s u overlaps nothing, or -1 past reach.
 ** Each triangle blocks one interval of s (the distance from a point moving
 ** on a line to a convex set is convex), found by a sweep out and one back. */
@@ -341,7 +337,7 @@ enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
 ** Returns CLEAR (it overlapped nothing), FREED or STILL_STUCK. */
 static int depenetrate(Slide *s, int standing) {
   cs_Vec3 cand[MAX_CANDIDATES], best_u = v3(0, 0, 0);
-  double best = HUGE_VAL, up_cost = HUGE_VAL;
+  double best = HUGE_VAL, best_d = 0, up_cost = HUGE_VAL, up_d = 0;
   int nc = 0, k;
   size_t i;
   cand[nc++] = v3_normalize(up_es(s, 1));
@@ -358,17 +354,18 @@ static int depenetrate(Slide *s, int standing) {
     double d = free_distance(s, cand[k], 4.0), cost;
     if (d < 0) continue;
     cost = world_len(s, v3_scale(cand[k], d));
-    if (k == 0) up_cost = cost;
-    if (cost < best) { best = cost; best_u = cand[k]; }
+    if (k == 0) { up_cost = cost; up_d = d; }
+    if (cost < best) { best = cost; best_d = d; best_u = cand[k]; }
   }
   if (standing && up_cost < HUGE_VAL && up_cost <= best / s->m->cos_slope + s->skin) {
     best = up_cost;
+    best_d = up_d;
     best_u = cand[0];
   }
-  if (best < HUGE_VAL) {
-    cs_Vec3 p = v3_madd(s->pos, best_u, free_distance(s, best_u, 4.0) + skin_es(s, best_u));
+  if (best < HUGE_VAL) {   /* a skin beyond the free place, else at it */
+    cs_Vec3 p = v3_madd(s->pos, best_u, best_d + skin_es(s, best_u));
     if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
-    p = v3_madd(s->pos, best_u, free_distance(s, best_u, 4.0));
+    p = v3_madd(s->pos, best_u, best_d);
     if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
   }
   if (s->m->has_safe) {
@@ -409,10 +406,10 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   far_step = v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
   /* Kept when it lands on walkable ground no higher than the step height
   ** above the feet (a round bottom can perch on a taller ledge's edge), gets
-  ** farther, and either climbed
-  ** or met no wall on the way: a raised walk that ends against a wall and
-  ** comes down where it started would creep over thin walls frame by frame
-  ** (a narrower slice of the ellipsoid meets the wall's top). */
+  ** farther, and either climbed or met no wall on the way: a raised walk
+  ** that ends against a wall and comes down where it started would creep
+  ** over thin walls frame by frame (a narrower slice of the ellipsoid meets
+  ** the wall's top). */
   if (!s->touched && down && is_below(s, down) && is_walkable(s, down) &&
       v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin &&
       far_step > far_plain + 0.5 * s->skin && s->status == CS_OK &&
