@@ -151,8 +151,18 @@ test-all:
 # (plain and sanitized), the C tests, the FFI binding's suite, the rock,
 # and the short stress slice. About 6 minutes here.
 OTHER_LUAS := $(filter-out lua5.4,$(LUAS))
-.PHONY: ci-extra
-ci-extra:
+.PHONY: ci-extra test-states
+
+# The module from C (spec/c/lua_states.c): two Lua states side by side, and
+# a state whose allocator fails at every allocation in turn; under ASan+UBSan.
+build/lua-states-$(LUA): spec/c/lua_states.c $(CORE_SRC) $(LUA_SRC) $(HDRS)
+	@mkdir -p build
+	$(CC) $(CFLAGS_ALL) -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	  -Icsrc -I$(LUA_INC) spec/c/lua_states.c $(CORE_SRC) $(LUA_SRC) -l$(LUA) $(LDLIBS_ALL) -o $@
+test-states: deps build/lua-states-$(LUA)
+	./build/lua-states-$(LUA)
+
+ci-extra: test-states
 	@set -e; for l in $(OTHER_LUAS); do \
 	  echo "==== make test LUA=$$l"; \
 	  $(MAKE) --no-print-directory test LUA=$$l TEST_VALGRIND=0; \

@@ -51,6 +51,14 @@ local EXAMPLES = {
     "the door is open %(90 degrees%)",
     "through the doorway",
   },
+  arena_tour = {
+    "stairs %(16 x 0%.25 m%): climbed to the top %(feet at 4%.00 m%)",
+    "ramp 20 deg %(top 2%.91 m%): walked up",
+    "ramp 35 deg %(top 5%.60 m%): walked up",
+    "ramp 50 deg %(top 9%.53 m%): held back",
+    "corridor %(0%.6 m wide, the character 0%.8 m%): too narrow",
+    "across the floor %(120 m%): %d+%.%d s",
+  },
   queries = {
     "t = 0%.150 %(1%.50 m%): crate A, triangle %d+ %(tag 0%)",
     "with mask 2 %(layer 2 only%): glass at x = 5%.95",
