@@ -378,9 +378,13 @@ cs_Status cs_world_gather(cs_World *w, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 
 /* The response (cs_slide.c): one whole collideAndSlide on the gathered
 ** triangles. Fills the mover's contacts and ground state and sets its
 ** position. */
-/* tris[ntris] are the gathered triangles in es (bodies[] their bodies). */
+/* tris[ntris] are the gathered triangles in es (bodies[] their bodies);
+** they hold everything within `reach` (world units) of the mover's start.
+** known_clear: the mover overlapped nothing at the end of its last call and
+** nothing changed since. */
 cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
                         cs_TriES *tris, size_t ntris, const cs_Body *const *bodies,
+                        double reach, int known_clear,
                         cs_Vec3 walk, const cs_Vec3 *gravity, cs_Vec3 carry,
                         const cs_Body *carrier);
 

@@ -28,6 +28,7 @@ typedef struct Slide {
   int walled;             /* a walk-like pass met a wall (see slide_normal) */
   int sweep_flags;        /* CS_SWEEP_*: CLEAR_START once the mover is known clear */
   double reach_skins;     /* how many skins past a move's end its sweep looks */
+  double reach;           /* world units around the start the triangles cover */
   cs_Status status;       /* the first failure (contact buffer growth) */
 } Slide;
 
@@ -351,7 +352,9 @@ static int depenetrate(Slide *s, int standing) {
   }
   if (nc == 1) return CLEAR;              /* nothing overlaps */
   for (k = 0; k < nc; k++) {
-    double d = free_distance(s, cand[k], 4.0), cost;
+    /* at most 4 radii, and never past the gathered triangles */
+    double cap = s->reach / world_len(s, cand[k]);
+    double d = free_distance(s, cand[k], cap < 4.0 ? cap : 4.0), cost;
     if (d < 0) continue;
     cost = world_len(s, v3_scale(cand[k], d));
     if (k == 0) { up_cost = cost; up_d = d; }
@@ -368,7 +371,7 @@ static int depenetrate(Slide *s, int standing) {
     p = v3_madd(s->pos, best_u, best_d);
     if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
   }
-  if (s->m->has_safe) {
+  if (s->m->has_safe && v3_len(v3_sub(s->m->last_safe, s->m->pos)) <= s->reach) {
     cs_Vec3 p = cs_espace_to(s->es, s->m->last_safe);
     if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
   }
@@ -490,6 +493,7 @@ static void hide_body(Slide *s, const cs_Body *b, int hide) {
 
 cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
                         cs_TriES *tris, size_t ntris, const cs_Body *const *bodies,
+                        double reach, int known_clear,
                         cs_Vec3 walk, const cs_Vec3 *gravity, cs_Vec3 carry,
                         const cs_Body *carrier) {
   Slide s;
@@ -504,6 +508,7 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
   s.bodies = bodies;
   s.pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
   s.reach_skins = 1;
+  s.reach = reach;
   s.up = m->up;
   s.skin = cs_mover_skin(m);
   /* the ellipsoid's support along -up is |E^T up| = |diag(r) R^T up| */
@@ -511,9 +516,7 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
          - v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, m->up) : m->up, es->r));
   w->ncontacts = 0;
   jumping = gravity && v3_dot(*gravity, m->up) > 0;
-  /* Known clear: the last call ended overlapping nothing and neither this
-  ** world nor the mover changed since (a filter's answers may, though). */
-  clean = m->clean_world == w && m->clean_version == w->version && !m->filter;
+  clean = known_clear;
   s.sweep_flags = CS_SWEEP_DEEPENING_ONLY | (clean ? CS_SWEEP_CLEAR_START : 0);
   if (carrier && v3_len2(carry) > 0) {      /* ride the platform first */
     hide_body(&s, carrier, 1);

@@ -527,6 +527,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   const cs_Body *ground = live_ground_body(w, m);
   double margin, fat, skin = cs_mover_skin(m);
   cs_Status s;
+  int clear;
   if (w->busy) return CS_EBUSY;
   if (ground) carry = ground_carry(ground, m);
   cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
@@ -535,13 +536,18 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   ** the ground probe reach down a little more. */
   margin = v3_len(walk) + (gravity ? v3_len(*gravity) : 0) + v3_len(carry)
          + 2 * m->step_height + m->snap_distance + 4 * skin + 1e-9;
-  ellipsoid_box(&es, margin, &lo, &hi);
   w->busy = 1;
   cs_world_sync(w);
+  /* A start not known to be clear may need pushing out of something: room
+  ** for that too, a diameter, so the push never lands in ungathered
+  ** geometry (depenetration is capped to the gathered reach). */
+  clear = m->clean_world == w && m->clean_version == w->version && !m->filter;
+  if (!clear) margin += 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+  ellipsoid_box(&es, margin, &lo, &hi);
   if (cache_usable(w, m, lo, hi)) {
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
     s = cs_slide_move(w, m, &es, m->cache.tris, m->cache.ntris, m->cache.bodies,
-                      walk, gravity, carry, ground);
+                      margin, clear, walk, gravity, carry, ground);
     w->busy = 0;
     return s;
   }
@@ -550,7 +556,8 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
   if (s == CS_OK) {
     if (!m->filter) cache_store(w, m, &es, lo, hi);
-    s = cs_slide_move(w, m, &es, w->tris, w->ntris, w->gbodies, walk, gravity, carry, ground);
+    s = cs_slide_move(w, m, &es, w->tris, w->ntris, w->gbodies, margin, clear,
+                      walk, gravity, carry, ground);
   }
   w->busy = 0;
   return s;

@@ -137,7 +137,9 @@ static void slide_long_edge(Stats *st) {
   cs_mesh_free(mesh);
 }
 
-/* KNOWN, reported: the stress runner at offset 1e7 (spec/c/stress.c
+/* Fixed (a call whose start is not known clear gathers a diameter more, and
+** depenetration never goes past what was gathered): the stress runner at
+** offset 1e7 (spec/c/stress.c
 ** --offset 1e7, world 0) saw movers leave a sealed room; the cause is not
 ** the offset. A call gathers the triangles within its moves' reach (the
 ** mover's box grown by |walk| + |gravity| + skins, cs_world.c), but a mover
@@ -175,7 +177,7 @@ static void slide_depenetration_beyond_gather(Stats *st) {
   dist = mover_distance(m, v + 9, 1);
   snprintf(detail, sizeof detail, "stuck %d, then distance %.17g to a wall it never gathered",
            cs_mover_was_stuck(m), dist);
-  report(st, dist >= 1 - INV_OVERLAP_TOL, 1, "slide: depenetration stays within what was gathered",
+  report(st, dist >= 1 - INV_OVERLAP_TOL, 0, "slide: depenetration stays within what was gathered",
          detail);
   cs_mover_free(m);
   cs_world_free(w);
