@@ -254,6 +254,21 @@ function H.crease(opts)
   return s
 end
 
+-- n random triangles around [-half, half]^3 (sides 0.3 to 3), drawn from
+-- rng (H.rng): each a centre and three corners 0.3 to 1.5 from it.
+function H.soup(rng, n, half)
+  local s = new_scene()
+  for _ = 1, n do
+    local cx, cy, cz = rng:range(-half, half), rng:range(-half, half), rng:range(-half, half)
+    for _ = 1, 3 do
+      local ux, uy, uz = rng:unit()
+      local l = rng:range(0.3, 1.5)
+      s.indices[#s.indices + 1] = vertex(s, cx + ux * l, cy + uy * l, cz + uz * l)
+    end
+  end
+  return s
+end
+
 -- One scene holding all the given scenes (indices renumbered).
 function H.merge(...)
   local out = new_scene()

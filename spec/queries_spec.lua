@@ -39,21 +39,7 @@ end
   The scene: bodies and their world-space triangles
 =================================================================== ]]
 
--- n random triangles around [-half, half]^3 (sides 0.3 to 3).
-local function soup(rng, n, half)
-  local s = { vertices = {}, indices = {} }
-  for _ = 1, n do
-    local cx, cy, cz = rng:range(-half, half), rng:range(-half, half), rng:range(-half, half)
-    for _ = 1, 3 do
-      local ux, uy, uz = rng:unit()
-      local l = rng:range(0.3, 1.5)
-      local v = s.vertices
-      v[#v + 1], v[#v + 2], v[#v + 3] = cx + ux * l, cy + uy * l, cz + uz * l
-      s.indices[#s.indices + 1] = #v / 3
-    end
-  end
-  return s
-end
+local soup = H.soup
 
 local function matrix_transformer(m)
   return function(x, y, z)

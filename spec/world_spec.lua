@@ -35,18 +35,7 @@ end
 -- merged with a small box and a tessellated floor, so that there are
 -- shared edges and vertices as well as lone triangles.
 local function random_scene(rng, n, half)
-  local s = { vertices = {}, indices = {} }
-  for _ = 1, n do
-    local cx, cy, cz = rng:range(-half, half), rng:range(-half, half), rng:range(-half, half)
-    for _ = 1, 3 do
-      local ux, uy, uz = rng:unit()
-      local l = rng:range(0.3, 1.5)
-      local v = s.vertices
-      v[#v + 1], v[#v + 2], v[#v + 3] = cx + ux * l, cy + uy * l, cz + uz * l
-      s.indices[#s.indices + 1] = #v / 3
-    end
-  end
-  return H.merge(s, H.box { min = { -1, -1, -1 }, max = { 0.5, 1, 1.5 } },
+  return H.merge(H.soup(rng, n, half), H.box { min = { -1, -1, -1 }, max = { 0.5, 1, 1.5 } },
                  H.floor { size = 2 * half, n = 3, y = -half })
 end
 
