@@ -362,8 +362,6 @@ cs_Vec3 cs_espace_vec_to(const cs_ESpace *es, cs_Vec3 world_vec);
 cs_Vec3 cs_espace_vec_from(const cs_ESpace *es, cs_Vec3 es_vec);
 /* A normal from ellipsoid space to world space (inverse transpose), unit. */
 cs_Vec3 cs_espace_normal_from(const cs_ESpace *es, cs_Vec3 es_normal);
-/* A world-space normal into ellipsoid space, unit. */
-cs_Vec3 cs_espace_normal_to(const cs_ESpace *es, cs_Vec3 world_normal);
 /* World-space half extents of the ellipsoid's bounding box. */
 cs_Vec3 cs_espace_half_extents(const cs_ESpace *es);
 /* Brings a body's bounds up to date with its mesh's vertex edits. */

@@ -427,9 +427,10 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   w->ncontacts = plain_end;
 }
 
-static int has_ground_contact(const Slide *s, size_t first) {
+/* Has the call met walkable ground below so far? */
+static int has_ground_contact(const Slide *s) {
   size_t i;
-  for (i = first; i < s->w->ncontacts; i++)
+  for (i = 0; i < s->w->ncontacts; i++)
     if (is_below(s, &s->w->contacts[i]) && is_walkable(s, &s->w->contacts[i])) return 1;
   return 0;
 }
@@ -497,7 +498,7 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
                         cs_Vec3 walk, const cs_Vec3 *gravity, cs_Vec3 carry,
                         const cs_Body *carrier) {
   Slide s;
-  int grounded = m->ground == CS_GROUND_ON, stuck = CLEAR, jumping, clean;
+  int grounded = m->ground == CS_GROUND_ON, stuck = CLEAR, jumping;
   cs_Status st;
   memset(&s, 0, sizeof s);
   s.w = w;
@@ -516,14 +517,13 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
          - v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, m->up) : m->up, es->r));
   w->ncontacts = 0;
   jumping = gravity && v3_dot(*gravity, m->up) > 0;
-  clean = known_clear;
-  s.sweep_flags = CS_SWEEP_DEEPENING_ONLY | (clean ? CS_SWEEP_CLEAR_START : 0);
+  s.sweep_flags = CS_SWEEP_DEEPENING_ONLY | (known_clear ? CS_SWEEP_CLEAR_START : 0);
   if (carrier && v3_len2(carry) > 0) {      /* ride the platform first */
     hide_body(&s, carrier, 1);
     slide_pass(&s, cs_espace_vec_to(es, carry), CS_PASS_CARRY);
     hide_body(&s, carrier, 0);
   }
-  if (!clean) {
+  if (!known_clear) {
     stuck = depenetrate(&s, grounded);
     if (stuck != STILL_STUCK) s.sweep_flags |= CS_SWEEP_CLEAR_START;
   }
@@ -533,7 +533,7 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
     slide_pass(&s, cs_espace_vec_to(es, *gravity), CS_PASS_GRAVITY);
     s.reach_skins = 1;
   }
-  if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s, 0))
+  if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s))
     snap_to_ground(&s, m->snap_distance + s.skin);
   if (s.status != CS_OK) return s.status;
   if ((st = cs_mover_set_contacts(m, w->contacts, w->ncontacts)) != CS_OK) return st;

@@ -47,12 +47,6 @@ cs_Vec3 cs_espace_normal_from(const cs_ESpace *es, cs_Vec3 n) {
   return v3_normalize(n);
 }
 
-/* and back by E^T = diag(r) R^T. */
-cs_Vec3 cs_espace_normal_to(const cs_ESpace *es, cs_Vec3 n) {
-  if (es->oriented) n = m3_apply_t(&es->R, n);
-  return v3_normalize(v3_mul(n, es->r));
-}
-
 /* World-space half extents of the ellipsoid: sqrt(sum_j (R_ij r_j)^2). */
 cs_Vec3 cs_espace_half_extents(const cs_ESpace *es) {
   cs_Vec3 h;
@@ -334,7 +328,7 @@ static cs_Vec3 map_point(const BodyMap *bm, const cs_ESpace *es, cs_Vec3 p) {
 }
 
 /* The filter's answer for (body, tag): asked once per call and cached. */
-static int filter_response(cs_World *w, size_t first, uint32_t gbody, int tag,
+static int filter_response(cs_World *w, size_t first, int tag,
                            cs_FilterFn filter, void *ud, const cs_Body *b) {
   size_t i;
   int r;
@@ -349,7 +343,6 @@ static int filter_response(cs_World *w, size_t first, uint32_t gbody, int tag,
   w->filters[w->nfilters].tag = tag;
   w->filters[w->nfilters].response = r;
   w->nfilters++;
-  (void)gbody;
   return r;
 }
 
@@ -405,7 +398,7 @@ static cs_Status gather_body(cs_World *w, const cs_Body *b, const cs_ESpace *es,
     if (!map_triangle(mesh, t, &bm, es, te)) continue;
     te->body = gb;
     if (filter) {
-      int r = filter_response(w, first_filter, gb, te->tag, filter, ud, b);
+      int r = filter_response(w, first_filter, te->tag, filter, ud, b);
       if (r == -2) return CS_ENOMEM;
       if (r < 0) return CS_EABORT;
       if (r == CS_RESPONSE_CROSS) continue;
