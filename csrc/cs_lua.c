@@ -318,6 +318,17 @@ static int vertex_fail(lua_State *L, int arg, size_t v, int comp, int ty, size_t
                  XYZ[comp], lua_typename(L, ty));
 }
 
+/* Coordinate comp (0..2) of vertex v (1-based), read as x with Lua type ty:
+** a finite number, else the error (elem: its position in a flat array, 0 in
+** the table form). */
+static void check_coordinate(lua_State *L, int arg, int ty, double x, size_t v, int comp,
+                             size_t elem) {
+  char b[NUMBUF], c[NUMBUF];
+  if (ty != LUA_TNUMBER) vertex_fail(L, arg, v, comp, ty, elem);
+  if (!isfinite(x))
+    argfail(L, arg, "vertex %s: %s is %s", fmtnum(b, (double)v), XYZ[comp], fmtnum(c, x));
+}
+
 /* Reads the vertices at arg (flat {x1, y1, z1, ...} or {{x, y, z}, ...},
 ** told apart by the type of the first element) into a scratch userdata it
 ** pushes: the collector frees it, so a raise leaks nothing. */
@@ -325,7 +336,7 @@ static double *read_vertices(lua_State *L, int arg, size_t *count) {
   size_t len, n, i;
   int first, k, ty;
   double *v;
-  char b[NUMBUF], c[NUMBUF];
+  char b[NUMBUF];
   luaL_checktype(L, arg, LUA_TTABLE);
   len = csL_len(L, arg);
   if (len == 0) argfail(L, arg, "empty mesh (no vertices)");
@@ -345,10 +356,7 @@ static double *read_vertices(lua_State *L, int arg, size_t *count) {
   if (first == LUA_TNUMBER) {
     for (i = 0; i < 3 * n; i++) {
       ty = elem_num(L, arg, i + 1, &v[i]);
-      if (ty != LUA_TNUMBER) vertex_fail(L, arg, i / 3 + 1, (int)(i % 3), ty, i + 1);
-      if (!isfinite(v[i]))
-        argfail(L, arg, "vertex %s: %s is %s", fmtnum(b, (double)(i / 3 + 1)), XYZ[i % 3],
-                fmtnum(c, v[i]));
+      check_coordinate(L, arg, ty, v[i], i / 3 + 1, (int)(i % 3), i + 1);
     }
   } else {
     for (i = 0; i < n; i++) {
@@ -360,10 +368,7 @@ static double *read_vertices(lua_State *L, int arg, size_t *count) {
                 lua_typename(L, ty));
       for (k = 0; k < 3; k++) {
         ty = elem_num(L, lua_gettop(L), (size_t)k + 1, &v[3 * i + k]);
-        if (ty != LUA_TNUMBER) vertex_fail(L, arg, i + 1, k, ty, 0);
-        if (!isfinite(v[3 * i + k]))
-          argfail(L, arg, "vertex %s: %s is %s", fmtnum(b, (double)i + 1), XYZ[k],
-                  fmtnum(c, v[3 * i + k]));
+        check_coordinate(L, arg, ty, v[3 * i + k], i + 1, k, 0);
       }
       lua_pop(L, 1);
     }

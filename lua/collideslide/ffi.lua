@@ -643,6 +643,14 @@ local function vertex_fail(arg, v, comp, value, elem)
   argerror(arg, format("vertex %s: %s must be a number, got %s", fmtnum(v), XYZ[comp], type(value)))
 end
 
+-- Coordinate comp (1..3) of vertex v, a finite number, else the error
+-- (elem: its position in a flat array, 0 in the table form).
+local function coordinate(arg, x, v, comp, elem)
+  if type(x) ~= "number" then vertex_fail(arg, v, comp, x, elem) end
+  if x - x ~= 0 then argerror(arg, format("vertex %s: %s is %s", fmtnum(v), XYZ[comp], fmtnum(x))) end
+  return x
+end
+
 -- The vertices at arg (flat {x1, y1, z1, ...} or {{x, y, z}, ...}, told apart
 -- by the first element) as a double[?] and their count.
 local function read_vertices(t, arg, none)
@@ -663,12 +671,7 @@ local function read_vertices(t, arg, none)
   local v = ffi.new("double[?]", 3 * n)
   if first == "number" then
     for i = 0, 3 * n - 1 do
-      local x = rawget(t, i + 1)
-      if type(x) ~= "number" then vertex_fail(arg, floor(i / 3) + 1, i % 3 + 1, x, i + 1) end
-      if x - x ~= 0 then
-        argerror(arg, format("vertex %s: %s is %s", fmtnum(floor(i / 3) + 1), XYZ[i % 3 + 1], fmtnum(x)))
-      end
-      v[i] = x
+      v[i] = coordinate(arg, rawget(t, i + 1), floor(i / 3) + 1, i % 3 + 1, i + 1)
     end
   else
     for i = 0, n - 1 do
@@ -677,14 +680,7 @@ local function read_vertices(t, arg, none)
       if type(p) ~= "table" then
         argerror(arg, format("vertex %s must be a table {x, y, z}, got %s", fmtnum(i + 1), type(p)))
       end
-      for k = 1, 3 do
-        local x = rawget(p, k)
-        if type(x) ~= "number" then vertex_fail(arg, i + 1, k, x, 0) end
-        if x - x ~= 0 then
-          argerror(arg, format("vertex %s: %s is %s", fmtnum(i + 1), XYZ[k], fmtnum(x)))
-        end
-        v[3 * i + k - 1] = x
-      end
+      for k = 1, 3 do v[3 * i + k - 1] = coordinate(arg, rawget(p, k), i + 1, k, 0) end
     end
   end
   return v, n
