@@ -433,3 +433,35 @@ const char *ref_case_kind_name(int kind) {
 }
 
 /* }================================================================== */
+
+/* Clips the polygon (n points; at most 9 after 6 planes) to
+** sign * (x[axis] - bound) <= 0. Returns the new count. */
+static int ref_clip(long double poly[][3], int n, int axis, long double bound, int sign) {
+  long double out[12][3], da, db;
+  int i, k, m = 0;
+  for (i = 0; i < n; i++) {
+    const long double *p = poly[i], *q = poly[(i + 1) % n];
+    da = sign * (p[axis] - bound);
+    db = sign * (q[axis] - bound);
+    if (da <= 0) { for (k = 0; k < 3; k++) out[m][k] = p[k]; m++; }
+    if ((da < 0 && db > 0) || (da > 0 && db < 0)) {
+      long double t = da / (da - db);
+      for (k = 0; k < 3; k++) out[m][k] = p[k] + (q[k] - p[k]) * t;
+      m++;
+    }
+  }
+  for (i = 0; i < m; i++) for (k = 0; k < 3; k++) poly[i][k] = out[i][k];
+  return m;
+}
+
+int ref_triangle_box_overlap(const long double lo[3], const long double hi[3],
+                             const long double v[3][3], long double g) {
+  long double poly[12][3];
+  int n = 3, k;
+  for (k = 0; k < 3; k++) { poly[0][k] = v[0][k]; poly[1][k] = v[1][k]; poly[2][k] = v[2][k]; }
+  for (k = 0; k < 3 && n > 0; k++) {
+    n = ref_clip(poly, n, k, hi[k] + g, 1);
+    if (n > 0) n = ref_clip(poly, n, k, lo[k] - g, -1);
+  }
+  return n > 0;
+}

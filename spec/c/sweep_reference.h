@@ -44,6 +44,12 @@ enum {
   REF_KIND_COUNT
 };
 
+/* Does triangle v[0..2] keep a point inside the box [lo - g, hi + g]? By
+** clipping the triangle against the box's six planes (a brute force for
+** cs_triangle_box_overlap, apart from its separating axes). */
+int ref_triangle_box_overlap(const long double lo[3], const long double hi[3],
+                             const long double v[3][3], long double g);
+
 /* One generated case. When expect_hit is 1, expect_t and expect_point are the
 ** first contact by construction (a point q of the triangle and a direction m
 ** in q's normal cone put the centre at q + m at time expect_t while the

@@ -281,37 +281,12 @@ static void test_ray(Stats *st, ref_Rng *rng) {
 ** cs_triangle_box_overlap
 ** ===================================================================*/
 
-/* Clips the polygon (n points, at most 9 after 6 planes) by keeping
-** sign * (x[axis] - bound) <= 0. Returns the new count. */
-static int clip(ld poly[][3], int n, int axis, ld bound, int sign) {
-  ld out[12][3], da, db;
-  int i, k, m = 0;
-  for (i = 0; i < n; i++) {
-    const ld *p = poly[i], *q = poly[(i + 1) % n];
-    da = sign * (p[axis] - bound);
-    db = sign * (q[axis] - bound);
-    if (da <= 0) { for (k = 0; k < 3; k++) out[m][k] = p[k]; m++; }
-    if ((da < 0 && db > 0) || (da > 0 && db < 0)) {
-      ld t = da / (da - db);
-      for (k = 0; k < 3; k++) out[m][k] = p[k] + (q[k] - p[k]) * t;
-      m++;
-    }
-  }
-  for (i = 0; i < m; i++) for (k = 0; k < 3; k++) poly[i][k] = out[i][k];
-  return m;
-}
-
 /* 1 when the triangle keeps a point after clipping by the box grown by g. */
 static int clip_overlap(cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 a, cs_Vec3 b, cs_Vec3 c, ld g) {
-  ld poly[12][3], l[3], h[3];
-  int n = 3, k;
-  to_ld(poly[0], a); to_ld(poly[1], b); to_ld(poly[2], c);
+  ld v[3][3], l[3], h[3];
+  to_ld(v[0], a); to_ld(v[1], b); to_ld(v[2], c);
   to_ld(l, lo); to_ld(h, hi);
-  for (k = 0; k < 3 && n > 0; k++) {
-    n = clip(poly, n, k, h[k] + g, 1);
-    if (n > 0) n = clip(poly, n, k, l[k] - g, -1);
-  }
-  return n > 0;
+  return ref_triangle_box_overlap(l, h, (const ld (*)[3])v, g);
 }
 
 static void test_box(Stats *st, ref_Rng *rng) {

@@ -564,35 +564,9 @@ static void test_closest(Stats *st, ref_Rng *r, Scene *sc, int n) {
 ** Brute-force box and ellipsoid overlap
 ** ===================================================================*/
 
-/* Clips the polygon (n points) to sign * (x[axis] - bound) <= 0. */
-static int clip(ld poly[][3], int n, int axis, ld bound, int sign) {
-  ld out[12][3], da, db;
-  int i, k, m = 0;
-  for (i = 0; i < n; i++) {
-    const ld *a = poly[i], *b = poly[(i + 1) % n];
-    da = sign * (a[axis] - bound);
-    db = sign * (b[axis] - bound);
-    if (da <= 0) { for (k = 0; k < 3; k++) out[m][k] = a[k]; m++; }
-    if ((da < 0 && db > 0) || (da > 0 && db < 0)) {
-      ld t = da / (da - db);
-      for (k = 0; k < 3; k++) out[m][k] = a[k] + (b[k] - a[k]) * t;
-      m++;
-    }
-  }
-  for (i = 0; i < m; i++) for (k = 0; k < 3; k++) poly[i][k] = out[i][k];
-  return m;
-}
-
 /* 1 when the triangle keeps a point inside the box grown by g. */
 static int clip_overlap(const ld lo[3], const ld hi[3], ld v[3][3], ld g) {
-  ld poly[12][3];
-  int n = 3, k;
-  for (k = 0; k < 3; k++) { poly[0][k] = v[0][k]; poly[1][k] = v[1][k]; poly[2][k] = v[2][k]; }
-  for (k = 0; k < 3 && n > 0; k++) {
-    n = clip(poly, n, k, hi[k] + g, 1);
-    if (n > 0) n = clip(poly, n, k, lo[k] - g, -1);
-  }
-  return n > 0;
+  return ref_triangle_box_overlap(lo, hi, (const ld (*)[3])v, g);
 }
 
 typedef struct TriRec { int body; unsigned tri; double depth; cs_Vec3 normal; } TriRec;
