@@ -4,7 +4,7 @@
 */
 #include <string.h>
 
-#include "cs_internal.h"
+#include "cs_mover.h"
 
 cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
   static const double identity[4] = {0, 0, 0, 1};

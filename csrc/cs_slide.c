@@ -8,18 +8,21 @@
 */
 #include <string.h>
 
-#include "cs_internal.h"
+#include "cs_body.h"
+#include "cs_geom.h"
+#include "cs_slide.h"
 
 #define MAX_PLANES 8
 #define MAX_CANDIDATES 32
 
 typedef struct Slide {
-  cs_World *w;
   cs_Mover *m;
-  const cs_ESpace *es;
+  const cs_ESpace *es;    /* the set's, copied with its triangles for the loops */
   cs_TriES *tris;
   size_t ntris;
   const cs_Body *const *bodies;  /* of the triangles (cs_TriES.body) */
+  cs_ContactBuf *contacts;       /* the call's contacts so far */
+  const cs_Alloc *alloc;         /* of contacts */
   cs_Vec3 pos;            /* the centre, ellipsoid space */
   cs_Vec3 up;             /* world up, unit */
   double skin;            /* world units */
@@ -134,15 +137,15 @@ static size_t support_triangle(const Slide *s, size_t hit_tri, const cs_SweepHit
 
 /* Records a contact (world space) and returns it, or NULL on failure. */
 static cs_Contact *record(Slide *s, size_t ti, const cs_SweepHit *h, int pass) {
-  cs_World *w = s->w;
+  cs_ContactBuf *cb = s->contacts;
   const cs_TriES *t = &s->tris[ti];
   cs_Contact *c;
-  if (w->ncontacts == w->capcontacts) {
-    cs_Status st = cs_grow(&w->alloc, (void **)&w->contacts, &w->capcontacts,
-                           w->ncontacts + 1, sizeof(cs_Contact));
+  if (cb->count == cb->cap) {
+    cs_Status st = cs_grow(s->alloc, (void **)&cb->data, &cb->cap, cb->count + 1,
+                           sizeof(cs_Contact));
     if (st != CS_OK) { s->status = st; return NULL; }
   }
-  c = &w->contacts[w->ncontacts++];
+  c = &cb->data[cb->count++];
   c->point = cs_espace_from(s->es, h->point);
   c->normal = cs_espace_normal_from(s->es, h->normal);
   c->tri_normal = cs_espace_normal_from(s->es, t->n);
@@ -248,7 +251,7 @@ static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
     np = add_plane(planes, np, slide_normal(s, &h, c, pass));
     if (!clip_to_planes(planes, np, cs_espace_vec_from(s->es, v3_sub(dest, s->pos)), &rem))
       break;
-    rem = v3_scale(rem, 1.0 - cs_world_get_friction(s->w, c->tag));
+    rem = v3_scale(rem, 1.0 - s->tris[ti].friction);
     if (v3_dot(rem, orig) <= 0) break;  /* never turn against the move (Quake) */
     vel = cs_espace_vec_to(s->es, rem);
     dest = v3_add(s->pos, vel);
@@ -388,15 +391,15 @@ static int depenetrate(Slide *s, int standing) {
 ** walk, down (Quake's PM_StepSlideMove); the try is kept when it lands on
 ** walkable ground and gets farther along the walk. */
 static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
-  cs_World *w = s->w;
+  cs_ContactBuf *cb = s->contacts;
   cs_Vec3 start = s->pos, plain, dir_w;
-  size_t first = w->ncontacts, plain_end;
+  size_t first = cb->count, plain_end;
   double raised, far_plain, far_step;
   cs_Contact *down;
   int r = slide_pass(s, walk, CS_PASS_WALK);
   if (!(s->m->step_height > 0) || !grounded || !(r & PASS_HIT) || s->touched) return;
   plain = s->pos;
-  plain_end = w->ncontacts;
+  plain_end = cb->count;
   dir_w = cs_espace_vec_from(s->es, walk);
   dir_w = v3_normalize(v3_madd(dir_w, s->up, -v3_dot(dir_w, s->up)));
   s->pos = start;
@@ -417,21 +420,21 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
       v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin &&
       far_step > far_plain + 0.5 * s->skin && s->status == CS_OK &&
       (!s->walled || height_of(s, v3_sub(s->pos, plain)) > s->skin)) {
-    size_t n = w->ncontacts - plain_end;   /* keep the step's contacts only */
-    memmove(w->contacts + first, w->contacts + plain_end, n * sizeof(cs_Contact));
-    w->ncontacts = first + n;
+    size_t n = cb->count - plain_end;   /* keep the step's contacts only */
+    memmove(cb->data + first, cb->data + plain_end, n * sizeof(cs_Contact));
+    cb->count = first + n;
     return;
   }
   s->pos = plain;
   s->touched = 0;
-  w->ncontacts = plain_end;
+  cb->count = plain_end;
 }
 
 /* Has the call met walkable ground below so far? */
 static int has_ground_contact(const Slide *s) {
   size_t i;
-  for (i = 0; i < s->w->ncontacts; i++)
-    if (is_below(s, &s->w->contacts[i]) && is_walkable(s, &s->w->contacts[i])) return 1;
+  for (i = 0; i < s->contacts->count; i++)
+    if (is_below(s, &s->contacts->data[i]) && is_walkable(s, &s->contacts->data[i])) return 1;
   return 0;
 }
 
@@ -439,11 +442,11 @@ static int has_ground_contact(const Slide *s) {
 ** following; without such ground nothing changes. */
 static void snap_to_ground(Slide *s, double reach) {
   cs_Vec3 start = s->pos;
-  size_t first = s->w->ncontacts;
+  size_t first = s->contacts->count;
   cs_Contact *c = move_straight(s, up_es(s, -reach), CS_PASS_SNAP, 1);
   if (c && is_below(s, c) && is_walkable(s, c)) return;
   s->pos = start;
-  s->w->ncontacts = first;
+  s->contacts->count = first;
 }
 
 /* The ground state from the call's contacts (API.md): walkable ground below
@@ -454,8 +457,8 @@ static void classify_ground(Slide *s) {
   const cs_Contact *best = NULL;
   int state = CS_GROUND_AIR;
   size_t i;
-  for (i = 0; i < s->w->ncontacts; i++) {
-    const cs_Contact *c = &s->w->contacts[i];
+  for (i = 0; i < s->contacts->count; i++) {
+    const cs_Contact *c = &s->contacts->data[i];
     double u = v3_dot(c->tri_normal, s->up);
     int st;
     if (!is_below(s, c)) continue;
@@ -480,73 +483,69 @@ static void classify_ground(Slide *s) {
   }
 }
 
-/* Marks the carrier's triangles CROSS for the carry pass (pad[0] keeps
-** their response), or restores them. */
+/* Marks the carrier's triangles CROSS for the carry pass, or gives them
+** back the filter's answer (cs_TriES.filter_response). */
 static void hide_body(Slide *s, const cs_Body *b, int hide) {
   size_t i;
   for (i = 0; i < s->ntris; i++) {
     cs_TriES *t = &s->tris[i];
     if (s->bodies[t->body] != b) continue;
-    if (hide) { t->pad[0] = t->response; t->response = CS_RESPONSE_CROSS; }
-    else t->response = t->pad[0];
+    t->response = hide ? (uint8_t)CS_RESPONSE_CROSS : t->filter_response;
   }
 }
 
-cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
-                        cs_TriES *tris, size_t ntris, const cs_Body *const *bodies,
-                        double reach, int known_clear,
-                        cs_Vec3 walk, const cs_Vec3 *gravity, cs_Vec3 carry,
-                        const cs_Body *carrier) {
+cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   Slide s;
+  const cs_ESpace *es = set->es;
   int grounded = m->ground == CS_GROUND_ON, stuck = CLEAR, jumping;
   cs_Status st;
   memset(&s, 0, sizeof s);
-  s.w = w;
   s.m = m;
   s.es = es;
-  s.tris = tris;
-  s.ntris = ntris;
-  s.bodies = bodies;
+  s.tris = set->tris;
+  s.ntris = set->ntris;
+  s.bodies = set->bodies;
+  s.contacts = set->contacts;
+  s.alloc = set->alloc;
   s.pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
   s.reach_skins = 1;
-  s.reach = reach;
+  s.reach = set->reach;
   s.up = m->up;
   s.skin = cs_mover_skin(m);
   /* the ellipsoid's support along -up is |E^T up| = |diag(r) R^T up| */
   s.feet = v3_dot(m->pos, m->up)
          - v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, m->up) : m->up, es->r));
-  w->ncontacts = 0;
-  jumping = gravity && v3_dot(*gravity, m->up) > 0;
-  s.sweep_flags = CS_SWEEP_DEEPENING_ONLY | (known_clear ? CS_SWEEP_CLEAR_START : 0);
-  if (carrier && v3_len2(carry) > 0) {      /* ride the platform first */
-    hide_body(&s, carrier, 1);
-    slide_pass(&s, cs_espace_vec_to(es, carry), CS_PASS_CARRY);
-    hide_body(&s, carrier, 0);
+  s.contacts->count = 0;
+  *ends_clear = 0;
+  jumping = set->gravity && v3_dot(*set->gravity, m->up) > 0;
+  s.sweep_flags = CS_SWEEP_DEEPENING_ONLY | (set->known_clear ? CS_SWEEP_CLEAR_START : 0);
+  if (set->carrier && v3_len2(set->carry) > 0) {      /* ride the platform first */
+    hide_body(&s, set->carrier, 1);
+    slide_pass(&s, cs_espace_vec_to(es, set->carry), CS_PASS_CARRY);
+    hide_body(&s, set->carrier, 0);
   }
-  if (!known_clear) {
+  if (!set->known_clear) {
     stuck = depenetrate(&s, grounded);
     if (stuck != STILL_STUCK) s.sweep_flags |= CS_SWEEP_CLEAR_START;
   }
-  walk_pass(&s, cs_espace_vec_to(es, walk), grounded);
-  if (gravity && !s.touched) {
+  walk_pass(&s, cs_espace_vec_to(es, set->walk), grounded);
+  if (set->gravity && !s.touched) {
     s.reach_skins = 2;
-    slide_pass(&s, cs_espace_vec_to(es, *gravity), CS_PASS_GRAVITY);
+    slide_pass(&s, cs_espace_vec_to(es, *set->gravity), CS_PASS_GRAVITY);
     s.reach_skins = 1;
   }
   if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s))
     snap_to_ground(&s, m->snap_distance + s.skin);
   if (s.status != CS_OK) return s.status;
-  if ((st = cs_mover_set_contacts(m, w->contacts, w->ncontacts)) != CS_OK) return st;
+  if ((st = cs_mover_set_contacts(m, s.contacts->data, s.contacts->count)) != CS_OK) return st;
   m->pos = cs_espace_from(es, s.pos);
   m->was_stuck = stuck != CLEAR;
   classify_ground(&s);
   if (m->ground_body)
     m->ground_anchor = m3_apply(&m->ground_body->Ainv, v3_sub(m->pos, m->ground_body->T));
   /* a call that started clear ends clear: no pass deepens an overlap */
-  m->clean_world = NULL;
   if (stuck != STILL_STUCK || !overlaps_any(&s, s.pos)) {
-    m->clean_world = w;
-    m->clean_version = w->version;
+    *ends_clear = 1;
     m->last_safe = m->pos;
     m->has_safe = 1;
   }

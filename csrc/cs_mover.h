@@ -1,0 +1,69 @@
+/*
+** cs_mover.h: a mover's layout (cs_mover.c): its shape, tunables, the
+** results of its last call, and what it remembers between calls (the gather
+** cache, the clean start). The mover is data below the world and the slide:
+** cs_mover.c calls nothing but the allocator.
+*/
+#ifndef CS_MOVER_H
+#define CS_MOVER_H
+
+#include "cs_alloc.h"
+#include "cs_sweep.h"
+
+/* A mover's gathered triangles kept between calls (cs_world.c): in
+** ellipsoid space relative to c0, for a box a little larger than one call
+** needs, reused while the world is unchanged and the calls' boxes stay in it. */
+typedef struct cs_GatherCache {
+  const cs_World *world;  /* NULL: empty */
+  unsigned version;       /* of world */
+  unsigned mask;
+  cs_Vec3 c0, radius, lo, hi;
+  double q[4];
+  cs_TriES *tris;
+  size_t ntris, captris;
+  const cs_Body **bodies;
+  size_t nbodies, capbodies;
+} cs_GatherCache;
+
+struct cs_Mover {
+  cs_Alloc alloc;
+  cs_Vec3 pos, radius, up;
+  double q[4];            /* orientation, unit quaternion */
+  int oriented;           /* q is not the identity */
+  cs_Mat3 rot;            /* R(q) */
+  int max_iterations;
+  double skin;            /* < 0: auto, 1% of the smallest radius */
+  double slope_limit;     /* degrees */
+  double cos_slope;       /* cos(slope_limit) */
+  int block_steep;
+  double step_height, snap_distance;
+  unsigned collides_with;
+  cs_FilterFn filter;
+  void *filter_ud;
+  /* results of the last call */
+  cs_Contact *contacts;
+  size_t ncontacts, capcontacts;
+  cs_GroundState ground;
+  int has_ground;
+  cs_Vec3 ground_normal;
+  const cs_Body *ground_body;
+  unsigned ground_generation;  /* of ground_body when it was met */
+  cs_Vec3 ground_anchor;  /* the centre in ground_body's space at the call's end */
+  int ground_tag;
+  int was_stuck;
+  cs_Vec3 last_safe;      /* where the last call ended outside geometry */
+  int has_safe;
+  /* The last call ended overlapping nothing in clean_world at its version
+  ** clean_version; until the mover or that world changes, the next call
+  ** need not look for overlaps. */
+  const cs_World *clean_world;
+  unsigned clean_version;
+  cs_GatherCache cache;
+};
+
+/* The skin in world units: the set value, or 1% of the smallest radius. */
+double cs_mover_skin(const cs_Mover *m);
+/* Replaces the mover's contacts with n others (all or nothing). */
+cs_Status cs_mover_set_contacts(cs_Mover *m, const cs_Contact *c, size_t n);
+
+#endif
