@@ -371,7 +371,9 @@ static int depenetrate(Slide *s, int standing) {
     p = v3_madd(s->pos, best_u, best_d);
     if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
   }
-  if (s->m->has_safe && v3_len(v3_sub(s->m->last_safe, s->m->pos)) <= s->reach) {
+  /* the safe place is one of this world's only (issue 10) */
+  if (s->m->has_safe && s->m->world == s->w->id &&
+      v3_len(v3_sub(s->m->last_safe, s->m->pos)) <= s->reach) {
     cs_Vec3 p = cs_espace_to(s->es, s->m->last_safe);
     if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
   }
@@ -543,9 +545,10 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
   if (m->ground_body)
     m->ground_anchor = m3_apply(&m->ground_body->Ainv, v3_sub(m->pos, m->ground_body->T));
   /* a call that started clear ends clear: no pass deepens an overlap */
-  m->clean_world = NULL;
+  m->clean = 0;
+  m->world = w->id;
   if (stuck != STILL_STUCK || !overlaps_any(&s, s.pos)) {
-    m->clean_world = w;
+    m->clean = 1;
     m->clean_version = w->version;
     m->last_safe = m->pos;
     m->has_safe = 1;

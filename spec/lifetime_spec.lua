@@ -518,3 +518,93 @@ describe("Collection", function()
     end)
   end
 end)
+
+-- Issue 10: a mover outlives the worlds it moved in. What it remembers of a
+-- world (its gather cache, its clean start, its ground body, its last safe
+-- place) must never be taken for a new world's, even when the new world gets
+-- the freed one's address (the plain build's allocator hands the same block
+-- back at once, which is how these were found; spec/c/test_lifetimes.c forces
+-- that reuse in every build).
+describe("A mover that outlives its world", function()
+  -- Closes w by hand when it can (the binding's __close), else drops it.
+  local function close_world(w)
+    local mt = getmetatable(w)
+    if type(mt) == "table" and mt.__close then mt.__close(w) end
+  end
+
+  -- Several rounds each, so that a world lands at a freed one's address in
+  -- at least one of them in builds that reuse memory at once.
+  local ROUNDS = 8
+
+  --   world A:  mover o ->|wall x = 0.8      world C:  mover o -->  ...  box x = 100
+  -- The mover fills its cache next to A's wall; in C it must move freely.
+  it("does not meet a freed world's wall in a new world (stale gather cache)", function()
+    for round = 1, ROUNDS do
+      local m = cs.newMover { radius = 0.5, position = { 0, 0, 0 } }
+      local a = cs.newWorld()
+      a:add(cs.newMesh(cs.box(0.8, -5, -5, 2, 5, 5)))
+      a:collideAndSlide(m, 0.001, 0, 0)
+      a:collideAndSlide(m, 0.001, 0, 0)
+      assert.are.equal(0, m:contactCount())
+      -- closed: the next world is made at once (its block is the freed
+      -- one's in allocators that reuse); dropped: collected first
+      if round % 2 == 0 then close_world(a) else a = nil; full_gc() end
+      local c = cs.newWorld()
+      c:add(cs.newMesh(cs.box(100, -5, -5, 101, 5, 5)))
+      local x, y, z = c:collideAndSlide(m, 0.4, 0, 0)
+      assert.near(0.402, x, 1e-12)
+      assert.are.equal(0, y)
+      assert.are.equal(0, z)
+      assert.are.equal(0, m:contactCount())
+      close_world(c)
+    end
+  end)
+
+  --   world 1:  o        world 2:  (nothing below)        . tri at x = 1000
+  --           =====
+  -- Settled on world 1's floor, the mover must fall in world 2.
+  it("falls in a new world after standing on a freed world's floor (ghost floor)", function()
+    for round = 1, ROUNDS do
+      local m = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+      local w1 = cs.newWorld()
+      w1:add(floor_mesh())
+      for _ = 1, 5 do w1:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0) end
+      assert.is_true(m:isOnGround())
+      assert.near(0.505, select(2, m:getPosition()), 1e-9)
+      if round % 2 == 1 then close_world(w1) else w1 = nil; full_gc() end
+      local w2 = cs.newWorld()
+      w2:add(cs.newMesh({ 1000, 0, 0, 1001, 0, 0, 1000, 0, 1 }, { 1, 2, 3 }))
+      local y
+      for _ = 1, 5 do y = select(2, w2:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)) end
+      assert.near(0.505 - 0.5, y, 1e-9)
+      assert.are.equal("air", m:getGroundState())
+      assert.is_false(m:isOnGround())
+      assert.are.equal(0, m:contactCount())
+      assert.is_nil(m:getGroundBody())
+      close_world(w2)
+    end
+  end)
+
+  --   world A:  o  on a platform body        then A is closed by hand
+  --   world B:  o  moves on: the platform must not carry it (nor be read)
+  it("is not carried by the ground body of a closed world (use after free)", function()
+    for round = 1, ROUNDS do
+      local m = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+      local a = cs.newWorld()
+      local floor = a:add(floor_mesh())
+      for _ = 1, 3 do a:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0) end
+      assert.are.equal(floor, m:getGroundBody())
+      floor:setVelocity(1, 0, 0)          -- would carry the mover 1 m a call
+      close_world(a)
+      if round % 2 == 0 then a = nil; full_gc() end
+      local b = cs.newWorld()
+      b:add(floor_mesh())
+      local x, y = b:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      assert.are.equal(0, x)
+      assert.near(0.505, y, 1e-9)
+      assert.is_true(m:isOnGround())
+      assert.are_not.equal(floor, m:getGroundBody())
+      close_world(b)
+    end
+  end)
+end)
