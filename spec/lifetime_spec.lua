@@ -608,3 +608,113 @@ describe("A mover that outlives its world", function()
     end
   end)
 end)
+
+-- Random lives (the Lua side of fuzz/fuzz_lifetime.c): worlds made, closed,
+-- dropped and collected, bodies added and removed, shared meshes edited,
+-- movers made and dropped, moves and queries in any world. After every move
+-- every body the mover names (contacts, ground) is a live body of the world
+-- it moved in, and every contact point lies on the triangle it names. Under
+-- the sanitized and valgrind runs of `make test`, any read of freed memory
+-- fails too.
+describe("Random lives of worlds, bodies, meshes and movers", function()
+  local function close_world(w)
+    local mt = getmetatable(w)
+    if type(mt) == "table" and mt.__close then mt.__close(w) end
+  end
+
+  -- Is (px, py, pz) on triangle t of body as the body is placed now?
+  local function on_triangle(body, t, px, py, pz)
+    local mesh = body:getMesh()
+    local a, b, c = mesh:getTriangle(t)
+    local m = { body:getTransform() }
+    local function place(i)
+      local x, y, z = mesh:getVertex(i)
+      if #m == 16 then
+        return m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14],
+               m[3] * x + m[7] * y + m[11] * z + m[15]
+      end
+      return x + m[1], y + m[2], z + m[3]   -- this spec places by translation only
+    end
+    local ax, ay, az = place(a)
+    local bx, by, bz = place(b)
+    local cx, cy, cz = place(c)
+    local ux, uy, uz, vx, vy, vz = bx - ax, by - ay, bz - az, cx - ax, cy - ay, cz - az
+    local nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+    local len = math.sqrt(nx * nx + ny * ny + nz * nz)
+    local d = (nx * (px - ax) + ny * (py - ay) + nz * (pz - az)) / len
+    local tol = 1e-6
+    local function inside(p, q, r, s) return p >= math.min(q, r, s) - tol and p <= math.max(q, r, s) + tol end
+    return math.abs(d) <= tol and inside(px, ax, bx, cx) and inside(py, ay, by, cy) and inside(pz, az, bz, cz)
+  end
+
+  it("never name a body of another world, nor a point off its triangle", function()
+    local rng = H.rng(H.seed(1010, "random lives"))
+    local meshes = { floor_mesh(), box_mesh(), cs.newMesh(cs.box(0.8, -5, -5, 2, 5, 5)) }
+    local worlds, bodies, movers, placed = {}, {}, {}, {}
+    for k = 1, 3 do movers[k] = cs.newMover { radius = 0.5, position = { 0.3 * k, 0.6, 0 } } end
+    local moves = 0
+    for _ = 1, 1500 do
+      local op, wi, k = rng:int(0, 9), rng:int(1, 3), rng:int(1, 3)
+      local w = worlds[wi]
+      if op == 0 and not w then
+        worlds[wi], bodies[wi], placed[wi] = cs.newWorld(), {}, {}
+      elseif op == 1 and w and rng:int(0, 1) == 0 then
+        -- "reload the level": closed and made again with the same adds in
+        -- the same order (the same version count), each body a little lower
+        close_world(w)
+        local again, dy = cs.newWorld(), rng:range(0.05, 0.5)
+        worlds[wi], bodies[wi] = again, {}
+        for _, p in ipairs(placed[wi]) do
+          p.y = p.y - dy
+          bodies[wi][again:add(p.mesh, p.x, p.y, 0)] = true
+        end
+      elseif op == 1 and w then
+        if rng:int(0, 1) == 0 then close_world(w) end
+        worlds[wi], bodies[wi], placed[wi] = nil, nil, nil
+        if rng:int(0, 1) == 0 then full_gc() end
+      elseif op == 2 and w then
+        local p = { mesh = meshes[rng:int(1, 3)], x = rng:range(-3, 3), y = rng:range(-2, 0) }
+        bodies[wi][w:add(p.mesh, p.x, p.y, 0)] = true
+        placed[wi] = placed[wi] or {}
+        placed[wi][#placed[wi] + 1] = p
+      elseif op == 3 and w then
+        local b = next(bodies[wi])
+        if b then
+          w:remove(b)
+          bodies[wi][b] = nil
+          placed[wi] = {}
+          for live in pairs(bodies[wi]) do  -- the survivors, as they are placed
+            local x, y = live:getTransform()
+            placed[wi][#placed[wi] + 1] = { mesh = live:getMesh(), x = x, y = y }
+          end
+        end
+      elseif op == 4 and w then
+        local b = next(bodies[wi])
+        if b then b:setVelocity(rng:range(-0.5, 0.5), 0, 0) end
+      elseif (op == 5 or op == 6) and w then
+        local m = movers[k]
+        if op == 5 then w:collideAndSlide(m, rng:range(-0.5, 0.5), 0, rng:range(-0.2, 0.2), 0, -0.1, 0)
+        else w:collideAndSlide(m, rng:range(-0.5, 0.5), 0, rng:range(-0.2, 0.2)) end
+        moves = moves + 1
+        for i = 1, m:contactCount() do
+          local px, py, pz, _, _, _, tri, body = m:getContact(i)
+          assert.is_true(bodies[wi][body] == true, "a contact names a body not live in this world")
+          assert.is_true(on_triangle(body, tri, px, py, pz), "a contact point off its triangle")
+        end
+        local g = m:getGroundBody()
+        assert.is_true(g == nil or bodies[wi][g] == true, "the ground is not of this world")
+      elseif op == 7 and w then
+        local t, _, _, _, _, _, _, _, body = w:raycast(0, 5, 0, 0, -10, 0)
+        assert.is_true(t == nil or bodies[wi][body] == true)
+      elseif op == 8 then
+        local mesh = meshes[rng:int(1, 3)]
+        local x, y, z = mesh:getVertex(1)
+        mesh:setVertex(1, x, y + rng:range(-0.05, 0.05), z)
+      elseif op == 9 then
+        movers[k] = cs.newMover { radius = 0.5, position = { rng:range(-1, 1), 0.6, 0 } }
+        if rng:int(0, 3) == 0 then collectgarbage("step") end
+      end
+    end
+    assert.is_true(moves > 100)
+  end)
+end)
