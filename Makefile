@@ -176,6 +176,7 @@ ci-extra: callgraph test-states
 	$(MAKE) --no-print-directory test-ffi
 	$(MAKE) --no-print-directory rock-test
 	$(MAKE) --no-print-directory stress-short
+	$(MAKE) --no-print-directory lifetime-slice
 
 # The rock, built the way users get it: luarocks make (builtin backend, no
 # network: every dependency is a Debian package) from a copy of the sources,
@@ -286,6 +287,10 @@ bench-bodies: $(BODIES_BIN) all
 #                      working corpus fuzz/out/<name>/ (git-ignored); crashes go
 #                      to fuzz/out/artifacts/. Prints the executions of each.
 #   make fuzz-merge    minimises fuzz/out/<name>/ into fuzz/corpus/<name>/ (to commit).
+#   make lifetime-slice  fuzz/fuzz_lifetime.c without libFuzzer (gcc): its
+#                      regressions and corpus, then LIFETIME_INPUTS random
+#                      inputs under ASan+UBSan, and a tenth of them under
+#                      valgrind (in CI, through make ci-extra).
 # STRESS_STEPS, STRESS_FAR_STEPS, STRESS_SEED and STRESS_ARGS tune the runs.
 STRESS_BIN := build/stress/stress
 STRESS_STEPS ?= 10000000
@@ -296,7 +301,7 @@ STRESS_SCENE_FILES := $(STRESS_SCENES)/arena.obj $(STRESS_SCENES)/terrain_33.obj
 STRESS_SUPPORT := spec/c/invariants.c spec/c/sweep_reference.c
 STRESS_RUN = $(STRESS_BIN) --quiet --seed $(STRESS_SEED) --scenes $(STRESS_SCENES) $(STRESS_ARGS)
 
-FUZZERS := fuzz_mesh fuzz_sweep fuzz_slide
+FUZZERS := fuzz_mesh fuzz_sweep fuzz_slide fuzz_lifetime
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
@@ -304,7 +309,7 @@ FUZZ_FLAGS := -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer 
 FUZZ_ENV := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 .PHONY: stress stress-0a stress-0b stress-1e5 stress-1e6 stress-short fuzz fuzz-deps fuzz-merge \
-        fuzz-regressions
+        fuzz-regressions lifetime-slice
 
 $(STRESS_BIN): spec/c/stress.c $(STRESS_SUPPORT) $(CTEST_HDRS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
@@ -370,6 +375,27 @@ fuzz: fuzz-regressions
 	    echo "$$f: FAILED (log: fuzz/out/$$f.log)"; exit 1; \
 	  fi; \
 	done
+
+# The lifetime harness as a plain program: random lives of worlds, bodies,
+# meshes and movers with the allocator's address reuse on for half of them
+# (fuzz/fuzz_lifetime.c), under the sanitizers, then valgrind.
+LIFETIME_INPUTS ?= 20000
+LIFETIME_SEED ?= 1
+LIFETIME_FILES = $(wildcard fuzz/regressions/fuzz_lifetime/* fuzz/corpus/fuzz_lifetime/*)
+build/lifetime/asan: fuzz/fuzz_lifetime.c fuzz/fuzz_alloc.h $(CORE_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(SANFLAGS) -DFUZZ_STANDALONE -Icsrc -Ifuzz -o $@ fuzz/fuzz_lifetime.c $(CORE_SRC) $(LDLIBS_ALL)
+build/lifetime/plain: fuzz/fuzz_lifetime.c fuzz/fuzz_alloc.h $(CORE_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DFUZZ_STANDALONE -Icsrc -Ifuzz -o $@ fuzz/fuzz_lifetime.c $(CORE_SRC) $(LDLIBS_ALL)
+lifetime-slice: build/lifetime/asan build/lifetime/plain
+	@command -v valgrind >/dev/null || sh tools/deps.sh $(LUA) valgrind
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  build/lifetime/asan $(LIFETIME_FILES)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  build/lifetime/asan --random $(LIFETIME_INPUTS) $(LIFETIME_SEED)
+	$(VALGRIND) build/lifetime/plain $(LIFETIME_FILES)
+	$(VALGRIND) build/lifetime/plain --random $$(($(LIFETIME_INPUTS) / 10)) $$(($(LIFETIME_SEED) + 1))
 
 fuzz-merge: $(FUZZERS:%=build/fuzz/%)
 	@set -e; for f in $(FUZZERS); do \

@@ -14,7 +14,12 @@
 ** Ownership: every object is created through a cs_Alloc the caller gives and
 ** freed with its *_free function. A mesh must outlive the bodies that use it
 ** (the Lua binding guarantees this). Contacts of a mover are valid until its
-** next call that moves it.
+** next call that moves it. The body pointers a mover reports (contacts,
+** ground) point into the world of its last call and dangle once that world
+** is freed; the mover itself never reads them again then: a mover may
+** outlive any world it moved in and move on in another (worlds have ids
+** that are never reused, so a new world at a freed one's address is not
+** taken for it).
 */
 #ifndef COLLIDESLIDE_H
 #define COLLIDESLIDE_H

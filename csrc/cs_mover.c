@@ -37,12 +37,12 @@ void cs_mover_set_position(cs_Mover *m, cs_Vec3 p) {
   m->pos = p;
   m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
   m->ground_body = NULL;  /* nor does the platform it stood on */
-  m->clean_world = NULL;
+  m->clean = 0;
 }
 cs_Vec3 cs_mover_get_position(const cs_Mover *m) { return m->pos; }
 void cs_mover_set_radius(cs_Mover *m, cs_Vec3 r) {
   m->radius = r;
-  m->clean_world = NULL;
+  m->clean = 0;
 }
 cs_Vec3 cs_mover_get_radius(const cs_Mover *m) { return m->radius; }
 
@@ -51,7 +51,7 @@ void cs_mover_set_orientation(cs_Mover *m, const double q[4]) {
   int i;
   for (i = 0; i < 4; i++) m->q[i] = l > 0 ? q[i] / l : (i == 3);
   m->rot = m3_from_quat(m->q);
-  m->clean_world = NULL;
+  m->clean = 0;
   m->oriented = !(m->q[0] == 0 && m->q[1] == 0 && m->q[2] == 0);
 }
 
@@ -84,7 +84,7 @@ void cs_mover_set(cs_Mover *m, cs_Setting s, double v) {
     case CS_BLOCK_STEEP_SLOPES: m->block_steep = v != 0; break;
     case CS_STEP_HEIGHT: m->step_height = v; break;
     case CS_SNAP_DISTANCE: m->snap_distance = v; break;
-    case CS_COLLIDES_WITH: m->collides_with = (unsigned)v; m->clean_world = NULL; break;
+    case CS_COLLIDES_WITH: m->collides_with = (unsigned)v; m->clean = 0; break;
   }
 }
 

@@ -14,8 +14,8 @@
 ** ellipsoid space relative to c0, for a box a little larger than one call
 ** needs, reused while the world is unchanged and the calls' boxes stay in it. */
 typedef struct cs_GatherCache {
-  const cs_World *world;  /* NULL: empty */
-  unsigned version;       /* of world */
+  uint64_t world;         /* the id of the world it was gathered in; 0: empty */
+  unsigned version;       /* of that world */
   unsigned mask;
   cs_Vec3 c0, radius, lo, hi;
   double q[4];
@@ -46,6 +46,12 @@ struct cs_Mover {
   cs_GroundState ground;
   int has_ground;
   cs_Vec3 ground_normal;
+  /* What the mover remembers of the world of its last call, whose id is
+  ** `world`: the ground body, the contacts' bodies, the last safe place,
+  ** the clean start below and the cache. Each is used only by a call in the
+  ** world with that id; ids are never reused, so a freed world's memory is
+  ** never read, even when a new world gets its address (issue 10). */
+  uint64_t world;
   const cs_Body *ground_body;
   unsigned ground_generation;  /* of ground_body when it was met */
   cs_Vec3 ground_anchor;  /* the centre in ground_body's space at the call's end */
@@ -53,10 +59,10 @@ struct cs_Mover {
   int was_stuck;
   cs_Vec3 last_safe;      /* where the last call ended outside geometry */
   int has_safe;
-  /* The last call ended overlapping nothing in clean_world at its version
-  ** clean_version; until the mover or that world changes, the next call
-  ** need not look for overlaps. */
-  const cs_World *clean_world;
+  /* The last call ended overlapping nothing in the world `world` at its
+  ** version clean_version; until the mover or that world changes, the next
+  ** call need not look for overlaps. */
+  int clean;
   unsigned clean_version;
   cs_GatherCache cache;
 };

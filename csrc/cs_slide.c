@@ -23,6 +23,7 @@ typedef struct Slide {
   const cs_Body *const *bodies;  /* of the triangles (cs_TriES.body) */
   cs_ContactBuf *contacts;       /* the call's contacts so far */
   const cs_Alloc *alloc;         /* of contacts */
+  const cs_Vec3 *last_safe;      /* the set's (NULL: none in this world) */
   cs_Vec3 pos;            /* the centre, ellipsoid space */
   cs_Vec3 up;             /* world up, unit */
   double skin;            /* world units */
@@ -374,8 +375,10 @@ static int depenetrate(Slide *s, int standing) {
     p = v3_madd(s->pos, best_u, best_d);
     if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
   }
-  if (s->m->has_safe && v3_len(v3_sub(s->m->last_safe, s->m->pos)) <= s->reach) {
-    cs_Vec3 p = cs_espace_to(s->es, s->m->last_safe);
+  /* the safe place is one of this world's only (issue 10): the world hands
+  ** it down only then */
+  if (s->last_safe && v3_len(v3_sub(*s->last_safe, s->m->pos)) <= s->reach) {
+    cs_Vec3 p = cs_espace_to(s->es, *s->last_safe);
     if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
   }
   return STILL_STUCK;
@@ -507,6 +510,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   s.bodies = set->bodies;
   s.contacts = set->contacts;
   s.alloc = set->alloc;
+  s.last_safe = set->last_safe;
   s.pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
   s.reach_skins = 1;
   s.reach = set->reach;

@@ -31,6 +31,8 @@ typedef struct cs_SlideSet {
   const cs_Vec3 *gravity; /* NULL: no gravity pass */
   cs_Vec3 carry;          /* how the ground body moved its rider */
   const cs_Body *carrier; /* that body, or NULL */
+  const cs_Vec3 *last_safe;  /* where the mover last ended clear in this
+                          ** world (NULL: nowhere): depenetration's last resort */
   /* scratch for the call's contacts, grown with alloc */
   cs_ContactBuf *contacts;
   const cs_Alloc *alloc;

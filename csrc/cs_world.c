@@ -14,12 +14,32 @@
 ** Worlds and bodies
 ** ===================================================================*/
 
+/* The next world id. Ids start at 1 (0 means "no world" in a mover) and are
+** never reused, so a mover can tell a freed world from a new one that got
+** its address (issue 10). Atomic where the compiler offers it, since worlds
+** may be created on several threads (one Lua state each). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
+static uint64_t next_world_id;
+
+static uint64_t new_world_id(void) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __atomic_add_fetch(&next_world_id, 1, __ATOMIC_RELAXED);
+#elif defined(_MSC_VER)
+  return (uint64_t)_InterlockedIncrement64((volatile __int64 *)&next_world_id);
+#else
+  return ++next_world_id;  /* C99 without atomics: create worlds on one thread */
+#endif
+}
+
 cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   cs_World *w = cs_malloc(alloc, sizeof *w);
   *out = NULL;
   if (!w) return CS_ENOMEM;
   memset(w, 0, sizeof *w);
   w->alloc = *alloc;
+  w->id = new_world_id();
   cs_broad_init(&w->broad, alloc);
   *out = w;
   return CS_OK;
@@ -389,11 +409,13 @@ static void ellipsoid_box(const cs_ESpace *es, double margin, cs_Vec3 *lo, cs_Ve
   *hi = v3_add(es->c0, h);
 }
 
-/* The ground body of the last call, if it is still in this world and the
-** mover still collides with it (only then does it carry the mover). */
+/* The ground body of the last call, if that call was in this world, the
+** body is still in it and the mover still collides with it (only then does
+** it carry the mover). The world id is checked first: a body of another
+** world may be freed memory. */
 static const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) {
   const cs_Body *b = m->ground_body;
-  if (!m->has_ground || !b || b->world != w) return NULL;
+  if (m->world != w->id || !m->has_ground || !b) return NULL;
   if (!b->alive || b->generation != m->ground_generation) return NULL;
   return b->enabled && (b->layers & m->collides_with) ? b : NULL;
 }
@@ -425,7 +447,7 @@ static int box_inside(cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 olo, cs_Vec3 ohi) {
 ** cache with one.) */
 static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
   const cs_GatherCache *c = &m->cache;
-  return c->world == w && c->version == w->version && c->mask == m->collides_with &&
+  return c->world == w->id && c->version == w->version && c->mask == m->collides_with &&
          !m->filter && memcmp(&c->radius, &m->radius, sizeof c->radius) == 0 &&
          memcmp(c->q, m->q, sizeof c->q) == 0 && box_inside(lo, hi, c->lo, c->hi);
 }
@@ -435,7 +457,7 @@ static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec
 static void cache_store(const cs_World *w, cs_Mover *m, const cs_ESpace *es,
                         cs_Vec3 lo, cs_Vec3 hi) {
   cs_GatherCache *c = &m->cache;
-  c->world = NULL;
+  c->world = 0;
   if (cs_grow(&m->alloc, (void **)&c->tris, &c->captris, w->ntris, sizeof(cs_TriES)) != CS_OK ||
       cs_grow(&m->alloc, (void **)&c->bodies, &c->capbodies, w->ngbodies,
               sizeof(cs_Body *)) != CS_OK)
@@ -444,7 +466,7 @@ static void cache_store(const cs_World *w, cs_Mover *m, const cs_ESpace *es,
   if (w->ngbodies) memcpy((void *)c->bodies, (const void *)w->gbodies, w->ngbodies * sizeof(cs_Body *));
   c->ntris = w->ntris;
   c->nbodies = w->ngbodies;
-  c->world = w;
+  c->world = w->id;
   c->version = w->version;
   c->mask = m->collides_with;
   c->c0 = es->c0;
@@ -463,9 +485,11 @@ static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
   cs_Status s;
   set->contacts = &w->contacts;
   set->alloc = &w->alloc;
+  set->last_safe = m->has_safe && m->world == w->id ? &m->last_safe : NULL;
   s = cs_slide_move(m, set, &ends_clear);
   if (s != CS_OK) return s;
-  m->clean_world = ends_clear ? w : NULL;
+  m->world = w->id;
+  m->clean = ends_clear;
   m->clean_version = w->version;
   return CS_OK;
 }
@@ -492,7 +516,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   /* A start not known to be clear may need pushing out of something: room
   ** for that too, a diameter, so the push never lands in ungathered
   ** geometry (depenetration is capped to the gathered reach). */
-  clear = m->clean_world == w && m->clean_version == w->version && !m->filter;
+  clear = m->clean && m->world == w->id && m->clean_version == w->version && !m->filter;
   if (!clear) margin += 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
   memset(&set, 0, sizeof set);
   set.es = &es;

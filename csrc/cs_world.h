@@ -18,6 +18,7 @@ typedef struct cs_FilterEntry { int tag; int response; } cs_FilterEntry;
 
 struct cs_World {
   cs_Alloc alloc;
+  uint64_t id;            /* unique in the process, never reused (cs_world_new) */
   cs_Body **bodies;
   size_t nbodies, capbodies;
   cs_Body **free_bodies;  /* removed bodies, reused by later adds */
