@@ -146,21 +146,29 @@ static double check_num(lua_State *L, int arg, const char *name) {
   return x;
 }
 
-static cs_Vec3 check_vec3(lua_State *L, int arg, const char *const names[3]) {
+/* A number at arg, of any value: the core checks the values (cs_check.c). */
+static double to_num(lua_State *L, int arg, const char *name) {
+  if (lua_type(L, arg) != LUA_TNUMBER)
+    argfail(L, arg, "%s must be a number, got %s", name, tname(L, arg));
+  return (double)lua_tonumber(L, arg);
+}
+
+static cs_Vec3 to_vec3(lua_State *L, int arg, const char *const names[3]) {
   cs_Vec3 v;
-  v.x = check_num(L, arg, names[0]);
-  v.y = check_num(L, arg + 1, names[1]);
-  v.z = check_num(L, arg + 2, names[2]);
+  v.x = to_num(L, arg, names[0]);
+  v.y = to_num(L, arg + 1, names[1]);
+  v.z = to_num(L, arg + 2, names[2]);
   return v;
 }
 
-/* A radius component: finite, > 0, and with a finite inverse. */
-static double check_radius(lua_State *L, int arg, const char *name) {
-  double r = check_num(L, arg, name);
-  char b[NUMBUF];
-  if (!(r > 0)) argfail(L, arg, "%s must be > 0, got %s", name, fmtnum(b, r));
-  if (!isfinite(1.0 / r)) argfail(L, arg, "%s is too small (%s)", name, fmtnum(b, r));
-  return r;
+/* Raises the core's error e: as argument base + e->arg (the core counts
+** its numbers from 1, see collideslide.h), with prefix before the message
+** when given; "fname: message" when it names no argument. */
+static int core_fail(lua_State *L, const cs_Error *e, int base, const char *prefix,
+                     const char *fname) {
+  if (e->arg == 0) return luaL_error(L, "%s: %s", fname, e->message);
+  if (prefix) return argfail(L, base + e->arg, "%s%s", prefix, e->message);
+  return argfail(L, base + e->arg, "%s", e->message);
 }
 
 /* 1 and *out when the value at i is a number with an integer value, 0 when
@@ -594,7 +602,8 @@ static int mesh_getBackfaces(lua_State *L) {
 /* mesh:getVertex(i) -> x, y, z */
 static int mesh_getVertex(lua_State *L) {
   cs_Mesh *m = check_mesh(L, 1)->mesh;
-  cs_Vec3 p = cs_mesh_vertex(m, check_index(L, 2, "vertex", cs_mesh_vertex_count(m)));
+  cs_Vec3 p;
+  cs_mesh_vertex(m, check_index(L, 2, "vertex", cs_mesh_vertex_count(m)), &p);
   lua_pushnumber(L, p.x); lua_pushnumber(L, p.y); lua_pushnumber(L, p.z);
   return 3;
 }
@@ -620,8 +629,9 @@ static int mesh_getTag(lua_State *L) {
 static int mesh_setVertex(lua_State *L) {
   cs_Mesh *m = check_mesh(L, 1)->mesh;
   size_t i = check_index(L, 2, "vertex", cs_mesh_vertex_count(m));
-  cs_Vec3 p = check_vec3(L, 3, XYZ);
-  cs_mesh_set_vertex(m, i, p);   /* the core refits before the mesh's next use */
+  cs_Vec3 p = to_vec3(L, 3, XYZ);
+  /* the core refits before the mesh's next use */
+  if (cs_mesh_set_vertex(m, i, &p) != CS_OK) core_fail(L, cs_mesh_error(m), 1, NULL, "setVertex");
   return 0;
 }
 
@@ -743,6 +753,12 @@ static void check_xform(lua_State *L, int first, Xform *x) {
   }
 }
 
+/* The core's error for a transform check_xform took (a translation or
+** scale past CS_MAX_COORD): the core counts the numbers as the positional
+** forms do (the 16-number form too), so the argument is first - 1 + arg,
+** or first itself for the table form. */
+static int xform_fail(lua_State *L, cs_World *world, int first);
+
 static cs_Status apply_xform(cs_Body *body, const Xform *x) {
   cs_Vec3 t, s;
   double q[4] = {0, 0, 0, 1};
@@ -751,8 +767,7 @@ static cs_Status apply_xform(cs_Body *body, const Xform *x) {
   s.x = s.y = s.z = 1;
   if (x->n >= 7) { q[0] = x->v[3]; q[1] = x->v[4]; q[2] = x->v[5]; q[3] = x->v[6]; }
   if (x->n == 10) { s.x = x->v[7]; s.y = x->v[8]; s.z = x->v[9]; }
-  cs_body_set_transform(body, t, q, s);
-  return CS_OK;
+  return cs_body_set_transform(body, &t, q, &s);
 }
 
 /* cs.newWorld() -> world */
@@ -831,7 +846,7 @@ static int world_add(lua_State *L) {
   if (s != CS_OK) {
     lua_pushnil(L);
     csL_rawsetp(L, 4, b);              /* setting a field to nil never raises */
-    if (s == CS_EINVAL) return argfail(L, 3, "matrix is not invertible");
+    if (s == CS_EINVAL || s == CS_ERANGE) return xform_fail(L, w->world, 3);
     return status_error(L, "add", s);
   }
   b->body = body;
@@ -875,12 +890,9 @@ static int check_tag(lua_State *L, int arg) {
 static int world_setFriction(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   int tag = check_tag(L, 2);
-  double c = check_num(L, 3, "coefficient");
-  char b[NUMBUF];
-  cs_Status s;
-  if (c < 0 || c > 1) argfail(L, 3, "coefficient must be in [0, 1], got %s", fmtnum(b, c));
-  s = cs_world_set_friction(w->world, tag, c);
-  if (s != CS_OK) return status_error(L, "setFriction", s);
+  double c = to_num(L, 3, "coefficient");
+  if (cs_world_set_friction(w->world, tag, c) != CS_OK)
+    core_fail(L, cs_world_error(w->world), 1, NULL, "setFriction");
   return 0;
 }
 
@@ -890,13 +902,19 @@ static int world_getFriction(lua_State *L) {
   return 1;
 }
 
+static int xform_fail(lua_State *L, cs_World *world, int first) {
+  const cs_Error *e = cs_world_error(world);
+  if (lua_istable(L, first)) return argfail(L, first, "%s", e->message);
+  return core_fail(L, e, first - 1, NULL, "setTransform");
+}
+
 /* body:setTransform(...): see check_xform for the forms. */
 static int body_setTransform(lua_State *L) {
   BodyUD *b = check_body(L, 1);
   Xform x;
   if (lua_gettop(L) < 2) argfail(L, 2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none");
   check_xform(L, 2, &x);
-  if (apply_xform(b->body, &x) != CS_OK) argfail(L, 2, "matrix is not invertible");
+  if (apply_xform(b->body, &x) != CS_OK) xform_fail(L, b->w->world, 2);
   return 0;
 }
 
@@ -912,12 +930,15 @@ static int body_getTransform(lua_State *L) {
 
 static int body_setVelocity(lua_State *L) {
   BodyUD *b = check_body(L, 1);
-  cs_body_set_velocity(b->body, check_vec3(L, 2, VXYZ));
+  cs_Vec3 v = to_vec3(L, 2, VXYZ);
+  if (cs_body_set_velocity(b->body, &v) != CS_OK)
+    core_fail(L, cs_world_error(b->w->world), 1, NULL, "setVelocity");
   return 0;
 }
 
 static int body_getVelocity(lua_State *L) {
-  cs_Vec3 v = cs_body_get_velocity(check_body(L, 1)->body);
+  cs_Vec3 v;
+  cs_body_get_velocity(check_body(L, 1)->body, &v);
   lua_pushnumber(L, v.x); lua_pushnumber(L, v.y); lua_pushnumber(L, v.z);
   return 3;
 }
@@ -1094,13 +1115,23 @@ static void push_field(lua_State *L, MoverUD *m, int self, int f) {
     case MF_MASK: csL_pushuint(L, (unsigned)d); break;
     case MF_SKIN:
       if (d < 0) {                      /* auto: 1% of the smallest radius */
-        r = cs_mover_get_radius(m->mover);
+        cs_mover_get_radius(m->mover, &r);
         d = 0.01 * (r.x < r.y ? (r.x < r.z ? r.x : r.z) : (r.y < r.z ? r.y : r.z));
       }
       lua_pushnumber(L, d);
       break;
     default: lua_pushnumber(L, d); break;
   }
+}
+
+/* A checked field's value (check_field) into the core; nil skin (-1): auto. */
+static cs_Status set_field(MoverUD *m, int f, double d) {
+  if (f == MF_SKIN && d < 0) { cs_mover_set_skin_auto(m->mover); return CS_OK; }
+  return cs_mover_set(m->mover, mover_settings[f], d);
+}
+
+static int field_fail(lua_State *L, MoverUD *m, const char *prefix) {
+  return argfail(L, 1, "%s%s", prefix, cs_mover_error(m->mover)->message);
 }
 
 /* cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
@@ -1170,12 +1201,16 @@ static int cs_newMover(lua_State *L) {
   csL_setuservalue(L, 2);
   s = cs_mover_new(&a, &m->mover);
   if (s != CS_OK) { m->mover = NULL; return status_error(L, "newMover", s); }
-  if (hr) { v.x = r[0]; v.y = r[1]; v.z = r[2]; cs_mover_set_radius(m->mover, v); }
-  if (hp) { v.x = p[0]; v.y = p[1]; v.z = p[2]; cs_mover_set_position(m->mover, v); }
-  if (hu) { v.x = up[0]; v.y = up[1]; v.z = up[2]; cs_mover_set_up(m->mover, v); }
-  if (hq) cs_mover_set_orientation(m->mover, q);
+  /* the core's checks (a value past CS_MAX_COORD): the field and its message */
+  if (hr) { v.x = r[0]; v.y = r[1]; v.z = r[2];
+    if (cs_mover_set_radius(m->mover, &v) != CS_OK) return field_fail(L, m, "radius: "); }
+  if (hp) { v.x = p[0]; v.y = p[1]; v.z = p[2];
+    if (cs_mover_set_position(m->mover, &v) != CS_OK) return field_fail(L, m, "position: "); }
+  if (hu) { v.x = up[0]; v.y = up[1]; v.z = up[2];
+    if (cs_mover_set_up(m->mover, &v) != CS_OK) return field_fail(L, m, "up: "); }
+  if (hq && cs_mover_set_orientation(m->mover, q) != CS_OK) return field_fail(L, m, "orientation: ");
   for (f = 0; f < MF_FILTER; f++)
-    if (have[f]) cs_mover_set(m->mover, mover_settings[f], vals[f]);
+    if (have[f] && set_field(m, f, vals[f]) != CS_OK) return field_fail(L, m, "");
   return 1;
 }
 
@@ -1194,7 +1229,7 @@ static int mover___tostring(lua_State *L) {
   char b[3][NUMBUF];
   cs_Vec3 p;
   if (m->mover == NULL) { lua_pushfstring(L, MOVER_MT " (closed): %p", (void *)m); return 1; }
-  p = cs_mover_get_position(m->mover);
+  cs_mover_get_position(m->mover, &p);
   lua_pushfstring(L, MOVER_MT " (%s, %s, %s): %p", fmtnum(b[0], p.x), fmtnum(b[1], p.y),
                   fmtnum(b[2], p.z), (void *)m);
   return 1;
@@ -1228,8 +1263,8 @@ static int mover___newindex(lua_State *L) {
     csL_getuservalue(L, 1);
     lua_pushvalue(L, 3);
     lua_rawseti(L, -2, MUV_FILTER);
-  } else {
-    cs_mover_set(m->mover, mover_settings[f], d);
+  } else if (set_field(m, f, d) != CS_OK) {
+    fail_at(L, 3, "__newindex", "%s", cs_mover_error(m->mover)->message);
   }
   return 0;
 }
@@ -1240,30 +1275,40 @@ static int push_vec3(lua_State *L, cs_Vec3 v) {
 }
 
 static int mover_getPosition(lua_State *L) {
-  return push_vec3(L, cs_mover_get_position(check_mover(L, 1)->mover));
+  cs_Vec3 p;
+  cs_mover_get_position(check_mover(L, 1)->mover, &p);
+  return push_vec3(L, p);
 }
 
 static int mover_setPosition(lua_State *L) {
   MoverUD *m = check_mover(L, 1);
-  cs_Vec3 p = check_vec3(L, 2, XYZ);
+  cs_Vec3 p = to_vec3(L, 2, XYZ);
   check_mover_idle(L, 1, "setPosition");
-  cs_mover_set_position(m->mover, p);
+  if (cs_mover_set_position(m->mover, &p) != CS_OK)
+    core_fail(L, cs_mover_error(m->mover), 1, NULL, "setPosition");
   return 0;
 }
 
 static int mover_getRadius(lua_State *L) {
-  return push_vec3(L, cs_mover_get_radius(check_mover(L, 1)->mover));
+  cs_Vec3 r;
+  cs_mover_get_radius(check_mover(L, 1)->mover, &r);
+  return push_vec3(L, r);
 }
 
 /* mover:setRadius(r) (a sphere) or mover:setRadius(rx, ry, rz) */
 static int mover_setRadius(lua_State *L) {
   MoverUD *m = check_mover(L, 1);
   cs_Vec3 r;
-  r.x = check_radius(L, 2, "rx");
-  if (lua_isnoneornil(L, 3) && lua_isnoneornil(L, 4)) r.y = r.z = r.x;
-  else { r.y = check_radius(L, 3, "ry"); r.z = check_radius(L, 4, "rz"); }
+  int sphere = lua_isnoneornil(L, 3) && lua_isnoneornil(L, 4);
+  r.x = to_num(L, 2, "rx");
+  if (sphere) r.y = r.z = r.x;
+  else { r.y = to_num(L, 3, "ry"); r.z = to_num(L, 4, "rz"); }
   check_mover_idle(L, 1, "setRadius");
-  cs_mover_set_radius(m->mover, r);
+  if (cs_mover_set_radius(m->mover, &r) != CS_OK) {
+    const cs_Error *e = cs_mover_error(m->mover);
+    if (sphere) argfail(L, 2, "%s", e->message);   /* the one number, as rx */
+    core_fail(L, e, 1, NULL, "setRadius");
+  }
   return 0;
 }
 
@@ -1271,10 +1316,10 @@ static int mover_setOrientation(lua_State *L) {
   MoverUD *m = check_mover(L, 1);
   double q[4];
   int i;
-  for (i = 0; i < 4; i++) q[i] = check_num(L, 2 + i, QXYZW[i]);
-  check_quat(L, 2, q);
+  for (i = 0; i < 4; i++) q[i] = to_num(L, 2 + i, QXYZW[i]);
   check_mover_idle(L, 1, "setOrientation");
-  cs_mover_set_orientation(m->mover, q);
+  if (cs_mover_set_orientation(m->mover, q) != CS_OK)
+    core_fail(L, cs_mover_error(m->mover), 1, NULL, "setOrientation");
   return 0;
 }
 
@@ -1287,15 +1332,16 @@ static int mover_getOrientation(lua_State *L) {
 
 static int mover_setUp(lua_State *L) {
   MoverUD *m = check_mover(L, 1);
-  cs_Vec3 u = check_vec3(L, 2, XYZ);
-  check_up(L, 2, u);
+  cs_Vec3 u = to_vec3(L, 2, XYZ);
   check_mover_idle(L, 1, "setUp");
-  cs_mover_set_up(m->mover, u);
+  if (cs_mover_set_up(m->mover, &u) != CS_OK) core_fail(L, cs_mover_error(m->mover), 1, NULL, "setUp");
   return 0;
 }
 
 static int mover_getUp(lua_State *L) {
-  return push_vec3(L, cs_mover_get_up(check_mover(L, 1)->mover));
+  cs_Vec3 u;
+  cs_mover_get_up(check_mover(L, 1)->mover, &u);
+  return push_vec3(L, u);
 }
 
 static int mover_contactCount(lua_State *L) {
@@ -1486,11 +1532,12 @@ static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
 static int world_collideAndSlide(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   MoverUD *m = check_mover(L, 2);
-  cs_Vec3 walk = check_vec3(L, 3, VXYZ), grav = {0, 0, 0};
+  cs_Vec3 walk = to_vec3(L, 3, VXYZ), grav = {0, 0, 0};
   int hasg = !lua_isnoneornil(L, 6) || !lua_isnoneornil(L, 7) || !lua_isnoneornil(L, 8);
   CallCtx c;
   cs_Status s;
-  if (hasg) grav = check_vec3(L, 6, GXYZ);
+  cs_Vec3 p;
+  if (hasg) grav = to_vec3(L, 6, GXYZ);
   check_not_moving(L, w, "collideAndSlide");
   if (m->busy) luaL_error(L, "collideAndSlide: the mover is busy (called from inside its own filter)");
   lua_settop(L, 8);
@@ -1501,19 +1548,25 @@ static int world_collideAndSlide(lua_State *L) {
   w->busy++;
   w->moving = 1;
   m->busy = 1;
-  s = cs_world_collide_and_slide(w->world, m->mover, walk, hasg ? &grav : NULL);
+  s = cs_world_collide_and_slide(w->world, m->mover, &walk, hasg ? &grav : NULL);
   w->busy--;
   w->moving = 0;
   m->busy = 0;
   cs_mover_set_filter(m->mover, NULL, NULL);
+  if ((s == CS_EINVAL || s == CS_ERANGE) && c.failed == 0)
+    return core_fail(L, cs_world_error(w->world), 2, NULL, "collideAndSlide");
   if (s != CS_OK) return ctx_raise(L, &c, "collideAndSlide", s);
   store_handles(L, m, c.bodies, 9);
-  return push_vec3(L, cs_mover_get_position(m->mover));
+  cs_mover_get_position(m->mover, &p);
+  return push_vec3(L, p);
 }
 
 /* t, px, py, pz, nx, ny, nz, triangle, body, tag; or nil. found < 0 is a
 ** failed call: -(cs_Status). */
-static int push_hit(lua_State *L, int world, int found, const cs_Hit *h, const char *fname) {
+static int push_hit(lua_State *L, int world, int found, const cs_Hit *h, const char *fname,
+                    int base) {
+  if (found == -(int)CS_EINVAL || found == -(int)CS_ERANGE)
+    return core_fail(L, cs_world_error(((WorldUD *)lua_touserdata(L, world))->world), base, NULL, fname);
   if (found < 0) return ctx_raise(L, NULL, fname, (cs_Status)-found);
   if (!found) { lua_pushnil(L); return 1; }
   lua_pushnumber(L, h->t);
@@ -1528,8 +1581,8 @@ static int push_hit(lua_State *L, int world, int found, const cs_Hit *h, const c
 }
 
 static void mover_shape(cs_Mover *m, cs_Vec3 *p, cs_Vec3 *r, double q[4]) {
-  *p = cs_mover_get_position(m);
-  *r = cs_mover_get_radius(m);
+  cs_mover_get_position(m, p);
+  cs_mover_get_radius(m, r);
   cs_mover_get_orientation(m, q);
 }
 
@@ -1538,65 +1591,66 @@ static void mover_shape(cs_Mover *m, cs_Vec3 *p, cs_Vec3 *r, double q[4]) {
 static int world_sweep(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   MoverUD *m = check_mover(L, 2);
-  cs_Vec3 d = check_vec3(L, 3, DXYZ), p, r;
+  cs_Vec3 d = to_vec3(L, 3, DXYZ), p, r;
   double q[4];
   cs_Hit h;
   int found;
   check_not_moving(L, w, "sweep");
   if (lua_isnoneornil(L, 6)) {
-    found = cs_world_sweep(w->world, m->mover, d, &h);
+    found = cs_world_sweep(w->world, m->mover, &d, &h);
+    return push_hit(L, 1, found, &h, "sweep", 2);
   } else {
     unsigned mask = check_mask(L, 6, 6, NULL, "mask");
     mover_shape(m->mover, &p, &r, q);
-    found = cs_world_sweep_ellipsoid(w->world, p, r, q, d, mask, &h);
+    found = cs_world_sweep_ellipsoid(w->world, &p, &r, q, &d, mask, &h);
+    return push_hit(L, 1, found, &h, "sweep", 2 - 10);   /* d is its 11th number */
   }
-  return push_hit(L, 1, found, &h, "sweep");
 }
 
 /* world:sweepEllipsoid(px, py, pz, rx, ry, rz, dx, dy, dz [, mask]) */
 static int world_sweepEllipsoid(lua_State *L) {
   WorldUD *w = check_world(L, 1);
-  cs_Vec3 p = check_vec3(L, 2, PXYZ), r, d;
+  cs_Vec3 p = to_vec3(L, 2, PXYZ), r, d;
   unsigned mask;
   cs_Hit h;
   int found;
-  r.x = check_radius(L, 5, "rx"); r.y = check_radius(L, 6, "ry"); r.z = check_radius(L, 7, "rz");
-  d = check_vec3(L, 8, DXYZ);
+  r = to_vec3(L, 5, RXYZ);
+  d = to_vec3(L, 8, DXYZ);
   mask = opt_mask(L, 11, ~0u);
   check_not_moving(L, w, "sweepEllipsoid");
-  found = cs_world_sweep_ellipsoid(w->world, p, r, NULL, d, mask, &h);
-  return push_hit(L, 1, found, &h, "sweepEllipsoid");
+  found = cs_world_sweep_ellipsoid(w->world, &p, &r, NULL, &d, mask, &h);
+  /* the core counts p, r, q (4), d: d.x is its 11th number, Lua's 8th */
+  if (found < 0 && cs_world_error(w->world)->arg >= 11)
+    return push_hit(L, 1, found, &h, "sweepEllipsoid", 1 - 4);
+  return push_hit(L, 1, found, &h, "sweepEllipsoid", 1);
 }
 
 /* world:raycast(ox, oy, oz, dx, dy, dz [, mask]) */
 static int world_raycast(lua_State *L) {
   WorldUD *w = check_world(L, 1);
-  cs_Vec3 o = check_vec3(L, 2, OXYZ), d = check_vec3(L, 5, DXYZ);
+  cs_Vec3 o = to_vec3(L, 2, OXYZ), d = to_vec3(L, 5, DXYZ);
   unsigned mask = opt_mask(L, 8, ~0u);
   cs_Hit h;
   int found;
   check_not_moving(L, w, "raycast");
-  found = cs_world_raycast(w->world, o, d, mask, &h);
-  return push_hit(L, 1, found, &h, "raycast");
+  found = cs_world_raycast(w->world, &o, &d, mask, &h);
+  return push_hit(L, 1, found, &h, "raycast", 1);
 }
 
 /* world:closestPoint(x, y, z [, maxDistance [, mask]])
 **   -> px, py, pz, distance, triangle, body, nx, ny, nz, tag; or nil */
 static int world_closestPoint(lua_State *L) {
   WorldUD *w = check_world(L, 1);
-  cs_Vec3 p = check_vec3(L, 2, XYZ);
+  cs_Vec3 p = to_vec3(L, 2, XYZ);
   double maxd = HUGE_VAL;
   unsigned mask = opt_mask(L, 6, ~0u);
-  char b[NUMBUF];
   cs_Hit h;
-  if (!lua_isnoneornil(L, 5)) {
-    if (lua_type(L, 5) != LUA_TNUMBER) argfail(L, 5, "maxDistance must be a number, got %s", tname(L, 5));
-    maxd = (double)lua_tonumber(L, 5);
-    if (maxd != maxd) argfail(L, 5, "maxDistance is NaN");
-    if (maxd < 0) argfail(L, 5, "maxDistance must be >= 0, got %s", fmtnum(b, maxd));
-  }
+  int found;
+  if (!lua_isnoneornil(L, 5)) maxd = to_num(L, 5, "maxDistance");
   check_not_moving(L, w, "closestPoint");
-  if (!cs_world_closest_point(w->world, p, maxd, mask, &h)) { lua_pushnil(L); return 1; }
+  found = cs_world_closest_point(w->world, &p, maxd, mask, &h);
+  if (found < 0) return push_hit(L, 1, found, &h, "closestPoint", 1);
+  if (!found) { lua_pushnil(L); return 1; }
   push_vec3(L, h.point);
   lua_pushnumber(L, h.t);
   lua_pushinteger(L, (lua_Integer)h.triangle + 1);
@@ -1629,7 +1683,7 @@ static int tri_callback(void *ud, const cs_Body *body, unsigned triangle) {
 
 /* fn(body, triangle, depth, nx, ny, nz, tag) */
 static int overlap_callback(void *ud, const cs_Body *body, unsigned triangle, double depth,
-                            cs_Vec3 n) {
+                            const cs_Vec3 *n) {
   CallCtx *c = (CallCtx *)ud;
   lua_State *L = c->L;
   if (lua_isnil(L, c->fn)) return 1;
@@ -1637,7 +1691,7 @@ static int overlap_callback(void *ud, const cs_Body *body, unsigned triangle, do
   push_body(L, c->bodies, body);
   lua_pushinteger(L, (lua_Integer)triangle + 1);
   lua_pushnumber(L, depth);
-  push_vec3(L, n);
+  push_vec3(L, *n);
   lua_pushinteger(L, cs_mesh_tag(cs_body_mesh(body), triangle));
   return ctx_call(c, 7);
 }
@@ -1657,9 +1711,12 @@ static int hit_callback(void *ud, const cs_Hit *h) {
   return ctx_call(c, 10);
 }
 
-static int query_done(lua_State *L, WorldUD *w, const CallCtx *c, long count, const char *fname) {
+static int query_done(lua_State *L, WorldUD *w, const CallCtx *c, long count, const char *fname,
+                      int base) {
   w->busy--;
   if (c->failed != CTX_OK) return ctx_raise(L, c, fname, CS_EABORT);
+  if (count == -(long)CS_EINVAL || count == -(long)CS_ERANGE)
+    return core_fail(L, cs_world_error(w->world), base, NULL, fname);
   if (count < 0) return status_error(L, fname, CS_ENOMEM);
   lua_pushinteger(L, (lua_Integer)count);
   return 1;
@@ -1668,7 +1725,7 @@ static int query_done(lua_State *L, WorldUD *w, const CallCtx *c, long count, co
 /* world:queryBox(minx, miny, minz, maxx, maxy, maxz, fn [, mask]) -> count */
 static int world_queryBox(lua_State *L) {
   WorldUD *w = check_world(L, 1);
-  cs_Vec3 lo = check_vec3(L, 2, MINXYZ), hi = check_vec3(L, 5, MAXXYZ);
+  cs_Vec3 lo = to_vec3(L, 2, MINXYZ), hi = to_vec3(L, 5, MAXXYZ);
   unsigned mask;
   CallCtx c;
   long n;
@@ -1681,26 +1738,25 @@ static int world_queryBox(lua_State *L) {
   lua_settop(L, 9);
   ctx_init(L, &c, 1, 8, 0);
   w->busy++;
-  n = cs_world_query_box(w->world, lo, hi, mask, tri_callback, &c);
-  return query_done(L, w, &c, n, "queryBox");
+  n = cs_world_query_box(w->world, &lo, &hi, mask, tri_callback, &c);
+  return query_done(L, w, &c, n, "queryBox", 1);
 }
 
 /* world:overlapEllipsoid(px, py, pz, rx, ry, rz, fn [, mask]) -> count */
 static int world_overlapEllipsoid(lua_State *L) {
   WorldUD *w = check_world(L, 1);
-  cs_Vec3 p = check_vec3(L, 2, PXYZ), r;
+  cs_Vec3 p = to_vec3(L, 2, PXYZ), r = to_vec3(L, 5, RXYZ);
   unsigned mask;
   CallCtx c;
   long n;
-  r.x = check_radius(L, 5, "rx"); r.y = check_radius(L, 6, "ry"); r.z = check_radius(L, 7, "rz");
   check_callback(L, 8);
   mask = opt_mask(L, 9, ~0u);
   check_not_moving(L, w, "overlapEllipsoid");
   lua_settop(L, 9);
   ctx_init(L, &c, 1, 8, 0);
   w->busy++;
-  n = cs_world_overlap_ellipsoid(w->world, p, r, NULL, mask, overlap_callback, &c);
-  return query_done(L, w, &c, n, "overlapEllipsoid");
+  n = cs_world_overlap_ellipsoid(w->world, &p, &r, NULL, mask, overlap_callback, &c);
+  return query_done(L, w, &c, n, "overlapEllipsoid", 1);
 }
 
 /* world:overlap(mover, fn [, mask]) -> count; mask defaults to the mover's
@@ -1720,14 +1776,14 @@ static int world_overlap(lua_State *L) {
   lua_settop(L, 4);
   ctx_init(L, &c, 1, 3, 0);
   w->busy++;
-  n = cs_world_overlap_ellipsoid(w->world, p, r, q, mask, overlap_callback, &c);
-  return query_done(L, w, &c, n, "overlap");
+  n = cs_world_overlap_ellipsoid(w->world, &p, &r, q, mask, overlap_callback, &c);
+  return query_done(L, w, &c, n, "overlap", 1);
 }
 
 /* world:raycastAll(ox, oy, oz, dx, dy, dz, fn [, mask]) -> count */
 static int world_raycastAll(lua_State *L) {
   WorldUD *w = check_world(L, 1);
-  cs_Vec3 o = check_vec3(L, 2, OXYZ), d = check_vec3(L, 5, DXYZ);
+  cs_Vec3 o = to_vec3(L, 2, OXYZ), d = to_vec3(L, 5, DXYZ);
   unsigned mask;
   CallCtx c;
   long n;
@@ -1737,8 +1793,8 @@ static int world_raycastAll(lua_State *L) {
   lua_settop(L, 9);
   ctx_init(L, &c, 1, 8, 0);
   w->busy++;
-  n = cs_world_raycast_all(w->world, o, d, mask, hit_callback, &c);
-  return query_done(L, w, &c, n, "raycastAll");
+  n = cs_world_raycast_all(w->world, &o, &d, mask, hit_callback, &c);
+  return query_done(L, w, &c, n, "raycastAll", 1);
 }
 
 /* }================================================================== */

@@ -65,6 +65,7 @@ struct cs_Mover {
   int clean;
   unsigned clean_version;
   cs_GatherCache cache;
+  cs_Error err;           /* of the last failed setter (cs_mover_error) */
 };
 
 /* The skin in world units: the set value, or 1% of the smallest radius. */

@@ -6,6 +6,7 @@
 */
 #include <stdlib.h>
 
+#include "cs_check.h"
 #include "cs_geom.h"
 #include "cs_world.h"
 
@@ -329,9 +330,25 @@ static int ray_run(cs_World *w, RayQuery *q, cs_Vec3 o, cs_Vec3 d, unsigned mask
 ** *hit (t in [0, 1], world point, unit world normal facing the origin), or 0
 ** when the segment is free (or d is zero). Ties go to the lower body slot,
 ** then the lower triangle index. */
-int cs_world_raycast(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask, cs_Hit *hit) {
+static const char *const OXYZ[3] = {"ox", "oy", "oz"};
+static const char *const DXYZ[3] = {"dx", "dy", "dz"};
+static const char *const RXYZ[3] = {"rx", "ry", "rz"};
+static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
+static const char *const MINXYZ[3] = {"minx", "miny", "minz"};
+static const char *const MAXXYZ[3] = {"maxx", "maxy", "maxz"};
+
+/* The numbers of a segment (o, d): 0, or -(status) with the world's error. */
+static int check_segment(cs_World *w, const cs_Vec3 *o, const cs_Vec3 *d) {
+  if (cs_check_vec(&w->err, 1, OXYZ, o) != CS_OK || cs_check_vec(&w->err, 4, DXYZ, d) != CS_OK)
+    return -(int)w->err.status;
+  return 0;
+}
+
+int cs_world_raycast(cs_World *w, const cs_Vec3 *op, const cs_Vec3 *dp, unsigned mask, cs_Hit *hit) {
   RayQuery q;
-  ray_run(w, &q, o, d, mask, 0);
+  int bad = check_segment(w, op, dp);
+  if (bad) return bad;
+  ray_run(w, &q, *op, *dp, mask, 0);
   if (!q.found) return 0;
   if (hit) *hit = q.best.hit;
   return 1;
@@ -350,12 +367,14 @@ static int hit_order(const void *pa, const void *pb) {
 ** until it returns 0. Returns the number given (the one that stopped
 ** included), or -1 when the hit buffer cannot be allocated (fn not called).
 ** The hits are gathered before the first call, so fn may use the world. */
-long cs_world_raycast_all(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask,
+long cs_world_raycast_all(cs_World *w, const cs_Vec3 *op, const cs_Vec3 *dp, unsigned mask,
                           cs_HitFn fn, void *ud) {
   RayQuery q;
   long count = 0;
   size_t i;
-  int r = ray_run(w, &q, o, d, mask, 1);
+  int r = check_segment(w, op, dp);
+  if (r) return r;
+  r = ray_run(w, &q, *op, *dp, mask, 1);
   if (r >= 0 && q.nhits > 0) {
     qsort(q.hits, q.nhits, sizeof(HitRec), hit_order);
     for (i = 0; i < q.nhits; i++) {
@@ -434,12 +453,19 @@ static int point_body_fn(void *ud, const QBody *qb) {
 ** triangle (world), normal the unit direction from it toward p (the face's
 ** normal toward p inside a face; the front normal when p lies on the
 ** triangle). Returns 0 when nothing is that close. */
-int cs_world_closest_point(cs_World *w, cs_Vec3 p, double max_distance,
+int cs_world_closest_point(cs_World *w, const cs_Vec3 *pp, double max_distance,
                            unsigned mask, cs_Hit *hit) {
   PointQuery q;
-  cs_Vec3 lo, hi;
+  cs_Vec3 lo, hi, p;
   double r, far;
-  if (!(max_distance >= 0)) return 0;
+  char b[CS_NUMBUF];
+  if (cs_check_vec(&w->err, 1, cs_names_xyz, pp) != CS_OK) return -(int)w->err.status;
+  if (max_distance != max_distance)
+    return -(int)cs_fail(&w->err, CS_EINVAL, 4, "maxDistance is NaN");
+  if (!(max_distance >= 0))
+    return -(int)cs_fail(&w->err, CS_EINVAL, 4, "maxDistance must be >= 0, got %s",
+                         cs_fmtnum(b, max_distance));
+  p = *pp;
   q.p = p;
   q.qb = NULL;
   q.found = 0;
@@ -487,9 +513,14 @@ static int box_triangle_fn(void *ud, const QBody *qb, uint32_t tri, const cs_Vec
 ** included), until fn returns 0. Returns the number given (the one that
 ** stopped included), or -1 when an index buffer cannot be allocated (fn may
 ** have been called for earlier bodies). */
-long cs_world_query_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask,
+long cs_world_query_box(cs_World *w, const cs_Vec3 *lop, const cs_Vec3 *hip, unsigned mask,
                         cs_TriFn fn, void *ud) {
   BoxQuery q;
+  cs_Vec3 lo, hi;
+  if (cs_check_vec(&w->err, 1, MINXYZ, lop) != CS_OK || cs_check_vec(&w->err, 4, MAXXYZ, hip) != CS_OK)
+    return -(long)w->err.status;
+  lo = *lop;
+  hi = *hip;
   q.lo = lo;
   q.hi = hi;
   q.fn = fn;
@@ -536,7 +567,8 @@ static int ell_triangle_fn(void *ud, const QBody *qb, uint32_t tri, const cs_Vec
   lm = v3_len(m);
   q->count++;
   if (!q->fn) return 1;
-  return q->fn(q->ud, qb->body, tri, (1 - g) / lm, v3_scale(m, 1.0 / lm)) != 0;
+  m = v3_scale(m, 1.0 / lm);
+  return q->fn(q->ud, qb->body, tri, (1 - g) / lm, &m) != 0;
 }
 
 /* Gives fn every triangle the ellipsoid (centre p, radii r > 0, orientation
@@ -544,13 +576,19 @@ static int ell_triangle_fn(void *ud, const QBody *qb, uint32_t tri, const cs_Vec
 ** intersecting), with the depth in world units and the unit world normal
 ** that pushes the ellipsoid out. Returns the number given (the one that
 ** stopped included), or -1 when an index buffer cannot be allocated. */
-long cs_world_overlap_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
-                                unsigned mask, cs_OverlapFn fn, void *ud) {
+long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp,
+                                const double q[4], unsigned mask, cs_OverlapFn fn, void *ud) {
   EllQuery eq;
-  cs_Vec3 h;
-  double e[3], ql = q ? sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) : 0;
+  cs_Vec3 h, p, r;
+  double e[3], ql;
   int i;
-  if (!(r.x > 0 && r.y > 0 && r.z > 0)) return 0;
+  if (cs_check_vec(&w->err, 1, cs_names_xyz, pp) != CS_OK ||
+      cs_check_radii(&w->err, 4, RXYZ, rp) != CS_OK ||
+      (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK))
+    return -(long)w->err.status;
+  p = *pp;
+  r = *rp;
+  ql = q ? sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) : 0;
   eq.R = m3_identity();
   if (ql > 0) {
     double qn[4];

@@ -558,6 +558,8 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   const cs_ESpace *es = set->es;
   int grounded = m->ground == CS_GROUND_ON, stuck = CLEAR, jumping;
   cs_Status st;
+  cs_Vec3 end;
+  size_t i;
   memset(&s, 0, sizeof s);
   s.m = m;
   s.es = es;
@@ -597,8 +599,15 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s))
     snap_to_ground(&s, m->snap_distance + s.skin);
   if (s.status != CS_OK) return s.status;
+  /* a result that left the range of doubles changes nothing (CS_ERANGE):
+  ** the world's checks keep calls far from it, this is the last guard */
+  end = cs_espace_from(es, s.pos);
+  if (!cs_isfinite3(end)) return CS_ERANGE;
+  for (i = 0; i < s.contacts->count; i++)
+    if (!cs_isfinite3(s.contacts->data[i].point) || !cs_isfinite3(s.contacts->data[i].normal))
+      return CS_ERANGE;
   if ((st = cs_mover_set_contacts(m, s.contacts->data, s.contacts->count)) != CS_OK) return st;
-  m->pos = cs_espace_from(es, s.pos);
+  m->pos = end;
   m->was_stuck = stuck != CLEAR;
   classify_ground(&s);
   if (m->ground_body)

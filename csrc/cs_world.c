@@ -6,8 +6,10 @@
 ** near a call, each body's tree for their triangles, the slide for the
 ** response, the sweep kernel for a sweep.
 */
+#include <stdio.h>
 #include <string.h>
 
+#include "cs_check.h"
 #include "cs_world.h"
 
 /* {==================================================================
@@ -44,6 +46,15 @@ cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   *out = w;
   return CS_OK;
 }
+
+const cs_Error *cs_world_error(const cs_World *w) { return &w->err; }
+
+static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
+static const char *const SXYZ[3] = {"sx", "sy", "sz"};
+static const char *const VXYZ[3] = {"vx", "vy", "vz"};
+static const char *const GXYZ[3] = {"gx", "gy", "gz"};
+static const char *const DXYZ[3] = {"dx", "dy", "dz"};
+static const char *const RXYZ[3] = {"rx", "ry", "rz"};
 
 void cs_world_free(cs_World *w) {
   size_t i;
@@ -147,13 +158,18 @@ size_t cs_world_body_count(const cs_World *w) { return w->nbodies; }
 ** is a change of the world, which the movers' caches see. */
 cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
   size_t i;
+  char b[CS_NUMBUF];
+  cs_Status s = cs_check_finite(&w->err, 2, "coefficient", c);
+  if (s != CS_OK) return s;
+  if (c < 0 || c > 1)
+    return cs_fail(&w->err, CS_EINVAL, 2, "coefficient must be in [0, 1], got %s", cs_fmtnum(b, c));
   w->version++;
   for (i = 0; i < w->nfriction; i++)
     if (w->friction[i].tag == tag) { w->friction[i].coefficient = c; return CS_OK; }
   if (w->nfriction == w->capfriction) {
-    cs_Status s = cs_grow(&w->alloc, (void **)&w->friction, &w->capfriction,
-                          w->nfriction + 1, sizeof(cs_FrictionEntry));
-    if (s != CS_OK) return s;
+    s = cs_grow(&w->alloc, (void **)&w->friction, &w->capfriction, w->nfriction + 1,
+                sizeof(cs_FrictionEntry));
+    if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
   }
   w->friction[w->nfriction].tag = tag;
   w->friction[w->nfriction].coefficient = c;
@@ -168,10 +184,31 @@ double cs_world_get_friction(const cs_World *w, int tag) {
   return 0.0;
 }
 
-void cs_body_set_transform(cs_Body *b, cs_Vec3 t, const double q[4], cs_Vec3 s) {
-  double qn[4], l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+/* A scale component: nonzero, with a finite inverse, at most CS_MAX_COORD. */
+static cs_Status check_scale(cs_Error *e, int arg, const char *name, double x) {
+  char b[CS_NUMBUF];
+  cs_Status st = cs_check_coord(e, arg, name, x);
+  if (st != CS_OK) return st;
+  if (x == 0 || !isfinite(1.0 / x))
+    return cs_fail(e, CS_EINVAL, arg, "scale %s must be nonzero, got %s", name, cs_fmtnum(b, x));
+  return CS_OK;
+}
+
+cs_Status cs_body_set_transform(cs_Body *b, const cs_Vec3 *tp, const double q[4],
+                                const cs_Vec3 *sp) {
+  double qn[4], l;
   cs_Mat3 R, A, Ainv;
+  cs_Vec3 t = *tp, s = *sp;
+  cs_Error *e = &b->world->err;
+  cs_Status st;
   int i, j;
+  if ((st = cs_check_vec(e, 1, cs_names_xyz, tp)) != CS_OK ||
+      (st = cs_check_quat(e, 4, QXYZW, q)) != CS_OK ||
+      (st = check_scale(e, 8, SXYZ[0], s.x)) != CS_OK ||
+      (st = check_scale(e, 9, SXYZ[1], s.y)) != CS_OK ||
+      (st = check_scale(e, 10, SXYZ[2], s.z)) != CS_OK)
+    return st;
+  l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   for (i = 0; i < 4; i++) qn[i] = l > 0 ? q[i] / l : (i == 3);
   R = m3_from_quat(qn);
   /* A = R S: column j of R scaled by s_j; A^-1 = S^-1 R^T */
@@ -183,14 +220,37 @@ void cs_body_set_transform(cs_Body *b, cs_Vec3 t, const double q[4], cs_Vec3 s) 
       Ainv.m[i][j] = R.m[j][i] / si;
     }
   body_set_linear(b, &A, &Ainv, t);
+  return CS_OK;
 }
 
 cs_Status cs_body_set_matrix(cs_Body *b, const double m[16]) {
   cs_Mat3 A, Ainv;
+  cs_Error *e = &b->world->err;
+  char name[16], buf[CS_NUMBUF];
+  double det;
+  cs_Status st;
   int i, j;
+  for (i = 0; i < 16; i++) {
+    snprintf(name, sizeof name, "m[%d]", i + 1);
+    if ((st = cs_check_finite(e, i + 1, name, m[i])) != CS_OK) return st;
+  }
+  for (i = 12; i < 15; i++) {
+    snprintf(name, sizeof name, "m[%d]", i + 1);
+    if ((st = cs_check_coord(e, i + 1, name, m[i])) != CS_OK) return st;
+  }
+  if (fabs(m[3]) > 1e-9 || fabs(m[7]) > 1e-9 || fabs(m[11]) > 1e-9 || fabs(m[15] - 1) > 1e-9)
+    return cs_fail(e, CS_EINVAL, 1, "matrix is not affine (its last row must be 0, 0, 0, 1)");
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++) A.m[i][j] = m[4 * j + i];   /* column-major */
-  if (!m3_inverse(&A, &Ainv)) return CS_EINVAL;
+  det = m3_det(&A);
+  if (det == 0 || !isfinite(det) || !isfinite(1.0 / det))
+    return cs_fail(e, CS_EINVAL, 1, "matrix is not invertible (determinant %s)", cs_fmtnum(buf, det));
+  if (!m3_inverse(&A, &Ainv))
+    return cs_fail(e, CS_EINVAL, 1, "matrix is not invertible (its inverse overflows)");
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++)
+      if (!isfinite(Ainv.m[i][j]))
+        return cs_fail(e, CS_EINVAL, 1, "matrix is not invertible (its inverse overflows)");
   body_set_linear(b, &A, &Ainv, v3(m[12], m[13], m[14]));
   return CS_OK;
 }
@@ -205,8 +265,13 @@ void cs_body_get_matrix(const cs_Body *b, double m[16]) {
   m[15] = 1;
 }
 
-void cs_body_set_velocity(cs_Body *b, cs_Vec3 v) { b->vel = v; }
-cs_Vec3 cs_body_get_velocity(const cs_Body *b) { return b->vel; }
+cs_Status cs_body_set_velocity(cs_Body *b, const cs_Vec3 *v) {
+  cs_Status s = cs_check_vec(&b->world->err, 1, VXYZ, v);
+  if (s != CS_OK) return s;
+  b->vel = *v;
+  return CS_OK;
+}
+void cs_body_get_velocity(const cs_Body *b, cs_Vec3 *out) { *out = b->vel; }
 void cs_body_set_layers(cs_Body *b, unsigned layers) {
   b->layers = layers;
   b->world->version++;
@@ -487,23 +552,43 @@ static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
   set->alloc = &w->alloc;
   set->last_safe = m->has_safe && m->world == w->id ? &m->last_safe : NULL;
   s = cs_slide_move(m, set, &ends_clear);
-  if (s != CS_OK) return s;
+  if (s == CS_ERANGE)
+    return cs_fail(&w->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
+  if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
   m->world = w->id;
   m->clean = ends_clear;
   m->clean_version = w->version;
   return CS_OK;
 }
 
-cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
+/* A call's reach (world units: its moves, and for a move the step height,
+** snap distance and skin too) must stay within CS_MAX_COORD and within
+** CS_MAX_COORD of the mover's smallest radius, so that nothing mapped into
+** its ellipsoid space can overflow. arg: the argument to blame (0: the
+** mover's settings). */
+static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *r) {
+  double rmin = fmin(fmin(r->x, r->y), r->z);
+  char b[CS_NUMBUF], c[CS_NUMBUF];
+  if (reach <= CS_MAX_COORD && reach / rmin <= CS_MAX_COORD) return CS_OK;
+  return cs_fail(e, CS_ERANGE, arg,
+                 "the move is out of range: it reaches %s (%s radii of the mover), more than 1e30",
+                 cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));
+}
+
+cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *walkp,
                                      const cs_Vec3 *gravity) {
   cs_ESpace es;
   cs_SlideSet set;
-  cs_Vec3 lo, hi, carry = v3(0, 0, 0);
-  const cs_Body *ground = live_ground_body(w, m);
+  cs_Vec3 lo, hi, carry = v3(0, 0, 0), walk;
+  const cs_Body *ground;
   double margin, fat, skin = cs_mover_skin(m);
   cs_Status s;
   int clear;
-  if (w->busy) return CS_EBUSY;
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if ((s = cs_check_vec(&w->err, 1, VXYZ, walkp)) != CS_OK) return s;
+  if (gravity && (s = cs_check_vec(&w->err, 4, GXYZ, gravity)) != CS_OK) return s;
+  walk = *walkp;
+  ground = live_ground_body(w, m);
   if (ground) carry = ground_carry(ground, m);
   cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
   /* No pass travels farther than the moves it is given (DESIGN.md, Gather):
@@ -511,6 +596,13 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   ** the ground probe reach down a little more. */
   margin = v3_len(walk) + (gravity ? v3_len(*gravity) : 0) + v3_len(carry)
          + 2 * m->step_height + m->snap_distance + 4 * skin + 1e-9;
+  if (margin > CS_MAX_COORD || !(margin / fmin(fmin(m->radius.x, m->radius.y), m->radius.z) <= CS_MAX_COORD)) {
+    double lw = v3_len(walk), lg = gravity ? v3_len(*gravity) : 0;
+    /* blame the walk or the gravity when it alone is too long, else the settings */
+    int arg = check_reach(&w->err, 1, lw, &m->radius) != CS_OK ? 1
+            : check_reach(&w->err, 4, lg, &m->radius) != CS_OK ? 4 : 0;
+    return check_reach(&w->err, arg, margin, &m->radius);
+  }
   w->busy = 1;
   cs_world_sync(w);
   /* A start not known to be clear may need pushing out of something: room
@@ -539,6 +631,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   fat = m->filter ? 0 : CACHE_FAT * v3_len(m->radius);
   ellipsoid_box(&es, margin + fat, &lo, &hi);
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
+  if (s != CS_OK) cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
   if (s == CS_OK) {
     if (!m->filter) cache_store(w, m, &es, lo, hi);
     set.tris = w->tris;
@@ -561,15 +654,20 @@ static void hit_to_world(const cs_World *w, const cs_ESpace *es, const cs_TriES 
   hit->tag = te->tag;
 }
 
-int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
-                             cs_Vec3 d, unsigned mask, cs_Hit *hit) {
+/* The sweep of any ellipsoid; args counts from base (the mover's sweep
+** has only d: its first number is d.x). */
+static int sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4], cs_Vec3 d,
+                           unsigned mask, cs_Hit *hit, int darg) {
   cs_ESpace es;
   cs_Mat3 R = m3_identity();
   cs_Vec3 lo, hi;
   cs_SweepHit sh;
   long i;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
-  if (w->busy) return -(int)CS_EBUSY;
+  if (w->busy) return -(int)cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (cs_check_vec(&w->err, darg, DXYZ, &d) != CS_OK ||
+      check_reach(&w->err, darg, v3_len(d), &r) != CS_OK)
+    return -(int)w->err.status;
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
     int k;
@@ -584,7 +682,7 @@ int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4
   w->busy = 1;
   if (cs_world_gather(w, &es, lo, hi, mask, NULL, NULL) != CS_OK) {
     w->busy = 0;
-    return -(int)CS_ENOMEM;
+    return -(int)cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
   w->busy = 0;
   i = cs_sweep_triangles(v3(0, 0, 0), cs_espace_vec_to(&es, d), w->tris, w->ntris, 1.0, 0, &sh);
@@ -593,9 +691,18 @@ int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4
   return 1;
 }
 
-int cs_world_sweep(cs_World *w, const cs_Mover *m, cs_Vec3 d, cs_Hit *hit) {
-  return cs_world_sweep_ellipsoid(w, m->pos, m->radius, m->oriented ? m->q : NULL, d,
-                                  m->collides_with, hit);
+int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
+                             const cs_Vec3 *d, unsigned mask, cs_Hit *hit) {
+  if (cs_check_vec(&w->err, 1, cs_names_xyz, p) != CS_OK ||
+      cs_check_radii(&w->err, 4, RXYZ, r) != CS_OK)
+    return -(int)w->err.status;
+  if (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK) return -(int)w->err.status;
+  return sweep_ellipsoid(w, *p, *r, q, *d, mask, hit, 11);
+}
+
+int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit) {
+  return sweep_ellipsoid(w, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
+                         m->collides_with, hit, 1);
 }
 
 /* }================================================================== */

@@ -38,6 +38,7 @@ struct cs_World {
   size_t nfilters, capfilters;
   cs_ContactBuf contacts;   /* a move's contacts, copied to the mover at its end */
   cs_Broad broad;           /* the tree over body bounds */
+  cs_Error err;             /* of the last failed call (cs_world_error) */
 };
 
 /* Brings the broad phase (and the world's version) up to date with moves

@@ -126,10 +126,9 @@ describe("collideslide.ffi's module", function()
     assert.are.equal(1, body.layers)
   end)
 
-  it("calls the core through the ABI views on System V x64, unless told not to", function()
-    local ffi = require "ffi"
-    local want = ffi.arch == "x64" and ffi.os ~= "Windows" and os.getenv("COLLIDESLIDE_FFI_ABI") ~= "0"
-    assert.are.equal(want, debug.getregistry()["collideslide.ffi.abi"])
+  it("calls the core through the header's declarations only (no ABI views)", function()
+    assert.is_nil(debug.getregistry()["collideslide.ffi.abi"])
+    assert.is_nil(FFI_SRC:find("csffi_", 1, true))
   end)
 
   it("finalizes live worlds, meshes, bodies and movers at the state's close", function()

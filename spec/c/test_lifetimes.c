@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "collideslide.h"
+#include "by_value.h"
 #include "../../fuzz/fuzz_alloc.h"
 
 static int passed, failed;
@@ -56,7 +57,7 @@ static cs_Mesh *floor_mesh(cs_Alloc *a, int far) {
 static cs_Mover *sphere(cs_Alloc *a, cs_Vec3 at) {
   cs_Mover *m = NULL;
   if (cs_mover_new(a, &m) != CS_OK) return NULL;
-  cs_mover_set_position(m, at);
+  cs_mover_set_position(m, &at);
   return m;
 }
 
@@ -79,15 +80,15 @@ static void stale_cache(cs_Alloc *a, int reuse, const char *mode) {
   void *old;
   cs_world_new(a, &wa);
   cs_world_add(wa, wall, &b);
-  cs_world_collide_and_slide(wa, m, dx, NULL);
-  cs_world_collide_and_slide(wa, m, dx, NULL);
+  cs_world_collide_and_slide(wa, m, &dx, NULL);
+  cs_world_collide_and_slide(wa, m, &dx, NULL);
   old = wa;
   cs_world_free(wa);
   cs_world_new(a, &wc);
   check_reused(reuse, old, wc, "stale cache");
   cs_world_add(wc, far, &b);
-  cs_world_collide_and_slide(wc, m, (cs_Vec3){0.4, 0, 0}, NULL);
-  p = cs_mover_get_position(m);
+  cs_world_collide_and_slide(wc, m, &(cs_Vec3){0.4, 0, 0}, NULL);
+  p = csv_mover_position(m);
   check(fabs(p.x - 0.402) < 1e-12 && p.y == 0 && p.z == 0, mode, "stale cache",
         "the mover met a freed world's wall");
   check(cs_mover_contact_count(m) == 0, mode, "stale cache", "a contact in an empty space");
@@ -110,15 +111,15 @@ static void ghost_floor(cs_Alloc *a, int reuse, const char *mode) {
   int i;
   cs_world_new(a, &w1);
   cs_world_add(w1, fl, &b);
-  for (i = 0; i < 5; i++) cs_world_collide_and_slide(w1, m, zero, &g);
+  for (i = 0; i < 5; i++) cs_world_collide_and_slide(w1, m, &zero, &g);
   check(cs_mover_ground_state(m) == CS_GROUND_ON, mode, "ghost floor", "did not settle");
   old = w1;
   cs_world_free(w1);
   cs_world_new(a, &w2);
   check_reused(reuse, old, w2, "ghost floor");
   cs_world_add(w2, tri, &b);
-  for (i = 0; i < 5; i++) cs_world_collide_and_slide(w2, m, zero, &g);
-  check(fabs(cs_mover_get_position(m).y - 0.005) < 1e-9, mode, "ghost floor",
+  for (i = 0; i < 5; i++) cs_world_collide_and_slide(w2, m, &zero, &g);
+  check(fabs(csv_mover_position(m).y - 0.005) < 1e-9, mode, "ghost floor",
         "the mover stood on a freed world's floor");
   check(cs_mover_ground_state(m) == CS_GROUND_AIR && cs_mover_contact_count(m) == 0, mode,
         "ghost floor", "ground or contacts from a freed world");
@@ -144,7 +145,7 @@ static void ground_body(cs_Alloc *a, int reuse, const char *mode) {
   int i;
   cs_world_new(a, &wa);
   cs_world_add(wa, fl, &ba);
-  for (i = 0; i < 3; i++) cs_world_collide_and_slide(wa, m, zero, &g);
+  for (i = 0; i < 3; i++) cs_world_collide_and_slide(wa, m, &zero, &g);
   check(cs_mover_ground(m, NULL, &gb, NULL) && gb == ba, mode, "ground body", "not on A's floor");
   old = wa;
   cs_world_free(wa);
@@ -152,14 +153,14 @@ static void ground_body(cs_Alloc *a, int reuse, const char *mode) {
   check_reused(reuse, old, wb, "ground body");
   cs_world_add(wb, fl, &bb);
   check_reused(reuse, (void *)ba, bb, "ground body");
-  cs_body_set_velocity(bb, (cs_Vec3){1, 0, 0});
-  cs_world_collide_and_slide(wb, m, zero, &g);
-  p = cs_mover_get_position(m);
+  cs_body_set_velocity(bb, &(cs_Vec3){1, 0, 0});
+  cs_world_collide_and_slide(wb, m, &zero, &g);
+  p = csv_mover_position(m);
   check(p.x == 0 && fabs(p.y - 0.505) < 1e-9, mode, "ground body",
         "carried by a body it never stood on in this world");
   /* standing on B's floor now, the next call is carried by it */
-  cs_world_collide_and_slide(wb, m, zero, &g);
-  p = cs_mover_get_position(m);
+  cs_world_collide_and_slide(wb, m, &zero, &g);
+  p = csv_mover_position(m);
   check(fabs(p.x - 1) < 1e-12, mode, "ground body", "not carried by its own ground");
   cs_world_free(wb);
   cs_mover_free(m);
