@@ -41,7 +41,7 @@ cs_Status cs_check_coord(cs_Error *e, int arg, const char *name, double x) {
   return CS_OK;
 }
 
-cs_Status cs_check_vec(cs_Error *e, int arg, const char *const names[3], const cs_Vec3 *v) {
+cs_Status cs_check_vec_slow(cs_Error *e, int arg, const char *const names[3], const cs_Vec3 *v) {
   cs_Status s;
   if ((s = cs_check_coord(e, arg, names[0], v->x)) != CS_OK) return s;
   if ((s = cs_check_coord(e, arg + 1, names[1], v->y)) != CS_OK) return s;

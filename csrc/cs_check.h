@@ -21,8 +21,14 @@ const char *cs_fmtnum(char buf[CS_NUMBUF], double d);
 cs_Status cs_check_finite(cs_Error *e, int arg, const char *name, double x);
 /* x finite and |x| <= CS_MAX_COORD ("name is out of range ..."). */
 cs_Status cs_check_coord(cs_Error *e, int arg, const char *name, double x);
-/* The three components of v, arg naming the first, by cs_check_coord. */
-cs_Status cs_check_vec(cs_Error *e, int arg, const char *const names[3], const cs_Vec3 *v);
+/* The three components of v, arg naming the first, by cs_check_coord; the
+** common case (all in range, NaN fails every comparison) inline. */
+cs_Status cs_check_vec_slow(cs_Error *e, int arg, const char *const names[3], const cs_Vec3 *v);
+CS_INLINE cs_Status cs_check_vec(cs_Error *e, int arg, const char *const names[3], const cs_Vec3 *v) {
+  if (fabs(v->x) <= CS_MAX_COORD && fabs(v->y) <= CS_MAX_COORD && fabs(v->z) <= CS_MAX_COORD)
+    return CS_OK;
+  return cs_check_vec_slow(e, arg, names, v);
+}
 /* A radius component: finite, > 0, with a finite inverse, at most CS_MAX_COORD. */
 cs_Status cs_check_radius(cs_Error *e, int arg, const char *name, double r);
 cs_Status cs_check_radii(cs_Error *e, int arg, const char *const names[3], const cs_Vec3 *r);
