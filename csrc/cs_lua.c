@@ -45,7 +45,6 @@ CS_EXPORT int luaopen_collideslide_core(lua_State *L);
 #define BODY_MT   "collideslide.Body"
 #define MOVER_MT  "collideslide.Mover"
 
-#define MAX_ITERATIONS_CAP 1000     /* mover.maxIterations upper bound */
 #define STACK_EXTRA 16              /* slots a callback needs (11 at most) */
 
 enum { BUV_WORLD = 1, BUV_MESH, BUV_USERDATA };       /* body handle user value */
@@ -135,17 +134,6 @@ static const char *tname(lua_State *L, int i) {
   return luaL_typename(L, i);
 }
 
-/* A finite number at arg (numbers only, no string coercion). */
-static double check_num(lua_State *L, int arg, const char *name) {
-  double x;
-  char b[NUMBUF];
-  if (lua_type(L, arg) != LUA_TNUMBER)
-    argfail(L, arg, "%s must be a number, got %s", name, tname(L, arg));
-  x = (double)lua_tonumber(L, arg);
-  if (!isfinite(x)) argfail(L, arg, "%s is %s", name, fmtnum(b, x));
-  return x;
-}
-
 /* A number at arg, of any value: the core checks the values (cs_check.c). */
 static double to_num(lua_State *L, int arg, const char *name) {
   if (lua_type(L, arg) != LUA_TNUMBER)
@@ -225,22 +213,6 @@ static unsigned opt_mask(lua_State *L, int arg, unsigned dflt) {
   return lua_isnoneornil(L, arg) ? dflt : check_mask(L, arg, arg, NULL, "mask");
 }
 
-/* Quaternion q (checked finite): rejects zero and lengths whose square
-** underflows or overflows (the core normalises it). arg: first component. */
-static void check_quat(lua_State *L, int arg, const double q[4]) {
-  double n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  if (q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
-    argfail(L, arg, "quaternion is zero");
-  if (!(n2 >= DBL_MIN) || !isfinite(n2))
-    argfail(L, arg, "quaternion length out of range");
-}
-
-static void check_up(lua_State *L, int arg, cs_Vec3 u) {
-  double n2 = u.x * u.x + u.y * u.y + u.z * u.z;
-  if (u.x == 0 && u.y == 0 && u.z == 0) argfail(L, arg, "up vector is zero");
-  if (!(n2 >= DBL_MIN) || !isfinite(n2)) argfail(L, arg, "up vector length out of range");
-}
-
 /* t[i] (raw) as a number: returns LUA_TNUMBER and *out, or the type found. */
 static int elem_num(lua_State *L, int t, size_t i, double *out) {
   int ty;
@@ -256,12 +228,11 @@ static int elem_num(lua_State *L, int t, size_t i, double *out) {
 static void table_nums(lua_State *L, int arg, int t, const char *field,
                        const char *const names[], int n, double *out) {
   int i, ty;
-  char b[NUMBUF];
   for (i = 0; i < n; i++) {
     ty = elem_num(L, t, (size_t)i + 1, &out[i]);
     if (ty != LUA_TNUMBER)
       argfail(L, arg, "%s: %s must be a number, got %s", field, names[i], lua_typename(L, ty));
-    if (!isfinite(out[i])) argfail(L, arg, "%s: %s is %s", field, names[i], fmtnum(b, out[i]));
+    /* the values: the core's checks (the caller prefixes its message) */
   }
 }
 
@@ -697,12 +668,11 @@ typedef struct Xform { int n; double v[16]; } Xform;
 static const char *const TRS_NAMES[10] = {"x", "y", "z", "qx", "qy", "qz", "qw", "sx", "sy", "sz"};
 
 static void check_xform(lua_State *L, int first, Xform *x) {
-  int n = lua_gettop(L) - first + 1, i, ty, table = 0;
+  int n = lua_gettop(L) - first + 1, i, ty;
   char b[NUMBUF], c[NUMBUF];
   x->n = 0;
   if (n == 1 && lua_istable(L, first)) {
     size_t len = csL_len(L, first);
-    table = 1;
     if (len != 3 && len != 7 && len != 10 && len != 16)
       argfail(L, first, "transform table has %s numbers, expected 3, 7, 10 or 16",
               fmtnum(b, (double)len));
@@ -717,40 +687,15 @@ static void check_xform(lua_State *L, int first, Xform *x) {
   } else if (n == 3 || n == 7 || n == 10 || n == 16) {
     for (i = 0; i < n; i++) {
       if (n == 16) snprintf(c, sizeof c, "m[%d]", i + 1);
-      x->v[i] = check_num(L, first + i, n == 16 ? c : TRS_NAMES[i]);
+      x->v[i] = to_num(L, first + i, n == 16 ? c : TRS_NAMES[i]);
     }
   } else {
     argfail(L, first, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got %d values", n);
   }
   x->n = n;
-  if (n == 7 || n == 10) check_quat(L, table ? first : first + 3, x->v + 3);
-  if (n == 10) {
-    for (i = 7; i < 10; i++)
-      if (x->v[i] == 0 || !isfinite(1.0 / x->v[i]))
-        argfail(L, table ? first : first + i, "scale %s must be nonzero, got %s", TRS_NAMES[i],
-                fmtnum(b, x->v[i]));
-  }
-  if (n == 16) {
-    const double *m = x->v;
-    double det = m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2])
-               + m[8] * (m[1] * m[6] - m[5] * m[2]);
-    if (fabs(m[3]) > 1e-9 || fabs(m[7]) > 1e-9 || fabs(m[11]) > 1e-9 || fabs(m[15] - 1) > 1e-9)
-      argfail(L, first, "matrix is not affine (its last row must be 0, 0, 0, 1)");
-    if (det == 0 || !isfinite(det) || !isfinite(1.0 / det))
-      argfail(L, first, "matrix is not invertible (determinant %s)", fmtnum(b, det));
-    /* the inverse (cofactors / det, as the core computes it) must be finite */
-    {
-      double id = 1.0 / det, cof[9];
-      cof[0] = m[5] * m[10] - m[9] * m[6]; cof[1] = m[8] * m[6] - m[4] * m[10];
-      cof[2] = m[4] * m[9] - m[8] * m[5]; cof[3] = m[9] * m[2] - m[1] * m[10];
-      cof[4] = m[0] * m[10] - m[8] * m[2]; cof[5] = m[8] * m[1] - m[0] * m[9];
-      cof[6] = m[1] * m[6] - m[5] * m[2]; cof[7] = m[4] * m[2] - m[0] * m[6];
-      cof[8] = m[0] * m[5] - m[4] * m[1];
-      for (i = 0; i < 9; i++)
-        if (!isfinite(cof[i] * id))
-          argfail(L, first, "matrix is not invertible (its inverse overflows)");
-    }
-  }
+  /* the values (finite, in range, a usable quaternion, nonzero scales, an
+  ** affine invertible matrix): the core's checks, cs_body_set_transform and
+  ** cs_body_set_matrix (xform_fail raises them) */
 }
 
 /* The core's error for a transform check_xform took (a translation or
@@ -1064,17 +1009,11 @@ static MoverUD *check_mover_idle(lua_State *L, int arg, const char *fname) {
 ** running function). */
 static double check_field(lua_State *L, int f, int vi, int arg, const char *fname) {
   const char *name = mover_fields[f];
-  double d = 0;
-  char b[NUMBUF];
-  int r;
   switch (f) {
-    case MF_MAXIT:
-      r = to_intval(L, vi, &d);
-      if (r == 0) fail_at(L, arg, fname, "%s must be an integer, got %s", name, tname(L, vi));
-      if (r < 0) fail_at(L, arg, fname, "%s must be an integer, got %s", name, fmtnum(b, d));
-      if (d < 1 || d > MAX_ITERATIONS_CAP)
-        fail_at(L, arg, fname, "%s must be in 1..%d, got %s", name, MAX_ITERATIONS_CAP, fmtnum(b, d));
-      return d;
+    case MF_MAXIT:      /* the core checks the value: an integer in 1..1000 */
+      if (lua_type(L, vi) != LUA_TNUMBER)
+        fail_at(L, arg, fname, "%s must be an integer, got %s", name, tname(L, vi));
+      return (double)lua_tonumber(L, vi);
     case MF_BLOCK:
       if (lua_type(L, vi) != LUA_TBOOLEAN)
         fail_at(L, arg, fname, "%s must be a boolean, got %s", name, tname(L, vi));
@@ -1087,17 +1026,10 @@ static double check_field(lua_State *L, int f, int vi, int arg, const char *fnam
       return 0;
     default: break;
   }
-  if (f == MF_SKIN && lua_isnil(L, vi)) return -1;       /* back to auto */
+  if (f == MF_SKIN && lua_isnil(L, vi)) return 0;   /* back to auto: set_field */
   if (lua_type(L, vi) != LUA_TNUMBER)
     fail_at(L, arg, fname, "%s must be a number, got %s", name, tname(L, vi));
-  d = (double)lua_tonumber(L, vi);
-  if (!isfinite(d)) fail_at(L, arg, fname, "%s is %s", name, fmtnum(b, d));
-  if (f == MF_SLOPE) {
-    if (d < 0 || d > 90) fail_at(L, arg, fname, "%s must be in [0, 90] degrees, got %s", name, fmtnum(b, d));
-  } else if (d < 0) {
-    fail_at(L, arg, fname, "%s must be >= 0, got %s", name, fmtnum(b, d));
-  }
-  return d;
+  return (double)lua_tonumber(L, vi);   /* the core checks the value (cs_mover_set) */
 }
 
 static void push_field(lua_State *L, MoverUD *m, int self, int f) {
@@ -1124,9 +1056,13 @@ static void push_field(lua_State *L, MoverUD *m, int self, int f) {
   }
 }
 
-/* A checked field's value (check_field) into the core; nil skin (-1): auto. */
-static cs_Status set_field(MoverUD *m, int f, double d) {
-  if (f == MF_SKIN && d < 0) { cs_mover_set_skin_auto(m->mover); return CS_OK; }
+/* A field's value (check_field) into the core, which checks it; a nil skin
+** (isnil) goes back to auto. */
+static cs_Status set_field(MoverUD *m, int f, double d, int isnil) {
+  if (f == MF_SKIN && isnil) {
+    cs_mover_set_skin_auto(m->mover);
+    return CS_OK;
+  }
   return cs_mover_set(m->mover, mover_settings[f], d);
 }
 
@@ -1164,24 +1100,20 @@ static int cs_newMover(lua_State *L) {
       } else {
         argfail(L, 1, "radius must be a number or a table {rx, ry, rz}, got %s", tname(L, vi));
       }
-      for (f = 0; f < 3; f++)
-        if (!(r[f] > 0) || !isfinite(1.0 / r[f]))
-          argfail(L, 1, "radius: %s must be > 0, got %s", RXYZ[f], fmtnum(b, r[f]));
     } else if (strcmp(k, "position") == 0 || strcmp(k, "up") == 0) {
       int isup = k[0] == 'u';
       if (!lua_istable(L, vi)) argfail(L, 1, "%s must be a table {x, y, z}, got %s", k, tname(L, vi));
       table_nums(L, 1, vi, k, XYZ, 3, isup ? up : p);
-      if (isup) { v.x = up[0]; v.y = up[1]; v.z = up[2]; check_up(L, 1, v); hu = 1; }
+      if (isup) hu = 1;
       else hp = 1;
     } else if (strcmp(k, "orientation") == 0) {
       if (!lua_istable(L, vi))
         argfail(L, 1, "orientation must be a table {qx, qy, qz, qw}, got %s", tname(L, vi));
       table_nums(L, 1, vi, "orientation", QXYZW, 4, q);
-      check_quat(L, 1, q);
       hq = 1;
     } else if ((f = mover_field(k)) >= 0) {
       vals[f] = check_field(L, f, vi, 1, NULL);
-      have[f] = 1;
+      have[f] = lua_isnil(L, vi) ? 2 : 1;     /* 2: nil (skin: auto) */
     } else {
       argfail(L, 1, "unknown Mover field '%s'", k);
     }
@@ -1210,7 +1142,7 @@ static int cs_newMover(lua_State *L) {
     if (cs_mover_set_up(m->mover, &v) != CS_OK) return field_fail(L, m, "up: "); }
   if (hq && cs_mover_set_orientation(m->mover, q) != CS_OK) return field_fail(L, m, "orientation: ");
   for (f = 0; f < MF_FILTER; f++)
-    if (have[f] && set_field(m, f, vals[f]) != CS_OK) return field_fail(L, m, "");
+    if (have[f] && set_field(m, f, vals[f], have[f] == 2) != CS_OK) return field_fail(L, m, "");
   return 1;
 }
 
@@ -1263,7 +1195,7 @@ static int mover___newindex(lua_State *L) {
     csL_getuservalue(L, 1);
     lua_pushvalue(L, 3);
     lua_rawseti(L, -2, MUV_FILTER);
-  } else if (set_field(m, f, d) != CS_OK) {
+  } else if (set_field(m, f, d, lua_isnil(L, 3)) != CS_OK) {
     fail_at(L, 3, "__newindex", "%s", cs_mover_error(m->mover)->message);
   }
   return 0;

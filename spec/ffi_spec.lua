@@ -131,6 +131,36 @@ describe("collideslide.ffi's module", function()
     assert.is_nil(FFI_SRC:find("csffi_", 1, true))
   end)
 
+  it("lets the JIT compile a loop of collideAndSlide, getPosition, raycast and sweep", function()
+    -- every trace abort while the loop runs, with its reason (jit.attach);
+    -- with vectors passed by value the calls aborted with "NYI: unsupported C
+    -- function type"
+    local aborts = {}
+    local vmdef = require "jit.vmdef"
+    local function on_trace(what, tr, func, pc, otr, oex)
+      if what == "abort" then
+        local r = vmdef.traceerr[otr]
+        aborts[#aborts + 1] = type(r) == "string" and r:format(oex) or tostring(otr)
+      end
+    end
+    local w = ffi_cs.newWorld()
+    w:add(ffi_cs.newMesh(V, I))
+    local m = ffi_cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+    jit.flush()
+    jit.attach(on_trace, "trace")
+    local sum = 0
+    for _ = 1, 500 do
+      local x = w:collideAndSlide(m, 0.001, 0, 0, 0, -0.01, 0)
+      local _, py = m:getPosition()
+      local t = w:raycast(x, 5, 0, 0, -10, 0)
+      local h = w:sweep(m, 0, -1, 0)
+      sum = sum + x + py + (t or 0) + (h or 0)
+    end
+    jit.attach(on_trace)
+    assert.is_true(sum > 0)
+    for _, r in ipairs(aborts) do assert.is_nil(r:find("NYI", 1, true), r) end
+  end)
+
   it("finalizes live worlds, meshes, bodies and movers at the state's close", function()
     local code = [[
       local cs = require "collideslide.ffi"
