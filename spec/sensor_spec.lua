@@ -138,6 +138,30 @@ describe("Sensor", function()
     end)
   end)
 
+  describe("with the character controller", function()
+    -- a character walking +x at 4 m/s through a zone x in [1, 1.5]: its
+    -- updates list the enter and the exit in sensorEvents, once each
+    it("lists the crossings of each update in character.sensorEvents", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-10, -1, -10, 10, 0, 10)))
+      local zone = w:addSensor(box(1, 0, -5, 1.5, 3, 5))
+      local ch = cs.newCharacter { position = { 0, 0.9, 0 } }
+      local seen = {}
+      for _ = 1, 60 do
+        ch:update(w, 1 / 60, { x = 1 })
+        for _, e in ipairs(ch.sensorEvents) do
+          seen[#seen + 1] = e.event
+          assert.are.equal(zone, e.sensor)
+          assert.is_true(e.t >= 0 and e.t <= 1)
+          local x = ch.position[1]
+          if e.event == "enter" then assert.is_true(x >= 1 and x < 1.2) end
+          if e.event == "exit" then assert.is_true(x >= 1.5 and x < 1.7) end
+        end
+      end
+      assert.are.same({ "enter", "exit" }, seen)
+    end)
+  end)
+
   describe("as a volume", function()
     it("never blocks a mover and is not seen by queries", function()
       local w = cs.newWorld()
