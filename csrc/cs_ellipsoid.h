@@ -7,7 +7,7 @@
 #ifndef CS_ELLIPSOID_H
 #define CS_ELLIPSOID_H
 
-#include "cs_internal.h"
+#include "cs_sweep.h"
 
 /* An ellipsoid { c + M u : |u| <= 1 } in the mover's ellipsoid space, kept
 ** in its principal frame: M M^T = U diag(s^2) U^T. */
