@@ -13,6 +13,8 @@
 **   cs_mover.h   the mover layout
 **   cs_slide.h   the response on a gathered set
 **   cs_world.h   the world layout, the gather
+**   cs_sensor.h  sensor volumes: closedness, inside, path crossings
+**   cs_ellipsoid.h  another mover's ellipsoid: distance, sweep
 */
 #ifndef CS_INTERNAL_H
 #define CS_INTERNAL_H
@@ -28,5 +30,7 @@
 #include "cs_mover.h"
 #include "cs_slide.h"
 #include "cs_world.h"
+#include "cs_sensor.h"
+#include "cs_ellipsoid.h"
 
 #endif

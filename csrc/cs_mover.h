@@ -25,6 +25,10 @@ typedef struct cs_GatherCache {
   size_t nbodies, capbodies;
 } cs_GatherCache;
 
+/* A sensor a mover is inside of, by id: the pointer is never read unless
+** the id is found among its world's live sensors. */
+typedef struct cs_SensorRef { const cs_Sensor *sensor; uint64_t id; } cs_SensorRef;
+
 struct cs_Mover {
   cs_Alloc alloc;
   cs_Vec3 pos, radius, up;
@@ -66,10 +70,18 @@ struct cs_Mover {
   unsigned clean_version;
   cs_GatherCache cache;
   cs_Error err;           /* of the last failed setter (cs_mover_error) */
+  /* the sensors of the last call: its events, and those it ended inside of */
+  cs_SensorEvent *sevents;
+  size_t nsevents, capsevents;
+  cs_SensorRef *inside;
+  size_t ninside, capinside;
 };
 
 /* The skin in world units: the set value, or 1% of the smallest radius. */
 double cs_mover_skin(const cs_Mover *m);
+/* Makes room for n sensor events and k inside-states (so that a call's
+** commit cannot fail after it). */
+cs_Status cs_mover_reserve_sensors(cs_Mover *m, size_t n, size_t k);
 /* Replaces the mover's contacts with n others (all or nothing). */
 cs_Status cs_mover_set_contacts(cs_Mover *m, const cs_Contact *c, size_t n);
 

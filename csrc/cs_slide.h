@@ -9,6 +9,7 @@
 
 #include "cs_espace.h"
 #include "cs_mover.h"
+#include "cs_sensor.h"
 
 /* A growable array of contacts (the world's scratch for one move). */
 typedef struct cs_ContactBuf { cs_Contact *data; size_t count, cap; } cs_ContactBuf;
@@ -36,6 +37,13 @@ typedef struct cs_SlideSet {
   /* scratch for the call's contacts, grown with alloc */
   cs_ContactBuf *contacts;
   const cs_Alloc *alloc;
+  /* the sensors whose crossings the call records (issue 16): NULL, or the
+  ** world's, their bounds current, with the world's id and scratch for the
+  ** centre's path */
+  cs_Sensor *const *sensors;
+  size_t nsensors;
+  uint64_t world;
+  cs_SensorScratch *path;
 } cs_SlideSet;
 
 /* Moves the mover through the set: its position, contacts, ground state,

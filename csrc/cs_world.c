@@ -25,7 +25,7 @@
 #endif
 static uint64_t next_world_id;
 
-static uint64_t new_world_id(void) {
+static uint64_t new_id(void) {
 #if defined(__GNUC__) || defined(__clang__)
   return __atomic_add_fetch(&next_world_id, 1, __ATOMIC_RELAXED);
 #elif defined(_MSC_VER)
@@ -41,7 +41,8 @@ cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   if (!w) return CS_ENOMEM;
   memset(w, 0, sizeof *w);
   w->alloc = *alloc;
-  w->id = new_world_id();
+  w->id = new_id();
+  w->sensor_scratch.alloc = *alloc;
   cs_broad_init(&w->broad, alloc);
   *out = w;
   return CS_OK;
@@ -55,6 +56,8 @@ static const char *const VXYZ[3] = {"vx", "vy", "vz"};
 static const char *const GXYZ[3] = {"gx", "gy", "gz"};
 static const char *const DXYZ[3] = {"dx", "dy", "dz"};
 static const char *const RXYZ[3] = {"rx", "ry", "rz"};
+static void sensors_free(cs_World *w);
+static int prepare_sensors(cs_World *w, unsigned mask);
 
 void cs_world_free(cs_World *w) {
   size_t i;
@@ -72,6 +75,7 @@ void cs_world_free(cs_World *w) {
   cs_free(&a, w->contacts.data, w->contacts.cap * sizeof(cs_Contact));
   cs_u32buf_free(&a, &w->ids);
   cs_broad_free(&w->broad);
+  sensors_free(w);
   cs_free(&a, w, sizeof *w);
 }
 
@@ -194,12 +198,12 @@ static cs_Status check_scale(cs_Error *e, int arg, const char *name, double x) {
   return CS_OK;
 }
 
-cs_Status cs_body_set_transform(cs_Body *b, const cs_Vec3 *tp, const double q[4],
-                                const cs_Vec3 *sp) {
+/* The transform of a body or a sensor's placement; errors go to e. */
+static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const double q[4],
+                               const cs_Vec3 *sp) {
   double qn[4], l;
   cs_Mat3 R, A, Ainv;
   cs_Vec3 t = *tp, s = *sp;
-  cs_Error *e = &b->world->err;
   cs_Status st;
   int i, j;
   if ((st = cs_check_vec(e, 1, cs_names_xyz, tp)) != CS_OK ||
@@ -223,9 +227,12 @@ cs_Status cs_body_set_transform(cs_Body *b, const cs_Vec3 *tp, const double q[4]
   return CS_OK;
 }
 
-cs_Status cs_body_set_matrix(cs_Body *b, const double m[16]) {
+cs_Status cs_body_set_transform(cs_Body *b, const cs_Vec3 *t, const double q[4], const cs_Vec3 *s) {
+  return set_transform(b, &b->world->err, t, q, s);
+}
+
+static cs_Status set_matrix(cs_Body *b, cs_Error *e, const double m[16]) {
   cs_Mat3 A, Ainv;
-  cs_Error *e = &b->world->err;
   char name[16], buf[CS_NUMBUF];
   double det;
   cs_Status st;
@@ -253,6 +260,10 @@ cs_Status cs_body_set_matrix(cs_Body *b, const double m[16]) {
         return cs_fail(e, CS_EINVAL, 1, "matrix is not invertible (its inverse overflows)");
   body_set_linear(b, &A, &Ainv, v3(m[12], m[13], m[14]));
   return CS_OK;
+}
+
+cs_Status cs_body_set_matrix(cs_Body *b, const double m[16]) {
+  return set_matrix(b, &b->world->err, m);
 }
 
 void cs_body_get_matrix(const cs_Body *b, double m[16]) {
@@ -551,6 +562,12 @@ static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
   set->contacts = &w->contacts;
   set->alloc = &w->alloc;
   set->last_safe = m->has_safe && m->world == w->id ? &m->last_safe : NULL;
+  if (prepare_sensors(w, m->collides_with)) {
+    set->sensors = w->sensors;
+    set->nsensors = w->nsensors;
+    set->world = w->id;
+    set->path = &w->sensor_scratch;
+  }
   s = cs_slide_move(m, set, &ends_clear);
   if (s == CS_ERANGE)
     return cs_fail(&w->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
@@ -703,6 +720,99 @@ int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, co
 int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit) {
   return sweep_ellipsoid(w, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
                          m->collides_with, hit, 1);
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Sensors: the world's list, their placement, and the tracking of a
+** mover's path through them (the geometry is cs_sensor.c's)
+** ===================================================================*/
+
+static void sensors_free(cs_World *w) {
+  cs_SensorScratch *sc = &w->sensor_scratch;
+  size_t i;
+  for (i = 0; i < w->nsensors; i++) cs_free(&w->alloc, w->sensors[i], sizeof(cs_Sensor));
+  cs_free(&w->alloc, w->sensors, w->capsensors * sizeof(cs_Sensor *));
+  cs_free(&w->alloc, sc->path, sc->cappath * sizeof(cs_Vec3));
+  cs_free(&w->alloc, sc->len, sc->caplen * sizeof(double));
+  cs_free(&w->alloc, sc->hits, sc->caphits * sizeof(double));
+  cs_free(&w->alloc, sc->events, sc->capevents * sizeof(cs_SensorEvent));
+  cs_free(&w->alloc, sc->inside, sc->capinside * sizeof(cs_SensorRef));
+}
+
+cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
+                              unsigned bad_edge[2], int *uses) {
+  cs_Sensor *sn;
+  cs_Mat3 id = m3_identity();
+  uint32_t bad[2] = {0, 0};
+  int u = 0;
+  cs_Status s;
+  *out = NULL;
+  if (w->busy) return CS_EBUSY;
+  s = cs_mesh_check_closed(mesh, &w->alloc, bad, &u);
+  if (bad_edge) { bad_edge[0] = bad[0]; bad_edge[1] = bad[1]; }
+  if (uses) *uses = u;
+  if (s != CS_OK) return s;
+  if (w->nsensors == w->capsensors &&
+      (s = cs_grow(&w->alloc, (void **)&w->sensors, &w->capsensors, w->nsensors + 1,
+                   sizeof(cs_Sensor *))) != CS_OK)
+    return s;
+  if (!(sn = cs_malloc(&w->alloc, sizeof *sn))) return CS_ENOMEM;
+  memset(sn, 0, sizeof *sn);
+  sn->world = w;
+  sn->world_id = w->id;
+  sn->id = new_id();
+  sn->layers = 1;
+  sn->slot = w->nsensors;
+  sn->place.mesh = mesh;
+  body_set_linear(&sn->place, &id, &id, v3(0, 0, 0));
+  w->sensors[w->nsensors++] = sn;
+  *out = sn;
+  return CS_OK;
+}
+
+void cs_world_remove_sensor(cs_World *w, cs_Sensor *sn) {
+  size_t slot = sn->slot;
+  if (sn->world != w || slot >= w->nsensors || w->sensors[slot] != sn || w->busy) return;
+  w->sensors[slot] = w->sensors[--w->nsensors];
+  w->sensors[slot]->slot = slot;
+  cs_free(&w->alloc, sn, sizeof *sn);
+}
+
+size_t cs_world_sensor_count(const cs_World *w) { return w->nsensors; }
+
+cs_Status cs_sensor_set_transform(cs_Sensor *sn, const cs_Vec3 *t, const double q[4],
+                                  const cs_Vec3 *scale) {
+  return set_transform(&sn->place, &sn->world->err, t, q, scale);
+}
+cs_Status cs_sensor_set_matrix(cs_Sensor *sn, const double m[16]) {
+  return set_matrix(&sn->place, &sn->world->err, m);
+}
+void cs_sensor_get_matrix(const cs_Sensor *sn, double m[16]) { cs_body_get_matrix(&sn->place, m); }
+void cs_sensor_set_layers(cs_Sensor *sn, unsigned layers) { sn->layers = layers; }
+unsigned cs_sensor_get_layers(const cs_Sensor *sn) { return sn->layers; }
+void cs_sensor_set_userdata(cs_Sensor *sn, void *ud) { sn->userdata = ud; }
+void *cs_sensor_get_userdata(const cs_Sensor *sn) { return sn->userdata; }
+cs_Mesh *cs_sensor_mesh(const cs_Sensor *sn) { return sn->place.mesh; }
+
+int cs_sensor_contains(cs_Sensor *sn, const cs_Vec3 *p) {
+  if (cs_check_vec(&sn->world->err, 1, cs_names_xyz, p) != CS_OK) return -(int)sn->world->err.status;
+  cs_body_refresh(&sn->place);
+  return cs_sensor_contains_point(sn, *p);
+}
+
+/* Does any sensor meet mask? Then the call records its path, and the
+** sensors' bounds are brought up to date with their meshes' edits first. */
+static int prepare_sensors(cs_World *w, unsigned mask) {
+  size_t i;
+  int any = 0;
+  for (i = 0; i < w->nsensors; i++)
+    if (w->sensors[i]->layers & mask) {
+      cs_body_refresh(&w->sensors[i]->place);
+      any = 1;
+    }
+  return any;
 }
 
 /* }================================================================== */

@@ -11,6 +11,7 @@
 #include "cs_broad.h"
 #include "cs_espace.h"
 #include "cs_slide.h"
+#include "cs_sensor.h"
 
 typedef struct cs_FrictionEntry { int tag; double coefficient; } cs_FrictionEntry;
 /* A filter answer cached for one call, per (gathered body, tag). */
@@ -39,6 +40,9 @@ struct cs_World {
   cs_ContactBuf contacts;   /* a move's contacts, copied to the mover at its end */
   cs_Broad broad;           /* the tree over body bounds */
   cs_Error err;             /* of the last failed call (cs_world_error) */
+  cs_Sensor **sensors;      /* (cs_sensor.h) */
+  size_t nsensors, capsensors;
+  cs_SensorScratch sensor_scratch;
 };
 
 /* Brings the broad phase (and the world's version) up to date with moves

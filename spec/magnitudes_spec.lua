@@ -139,6 +139,12 @@ describe("Every number of every size", function()
   slots("world:add", { 3, 0, 0, 0, 0, 0, 1, 1, 1, 1 },
     function(w, _, _, ...) return w:add(cs.newMesh(cs.box(0, 0, 0, 1, 1, 1)), ...) end)
   slots("mesh:setVertex", { 0.5, 1, 0.5 }, function(_, _, box, ...) return box:getMesh():setVertex(1, ...) end)
+  local function sensor(w) return w:addSensor(cs.newMesh(cs.box(5, 0, 5, 6, 1, 6))) end
+  slots("sensor:setTransform", { 3, 0, 0, 0, 0, 0, 1, 1, 1, 1 },
+    function(w, _, _, ...) return sensor(w):setTransform(...) end)
+  slots("sensor:contains", { 5.5, 0.5, 5.5 }, function(w, _, _, ...) return sensor(w):contains(...) end)
+  slots("world:addSensor", { 3, 0, 0, 0, 0, 0, 1, 1, 1, 1 },
+    function(w, _, _, ...) return w:addSensor(cs.newMesh(cs.box(0, 0, 0, 1, 1, 1)), ...) end)
   slots("newMover", { 0.5, 1, 2, 3 }, function(_, _, _, r, x, y, z)
     return cs.newMover { radius = r, position = { x, y, z } }
   end)
