@@ -306,8 +306,6 @@ local ground_state = ffi.cast("int (*)(const cs_Mover *)", C.cs_mover_ground_sta
 
 local API = {}             -- every Lua-facing function -> the name errors use
 local MESH_MT, WORLD_MT, BODY_MT, MOVER_MT   -- the metatables, set below
-local MAX_ITERATIONS_CAP = 1000
-local DBL_MIN = 2.2250738585072014e-308
 
 -- "bad argument #arg to 'fname' (msg)", numbered as luaL_argerror does: found
 -- the nearest Lua-facing function on the stack, a method call does not count
@@ -372,15 +370,14 @@ local function allnil(...)
   return true
 end
 
-local function isfinite(x) return x - x == 0 end
 
 -- A finite number (numbers only, no string coercion). `...`: the arguments
 -- after it, for "no value".
+-- A number (of any value: the core checks values, collideslide.h ERRORS).
 local function check_num(v, arg, name, ...)
   if type(v) ~= "number" then
     argerror(arg, format("%s must be a number, got %s", name, tname(v, allnil(...))))
   end
-  if v - v ~= 0 then argerror(arg, format("%s is %s", name, fmtnum(v))) end
   return v
 end
 
@@ -392,12 +389,7 @@ local function check_vec3(x, y, z, arg, names, ...)
 end
 
 -- A radius component: finite, > 0, with a finite inverse.
-local function check_radius(r, arg, name, ...)
-  check_num(r, arg, name, ...)
-  if not (r > 0) then argerror(arg, format("%s must be > 0, got %s", name, fmtnum(r))) end
-  if not isfinite(1 / r) then argerror(arg, format("%s is too small (%s)", name, fmtnum(r))) end
-  return r
-end
+local check_radius = check_num     -- the core checks the value
 
 -- 1 when v is a number with an integer value, 0 when it is no number, -1 when
 -- it is a number without one (2.5, NaN, inf).
@@ -438,19 +430,6 @@ end
 
 -- A quaternion (checked finite): not zero, and a squared length that neither
 -- underflows nor overflows. arg: its first component.
-local function check_quat(arg, x, y, z, w)
-  local n2 = x * x + y * y + z * z + w * w
-  if x == 0 and y == 0 and z == 0 and w == 0 then argerror(arg, "quaternion is zero") end
-  if not (n2 >= DBL_MIN) or not isfinite(n2) then argerror(arg, "quaternion length out of range") end
-end
-
-local function check_up(arg, x, y, z)
-  local n2 = x * x + y * y + z * z
-  if x == 0 and y == 0 and z == 0 then argerror(arg, "up vector is zero") end
-  if not (n2 >= DBL_MIN) or not isfinite(n2) then argerror(arg, "up vector length out of range") end
-end
-
--- n numbers from table t (a table-valued field such as position = {x, y, z}).
 local function table_nums(arg, t, field, names, n)
   local out = {}
   for i = 1, n do
@@ -458,8 +437,7 @@ local function table_nums(arg, t, field, names, n)
     if type(v) ~= "number" then
       argerror(arg, format("%s: %s must be a number, got %s", field, names[i], type(v)))
     end
-    if not isfinite(v) then argerror(arg, format("%s: %s is %s", field, names[i], fmtnum(v))) end
-    out[i] = v
+    out[i] = v           -- the value: the core's check (the caller prefixes its message)
   end
   return out
 end
@@ -933,37 +911,8 @@ local function check_xform(first, ...)
   else
     argerror(first, format("transform: expected 3, 7, 10 or 16 numbers or a table of 16, got %d values", n))
   end
-  if n == 7 or n == 10 then check_quat(tbl and first or first + 3, v[4], v[5], v[6], v[7]) end
-  if n == 10 then
-    for i = 8, 10 do
-      if v[i] == 0 or not isfinite(1 / v[i]) then
-        argerror(tbl and first or first + i - 1,
-          format("scale %s must be nonzero, got %s", TRS_NAMES[i], fmtnum(v[i])))
-      end
-    end
-  end
-  if n == 16 then
-    local m = v
-    local det = m[1] * (m[6] * m[11] - m[10] * m[7]) - m[5] * (m[2] * m[11] - m[10] * m[3])
-              + m[9] * (m[2] * m[7] - m[6] * m[3])
-    if math.abs(m[4]) > 1e-9 or math.abs(m[8]) > 1e-9 or math.abs(m[12]) > 1e-9
-       or math.abs(m[16] - 1) > 1e-9 then
-      argerror(first, "matrix is not affine (its last row must be 0, 0, 0, 1)")
-    end
-    if det == 0 or not isfinite(det) or not isfinite(1 / det) then
-      argerror(first, format("matrix is not invertible (determinant %s)", fmtnum(det)))
-    end
-    -- the inverse (cofactors / det, as the core computes it) must be finite
-    local id = 1 / det
-    local cof = {
-      m[6] * m[11] - m[10] * m[7], m[9] * m[7] - m[5] * m[11], m[5] * m[10] - m[9] * m[6],
-      m[10] * m[3] - m[2] * m[11], m[1] * m[11] - m[9] * m[3], m[9] * m[2] - m[1] * m[10],
-      m[2] * m[7] - m[6] * m[3], m[5] * m[3] - m[1] * m[7], m[1] * m[6] - m[5] * m[2],
-    }
-    for i = 1, 9 do
-      if not isfinite(cof[i] * id) then argerror(first, "matrix is not invertible (its inverse overflows)") end
-    end
-  end
+  -- the values (in range, a usable quaternion, nonzero scales, an affine
+  -- invertible matrix): the core's checks (xform_fail raises them)
   v.n = n
   return v
 end
@@ -1263,13 +1212,8 @@ end
 -- takes (the filter is only checked). Errors go to argument arg of fname (nil:
 -- the running function).
 local function check_field(f, name, v, arg, fname)
-  if f == MF_MAXIT then
-    local r = intval(v)
-    if r == 0 then fail_at(arg, fname, format("%s must be an integer, got %s", name, tname(v))) end
-    if r < 0 then fail_at(arg, fname, format("%s must be an integer, got %s", name, fmtnum(v))) end
-    if v < 1 or v > MAX_ITERATIONS_CAP then
-      fail_at(arg, fname, format("%s must be in 1..%d, got %s", name, MAX_ITERATIONS_CAP, fmtnum(v)))
-    end
+  if f == MF_MAXIT then      -- the core checks the value: an integer in 1..1000
+    if type(v) ~= "number" then fail_at(arg, fname, format("%s must be an integer, got %s", name, tname(v))) end
     return v
   elseif f == MF_BLOCK then
     if type(v) ~= "boolean" then fail_at(arg, fname, format("%s must be a boolean, got %s", name, tname(v))) end
@@ -1282,22 +1226,15 @@ local function check_field(f, name, v, arg, fname)
     end
     return 0
   end
-  if f == MF_SKIN and v == nil then return -1 end      -- back to auto
+  if f == MF_SKIN and v == nil then return 0 end       -- back to auto: set_field
   if type(v) ~= "number" then fail_at(arg, fname, format("%s must be a number, got %s", name, tname(v))) end
-  if v - v ~= 0 then fail_at(arg, fname, format("%s is %s", name, fmtnum(v))) end
-  if f == MF_SLOPE then
-    if v < 0 or v > 90 then
-      fail_at(arg, fname, format("%s must be in [0, 90] degrees, got %s", name, fmtnum(v)))
-    end
-  elseif v < 0 then
-    fail_at(arg, fname, format("%s must be >= 0, got %s", name, fmtnum(v)))
-  end
-  return v
+  return v                   -- the core checks the value (cs_mover_set)
 end
 
--- A checked field's value (check_field) into the core; nil skin (-1): auto.
-local function set_field(mp, f, d)
-  if f == MF_SKIN and d < 0 then C.cs_mover_set_skin_auto(mp); return 0 end
+-- A field's value (check_field) into the core, which checks it; a nil skin
+-- (isnil) goes back to auto.
+local function set_field(mp, f, d, isnil)
+  if f == MF_SKIN and isnil then C.cs_mover_set_skin_auto(mp); return 0 end
   return C.cs_mover_set(mp, f, d)
 end
 
@@ -1335,21 +1272,15 @@ local function newMover(...)
       else
         argerror(1, "radius must be a number or a table {rx, ry, rz}, got " .. tname(v))
       end
-      for i = 1, 3 do
-        if not (r[i] > 0) or not isfinite(1 / r[i]) then
-          argerror(1, format("radius: %s must be > 0, got %s", RXYZ[i], fmtnum(r[i])))
-        end
-      end
     elseif k == "position" or k == "up" then
       if type(v) ~= "table" then argerror(1, format("%s must be a table {x, y, z}, got %s", k, tname(v))) end
       local xyz = table_nums(1, v, k, XYZ, 3)
-      if k == "up" then check_up(1, xyz[1], xyz[2], xyz[3]); up = xyz else p = xyz end
+      if k == "up" then up = xyz else p = xyz end
     elseif k == "orientation" then
       if type(v) ~= "table" then
         argerror(1, "orientation must be a table {qx, qy, qz, qw}, got " .. tname(v))
       end
       q = table_nums(1, v, "orientation", QXYZW, 4)
-      check_quat(1, q[1], q[2], q[3], q[4])
     elseif FIELDS[k] then
       vals[k] = check_field(FIELDS[k], k, v, 1, nil)
     else
@@ -1373,7 +1304,7 @@ local function newMover(...)
     if C.cs_mover_set_orientation(mp, Q4) ~= 0 then field_fail("orientation: ") end
   end
   for i, name in ipairs(FIELD_ORDER) do
-    if vals[name] ~= nil and set_field(mp, i - 1, vals[name]) ~= 0 then field_fail("") end
+    if vals[name] ~= nil and set_field(mp, i - 1, vals[name], false) ~= 0 then field_fail("") end
   end
   return setmetatable({
     _p = mp,
@@ -1430,7 +1361,7 @@ local function mover_newindex(self, k, v)
   local d = check_field(f, k, v, 3, "__newindex")
   if self._busy then error("__newindex: the mover is busy (called from inside its own filter)", 0) end
   if f == MF_FILTER then self._filter = v or false
-  elseif set_field(self._p, f, d) ~= 0 then
+  elseif set_field(self._p, f, d, v == nil) ~= 0 then
     fail_at(3, "__newindex", ffi.string(C.cs_mover_error(self._p).message))
   end
 end
@@ -1527,7 +1458,6 @@ function Mover.setOrientation(self, qx, qy, qz, qw)
   check_num(qy, 3, "qy", qz, qw)
   check_num(qz, 4, "qz", qw)
   check_num(qw, 5, "qw")
-  check_quat(2, qx, qy, qz, qw)
   check_mover_idle(self, "setOrientation")
   Q4[0], Q4[1], Q4[2], Q4[3] = qx, qy, qz, qw
   if C.cs_mover_set_orientation(self._p, Q4) ~= 0 then
@@ -1543,7 +1473,6 @@ end
 function Mover.setUp(self, x, y, z)
   check_mover(self, 1)
   check_vec3(x, y, z, 2, XYZ)
-  check_up(2, x, y, z)
   check_mover_idle(self, "setUp")
   V1.x, V1.y, V1.z = x, y, z
   if C.cs_mover_set_up(self._p, V1) ~= 0 then core_fail(C.cs_mover_error(self._p), 1, "setUp") end
@@ -1815,8 +1744,6 @@ function World.closestPoint(self, x, y, z, maxd, mask)
   local md = huge
   if maxd ~= nil then
     if type(maxd) ~= "number" then argerror(5, "maxDistance must be a number, got " .. tname(maxd)) end
-    if maxd ~= maxd then argerror(5, "maxDistance is NaN") end
-    if maxd < 0 then argerror(5, "maxDistance must be >= 0, got " .. fmtnum(maxd)) end
     md = maxd
   end
   if self._moving then busy_moving("closestPoint") end
