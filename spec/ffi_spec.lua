@@ -52,6 +52,14 @@ describe("collideslide.ffi's declarations", function()
     end
   end)
 
+  it("are every declaration of csrc/collideslide.h (the header as it is)", function()
+    local in_cdef = {}
+    for _, d in ipairs(declarations(cdef)) do in_cdef[d] = true end
+    for _, d in ipairs(declarations(HEADER)) do
+      assert.is_true(in_cdef[d] == true, "in the header, not in the cdef: " .. d)
+    end
+  end)
+
   it("declare every C function the binding calls", function()
     local declared = {}
     for name in cdef:gmatch("([%w_]+)%s*%(") do declared[name] = true end

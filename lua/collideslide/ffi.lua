@@ -56,8 +56,9 @@ local REG_KEY = "collideslide.ffi"
 if REG[REG_KEY] then return REG[REG_KEY] end
 
 -- {======================================================================
--- Declarations: copied from csrc/collideslide.h, identical to it (spec/ffi_spec.lua
--- checks each against the header). What the binding does not use is left out.
+-- Declarations: csrc/collideslide.h's, every one and unchanged, without its
+-- comments and preprocessor lines (spec/ffi_spec.lua checks that the two sets
+-- are the same).
 -- =======================================================================
 
 local HEADER_CDEF = [[
@@ -105,6 +106,7 @@ void cs_mesh_triangle(const cs_Mesh *mesh, size_t t, unsigned idx[3]);
 int cs_mesh_tag(const cs_Mesh *mesh, size_t t);
 cs_Status cs_mesh_set_vertex(cs_Mesh *mesh, size_t i, const cs_Vec3 *p);
 cs_Status cs_mesh_set_vertices(cs_Mesh *mesh, const double *xyz);
+void cs_mesh_refit(cs_Mesh *mesh);
 typedef struct cs_World cs_World;
 typedef struct cs_Body cs_Body;
 cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out);
@@ -127,6 +129,8 @@ void cs_body_set_enabled(cs_Body *body, int enabled);
 int cs_body_get_enabled(const cs_Body *body);
 cs_Mesh *cs_body_mesh(const cs_Body *body);
 void cs_body_bounds(cs_Body *body, cs_Vec3 *lo, cs_Vec3 *hi);
+void cs_body_set_userdata(cs_Body *body, void *ud);
+void *cs_body_get_userdata(const cs_Body *body);
 typedef enum cs_GroundState {
   CS_GROUND_AIR = 0,
   CS_GROUND_ON,
@@ -148,6 +152,8 @@ typedef struct cs_Contact {
   int tag;
   int pass;
 } cs_Contact;
+enum { CS_PASS_WALK = 0, CS_PASS_GRAVITY, CS_PASS_CARRY, CS_PASS_STEP,
+       CS_PASS_SNAP, CS_PASS_DEPENETRATE };
 typedef struct cs_Mover cs_Mover;
 cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out);
 void cs_mover_free(cs_Mover *mover);
@@ -225,8 +231,8 @@ long cs_world_query_box(cs_World *w, const cs_Vec3 *lo, const cs_Vec3 *hi, unsig
                         cs_TriFn fn, void *ud);
 typedef int (*cs_OverlapFn)(void *ud, const cs_Body *body, unsigned triangle,
                             double depth, const cs_Vec3 *normal);
-long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r,
-                                const double q[4], unsigned mask, cs_OverlapFn fn, void *ud);
+long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
+                                unsigned mask, cs_OverlapFn fn, void *ud);
 ]]
 local CS_VERSION = "0.1.0"      -- the header's CS_VERSION (spec/ffi_spec.lua checks it)
 
