@@ -434,6 +434,7 @@ FFI_BUSTED := CS_BACKEND=ffi COLLIDESLIDE_LIB=./$(FFI_LIB) busted --lua=luajit \
 
 test-ffi: $(FFI_LIB)
 	@sh tools/deps.sh luajit
+	$(MAKE) --no-print-directory all LUA=luajit
 	$(FFI_BUSTED) spec
 
 # }====

@@ -169,6 +169,51 @@ describe("collideslide.ffi's module", function()
     for _, r in ipairs(aborts) do assert.is_nil(r:find("NYI", 1, true), r) end
   end)
 
+  it("raises the C module's words for the same bad values (the core's messages)", function()
+    -- the C module built for LuaJIT (make test-ffi builds it), loaded by path
+    local path = "./build/luajit/collideslide/core.so"
+    local open = loadfile and io.open(path, "rb")
+    if not open then pending("no " .. path .. " (make all LUA=luajit)") return end
+    open:close()
+    local core = assert(package.loadlib(path, "luaopen_collideslide_core"))()
+    local function world_of(cs)
+      local w = cs.newWorld()
+      w:add(cs.newMesh(V, I))
+      return w, cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+    end
+    local NAN = 0 / 0
+    local cases = {
+      function(w, m) local r = w:collideAndSlide(m, 1e308, 0, 0); return r end,
+      function(w, m) local r = w:collideAndSlide(m, 0, NAN, 0); return r end,
+      function(w, m) local r = w:collideAndSlide(m, 0, 0, 0, 0, 0, -math.huge); return r end,
+      function(w, m) local r = w:sweep(m, 0, 1e31, 0); return r end,
+      function(w) local r = w:raycast(0, 0, 0, 0, 0, NAN); return r end,
+      function(w) local r = w:sweepEllipsoid(0, 1, 0, 1, 0, 1, 0, -1, 0); return r end,
+      function(w) local r = w:closestPoint(0, 1, 0, -1); return r end,
+      function(w) local r = w:overlapEllipsoid(0, 0, 0, 1, 1, -2, function() end); return r end,
+      function(w) local r = w:setFriction(2, 1.5); return r end,
+      function(_, m) m:setPosition(0, 2e30, 0) end,
+      function(_, m) m:setRadius(0.5, 0, 0.5) end,
+      function(_, m) m:setOrientation(0, 0, 0, 0) end,
+      function(_, m) m:setUp(0, 0, 0) end,
+      function(_, m) m.skin = -0.5 end,
+      function(_, m) m.slopeLimit = 91 end,
+      function(_, m) m.maxIterations = 2.5 end,
+    }
+    -- the text; where it was raised (the C module prefixes "file:line: ",
+    -- as luaL_error does) is not compared
+    local function text(e) return (tostring(e):gsub("^[^:]*:%d+: ", "")) end
+    for i, f in ipairs(cases) do
+      local w1, m1 = world_of(core)
+      local w2, m2 = world_of(ffi_cs)
+      local ok1, e1 = pcall(f, w1, m1)
+      local ok2, e2 = pcall(f, w2, m2)
+      assert.is_false(ok1, "case " .. i)
+      assert.is_false(ok2, "case " .. i)
+      assert.are.equal(text(e1), text(e2), "case " .. i)
+    end
+  end)
+
   it("finalizes live worlds, meshes, bodies and movers at the state's close", function()
     local code = [[
       local cs = require "collideslide.ffi"
