@@ -2,7 +2,7 @@
 -- what it mirrors. On every interpreter (text only): its ffi.cdef is the
 -- header's declarations, and its version the header's. Under LuaJIT, when
 -- build/libcollideslide.so is there (make ffi-lib): its functions, methods and
--- fields are those of the C binding (read from csrc/cs_lua.c), and a state
+-- fields are those of the C binding (read from csrc/cs_lua*.c), and a state
 -- closed with live objects finalizes them without a crash.
 
 local H = require "helper"
@@ -89,10 +89,11 @@ describe("collideslide.ffi's module", function()
     return
   end
 
-  -- The names of a luaL_Reg array of csrc/cs_lua.c.
-  local SRC = read("csrc/cs_lua.c")
+  -- The names of a luaL_Reg array of the Lua binding (csrc/cs_lua*.c).
+  local SRC = table.concat({ read("csrc/cs_lua.c"), read("csrc/cs_lua_mesh.c"), read("csrc/cs_lua_world.c"),
+    read("csrc/cs_lua_mover.c"), read("csrc/cs_lua_query.c") }, "\n")
   local function reg(name)
-    local body = assert(SRC:match("static const luaL_Reg " .. name .. "%[%] = {(.-)\n};"), name)
+    local body = assert(SRC:match("const luaL_Reg " .. name .. "%[%] = {(.-)\n};"), name)
     local names = {}
     for n in body:gmatch('{"([%w_]+)",') do names[#names + 1] = n end
     assert.is_true(#names > 0, name)
