@@ -20,6 +20,8 @@ cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
   m->skin = -1.0;
   cs_mover_set(m, CS_SLOPE_LIMIT, 45.0);
   m->collides_with = ~0u;
+  m->layers = 1;
+  m->id = cs_new_id();
   m->ground = CS_GROUND_AIR;
   *out = m;
   return CS_OK;
@@ -27,6 +29,7 @@ cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
 
 void cs_mover_free(cs_Mover *m) {
   if (!m) return;
+  if (m->set) cs_moverset_remove(m->set, m);
   cs_free(&m->alloc, m->contacts, m->capcontacts * sizeof(cs_Contact));
   cs_free(&m->alloc, m->cache.tris, m->cache.captris * sizeof(cs_TriES));
   cs_free(&m->alloc, m->cache.bodies, m->cache.capbodies * sizeof(cs_Body *));
@@ -87,6 +90,7 @@ void cs_mover_set(cs_Mover *m, cs_Setting s, double v) {
     case CS_STEP_HEIGHT: m->step_height = v; break;
     case CS_SNAP_DISTANCE: m->snap_distance = v; break;
     case CS_COLLIDES_WITH: m->collides_with = (unsigned)v; m->clean = 0; break;
+    case CS_LAYERS: m->layers = (unsigned)v; break;
   }
 }
 
@@ -99,6 +103,7 @@ double cs_mover_get(const cs_Mover *m, cs_Setting s) {
     case CS_STEP_HEIGHT: return m->step_height;
     case CS_SNAP_DISTANCE: return m->snap_distance;
     case CS_COLLIDES_WITH: return m->collides_with;
+    case CS_LAYERS: return m->layers;
   }
   return 0;
 }
@@ -153,3 +158,42 @@ cs_Status cs_mover_set_contacts(cs_Mover *m, const cs_Contact *c, size_t n) {
   m->ncontacts = n;
   return CS_OK;
 }
+
+const cs_Mover *cs_mover_ground_mover(const cs_Mover *m) {
+  return m->has_ground ? m->ground_mover : NULL;
+}
+
+cs_World *cs_mover_added_to(const cs_Mover *m) { return m->set ? m->set->world : NULL; }
+
+/* {==================================================================
+** The movers of a world
+** ===================================================================*/
+
+cs_Status cs_moverset_add(cs_MoverSet *set, const cs_Alloc *a, cs_Mover *m) {
+  if (set->count == set->cap) {
+    cs_Status s = cs_grow(a, (void **)&set->items, &set->cap, set->count + 1, sizeof(cs_Mover *));
+    if (s != CS_OK) return s;
+  }
+  m->set = set;
+  m->set_slot = set->count;
+  set->items[set->count++] = m;
+  return CS_OK;
+}
+
+void cs_moverset_remove(cs_MoverSet *set, cs_Mover *m) {
+  size_t slot = m->set_slot;
+  if (m->set != set || slot >= set->count || set->items[slot] != m) return;
+  set->items[slot] = set->items[--set->count];
+  set->items[slot]->set_slot = slot;
+  m->set = NULL;
+}
+
+void cs_moverset_free(cs_MoverSet *set, const cs_Alloc *a) {
+  size_t i;
+  for (i = 0; i < set->count; i++) set->items[i]->set = NULL;
+  cs_free(a, set->items, set->cap * sizeof(cs_Mover *));
+  set->items = NULL;
+  set->count = set->cap = 0;
+}
+
+/* }================================================================== */

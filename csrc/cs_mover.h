@@ -29,6 +29,20 @@ typedef struct cs_GatherCache {
 ** the id is found among its world's live sensors. */
 typedef struct cs_SensorRef { const cs_Sensor *sensor; uint64_t id; } cs_SensorRef;
 
+/* The movers added to a world (cs_world_add_mover): kept by the mover
+** module, so that a mover freed while added can leave it, and the world,
+** freed, can tell its movers. */
+typedef struct cs_MoverSet {
+  cs_Mover **items;
+  size_t count, cap;
+  cs_World *world;        /* the owner, as an identity only (never called) */
+} cs_MoverSet;
+
+cs_Status cs_moverset_add(cs_MoverSet *set, const cs_Alloc *a, cs_Mover *m);
+void cs_moverset_remove(cs_MoverSet *set, cs_Mover *m);
+/* Every mover forgets the set; then its memory is freed. */
+void cs_moverset_free(cs_MoverSet *set, const cs_Alloc *a);
+
 struct cs_Mover {
   cs_Alloc alloc;
   cs_Vec3 pos, radius, up;
@@ -69,6 +83,14 @@ struct cs_Mover {
   int clean;
   unsigned clean_version;
   cs_GatherCache cache;
+  /* movers that meet (issue 14) */
+  uint64_t id;            /* unique in the process, never reused */
+  unsigned layers;        /* what other movers' collides_with must meet */
+  cs_MoverSet *set;       /* the world it was added to, or NULL */
+  size_t set_slot;
+  cs_Vec3 last_move;      /* the displacement of its last call (carries riders) */
+  const cs_Mover *ground_mover;   /* the ground is this mover (when has_ground) */
+  uint64_t ground_mover_id;
   /* the sensors of the last call: its events, and those it ended inside of */
   cs_SensorEvent *sevents;
   size_t nsevents, capsevents;

@@ -14,33 +14,15 @@
 ** Worlds and bodies
 ** ===================================================================*/
 
-/* The next world id. Ids start at 1 (0 means "no world" in a mover) and are
-** never reused, so a mover can tell a freed world from a new one that got
-** its address (issue 10). Atomic where the compiler offers it, since worlds
-** may be created on several threads (one Lua state each). */
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-#endif
-static uint64_t next_world_id;
-
-static uint64_t new_id(void) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __atomic_add_fetch(&next_world_id, 1, __ATOMIC_RELAXED);
-#elif defined(_MSC_VER)
-  return (uint64_t)_InterlockedIncrement64((volatile __int64 *)&next_world_id);
-#else
-  return ++next_world_id;  /* C99 without atomics: create worlds on one thread */
-#endif
-}
-
 cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   cs_World *w = cs_malloc(alloc, sizeof *w);
   *out = NULL;
   if (!w) return CS_ENOMEM;
   memset(w, 0, sizeof *w);
   w->alloc = *alloc;
-  w->id = new_id();
+  w->id = cs_new_id();
   w->sensor_scratch.alloc = *alloc;
+  w->movers.world = w;
   cs_broad_init(&w->broad, alloc);
   *out = w;
   return CS_OK;
@@ -66,6 +48,9 @@ void cs_world_free(cs_World *w) {
   cs_u32buf_free(&a, &w->ids);
   cs_broad_free(&w->broad);
   sensors_free(w);
+  cs_moverset_free(&w->movers, &a);
+  cs_free(&a, w->ells, w->capells * sizeof(cs_EllipsoidES));
+  cs_free(&a, (void *)w->ell_movers, w->capellm * sizeof(cs_Mover *));
   cs_free(&a, w, sizeof *w);
 }
 
@@ -483,6 +468,99 @@ static void cache_store(const cs_World *w, cs_Mover *m, const cs_ESpace *es,
 
 /* }================================================================== */
 
+/* {==================================================================
+** Movers that meet (issue 14)
+** ===================================================================*/
+
+cs_Status cs_world_add_mover(cs_World *w, cs_Mover *m) {
+  if (w->busy) return CS_EBUSY;
+  if (m->set) return CS_EINVAL;
+  return cs_moverset_add(&w->movers, &w->alloc, m);
+}
+
+cs_Status cs_world_remove_mover(cs_World *w, cs_Mover *m) {
+  if (w->busy) return CS_EBUSY;
+  if (m->set != &w->movers) return CS_EINVAL;
+  cs_moverset_remove(&w->movers, m);
+  return CS_OK;
+}
+
+size_t cs_world_mover_count(const cs_World *w) { return w->movers.count; }
+
+/* The world half extents of mover o's ellipsoid: |row i of R diag(r)|. */
+static cs_Vec3 mover_half_extents(const cs_Mover *o) {
+  cs_ESpace es;
+  cs_espace_init(&es, o->pos, o->radius, &o->rot, o->oriented);
+  return cs_espace_half_extents(&es);
+}
+
+/* Gathers into w->ells the added movers other than m whose layers meet its
+** collides_with and whose bounds meet the box [lo, hi], mapped into es.
+** Returns the count in *n. (A linear pass over the world's movers.) */
+static cs_Status gather_movers(cs_World *w, const cs_Mover *m, const cs_ESpace *es,
+                               cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
+  cs_Mat3 Ainv, EB;
+  size_t i;
+  int j;
+  *n = 0;
+  if (w->movers.count == 0) return CS_OK;
+  /* E_A^-1 = diag(1/r) R^T */
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++)
+      Ainv.m[i][j] = (es->oriented ? es->R.m[j][i] : (double)(i == (size_t)j)) * v3_get(es->inv_r, (int)i);
+  for (i = 0; i < w->movers.count; i++) {
+    const cs_Mover *o = w->movers.items[i];
+    cs_Vec3 h;
+    int a;
+    if (o == m || !(o->layers & m->collides_with)) continue;
+    h = mover_half_extents(o);
+    if (o->pos.x + h.x < lo.x || o->pos.x - h.x > hi.x || o->pos.y + h.y < lo.y ||
+        o->pos.y - h.y > hi.y || o->pos.z + h.z < lo.z || o->pos.z - h.z > hi.z)
+      continue;
+    if (*n == w->capells &&
+        cs_grow(&w->alloc, (void **)&w->ells, &w->capells, *n + 1, sizeof(cs_EllipsoidES)) != CS_OK)
+      return CS_ENOMEM;
+    if (*n == w->capellm &&
+        cs_grow(&w->alloc, (void **)&w->ell_movers, &w->capellm, *n + 1, sizeof(cs_Mover *)) != CS_OK)
+      return CS_ENOMEM;
+    for (a = 0; a < 3; a++)                 /* E_B = R diag(r) */
+      for (j = 0; j < 3; j++)
+        EB.m[a][j] = (o->oriented ? o->rot.m[a][j] : (double)(a == j)) * v3_get(o->radius, j);
+    cs_ellipsoid_es_init(&w->ells[*n], &Ainv, es->c0, o->pos, &EB);
+    w->ell_movers[(*n)++] = o;
+  }
+  return CS_OK;
+}
+
+/* Is any added mover that m meets within the box [lo, hi]? */
+static int movers_near(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
+  size_t i;
+  for (i = 0; i < w->movers.count; i++) {
+    const cs_Mover *o = w->movers.items[i];
+    cs_Vec3 h;
+    if (o == m || !(o->layers & m->collides_with)) continue;
+    h = mover_half_extents(o);
+    if (o->pos.x + h.x >= lo.x && o->pos.x - h.x <= hi.x && o->pos.y + h.y >= lo.y &&
+        o->pos.y - h.y <= hi.y && o->pos.z + h.z >= lo.z && o->pos.z - h.z <= hi.z)
+      return 1;
+  }
+  return 0;
+}
+
+/* The mover m stood on in its last call in this world, if it is still
+** one of the world's movers (found by pointer and id: never read before). */
+static const cs_Mover *live_ground_mover(const cs_World *w, const cs_Mover *m) {
+  size_t i;
+  if (m->world != w->id || !m->has_ground || !m->ground_mover) return NULL;
+  for (i = 0; i < w->movers.count; i++)
+    if (w->movers.items[i] == m->ground_mover)
+      return w->movers.items[i]->id == m->ground_mover_id &&
+             (m->ground_mover->layers & m->collides_with) ? m->ground_mover : NULL;
+  return NULL;
+}
+
+/* }================================================================== */
+
 /* The slide on one gathered set; a call that ends clear lets the next one
 ** skip the overlap search while the mover and this world stay unchanged. */
 static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
@@ -497,8 +575,12 @@ static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
     set->world = w->id;
     set->path = &w->sensor_scratch;
   }
-  s = cs_slide_move(m, set, &ends_clear);
-  if (s != CS_OK) return s;
+  {
+    cs_Vec3 before = m->pos;
+    s = cs_slide_move(m, set, &ends_clear);
+    if (s != CS_OK) return s;
+    m->last_move = v3_sub(m->pos, before);
+  }
   m->world = w->id;
   m->clean = ends_clear;
   m->clean_version = w->version;
@@ -511,11 +593,14 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   cs_SlideSet set;
   cs_Vec3 lo, hi, carry = v3(0, 0, 0);
   const cs_Body *ground = live_ground_body(w, m);
+  const cs_Mover *ground_mover = ground ? NULL : live_ground_mover(w, m);
   double margin, fat, skin = cs_mover_skin(m);
+  size_t nells = 0;
   cs_Status s;
   int clear;
   if (w->busy) return CS_EBUSY;
   if (ground) carry = ground_carry(ground, m);
+  else if (ground_mover) carry = ground_mover->last_move;
   cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
   /* No pass travels farther than the moves it is given (DESIGN.md, Gather):
   ** a slide only shortens them; a step adds twice its height; snapping and
@@ -528,6 +613,10 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   ** for that too, a diameter, so the push never lands in ungathered
   ** geometry (depenetration is capped to the gathered reach). */
   clear = m->clean && m->world == w->id && m->clean_version == w->version && !m->filter;
+  if (clear && w->movers.count) {         /* other movers move between calls */
+    ellipsoid_box(&es, margin, &lo, &hi);
+    if (movers_near(w, m, lo, hi)) clear = 0;
+  }
   if (!clear) margin += 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
   memset(&set, 0, sizeof set);
   set.es = &es;
@@ -537,9 +626,14 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   set.gravity = gravity;
   set.carry = carry;
   set.carrier = ground;
+  set.carrier_mover = ground_mover;
   ellipsoid_box(&es, margin, &lo, &hi);
   if (cache_usable(w, m, lo, hi)) {
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
+    if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
+    set.ells = w->ells;
+    set.ell_movers = w->ell_movers;
+    set.nells = nells;
     set.tris = m->cache.tris;
     set.ntris = m->cache.ntris;
     set.bodies = m->cache.bodies;
@@ -547,6 +641,10 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
     w->busy = 0;
     return s;
   }
+  if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
+  set.ells = w->ells;
+  set.ell_movers = w->ell_movers;
+  set.nells = nells;
   fat = m->filter ? 0 : CACHE_FAT * v3_len(m->radius);
   ellipsoid_box(&es, margin + fat, &lo, &hi);
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
@@ -649,7 +747,7 @@ cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
   memset(sn, 0, sizeof *sn);
   sn->world = w;
   sn->world_id = w->id;
-  sn->id = new_id();
+  sn->id = cs_new_id();
   sn->layers = 1;
   sn->slot = w->nsensors;
   sn->place.mesh = mesh;

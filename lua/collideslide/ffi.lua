@@ -133,6 +133,7 @@ typedef enum cs_Response {
   CS_RESPONSE_CROSS
 } cs_Response;
 typedef int (*cs_FilterFn)(void *ud, const cs_Body *body, int tag);
+typedef struct cs_Mover cs_Mover;
 typedef struct cs_Contact {
   cs_Vec3 point;
   cs_Vec3 normal;
@@ -141,8 +142,8 @@ typedef struct cs_Contact {
   unsigned triangle;
   int tag;
   int pass;
+  const cs_Mover *mover;
 } cs_Contact;
-typedef struct cs_Mover cs_Mover;
 cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out);
 void cs_mover_free(cs_Mover *mover);
 void cs_mover_set_position(cs_Mover *m, cs_Vec3 p);
@@ -160,7 +161,8 @@ typedef enum cs_Setting {
   CS_BLOCK_STEEP_SLOPES,
   CS_STEP_HEIGHT,
   CS_SNAP_DISTANCE,
-  CS_COLLIDES_WITH
+  CS_COLLIDES_WITH,
+  CS_LAYERS
 } cs_Setting;
 void cs_mover_set(cs_Mover *m, cs_Setting s, double value);
 double cs_mover_get(const cs_Mover *m, cs_Setting s);
@@ -169,7 +171,12 @@ size_t cs_mover_contact_count(const cs_Mover *m);
 const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i);
 cs_GroundState cs_mover_ground_state(const cs_Mover *m);
 int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, int *tag);
+const cs_Mover *cs_mover_ground_mover(const cs_Mover *m);
 int cs_mover_was_stuck(const cs_Mover *m);
+cs_Status cs_world_add_mover(cs_World *world, cs_Mover *m);
+cs_Status cs_world_remove_mover(cs_World *world, cs_Mover *m);
+size_t cs_world_mover_count(const cs_World *world);
+cs_World *cs_mover_added_to(const cs_Mover *m);
 typedef struct cs_Sensor cs_Sensor;
 typedef struct cs_SensorEvent {
   const cs_Sensor *sensor;
