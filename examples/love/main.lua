@@ -81,6 +81,7 @@ local S = {                           -- the playground's state
 local opts = { }
 local fonts, top, panel
 local loadError
+local toggleWholeLevel                -- (Input, below)
 
 local PATH_SIZE = 1200                -- positions kept for the path (20 s)
 
@@ -234,6 +235,7 @@ function love.load(args)
   if S.script then
     if L.arena and S.script.start then S.start = S.script.start; restart(S.start) end
     setView(S.script.view, S.start)
+    if S.script.view.whole then toggleWholeLevel() end
     opts.frames = opts.frames or S.script.frames * (opts.compare and 3 or 1)
   end
   ui.rememberDefaults(S)
@@ -722,7 +724,7 @@ end
 -- Input
 -- =======================================================================
 
-local function toggleWholeLevel()
+function toggleWholeLevel()
   S.wholeLevel = not S.wholeLevel
   if S.wholeLevel then
     local b = S.L.bounds

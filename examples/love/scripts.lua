@@ -5,7 +5,8 @@
 --   start     where the character is dropped on the benchmark arena (on another
 --             level: the scenario's start)
 --   frames    how many frames it runs by default (--frames overrides)
---   view      the camera: top view scale (px/m), side view axis and scale
+--   view      the camera: top view scale (px/m), side view axis and scale, and
+--             whole = true: the whole level from above (as M does)
 --   steps     { frames, input [, set = {slider = value}] }: input is held for
 --             that many frames; set moves sliders (as a user would) at the first
 --             of them
@@ -59,6 +60,33 @@ scripts.stairs = {
     { 1, { z = 1, run = true, jump = true } },            -- jump off the top
     { 30, { z = 1, run = true } },
     { 200, { x = 0.7, z = 0.7 } },                        -- steer to the side, walk on
+  },
+}
+
+-- The platform scenario: onto the lift, a ride up (the lift waits 2 s below,
+-- rises for 2 s), then off onto the ledge and into its sensor zone.
+scripts.lift = {
+  scenario = "platform",
+  frames = 330,
+  view = { top = 20, side = "x", sideScale = 30 },
+  steps = {
+    { 15, {} },
+    { 75, { x = 1 } },                                    -- onto the lift
+    { 160, {} },                                          -- ride up
+    { 200, { x = 1 } },                                   -- onto the ledge
+  },
+}
+
+-- The crowd scenario, the whole level seen from above (M): into the pillar
+-- hall among the NPCs, through its sensor zone; the side view follows.
+scripts.crowd = {
+  scenario = "crowd",
+  frames = 240,
+  view = { top = 12, side = "x", sideScale = 26, whole = true },
+  steps = {
+    { 15, {} },
+    { 120, { z = 1 } },                                   -- into the hall
+    { 200, { x = -1, z = 0.3 } },                         -- across it
   },
 }
 

@@ -252,7 +252,7 @@ end
 --[[ The scenario's additions (S.X): boxes and the lift, sensor zones, NPCs. box
 {minx, miny, minz, maxx, maxy, maxz} -> a screen rectangle: rect(box) gives x,
 y, w, h or nil (not in the view). ]]
-local function drawScenario(S, rect, project, scale, npcRadii, font)
+local function drawScenario(S, rect, project, scale, npcRadii, font, inSlab)
   local X = S.X
   if not X then return end
   for _, b in ipairs(X.boxes) do
@@ -286,10 +286,12 @@ local function drawScenario(S, rect, project, scale, npcRadii, font)
   for _, n in ipairs(X.npcs) do
     local px, py, pz = n.ch:getPosition()
     local sx, sy = project(px, py, pz)
-    setColour(C.npc, 0.3)
-    lg.ellipse("fill", sx, sy, npcRadii[1] * scale, npcRadii[2] * scale, 24)
-    setColour(C.npc)
-    lg.ellipse("line", sx, sy, npcRadii[1] * scale, npcRadii[2] * scale, 24)
+    if not inSlab or inSlab(px, pz) then             -- the side view: within its slab
+      setColour(C.npc, 0.3)
+      lg.ellipse("fill", sx, sy, npcRadii[1] * scale, npcRadii[2] * scale, 24)
+      setColour(C.npc)
+      lg.ellipse("line", sx, sy, npcRadii[1] * scale, npcRadii[2] * scale, 24)
+    end
   end
 end
 
@@ -512,7 +514,10 @@ function views.drawSide(L, S, r, font, corners)
     if hi < slabLo or lo > slabHi then return nil end          -- outside the slab
     local a, c = alongZ and bx[3] or bx[1], alongZ and bx[6] or bx[4]
     return ox + a * s, oy - bx[5] * s, (c - a) * s, (bx[5] - bx[2]) * s
-  end, project, s, { 0.4, 0.9 }, font)
+  end, project, s, { 0.4, 0.9 }, font, function(x, z)
+    local d = alongZ and x or z
+    return d >= slabLo and d <= slabHi
+  end)
   drawGhost(S, project, s, alongZ and rz or rx, ry)
   drawPath(S.path, project)
   drawCharacter(S.ch, project, s, alongZ and rz or rx, ry)
