@@ -28,7 +28,7 @@ LDLIBS_ALL = -lm
 
 CORE_SRC := csrc/cs_alloc.c csrc/cs_mesh.c csrc/cs_bvh.c csrc/cs_broad.c csrc/cs_geom.c \
             csrc/cs_sweep.c csrc/cs_slide.c csrc/cs_mover.c csrc/cs_world.c \
-            csrc/cs_query.c
+            csrc/cs_query.c csrc/cs_sensor.c
 LUA_SRC := csrc/cs_lua.c
 HDRS := $(wildcard csrc/*.h)
 

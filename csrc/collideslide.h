@@ -217,6 +217,53 @@ int cs_mover_was_stuck(const cs_Mover *m);
 /* }================================================================== */
 
 /* {==================================================================
+** Sensors: closed volumes that never block a mover; a mover records each
+** crossing of its centre into or out of one along the path of its call.
+** ===================================================================*/
+
+typedef struct cs_Sensor cs_Sensor;
+
+/* One crossing, in the order they happened along the call's path. */
+typedef struct cs_SensorEvent {
+  const cs_Sensor *sensor;  /* valid while the sensor is in its world */
+  int enter;                /* 1: the centre went in, 0: it came out */
+  double t;                 /* where, as a fraction of the path's length, in [0, 1] */
+} cs_SensorEvent;
+
+/* A sensor on mesh, at the identity transform, layers 1. The mesh must be
+** closed: every edge used as often in one direction as in the other (shared
+** vertices, consistent winding). Returns CS_EINVAL for a mesh that is not,
+** with bad_edge[0..1] (if given) the vertices of an open edge and *uses the
+** triangles on it; CS_EBUSY inside a filter. The mesh must outlive it. */
+cs_Status cs_world_add_sensor(cs_World *world, cs_Mesh *mesh, cs_Sensor **out,
+                              unsigned bad_edge[2], int *uses);
+/* Frees the sensor (movers forget it; events naming it must not be read). */
+void cs_world_remove_sensor(cs_World *world, cs_Sensor *sensor);
+size_t cs_world_sensor_count(const cs_World *world);
+/* Placement, as for bodies (cs_body_set_transform, cs_body_set_matrix). */
+void cs_sensor_set_transform(cs_Sensor *s, cs_Vec3 t, const double q[4], cs_Vec3 scale);
+cs_Status cs_sensor_set_matrix(cs_Sensor *s, const double m[16]);
+void cs_sensor_get_matrix(const cs_Sensor *s, double m[16]);
+void cs_sensor_set_layers(cs_Sensor *s, unsigned layers);
+unsigned cs_sensor_get_layers(const cs_Sensor *s);
+void cs_sensor_set_userdata(cs_Sensor *s, void *ud);
+void *cs_sensor_get_userdata(const cs_Sensor *s);
+cs_Mesh *cs_sensor_mesh(const cs_Sensor *s);
+/* Is p inside (the mesh's winding number around p is not 0)? */
+int cs_sensor_contains(cs_Sensor *s, cs_Vec3 p);
+
+/* The crossings of the mover's last call, for sensors whose layers meet its
+** collides_with; a call that starts inside a sensor the mover was not known
+** to be in gives an enter at t = 0. Valid until its next call. */
+size_t cs_mover_sensor_event_count(const cs_Mover *m);
+const cs_SensorEvent *cs_mover_sensor_event(const cs_Mover *m, size_t i);
+/* Was the centre inside s at the end of the mover's last call? (0 when
+** that call was in another world, or s's layers do not meet the mover's.) */
+int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s);
+
+/* }================================================================== */
+
+/* {==================================================================
 ** The calls
 ** ===================================================================*/
 

@@ -209,6 +209,24 @@ long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t 
 ** Movers, bodies and worlds (cs_mover.c, cs_world.c)
 ** ===================================================================*/
 
+/* A sensor a mover is inside of, by id: the pointer is never read unless
+** the id is found among its world's live sensors. */
+typedef struct cs_SensorRef { const cs_Sensor *sensor; uint64_t id; } cs_SensorRef;
+
+/* A call's sensor work space (the world's, reused by every call). */
+typedef struct cs_SensorScratch {
+  cs_Alloc alloc;
+  cs_Vec3 *path;          /* the centre's path, ellipsoid space while recorded */
+  double *len;            /* the path's length up to each point, world units */
+  size_t npath, cappath, caplen;
+  double *hits;           /* one segment's crossing parameters */
+  size_t caphits;
+  cs_SensorEvent *events;
+  size_t nevents, capevents;
+  cs_SensorRef *inside;   /* the sensors the centre ends inside of */
+  size_t ninside, capinside;
+} cs_SensorScratch;
+
 /* A mover's gathered triangles kept between calls (cs_world.c): in
 ** ellipsoid space relative to c0, for a box a little larger than one call
 ** needs, reused while the world is unchanged and the calls' boxes stay in it. */
@@ -264,6 +282,11 @@ struct cs_Mover {
   int clean;
   unsigned clean_version;
   cs_GatherCache cache;
+  /* the sensors of the last call: its events, and those it ended inside of */
+  cs_SensorEvent *sevents;
+  size_t nsevents, capsevents;
+  cs_SensorRef *inside;
+  size_t ninside, capinside;
 };
 
 double cs_mover_skin(const cs_Mover *m);
@@ -333,6 +356,9 @@ struct cs_World {
   int broad_refits;       /* refits since the last rebuild */
   cs_MeshRef *meshes;     /* distinct meshes in use */
   size_t nmeshes, capmeshes;
+  cs_Sensor **sensors;
+  size_t nsensors, capsensors;
+  cs_SensorScratch sensor_scratch;
 };
 
 /* An internal status: a visitor asks to stop early (not an error). */
@@ -386,13 +412,46 @@ cs_Status cs_world_gather(cs_World *w, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 
 /* tris[ntris] are the gathered triangles in es (bodies[] their bodies);
 ** they hold everything within `reach` (world units) of the mover's start.
 ** known_clear: the mover overlapped nothing at the end of its last call and
-** nothing changed since. */
+** nothing changed since. sensors: record the centre's path and track
+** w->sensors along it (their bounds current). */
 cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
                         cs_TriES *tris, size_t ntris, const cs_Body *const *bodies,
                         double reach, int known_clear,
                         cs_Vec3 walk, const cs_Vec3 *gravity, cs_Vec3 carry,
-                        const cs_Body *carrier);
+                        const cs_Body *carrier, int sensors);
 
+/* {==================================================================
+** Sensors (cs_sensor.c; the world keeps them, cs_world.c)
+** ===================================================================*/
+
+struct cs_Sensor {
+  cs_World *world;
+  cs_Body place;          /* its mesh and transform; place.world is NULL, so
+                          ** it is in no body list or tree */
+  uint64_t id;            /* unique in the process, never reused */
+  size_t slot;            /* index in world->sensors */
+  unsigned layers;
+  void *userdata;
+};
+
+/* A new process-wide id (worlds and sensors): never 0, never reused. */
+uint64_t cs_new_id(void);
+cs_Status cs_mesh_check_closed(const cs_Mesh *m, const cs_Alloc *a, uint32_t bad[2], int *uses);
+int cs_sensor_contains_point(const cs_Sensor *s, cs_Vec3 p);
+cs_Status cs_sensor_push_event(cs_SensorScratch *sc, const cs_Sensor *s, int enter, double t);
+cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const double *len,
+                          size_t n, int *inside, cs_SensorScratch *sc);
+/* Events and inside-states of the sensors[0..n) whose layers meet the
+** mover's collides_with along the world-space path sc->path[0..npath), from
+** what the mover remembers of them (when its last call was in the world
+** with id `world`): into sc->events (in path order) and sc->inside. The
+** sensors' bounds must be current (cs_body_refresh on their place). */
+cs_Status cs_sensors_track(cs_Sensor *const *sensors, size_t n, uint64_t world,
+                           const cs_Mover *m, cs_SensorScratch *sc);
+
+/* }================================================================== */
+
+cs_Status cs_mover_reserve_sensors(cs_Mover *m, size_t n, size_t k);
 /* Replaces the mover's contacts with n others (all or nothing). */
 cs_Status cs_mover_set_contacts(cs_Mover *m, const cs_Contact *c, size_t n);
 

@@ -30,6 +30,8 @@ void cs_mover_free(cs_Mover *m) {
   cs_free(&m->alloc, m->contacts, m->capcontacts * sizeof(cs_Contact));
   cs_free(&m->alloc, m->cache.tris, m->cache.captris * sizeof(cs_TriES));
   cs_free(&m->alloc, m->cache.bodies, m->cache.capbodies * sizeof(cs_Body *));
+  cs_free(&m->alloc, m->sevents, m->capsevents * sizeof(cs_SensorEvent));
+  cs_free(&m->alloc, m->inside, m->capinside * sizeof(cs_SensorRef));
   cs_free(&m->alloc, m, sizeof *m);
 }
 
@@ -119,6 +121,34 @@ int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, in
   if (body) *body = m->ground_body;
   if (tag) *tag = m->ground_tag;
   return 1;
+}
+
+size_t cs_mover_sensor_event_count(const cs_Mover *m) { return m->nsevents; }
+const cs_SensorEvent *cs_mover_sensor_event(const cs_Mover *m, size_t i) {
+  return i < m->nsevents ? &m->sevents[i] : NULL;
+}
+
+int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s) {
+  size_t i;
+  if (m->world != s->world->id) return 0;
+  for (i = 0; i < m->ninside; i++)
+    if (m->inside[i].id == s->id) return 1;
+  return 0;
+}
+
+/* Makes room for n sensor events and k inside-states (so that the call's
+** commit cannot fail after it). */
+cs_Status cs_mover_reserve_sensors(cs_Mover *m, size_t n, size_t k) {
+  cs_Status s;
+  if (n > m->capsevents &&
+      (s = cs_grow(&m->alloc, (void **)&m->sevents, &m->capsevents, n,
+                   sizeof(cs_SensorEvent))) != CS_OK)
+    return s;
+  if (k > m->capinside &&
+      (s = cs_grow(&m->alloc, (void **)&m->inside, &m->capinside, k,
+                   sizeof(cs_SensorRef))) != CS_OK)
+    return s;
+  return CS_OK;
 }
 
 cs_Status cs_mover_set_contacts(cs_Mover *m, const cs_Contact *c, size_t n) {

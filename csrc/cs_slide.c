@@ -30,6 +30,7 @@ typedef struct Slide {
   double reach_skins;     /* how many skins past a move's end its sweep looks */
   double reach;           /* world units around the start the triangles cover */
   cs_Status status;       /* the first failure (contact buffer growth) */
+  cs_SensorScratch *path; /* the centre's path for the sensors, or NULL */
 } Slide;
 
 /* What a pass met. */
@@ -74,6 +75,24 @@ static long sweep_step(const Slide *s, cs_Vec3 vel, double vlen, cs_SweepHit *h,
   if (*travel < 0) *travel = 0;
   return i;
 }
+
+/* Appends the centre to the path the sensors follow (issue 16): called
+** after every move of it, so the path is the one the centre took, slides,
+** steps, gravity and snap included. */
+static void path_add(Slide *s) {
+  cs_SensorScratch *p = s->path;
+  if (!p) return;
+  if (p->npath == p->cappath &&
+      cs_grow(&p->alloc, (void **)&p->path, &p->cappath, p->npath + 1, sizeof(cs_Vec3)) != CS_OK) {
+    if (s->status == CS_OK) s->status = CS_ENOMEM;
+    return;
+  }
+  p->path[p->npath++] = s->pos;
+}
+
+/* The path's length in points (0 without sensors), and a cut back to n. */
+static size_t path_mark(const Slide *s) { return s->path ? s->path->npath : 0; }
+static void path_cut(Slide *s, size_t n) { if (s->path) s->path->npath = n; }
 
 static double world_len(const Slide *s, cs_Vec3 v_es) {
   return v3_len(cs_espace_vec_from(s->es, v_es));
@@ -233,10 +252,11 @@ static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
     size_t ti;
     if (vlen == 0 || (it > 0 && world_len(s, vel) < s->skin)) break;
     i = sweep_step(s, vel, vlen, &h, &travel);
-    if (i < 0) { s->pos = dest; break; }
+    if (i < 0) { s->pos = dest; path_add(s); break; }
     result |= PASS_HIT;
     ti = support_triangle(s, (size_t)i, &h, v3_madd(s->pos, vel, h.t));
     s->pos = v3_madd(s->pos, vel, travel / vlen);
+    path_add(s);
     if (!(c = record(s, ti, &h, pass))) break;
     if (s->tris[ti].response == CS_RESPONSE_TOUCH) { s->touched = 1; break; }
     if (pass == CS_PASS_GRAVITY && is_below(s, c) && is_walkable(s, c))
@@ -265,11 +285,11 @@ static cs_Contact *move_straight(Slide *s, cs_Vec3 vel, int pass, int move) {
   if (vlen == 0) return NULL;
   i = sweep_step(s, vel, vlen, &h, &travel);
   if (i < 0) {
-    if (move) s->pos = v3_add(s->pos, vel);
+    if (move) { s->pos = v3_add(s->pos, vel); path_add(s); }
     return NULL;
   }
   ti = support_triangle(s, (size_t)i, &h, v3_madd(s->pos, vel, h.t));
-  if (move) s->pos = v3_madd(s->pos, vel, travel / vlen);
+  if (move) { s->pos = v3_madd(s->pos, vel, travel / vlen); path_add(s); }
   return record(s, ti, &h, pass);
 }
 
@@ -392,13 +412,14 @@ static int depenetrate(Slide *s, int standing) {
 static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   cs_World *w = s->w;
   cs_Vec3 start = s->pos, plain, dir_w;
-  size_t first = w->ncontacts, plain_end;
+  size_t first = w->ncontacts, plain_end, path_start = path_mark(s), path_plain;
   double raised, far_plain, far_step;
   cs_Contact *down;
   int r = slide_pass(s, walk, CS_PASS_WALK);
   if (!(s->m->step_height > 0) || !grounded || !(r & PASS_HIT) || s->touched) return;
   plain = s->pos;
   plain_end = w->ncontacts;
+  path_plain = path_mark(s);   /* the try's path goes after the plain one's */
   dir_w = cs_espace_vec_from(s->es, walk);
   dir_w = v3_normalize(v3_madd(dir_w, s->up, -v3_dot(dir_w, s->up)));
   s->pos = start;
@@ -422,11 +443,17 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
     size_t n = w->ncontacts - plain_end;   /* keep the step's contacts only */
     memmove(w->contacts + first, w->contacts + plain_end, n * sizeof(cs_Contact));
     w->ncontacts = first + n;
+    if (s->path) {                      /* and the step's path only */
+      size_t k = s->path->npath - path_plain;
+      memmove(s->path->path + path_start, s->path->path + path_plain, k * sizeof(cs_Vec3));
+      path_cut(s, path_start + k);
+    }
     return;
   }
   s->pos = plain;
   s->touched = 0;
   w->ncontacts = plain_end;
+  path_cut(s, path_plain);
 }
 
 /* Has the call met walkable ground below so far? */
@@ -441,11 +468,12 @@ static int has_ground_contact(const Slide *s) {
 ** following; without such ground nothing changes. */
 static void snap_to_ground(Slide *s, double reach) {
   cs_Vec3 start = s->pos;
-  size_t first = s->w->ncontacts;
+  size_t first = s->w->ncontacts, path_n = path_mark(s);
   cs_Contact *c = move_straight(s, up_es(s, -reach), CS_PASS_SNAP, 1);
   if (c && is_below(s, c) && is_walkable(s, c)) return;
   s->pos = start;
   s->w->ncontacts = first;
+  path_cut(s, path_n);
 }
 
 /* The ground state from the call's contacts (API.md): walkable ground below
@@ -494,11 +522,34 @@ static void hide_body(Slide *s, const cs_Body *b, int hide) {
   }
 }
 
+/* The sensors' events along the call's path, into the world's scratch, with
+** room made in the mover for them: nothing after this can fail. */
+static cs_Status track_sensors(Slide *s) {
+  cs_SensorScratch *p = s->path;
+  size_t i;
+  cs_Status st;
+  if (!p) return cs_mover_reserve_sensors(s->m, 0, 0);
+  for (i = 0; i < p->npath; i++) p->path[i] = cs_espace_from(s->es, p->path[i]);
+  st = cs_sensors_track(s->w->sensors, s->w->nsensors, s->w->id, s->m, p);
+  if (st != CS_OK) return st;
+  return cs_mover_reserve_sensors(s->m, p->nevents, p->ninside);
+}
+
+/* The mover takes the events and inside-states track_sensors found. */
+static void commit_sensors(Slide *s) {
+  cs_Mover *m = s->m;
+  cs_SensorScratch *p = s->path;
+  m->nsevents = p ? p->nevents : 0;
+  m->ninside = p ? p->ninside : 0;
+  if (m->nsevents) memcpy(m->sevents, p->events, m->nsevents * sizeof *p->events);
+  if (m->ninside) memcpy(m->inside, p->inside, m->ninside * sizeof *p->inside);
+}
+
 cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
                         cs_TriES *tris, size_t ntris, const cs_Body *const *bodies,
                         double reach, int known_clear,
                         cs_Vec3 walk, const cs_Vec3 *gravity, cs_Vec3 carry,
-                        const cs_Body *carrier) {
+                        const cs_Body *carrier, int sensors) {
   Slide s;
   int grounded = m->ground == CS_GROUND_ON, stuck = CLEAR, jumping;
   cs_Status st;
@@ -518,6 +569,11 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
   s.feet = v3_dot(m->pos, m->up)
          - v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, m->up) : m->up, es->r));
   w->ncontacts = 0;
+  if (sensors) {
+    s.path = &w->sensor_scratch;
+    s.path->npath = 0;
+    path_add(&s);
+  }
   jumping = gravity && v3_dot(*gravity, m->up) > 0;
   s.sweep_flags = CS_SWEEP_DEEPENING_ONLY | (known_clear ? CS_SWEEP_CLEAR_START : 0);
   if (carrier && v3_len2(carry) > 0) {      /* ride the platform first */
@@ -527,6 +583,7 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
   }
   if (!known_clear) {
     stuck = depenetrate(&s, grounded);
+    if (stuck == FREED) path_add(&s);
     if (stuck != STILL_STUCK) s.sweep_flags |= CS_SWEEP_CLEAR_START;
   }
   walk_pass(&s, cs_espace_vec_to(es, walk), grounded);
@@ -538,7 +595,9 @@ cs_Status cs_slide_move(cs_World *w, cs_Mover *m, const cs_ESpace *es,
   if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s))
     snap_to_ground(&s, m->snap_distance + s.skin);
   if (s.status != CS_OK) return s.status;
+  if ((st = track_sensors(&s)) != CS_OK) return st;
   if ((st = cs_mover_set_contacts(m, w->contacts, w->ncontacts)) != CS_OK) return st;
+  commit_sensors(&s);
   m->pos = cs_espace_from(es, s.pos);
   m->was_stuck = stuck != CLEAR;
   classify_ground(&s);

@@ -76,7 +76,7 @@ cs_Vec3 cs_espace_half_extents(const cs_ESpace *es) {
 #endif
 static uint64_t next_world_id;
 
-static uint64_t new_world_id(void) {
+uint64_t cs_new_id(void) {
 #if defined(__GNUC__) || defined(__clang__)
   return __atomic_add_fetch(&next_world_id, 1, __ATOMIC_RELAXED);
 #elif defined(_MSC_VER)
@@ -92,10 +92,14 @@ cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   if (!w) return CS_ENOMEM;
   memset(w, 0, sizeof *w);
   w->alloc = *alloc;
-  w->id = new_world_id();
+  w->id = cs_new_id();
+  w->sensor_scratch.alloc = *alloc;
   *out = w;
   return CS_OK;
 }
+
+static void sensors_free(cs_World *w);
+static int prepare_sensors(cs_World *w, unsigned mask);
 
 void cs_world_free(cs_World *w) {
   size_t i;
@@ -113,6 +117,7 @@ void cs_world_free(cs_World *w) {
   cs_free(&a, w->contacts, w->capcontacts * sizeof(cs_Contact));
   cs_u32buf_free(&a, &w->ids);
   cs_broad_free(w);
+  sensors_free(w);
   cs_free(&a, w, sizeof *w);
 }
 
@@ -542,7 +547,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   const cs_Body *ground = live_ground_body(w, m);
   double margin, fat, skin = cs_mover_skin(m);
   cs_Status s;
-  int clear;
+  int clear, sensors;
   if (w->busy) return CS_EBUSY;
   if (ground) carry = ground_carry(ground, m);
   cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
@@ -553,6 +558,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
          + 2 * m->step_height + m->snap_distance + 4 * skin + 1e-9;
   w->busy = 1;
   cs_world_sync(w);
+  sensors = prepare_sensors(w, m->collides_with);
   /* A start not known to be clear may need pushing out of something: room
   ** for that too, a diameter, so the push never lands in ungathered
   ** geometry (depenetration is capped to the gathered reach). */
@@ -562,7 +568,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   if (cache_usable(w, m, lo, hi)) {
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
     s = cs_slide_move(w, m, &es, m->cache.tris, m->cache.ntris, m->cache.bodies,
-                      margin, clear, walk, gravity, carry, ground);
+                      margin, clear, walk, gravity, carry, ground, sensors);
     w->busy = 0;
     return s;
   }
@@ -572,7 +578,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   if (s == CS_OK) {
     if (!m->filter) cache_store(w, m, &es, lo, hi);
     s = cs_slide_move(w, m, &es, w->tris, w->ntris, w->gbodies, margin, clear,
-                      walk, gravity, carry, ground);
+                      walk, gravity, carry, ground, sensors);
   }
   w->busy = 0;
   return s;
@@ -624,6 +630,96 @@ int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4
 int cs_world_sweep(cs_World *w, const cs_Mover *m, cs_Vec3 d, cs_Hit *hit) {
   return cs_world_sweep_ellipsoid(w, m->pos, m->radius, m->oriented ? m->q : NULL, d,
                                   m->collides_with, hit);
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Sensors: the world's list, their placement, and the tracking of a
+** mover's path through them (the geometry is cs_sensor.c's)
+** ===================================================================*/
+
+static void sensors_free(cs_World *w) {
+  cs_SensorScratch *sc = &w->sensor_scratch;
+  size_t i;
+  for (i = 0; i < w->nsensors; i++) cs_free(&w->alloc, w->sensors[i], sizeof(cs_Sensor));
+  cs_free(&w->alloc, w->sensors, w->capsensors * sizeof(cs_Sensor *));
+  cs_free(&w->alloc, sc->path, sc->cappath * sizeof(cs_Vec3));
+  cs_free(&w->alloc, sc->len, sc->caplen * sizeof(double));
+  cs_free(&w->alloc, sc->hits, sc->caphits * sizeof(double));
+  cs_free(&w->alloc, sc->events, sc->capevents * sizeof(cs_SensorEvent));
+  cs_free(&w->alloc, sc->inside, sc->capinside * sizeof(cs_SensorRef));
+}
+
+cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
+                              unsigned bad_edge[2], int *uses) {
+  cs_Sensor *sn;
+  cs_Mat3 id = m3_identity();
+  uint32_t bad[2] = {0, 0};
+  int u = 0;
+  cs_Status s;
+  *out = NULL;
+  if (w->busy) return CS_EBUSY;
+  s = cs_mesh_check_closed(mesh, &w->alloc, bad, &u);
+  if (bad_edge) { bad_edge[0] = bad[0]; bad_edge[1] = bad[1]; }
+  if (uses) *uses = u;
+  if (s != CS_OK) return s;
+  if (w->nsensors == w->capsensors &&
+      (s = cs_grow(&w->alloc, (void **)&w->sensors, &w->capsensors, w->nsensors + 1,
+                   sizeof(cs_Sensor *))) != CS_OK)
+    return s;
+  if (!(sn = cs_malloc(&w->alloc, sizeof *sn))) return CS_ENOMEM;
+  memset(sn, 0, sizeof *sn);
+  sn->world = w;
+  sn->id = cs_new_id();
+  sn->layers = 1;
+  sn->slot = w->nsensors;
+  sn->place.mesh = mesh;
+  body_set_linear(&sn->place, &id, &id, v3(0, 0, 0));
+  w->sensors[w->nsensors++] = sn;
+  *out = sn;
+  return CS_OK;
+}
+
+void cs_world_remove_sensor(cs_World *w, cs_Sensor *sn) {
+  size_t slot = sn->slot;
+  if (sn->world != w || slot >= w->nsensors || w->sensors[slot] != sn || w->busy) return;
+  w->sensors[slot] = w->sensors[--w->nsensors];
+  w->sensors[slot]->slot = slot;
+  cs_free(&w->alloc, sn, sizeof *sn);
+}
+
+size_t cs_world_sensor_count(const cs_World *w) { return w->nsensors; }
+
+void cs_sensor_set_transform(cs_Sensor *sn, cs_Vec3 t, const double q[4], cs_Vec3 scale) {
+  cs_body_set_transform(&sn->place, t, q, scale);
+}
+cs_Status cs_sensor_set_matrix(cs_Sensor *sn, const double m[16]) {
+  return cs_body_set_matrix(&sn->place, m);
+}
+void cs_sensor_get_matrix(const cs_Sensor *sn, double m[16]) { cs_body_get_matrix(&sn->place, m); }
+void cs_sensor_set_layers(cs_Sensor *sn, unsigned layers) { sn->layers = layers; }
+unsigned cs_sensor_get_layers(const cs_Sensor *sn) { return sn->layers; }
+void cs_sensor_set_userdata(cs_Sensor *sn, void *ud) { sn->userdata = ud; }
+void *cs_sensor_get_userdata(const cs_Sensor *sn) { return sn->userdata; }
+cs_Mesh *cs_sensor_mesh(const cs_Sensor *sn) { return sn->place.mesh; }
+
+int cs_sensor_contains(cs_Sensor *sn, cs_Vec3 p) {
+  cs_body_refresh(&sn->place);
+  return cs_sensor_contains_point(sn, p);
+}
+
+/* Does any sensor meet mask? Then the call records its path, and the
+** sensors' bounds are brought up to date with their meshes' edits first. */
+static int prepare_sensors(cs_World *w, unsigned mask) {
+  size_t i;
+  int any = 0;
+  for (i = 0; i < w->nsensors; i++)
+    if (w->sensors[i]->layers & mask) {
+      cs_body_refresh(&w->sensors[i]->place);
+      any = 1;
+    }
+  return any;
 }
 
 /* }================================================================== */

@@ -59,6 +59,12 @@ local EXAMPLES = {
     "corridor %(0%.6 m wide, the character 0%.8 m%): too narrow",
     "across the floor %(120 m%): %d+%.%d s",
   },
+  level_logic = {
+    "frame %d+: entered the hall at x = 10%.00 %(t = 0%.%d+ of the frame's path%): the door opens",
+    "walked through the open door: x = 2%d%.%d+",
+    "dash frame 1: enter the checkpoint at t = 0%.5000 %(x = 105%.000%)",
+    "dash frame 1: exit the checkpoint at t = 0%.5010 %(x = 105%.010%)",
+  },
   queries = {
     "t = 0%.150 %(1%.50 m%): crate A, triangle %d+ %(tag 0%)",
     "with mask 2 %(layer 2 only%): glass at x = 5%.95",

@@ -31,7 +31,9 @@ State, read after each update:
   fallVelocity {x, y, z} (m/s, the gravity pass's velocity: the papers' vy along
   up); onGround (walkable ground under the feet and not rising); groundState
   ("ground" | "steep" | "unsupported" | "air"); jumped (this update took off);
-  mover (the cs mover: contacts via mover:contactCount()/getContact(i)).
+  mover (the cs mover: contacts via mover:contactCount()/getContact(i));
+  sensorEvents (the crossings of this update, in path order: a list of
+  { sensor = s, event = "enter" | "exit", t = fraction of the update's path }).
 ]]
 
 -- The core (collideslide.core, or collideslide.ffi's) is given to bind(core); `new`
@@ -178,6 +180,7 @@ local function construct(newMover, settings)
   self.velocity = { 0, 0, 0 }
   self.fallVelocity = { 0, 0, 0 }
   self.onGround, self.groundState, self.jumped = false, "air", false
+  self.sensorEvents = {}
   self._hx, self._hy, self._hz = 0, 0, 0        -- horizontal velocity (m/s)
   self._sent = {}                               -- what the mover was last given
   for _, name in ipairs(FORWARDED) do self._sent[name] = UNSENT end
@@ -364,6 +367,15 @@ function Character:update(world, dt, input)
   v[1], v[2], v[3] = (x - x0) / dt, (y - y0) / dt, (z - z0) / dt
   p[1], p[2], p[3] = x, y, z
   q[1], q[2], q[3] = x, y, z
+  local n = m:sensorEventCount()
+  if n > 0 or #self.sensorEvents > 0 then     -- a new list (no garbage when none)
+    local ev = {}
+    for i = 1, n do
+      local sensor, event, t = m:getSensorEvent(i)
+      ev[i] = { sensor = sensor, event = event, t = t }
+    end
+    self.sensorEvents = ev
+  end
 end
 
 return { new = newCharacter, bind = bind, Character = Character }
