@@ -446,10 +446,11 @@ local function step(input)
   ch:update(S.L.world, DT, input)
   local x, y, z = ch.mover:getPosition()
   local v = ch.velocity
-  local e = { x, y, z, ch.onGround, math.sqrt(v[1] * v[1] + v[3] * v[3]), ch.groundState }
+  local events = ch.sensorEvents or {}                -- the sensor API, when it is there
+  local e = { x, y, z, ch.onGround, math.sqrt(v[1] * v[1] + v[3] * v[3]), ch.groundState, #events }
   pathAdd(S.path, e)
   S.frame = S.frame + 1
-  for _, ev in ipairs(ch.sensorEvents or {}) do       -- the sensor API, when it is there
+  for _, ev in ipairs(events) do
     local name = tostring(ev.sensor and ev.sensor.userdata or "?")
     table.insert(S.events, 1, { frame = S.runFrame, name = name, event = ev.event, t = ev.t })
     S.events[7] = nil

@@ -15,7 +15,8 @@ record.MAX_FRAMES = 60 * 60                 -- a minute at 60 Hz, then it stops 
 --[[ record.new(start, settings, scenario, dt) -> a recording:
   start {x, y, z}, settings {name = value}, scenario (a name), dt,
   inputs  { {x, z, run, jump}, ... } one per frame (run, jump: booleans)
-  path    { {x, y, z, onGround, horizontalSpeed, groundState}, ... } one per frame ]]
+  path    { {x, y, z, onGround, horizontalSpeed, groundState, sensorEvents}, ... }
+          one per frame (sensorEvents: how many sensor crossings the frame had) ]]
 function record.new(start, settings, scenario, dt)
   local s = {}
   for k, v in pairs(settings) do s[k] = v end
@@ -28,7 +29,8 @@ function record.add(rec, input, entry)
   if #rec.inputs >= record.MAX_FRAMES then return false end
   rec.inputs[#rec.inputs + 1] = { input.x or 0, input.z or 0, input.run and true or false,
     input.jump and true or false }
-  rec.path[#rec.path + 1] = { entry[1], entry[2], entry[3], entry[4], entry[5], entry[6] }
+  rec.path[#rec.path + 1] = { entry[1], entry[2], entry[3], entry[4], entry[5], entry[6],
+    entry[7] or 0 }
   return true
 end
 
@@ -40,11 +42,12 @@ function record.input(rec, f)
 end
 
 --[[ record.figures(path) -> { frames, final {x, y, z}, maxHeight, distance,
-airFrames }: a run summed up. path: a list of path entries. ]]
+airFrames, sensorEvents }: a run summed up. path: a list of path entries. ]]
 function record.figures(path)
-  local f = { frames = #path, maxHeight = -math.huge, distance = 0, airFrames = 0 }
+  local f = { frames = #path, maxHeight = -math.huge, distance = 0, airFrames = 0, sensorEvents = 0 }
   for i, p in ipairs(path) do
     f.maxHeight = max(f.maxHeight, p[2])
+    f.sensorEvents = f.sensorEvents + (p[7] or 0)
     if not p[4] then f.airFrames = f.airFrames + 1 end
     if i > 1 then
       local q = path[i - 1]
@@ -58,8 +61,8 @@ end
 
 function record.describe(f)
   return format("frames %d, final (%.4f, %.4f, %.4f), max height %.4f, distance %.4f, "
-    .. "in the air %d frames", f.frames, f.final[1], f.final[2], f.final[3], f.maxHeight,
-    f.distance, f.airFrames)
+    .. "in the air %d frames, sensor events %d", f.frames, f.final[1], f.final[2], f.final[3],
+    f.maxHeight, f.distance, f.airFrames, f.sensorEvents)
 end
 
 --[[ record.compare(a, b) -> { identical, firstDiff, maxSeparation }: two paths
@@ -71,7 +74,8 @@ function record.compare(a, b)
   local c = { identical = #a == #b, maxSeparation = 0 }
   for i = 1, n do
     local p, q = a[i], b[i]
-    if p[1] ~= q[1] or p[2] ~= q[2] or p[3] ~= q[3] or p[4] ~= q[4] then
+    if p[1] ~= q[1] or p[2] ~= q[2] or p[3] ~= q[3] or p[4] ~= q[4]
+      or (p[7] or 0) ~= (q[7] or 0) then
       c.identical = false
       c.firstDiff = c.firstDiff or i
     end
@@ -126,10 +130,11 @@ function record.serialize(rec)
   for _, i in ipairs(rec.inputs) do
     put(format("    { %s, %s, %s, %s },\n", num(i[1]), num(i[2]), tostring(i[3]), tostring(i[4])))
   end
-  put("  },\n  -- per frame: x, y, z, onGround, horizontal speed, ground state\n  path = {\n")
+  put("  },\n  -- per frame: x, y, z, onGround, horizontal speed, ground state, sensor events\n"
+    .. "  path = {\n")
   for _, p in ipairs(rec.path) do
-    put(format("    { %s, %s, %s, %s, %s, %s },\n", num(p[1]), num(p[2]), num(p[3]), tostring(p[4]),
-      num(p[5]), value(p[6])))
+    put(format("    { %s, %s, %s, %s, %s, %s, %s },\n", num(p[1]), num(p[2]), num(p[3]),
+      tostring(p[4]), num(p[5]), value(p[6]), num(p[7] or 0)))
   end
   put("  },\n}\n")
   return table.concat(out)
