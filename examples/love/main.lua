@@ -1,23 +1,45 @@
 -- examples/love/main.lua: the collideslide playground for LÖVE 11, a tool for
 -- tuning movement. The level (the benchmark arena, or any OBJ given on the
--- command line) seen from above and from the side, a character the keyboard
--- drives with the Lua character controller (cs.newCharacter), its path, contacts
--- and ground normal, and a slider for each tunable: a change applies at once.
+-- command line) seen from above and from the side, a character the keyboard or
+-- a gamepad drives with the Lua character controller (cs.newCharacter), its
+-- path, contacts and ground normal, plots of its last seconds (height,
+-- horizontal speed, ground state), and a slider for each tunable: a change
+-- applies at once. A run's input can be recorded and replayed with other
+-- settings: the recorded path is drawn as a ghost beside the new one, and the
+-- panel compares the two (where each ended, how high it got, how far it went,
+-- the first frame they part). Scenarios (keys 1-4: stairs, ramps, a lift,
+-- a crowd of NPCs) add moving bodies and sensor zones, lit while the character
+-- is inside (world:addSensor; without it the zones are drawn unlit).
 --
 --   make LUA=luajit                    (LÖVE 11 runs LuaJIT: build the module for it)
 --   love examples/love [level.obj]
 --   love examples/love --script walk --frames 200 --screenshot out.png
+--   love examples/love --script stairs --replay-compare stepHeight=0.2
 --
--- Keys: WASD or arrows move (W: up the screen, -z), Shift runs, Space jumps;
--- [ ] select a slider, - = change it (Shift: x10), or use the mouse; Backspace
--- resets the sliders, R the character; B toggles blockSteepSlopes, V turns the
--- side view, M shows the whole level from above, the mouse wheel zooms, P
--- pauses, Escape quits.
+-- Everything moves in fixed steps of 1/60 s (several per frame, or none), so
+-- that a replay of the same input with the same settings is the recorded run
+-- bit for bit.
 --
--- Command line: an OBJ path; --script NAME (scripts.lua: walk, slope) drives
--- the character with a fixed input at a fixed dt; --frames N quits after N
--- frames; --screenshot FILE saves the last frame as PNG (at --frames, or at the
--- script's end); --builtin uses the small level built in level.lua.
+-- Keys: WASD or arrows move (W: up the screen, -z), Shift runs, Space jumps
+-- (gamepad: left stick, A jumps, X or the right shoulder runs); [ ] select a
+-- slider, - = change it (Shift: x10), or use the mouse; Backspace resets the
+-- sliders, R restarts the run; 1-4 pick a scenario; T starts and stops a
+-- recording (from the scenario's start), G replays it with the current
+-- settings, F5 saves it and F9 loads it (recording.lua in the save directory);
+-- C copies the settings as a cs.newCharacter{...} call (and prints them); P
+-- pauses, . advances one frame; B toggles blockSteepSlopes, V turns the side
+-- view, M shows the whole level from above (the side view keeps following the
+-- character), the mouse wheel zooms, Escape quits.
+--
+-- Command line: an OBJ path; --script NAME (scripts.lua: walk, slope, stairs,
+-- lift, crowd) drives the character with a fixed input at a fixed dt; --frames
+-- N quits after N frames; --screenshot FILE saves the last frame as PNG (at
+-- --frames, or at the script's end); --replay-compare SETTING=VALUE records the
+-- script (default stairs), replays it unchanged and then with the setting
+-- changed, and prints the three runs' figures and the settings (what make
+-- playground-test checks); --save-recording FILE writes that recording to FILE
+-- and replays what it reads back; --scenario NAME starts in a scenario;
+-- --builtin uses the small level built in level.lua.
 
 -- {======================================================================
 -- Finding the module
