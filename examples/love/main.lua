@@ -608,9 +608,9 @@ local function recordingPanel(x, y)
   local function add(s, c) lines[#lines + 1] = s; colours[#lines] = c end
   local red, purple, dark = { 0.8, 0.1, 0.1 }, views.colours.ghost, { 0.12, 0.14, 0.17 }
   if S.recording then
-    add(string.format("● recording  %.1f s (T stops)", #S.rec.inputs * DT), red)
+    add(string.format("REC  recording %.1f s (T stops)", #S.rec.inputs * DT), red)
   elseif S.replay then
-    add(string.format("▶ replay %d/%d: %s", S.runFrame, #S.replay.rec.inputs, S.replay.label), purple)
+    add(string.format("REPLAY %d/%d: %s", S.runFrame, #S.replay.rec.inputs, S.replay.label), purple)
   elseif S.rec and #S.rec.inputs > 0 then
     local changed = changedSettings(S.rec)
     add(string.format("recording: %.1f s;  G replays%s", #S.rec.inputs * DT,
