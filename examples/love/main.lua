@@ -776,7 +776,10 @@ function love.keypressed(key)
     say("scenario " .. S.X.name .. (scenarios.available(S.L) and ""
       or " (laid out for the arena and the built-in level only: the level's start)"))
   elseif key == "backspace" then ui.resetDefaults(S); S.ch.blockSteepSlopes = true
-  elseif key == "r" then S.recording, S.replay = false, nil; restart(S.start)
+  elseif key == "r" then
+    if S.recording then stopRecording() end     -- the frames so far stay recorded
+    S.replay = nil
+    restart(S.start)
   elseif key == "p" then S.paused = not S.paused
   elseif key == "." or key == "kp." then S.paused = true; S.stepOnce = true
   elseif key == "b" then S.ch.blockSteepSlopes = not S.ch.blockSteepSlopes
@@ -799,7 +802,7 @@ end
 function love.gamepadpressed(_, button)
   if loadError or S.script then return end
   if button == "start" then S.paused = not S.paused
-  elseif button == "back" then S.recording, S.replay = false, nil; restart(S.start)
+  elseif button == "back" then love.keypressed("r")
   elseif button == "dpup" then ui.keypressed(S, "[")
   elseif button == "dpdown" then ui.keypressed(S, "]")
   elseif button == "dpleft" then ui.keypressed(S, "-")
