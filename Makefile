@@ -26,9 +26,9 @@ OPT ?= -O2 -g
 CFLAGS_ALL = -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -fPIC $(CFLAGS)
 LDLIBS_ALL = -lm
 
-CORE_SRC := csrc/cs_alloc.c csrc/cs_mesh.c csrc/cs_bvh.c csrc/cs_broad.c csrc/cs_geom.c \
-            csrc/cs_sweep.c csrc/cs_slide.c csrc/cs_mover.c csrc/cs_world.c \
-            csrc/cs_query.c csrc/cs_sensor.c
+CORE_SRC := csrc/cs_alloc.c csrc/cs_mesh.c csrc/cs_bvh.c csrc/cs_body.c csrc/cs_broad.c csrc/cs_geom.c \
+            csrc/cs_espace.c csrc/cs_sweep.c csrc/cs_slide.c csrc/cs_mover.c csrc/cs_world.c \
+            csrc/cs_query.c csrc/cs_sensor.c csrc/cs_ellipsoid.c
 LUA_SRC := csrc/cs_lua.c
 HDRS := $(wildcard csrc/*.h)
 
@@ -151,7 +151,12 @@ test-all:
 # (plain and sanitized), the C tests, the FFI binding's suite, the rock,
 # and the short stress slice. About 6 minutes here.
 OTHER_LUAS := $(filter-out lua5.4,$(LUAS))
-.PHONY: ci-extra test-states
+.PHONY: ci-extra test-states callgraph
+
+# csrc/ calls one way down: no module (a .c with its .h) reaches itself
+# through includes or direct calls (tools/callgraph.py says how it looks).
+callgraph:
+	python3 tools/callgraph.py csrc
 
 # The module from C (spec/c/lua_states.c): two Lua states side by side, and
 # a state whose allocator fails at every allocation in turn; under ASan+UBSan.
@@ -162,7 +167,7 @@ build/lua-states-$(LUA): spec/c/lua_states.c $(CORE_SRC) $(LUA_SRC) $(HDRS)
 test-states: deps build/lua-states-$(LUA)
 	./build/lua-states-$(LUA)
 
-ci-extra: test-states
+ci-extra: callgraph test-states
 	@set -e; for l in $(OTHER_LUAS); do \
 	  echo "==== make test LUA=$$l"; \
 	  $(MAKE) --no-print-directory test LUA=$$l TEST_VALGRIND=0; \

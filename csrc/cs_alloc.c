@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cs_internal.h"
+#include "cs_alloc.h"
 
 void *cs_malloc(const cs_Alloc *a, size_t size) {
   if (size == 0) size = 1;

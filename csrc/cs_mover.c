@@ -4,7 +4,7 @@
 */
 #include <string.h>
 
-#include "cs_internal.h"
+#include "cs_mover.h"
 
 cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
   static const double identity[4] = {0, 0, 0, 1};
@@ -126,14 +126,6 @@ int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, in
 size_t cs_mover_sensor_event_count(const cs_Mover *m) { return m->nsevents; }
 const cs_SensorEvent *cs_mover_sensor_event(const cs_Mover *m, size_t i) {
   return i < m->nsevents ? &m->sevents[i] : NULL;
-}
-
-int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s) {
-  size_t i;
-  if (m->world != s->world->id) return 0;
-  for (i = 0; i < m->ninside; i++)
-    if (m->inside[i].id == s->id) return 1;
-  return 0;
 }
 
 /* Makes room for n sensor events and k inside-states (so that the call's

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cs_internal.h"
+#include "cs_geom.h"
+#include "cs_sensor.h"
 
 /* {==================================================================
 ** Closedness
@@ -272,6 +273,15 @@ cs_Status cs_sensors_track(cs_Sensor *const *sensors, size_t nsensors, uint64_t 
   }
   sort_events(sc->events, sc->nevents);
   return CS_OK;
+}
+
+/* The mover's memory by ids: s is read for its ids only. */
+int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s) {
+  size_t i;
+  if (m->world != s->world_id) return 0;
+  for (i = 0; i < m->ninside; i++)
+    if (m->inside[i].id == s->id) return 1;
+  return 0;
 }
 
 /* }================================================================== */

@@ -1,67 +1,14 @@
 /*
-** cs_world.c: worlds, bodies and their transforms, the map into a mover's
-** ellipsoid space (one affine map per body: x_e = E^-1 (A p + T - c0)), the
-** gather of potential colliders (Nettle 2000), and the calls that move or
-** sweep a mover.
+** cs_world.c: worlds, bodies and their transforms, the gather of potential
+** colliders into a mover's ellipsoid space (Nettle 2000; one affine map per
+** body: x_e = E^-1 (A p + T - c0), cs_espace.h), and the calls that move or
+** sweep a mover. It calls down only: into the broad phase for the bodies
+** near a call, each body's tree for their triangles, the slide for the
+** response, the sweep kernel for a sweep.
 */
 #include <string.h>
 
-#include "cs_internal.h"
-
-/* {==================================================================
-** Ellipsoid space
-** ===================================================================*/
-
-void cs_espace_init(cs_ESpace *es, cs_Vec3 c0, cs_Vec3 r, const cs_Mat3 *rot, int oriented) {
-  es->c0 = c0;
-  es->r = r;
-  es->inv_r = v3(1.0 / r.x, 1.0 / r.y, 1.0 / r.z);
-  es->oriented = oriented;
-  es->R = *rot;
-}
-
-/* x_e = diag(1/r) R^T v */
-cs_Vec3 cs_espace_vec_to(const cs_ESpace *es, cs_Vec3 v) {
-  if (es->oriented) v = m3_apply_t(&es->R, v);
-  return v3_mul(v, es->inv_r);
-}
-
-/* v = R diag(r) x_e */
-cs_Vec3 cs_espace_vec_from(const cs_ESpace *es, cs_Vec3 v) {
-  v = v3_mul(v, es->r);
-  return es->oriented ? m3_apply(&es->R, v) : v;
-}
-
-cs_Vec3 cs_espace_to(const cs_ESpace *es, cs_Vec3 p) {
-  return cs_espace_vec_to(es, v3_sub(p, es->c0));
-}
-
-cs_Vec3 cs_espace_from(const cs_ESpace *es, cs_Vec3 p) {
-  return v3_add(es->c0, cs_espace_vec_from(es, p));
-}
-
-/* Normals map by the inverse transpose: E^-T = R diag(1/r). */
-cs_Vec3 cs_espace_normal_from(const cs_ESpace *es, cs_Vec3 n) {
-  n = v3_mul(n, es->inv_r);
-  if (es->oriented) n = m3_apply(&es->R, n);
-  return v3_normalize(n);
-}
-
-/* World-space half extents of the ellipsoid: sqrt(sum_j (R_ij r_j)^2). */
-cs_Vec3 cs_espace_half_extents(const cs_ESpace *es) {
-  cs_Vec3 h;
-  int i;
-  double e[3];
-  if (!es->oriented) return es->r;
-  for (i = 0; i < 3; i++) {
-    double a = es->R.m[i][0] * es->r.x, b = es->R.m[i][1] * es->r.y, c = es->R.m[i][2] * es->r.z;
-    e[i] = sqrt(a * a + b * b + c * c);
-  }
-  h = v3(e[0], e[1], e[2]);
-  return h;
-}
-
-/* }================================================================== */
+#include "cs_world.h"
 
 /* {==================================================================
 ** Worlds and bodies
@@ -76,7 +23,7 @@ cs_Vec3 cs_espace_half_extents(const cs_ESpace *es) {
 #endif
 static uint64_t next_world_id;
 
-uint64_t cs_new_id(void) {
+static uint64_t new_id(void) {
 #if defined(__GNUC__) || defined(__clang__)
   return __atomic_add_fetch(&next_world_id, 1, __ATOMIC_RELAXED);
 #elif defined(_MSC_VER)
@@ -92,8 +39,9 @@ cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   if (!w) return CS_ENOMEM;
   memset(w, 0, sizeof *w);
   w->alloc = *alloc;
-  w->id = cs_new_id();
+  w->id = new_id();
   w->sensor_scratch.alloc = *alloc;
+  cs_broad_init(&w->broad, alloc);
   *out = w;
   return CS_OK;
 }
@@ -114,32 +62,11 @@ void cs_world_free(cs_World *w) {
   cs_free(&a, w->tris, w->captris * sizeof(cs_TriES));
   cs_free(&a, w->gbodies, w->capgbodies * sizeof(cs_Body *));
   cs_free(&a, w->filters, w->capfilters * sizeof(cs_FilterEntry));
-  cs_free(&a, w->contacts, w->capcontacts * sizeof(cs_Contact));
+  cs_free(&a, w->contacts.data, w->contacts.cap * sizeof(cs_Contact));
   cs_u32buf_free(&a, &w->ids);
-  cs_broad_free(w);
+  cs_broad_free(&w->broad);
   sensors_free(w);
   cs_free(&a, w, sizeof *w);
-}
-
-/* World bounds of the body: its mesh's box, the 8 corners mapped. */
-static void body_update_bounds(cs_Body *b) {
-  cs_Mesh *m = b->mesh;
-  int i;
-  cs_mesh_ensure_fit(m);
-  b->lo = v3(HUGE_VAL, HUGE_VAL, HUGE_VAL);
-  b->hi = v3(-HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
-  for (i = 0; i < 8; i++) {
-    cs_Vec3 p = v3(i & 1 ? m->hi.x : m->lo.x, i & 2 ? m->hi.y : m->lo.y, i & 4 ? m->hi.z : m->lo.z);
-    p = v3_add(m3_apply(&b->A, p), b->T);
-    b->lo = v3_min(b->lo, p);
-    b->hi = v3_max(b->hi, p);
-  }
-  b->mesh_version = m->version;
-}
-
-/* Keeps the body's bounds current with its mesh's vertex edits. */
-void cs_body_refresh(cs_Body *b) {
-  if (b->mesh->dirty || b->mesh_version != b->mesh->version) body_update_bounds(b);
 }
 
 static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3 t) {
@@ -154,9 +81,9 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++) f += Ainv->m[i][j] * Ainv->m[i][j];
   b->sigma_min = 1.0 / sqrt(f);
-  body_update_bounds(b);
+  cs_body_update_bounds(b);
   if (b->world) {
-    b->world->broad_dirty = 1;
+    cs_broad_moved(&b->world->broad);
     b->world->version++;
   }
 }
@@ -177,12 +104,12 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
       (s = cs_grow(&w->alloc, (void **)&w->free_bodies, &w->capfree,
                    w->nfree + w->nbodies + 1, sizeof(cs_Body *))) != CS_OK)
     return s;
-  if ((s = cs_broad_mesh_ref(w, mesh, 1)) != CS_OK) return s;
+  if ((s = cs_broad_mesh_ref(&w->broad, mesh, 1)) != CS_OK) return s;
   if (w->nfree > 0) {             /* reuse a removed body's memory */
     b = w->free_bodies[--w->nfree];
     gen = b->generation;
   } else if (!(b = cs_malloc(&w->alloc, sizeof *b))) {
-    cs_broad_mesh_ref(w, mesh, -1);
+    cs_broad_mesh_ref(&w->broad, mesh, -1);
     return CS_ENOMEM;
   }
   memset(b, 0, sizeof *b);
@@ -194,7 +121,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   b->alive = 1;
   b->slot = w->nbodies;
   body_set_linear(b, &id, &id, v3(0, 0, 0));
-  w->broad_rebuild = 1;
+  cs_broad_changed(&w->broad);
   w->version++;
   w->bodies[w->nbodies++] = b;
   *out = b;
@@ -211,8 +138,8 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   CS_ASSERT(w->nfree < w->capfree);   /* reserved by cs_world_add */
   w->bodies[slot] = w->bodies[--w->nbodies];
   w->bodies[slot]->slot = slot;
-  cs_broad_mesh_ref(w, b->mesh, -1);
-  w->broad_rebuild = 1;
+  cs_broad_mesh_ref(&w->broad, b->mesh, -1);
+  cs_broad_changed(&w->broad);
   w->version++;
   b->alive = 0;
   b->generation++;
@@ -221,8 +148,11 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
 
 size_t cs_world_body_count(const cs_World *w) { return w->nbodies; }
 
+/* The gather copies each triangle's friction (cs_TriES.friction): a change
+** is a change of the world, which the movers' caches see. */
 cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
   size_t i;
+  w->version++;
   for (i = 0; i < w->nfriction; i++)
     if (w->friction[i].tag == tag) { w->friction[i].coefficient = c; return CS_OK; }
   if (w->nfriction == w->capfriction) {
@@ -289,7 +219,7 @@ void cs_body_set_layers(cs_Body *b, unsigned layers) {
 unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
 void cs_body_set_enabled(cs_Body *b, int e) {
   b->enabled = e != 0;
-  b->world->broad_rebuild = 1;
+  cs_broad_changed(&b->world->broad);
   b->world->version++;
 }
 int cs_body_get_enabled(const cs_Body *b) { return b->enabled; }
@@ -301,6 +231,26 @@ void cs_body_bounds(cs_Body *b, cs_Vec3 *lo, cs_Vec3 *hi) {
   cs_body_refresh(b);
   *lo = b->lo;
   *hi = b->hi;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** The bodies near a box, through the broad phase
+** ===================================================================*/
+
+void cs_world_sync(cs_World *w) {
+  if (w->broad.walks == 0) w->version += cs_broad_update(&w->broad, w->bodies, w->nbodies);
+}
+
+void cs_world_walk_begin(cs_World *w, cs_BroadWalk *it, cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
+  cs_world_sync(w);
+  cs_broad_walk_begin(&w->broad, it, w->bodies, w->nbodies, lo, hi, mask);
+}
+
+int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi) {
+  cs_world_sync(w);
+  return cs_broad_bounds(&w->broad, w->bodies, w->nbodies, lo, hi);
 }
 
 /* }================================================================== */
@@ -391,7 +341,7 @@ static int map_triangle(const cs_Mesh *mesh, uint32_t t, const BodyMap *bm,
   out->tri = t;
   out->tag = mesh->tags ? mesh->tags[t] : 0;
   out->one_sided = mesh->backfaces == CS_BACKFACES_IGNORE;
-  out->response = CS_RESPONSE_SLIDE;
+  out->response = out->filter_response = CS_RESPONSE_SLIDE;
   return 1;
 }
 
@@ -422,39 +372,32 @@ static cs_Status gather_body(cs_World *w, const cs_Body *b, const cs_ESpace *es,
     if (mesh->flags[t] & CS_TRI_DEGENERATE) continue;
     if (!map_triangle(mesh, t, &bm, es, te)) continue;
     te->body = gb;
+    te->friction = w->nfriction ? cs_world_get_friction(w, te->tag) : 0.0;
     if (filter) {
       int r = filter_response(w, first_filter, te->tag, filter, ud, b);
       if (r == -2) return CS_ENOMEM;
       if (r < 0) return CS_EABORT;
       if (r == CS_RESPONSE_CROSS) continue;
-      te->response = (uint8_t)r;
+      te->response = te->filter_response = (uint8_t)r;
     }
     w->ntris++;
   }
   return CS_OK;
 }
 
-typedef struct Gather {
-  cs_World *w;
-  const cs_ESpace *es;
-  cs_Vec3 lo, hi;
-  cs_FilterFn filter;
-  void *ud;
-} Gather;
-
-static cs_Status gather_visit(void *ud, cs_Body *b) {
-  Gather *g = ud;
-  return gather_body(g->w, b, g->es, g->lo, g->hi, g->filter, g->ud);
-}
-
 cs_Status cs_world_gather(cs_World *w, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
                           unsigned mask, cs_FilterFn filter, void *ud) {
-  Gather g;
-  g.w = w; g.es = es; g.lo = lo; g.hi = hi; g.filter = filter; g.ud = ud;
+  cs_BroadWalk it;
+  cs_Body *b;
+  cs_Status s = CS_OK;
   w->ntris = 0;
   w->ngbodies = 0;
   w->nfilters = 0;
-  return cs_world_bodies_in_box(w, lo, hi, mask, gather_visit, &g);
+  cs_world_walk_begin(w, &it, lo, hi, mask);
+  while (s == CS_OK && (b = cs_broad_walk_next(&w->broad, &it)) != NULL)
+    s = gather_body(w, b, es, lo, hi, filter, ud);
+  cs_broad_walk_end(&w->broad, &it);
+  return s;
 }
 
 /* }================================================================== */
@@ -540,14 +483,37 @@ static void cache_store(const cs_World *w, cs_Mover *m, const cs_ESpace *es,
 
 /* }================================================================== */
 
+/* The slide on one gathered set; a call that ends clear lets the next one
+** skip the overlap search while the mover and this world stay unchanged. */
+static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
+  int ends_clear = 0;
+  cs_Status s;
+  set->contacts = &w->contacts;
+  set->alloc = &w->alloc;
+  set->last_safe = m->has_safe && m->world == w->id ? &m->last_safe : NULL;
+  if (prepare_sensors(w, m->collides_with)) {
+    set->sensors = w->sensors;
+    set->nsensors = w->nsensors;
+    set->world = w->id;
+    set->path = &w->sensor_scratch;
+  }
+  s = cs_slide_move(m, set, &ends_clear);
+  if (s != CS_OK) return s;
+  m->world = w->id;
+  m->clean = ends_clear;
+  m->clean_version = w->version;
+  return CS_OK;
+}
+
 cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
                                      const cs_Vec3 *gravity) {
   cs_ESpace es;
+  cs_SlideSet set;
   cs_Vec3 lo, hi, carry = v3(0, 0, 0);
   const cs_Body *ground = live_ground_body(w, m);
   double margin, fat, skin = cs_mover_skin(m);
   cs_Status s;
-  int clear, sensors;
+  int clear;
   if (w->busy) return CS_EBUSY;
   if (ground) carry = ground_carry(ground, m);
   cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
@@ -558,17 +524,26 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
          + 2 * m->step_height + m->snap_distance + 4 * skin + 1e-9;
   w->busy = 1;
   cs_world_sync(w);
-  sensors = prepare_sensors(w, m->collides_with);
   /* A start not known to be clear may need pushing out of something: room
   ** for that too, a diameter, so the push never lands in ungathered
   ** geometry (depenetration is capped to the gathered reach). */
   clear = m->clean && m->world == w->id && m->clean_version == w->version && !m->filter;
   if (!clear) margin += 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+  memset(&set, 0, sizeof set);
+  set.es = &es;
+  set.reach = margin;
+  set.known_clear = clear;
+  set.walk = walk;
+  set.gravity = gravity;
+  set.carry = carry;
+  set.carrier = ground;
   ellipsoid_box(&es, margin, &lo, &hi);
   if (cache_usable(w, m, lo, hi)) {
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
-    s = cs_slide_move(w, m, &es, m->cache.tris, m->cache.ntris, m->cache.bodies,
-                      margin, clear, walk, gravity, carry, ground, sensors);
+    set.tris = m->cache.tris;
+    set.ntris = m->cache.ntris;
+    set.bodies = m->cache.bodies;
+    s = slide(w, m, &set);
     w->busy = 0;
     return s;
   }
@@ -577,8 +552,10 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
   if (s == CS_OK) {
     if (!m->filter) cache_store(w, m, &es, lo, hi);
-    s = cs_slide_move(w, m, &es, w->tris, w->ntris, w->gbodies, margin, clear,
-                      walk, gravity, carry, ground, sensors);
+    set.tris = w->tris;
+    set.ntris = w->ntris;
+    set.bodies = w->gbodies;
+    s = slide(w, m, &set);
   }
   w->busy = 0;
   return s;
@@ -671,7 +648,8 @@ cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
   if (!(sn = cs_malloc(&w->alloc, sizeof *sn))) return CS_ENOMEM;
   memset(sn, 0, sizeof *sn);
   sn->world = w;
-  sn->id = cs_new_id();
+  sn->world_id = w->id;
+  sn->id = new_id();
   sn->layers = 1;
   sn->slot = w->nsensors;
   sn->place.mesh = mesh;

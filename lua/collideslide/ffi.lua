@@ -170,6 +170,28 @@ const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i);
 cs_GroundState cs_mover_ground_state(const cs_Mover *m);
 int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, int *tag);
 int cs_mover_was_stuck(const cs_Mover *m);
+typedef struct cs_Sensor cs_Sensor;
+typedef struct cs_SensorEvent {
+  const cs_Sensor *sensor;
+  int enter;
+  double t;
+} cs_SensorEvent;
+cs_Status cs_world_add_sensor(cs_World *world, cs_Mesh *mesh, cs_Sensor **out,
+                              unsigned bad_edge[2], int *uses);
+void cs_world_remove_sensor(cs_World *world, cs_Sensor *sensor);
+size_t cs_world_sensor_count(const cs_World *world);
+void cs_sensor_set_transform(cs_Sensor *s, cs_Vec3 t, const double q[4], cs_Vec3 scale);
+cs_Status cs_sensor_set_matrix(cs_Sensor *s, const double m[16]);
+void cs_sensor_get_matrix(const cs_Sensor *s, double m[16]);
+void cs_sensor_set_layers(cs_Sensor *s, unsigned layers);
+unsigned cs_sensor_get_layers(const cs_Sensor *s);
+void cs_sensor_set_userdata(cs_Sensor *s, void *ud);
+void *cs_sensor_get_userdata(const cs_Sensor *s);
+cs_Mesh *cs_sensor_mesh(const cs_Sensor *s);
+int cs_sensor_contains(cs_Sensor *s, cs_Vec3 p);
+size_t cs_mover_sensor_event_count(const cs_Mover *m);
+const cs_SensorEvent *cs_mover_sensor_event(const cs_Mover *m, size_t i);
+int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s);
 typedef struct cs_Hit {
   double t;
   cs_Vec3 point;
@@ -1023,18 +1045,19 @@ local function check_xform(first, ...)
   return v
 end
 
--- Applies a checked transform; returns a cs_Status.
-local function apply_xform(b, x)
+-- Applies a checked transform to a body (or, given the sensor's setters, a
+-- sensor); returns a cs_Status.
+local function apply_xform(b, x, set_matrix, set_transform)
   if x.n == 16 then
     for i = 1, 16 do M16[i - 1] = x[i] end
-    return C.cs_body_set_matrix(b, M16)
+    return (set_matrix or C.cs_body_set_matrix)(b, M16)
   end
   V1.x, V1.y, V1.z = x[1], x[2], x[3]
   V2.x, V2.y, V2.z = 1, 1, 1
   Q4[0], Q4[1], Q4[2], Q4[3] = 0, 0, 0, 1
   if x.n >= 7 then Q4[0], Q4[1], Q4[2], Q4[3] = x[4], x[5], x[6], x[7] end
   if x.n == 10 then V2.x, V2.y, V2.z = x[8], x[9], x[10] end
-  C.cs_body_set_transform(b, V1, Q4, V2)
+  ;(set_transform or C.cs_body_set_transform)(b, V1, Q4, V2)
   return C.CS_OK
 end
 
@@ -1062,6 +1085,7 @@ local function newWorld()
     _p = ffi.gc(WORLD_OUT[0], world_finalizer(uses)),
     _uses = uses,                   -- mesh -> count (the finalizer's)
     _bodies = {},                   -- cs_Body address -> handle
+    _sensors = {},                  -- cs_Sensor address -> handle
     _pending = setmetatable({}, { __mode = "k" }),   -- movers with unresolved contacts
     _busy = 0,                      -- > 0 while a filter or a query callback may run
     _moving = false,                -- inside collideAndSlide (its filter may run)
@@ -1094,6 +1118,11 @@ local function world_close(self)
   for a, h in next, bodies do
     h._b = nil
     bodies[a] = nil
+  end
+  local sensors = self._sensors
+  for a, h in next, sensors do
+    h._s = nil
+    sensors[a] = nil
   end
 end
 
@@ -1405,6 +1434,8 @@ local function newMover(...)
     _filter = rawget(t, "filter") or false,
     _contacts = {},         -- the handles of the last call's contacts, once resolved
     _nhandles = 0,
+    _events = {},           -- the handles of the last call's sensor events, once resolved
+    _nevents = 0,
     _ground = false,        -- the ground body's handle, once resolved
     _resolved = true,       -- false: the last call's handles are still to resolve
     _cworld = false,        -- the world of the last call, while unresolved
@@ -1472,6 +1503,13 @@ local function resolve(m)
   else
     m._ground = false
   end
+  local sensors, events = w._sensors, m._events
+  n = tonumber(C.cs_mover_sensor_event_count(p))
+  for i = 0, n - 1 do
+    events[i + 1] = sensors[ptr_addr(C.cs_mover_sensor_event(p, i).sensor)]
+  end
+  for i = n + 1, m._nevents do events[i] = nil end
+  m._nevents = n
 end
 
 -- Resolves the pending contacts of every mover whose last call was in world w.
@@ -2011,6 +2049,182 @@ function World.raycastAll(self, ox, oy, oz, dx, dy, dz, fn, mask)
   return run_query(self, "raycastAll", fn, C.cs_world_raycast_all, self._p, vec_ct(ox, oy, oz),
     vec_ct(dx, dy, dz), mk, fn ~= nil and hit_cb or nil, nil)
 end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Sensors: closed volumes whose crossings movers record
+-- =======================================================================
+
+;(function()              -- (a function: the main chunk is at Lua's 200 locals)
+local Sensor = {}         -- methods
+local SENSOR_MT           -- set at the block's end
+local SENSOR_OUT = ffi.new("cs_Sensor *[1]")
+local BAD_EDGE, EDGE_USES = ffi.new("unsigned[2]"), ffi.new("int[1]")
+
+local function check_sensor_type(v, arg, none)
+  if getmetatable(v) ~= SENSOR_MT then
+    argerror(arg, "collideslide.Sensor expected, got " .. tname(v, none))
+  end
+  return v
+end
+
+local function check_sensor(v, arg, fname)
+  check_sensor_type(v, arg)
+  if not v._w._p then fail_at(arg, fname, "attempt to use a sensor of a closed/collected World") end
+  if not v._s then fail_at(arg, fname, "sensor was removed from its world") end
+  return v
+end
+
+local function apply_sensor_xform(p, x)
+  return apply_xform(p, x, C.cs_sensor_set_matrix, C.cs_sensor_set_transform)
+end
+
+--- world:addSensor(mesh [, transform...]) -> sensor
+function World.addSensor(self, ...)
+  check_world(self, 1)
+  local nargs = select("#", ...)
+  local mesh = check_mesh((...), 2, nargs < 1)
+  local x
+  if nargs >= 2 and not (nargs == 2 and select(2, ...) == nil) then x = check_xform(3, select(2, ...)) end
+  check_idle(self, "addSensor")
+  resolve_pending(self)
+  SENSOR_OUT[0] = nil
+  local s = C.cs_world_add_sensor(self._p, mesh._p, SENSOR_OUT, BAD_EDGE, EDGE_USES)
+  local p = SENSOR_OUT[0]
+  if s == C.CS_OK and x then
+    s = apply_sensor_xform(p, x)
+    if s ~= C.CS_OK then C.cs_world_remove_sensor(self._p, p); s = C.CS_ERANGE end
+  end
+  if s ~= C.CS_OK then
+    if s == C.CS_ERANGE then argerror(3, "matrix is not invertible") end
+    local uses = EDGE_USES[0]
+    if s == C.CS_EINVAL and uses == 0 then argerror(2, "mesh has no triangles (a sensor needs a closed mesh)") end
+    if s == C.CS_EINVAL then
+      argerror(2, format("mesh is not closed: the edge from vertex %d to vertex %d has %d triangle%s "
+        .. "on it, not a pair wound opposite ways (a sensor needs a closed mesh with shared "
+        .. "vertices and one winding)", BAD_EDGE[0] + 1, BAD_EDGE[1] + 1, uses, uses == 1 and "" or "s"))
+    end
+    status_error("addSensor", s)
+  end
+  local addr = ptr_addr(p)
+  local h = setmetatable({ _s = p, _addr = addr, _w = self, _mesh = mesh }, SENSOR_MT)
+  self._sensors[addr] = h
+  mesh._users = mesh._users + 1
+  self._uses[mesh] = (self._uses[mesh] or 0) + 1
+  return h
+end
+
+--- world:removeSensor(sensor): the handle is dead afterwards.
+function World.removeSensor(self, sensor)
+  check_world(self, 1)
+  check_sensor_type(sensor, 2, true)
+  if not rawequal(sensor._w, self) then argerror(2, "sensor belongs to another world") end
+  if not sensor._s then argerror(2, "sensor was removed from its world") end
+  check_idle(self, "removeSensor")
+  resolve_pending(self)
+  C.cs_world_remove_sensor(self._p, sensor._s)
+  sensor._s = nil
+  self._sensors[sensor._addr] = nil
+  local mesh, uses = sensor._mesh, self._uses
+  uses[mesh] = uses[mesh] - 1
+  if uses[mesh] <= 0 then uses[mesh] = nil end
+  mesh_release(mesh)
+end
+
+function World.sensorCount(self)
+  return tonumber(C.cs_world_sensor_count(check_world(self, 1)._p))
+end
+
+--- sensor:setTransform(...): the forms of body:setTransform.
+function Sensor.setTransform(self, ...)
+  check_sensor(self, 1)
+  if select("#", ...) < 1 then
+    argerror(2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none")
+  end
+  local x = check_xform(2, ...)
+  if apply_sensor_xform(self._s, x) ~= C.CS_OK then argerror(2, "matrix is not invertible") end
+end
+
+function Sensor.getTransform(self)
+  C.cs_sensor_get_matrix(check_sensor(self, 1)._s, M16)
+  local m = M16
+  return m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
+    m[12], m[13], m[14], m[15]
+end
+
+local XYZ = { "x", "y", "z" }
+
+function Sensor.contains(self, x, y, z)
+  check_sensor(self, 1)
+  check_vec3(x, y, z, 2, XYZ)
+  V1.x, V1.y, V1.z = x, y, z
+  return C.cs_sensor_contains(self._s, V1) ~= 0
+end
+
+function Sensor.getMesh(self)
+  return check_sensor(self, 1)._mesh
+end
+
+function Sensor.isRemoved(self)
+  check_sensor_type(self, 1)
+  return self._s == nil or not self._w._p
+end
+
+local function sensor_index(self, k)
+  local f = Sensor[k]
+  if f ~= nil then return f end
+  if k == "layers" then
+    return C.cs_sensor_get_layers(check_sensor(self, 1, "__index")._s)
+  elseif k == "userdata" then
+    return rawget(self, "_ud")
+  end
+  return nil
+end
+
+local function sensor_newindex(self, k, v)
+  if k == "layers" then
+    local mask = check_mask(v, 3, "__newindex", "layers")
+    C.cs_sensor_set_layers(check_sensor(self, 1, "__newindex")._s, mask)
+  elseif k == "userdata" then
+    rawset(self, "_ud", v)
+  elseif type(k) == "string" then
+    fail_at(2, "__newindex", format("unknown Sensor field '%s' (fields: layers, userdata)", k))
+  else
+    fail_at(2, "__newindex", format("unknown Sensor field (a %s key)", type(k)))
+  end
+end
+
+local function sensor_tostring(self)
+  if not self._s or not self._w._p then return "collideslide.Sensor (removed): " .. address(self) end
+  return format("collideslide.Sensor (mesh of %d triangles): %s",
+    tonumber(C.cs_mesh_triangle_count(C.cs_sensor_mesh(self._s))), address(self))
+end
+
+function Mover.sensorEventCount(self)
+  return tonumber(C.cs_mover_sensor_event_count(check_mover(self, 1)._p))
+end
+
+--- mover:getSensorEvent(i) -> sensor, "enter" | "exit", t
+function Mover.getSensorEvent(self, i)
+  check_mover(self, 1)
+  local n = tonumber(C.cs_mover_sensor_event_count(self._p))
+  local i0 = check_index(i, 2, "sensor event", n, true)
+  ensure_resolved(self)
+  local e = C.cs_mover_sensor_event(self._p, i0)
+  return self._events[i0 + 1], e.enter ~= 0 and "enter" or "exit", e.t
+end
+
+function Mover.isInside(self, sensor)
+  check_mover(self, 1)
+  check_sensor(sensor, 2)
+  return C.cs_mover_is_inside(self._p, sensor._s) ~= 0
+end
+
+SENSOR_MT = { __name = "collideslide.Sensor", __index = sensor_index, __newindex = sensor_newindex,
+  __tostring = sensor_tostring }
+for name, f in pairs(Sensor) do API[f] = name end
+end)()                    -- of the sensors' function
 
 -- }======================================================================
 

@@ -310,6 +310,70 @@ static void random_paths(void) {
   for (k = 0; k < NS; k++) cs_mesh_free(mesh[k]);
 }
 
+/* Sliding paths in a room of random boxes (walls, steps, crates) with
+** gravity: the path is not known outside the call, so the checks are the
+** ones any path must satisfy: each sensor's events alternate, starting from
+** the state before the call; t never decreases and stays in [0, 1]; the
+** state after the call is cs_sensor_contains at the final centre. */
+static void random_slides(void) {
+  enum { NS = 8, NB = 8, CALLS = 4000 };
+  cs_World *w = NULL;
+  cs_Mesh *mesh[NS + NB];
+  cs_Sensor *s[NS];
+  cs_Body *b;
+  cs_Mover *m = NULL;
+  int k, c, bad = 0, events = 0;
+  cs_Vec3 target = V(0, 0, 0);
+  cs_world_new(&A, &w);
+  mesh[0] = box(V(-10, -1, -10), V(10, 0, 10));          /* the floor */
+  cs_world_add(w, mesh[0], &b);
+  for (k = 1; k < NB; k++) {
+    cs_Vec3 lo = V(rnd() * 16 - 8, -0.5, rnd() * 16 - 8);
+    mesh[k] = box(lo, V(lo.x + 0.2 + rnd() * 3, rnd() * 1.5, lo.z + 0.2 + rnd() * 3));
+    cs_world_add(w, mesh[k], &b);
+  }
+  for (k = 0; k < NS; k++) {
+    cs_Vec3 lo = V(rnd() * 16 - 8, rnd() * 0.4 - 0.5, rnd() * 16 - 8);   /* around the centre's height */
+    mesh[NB + k] = box(lo, V(lo.x + 0.05 + rnd() * 5, lo.y + 0.8 + rnd() * 2, lo.z + 0.05 + rnd() * 5));
+    cs_world_add_sensor(w, mesh[NB + k], &s[k], NULL, NULL);
+  }
+  cs_mover_new(&A, &m);
+  cs_mover_set(m, CS_STEP_HEIGHT, 0.3);
+  cs_mover_set(m, CS_SNAP_DISTANCE, 0.2);
+  cs_mover_set_position(m, V(0, 3, 0));
+  for (c = 0; c < CALLS; c++) {
+    int state[NS];
+    double last = 0;
+    size_t i, n;
+    cs_Vec3 p = cs_mover_get_position(m), g = V(0, -0.2, 0);
+    if (fabs(p.x) > 9 || fabs(p.z) > 9 || p.y < -2) cs_mover_set_position(m, V(0, 3, 0));
+    for (k = 0; k < NS; k++) state[k] = cs_mover_is_inside(m, s[k]);
+    if (c % 40 == 0) target = V(rnd() * 16 - 8, 0, rnd() * 16 - 8);   /* walk to it */
+    {
+      double dx = target.x - p.x, dz = target.z - p.z, l = sqrt(dx * dx + dz * dz) + 1e-9;
+      double step = 0.2 + rnd() * 0.8;
+      cs_world_collide_and_slide(w, m, V(dx / l * step, 0, dz / l * step), &g);
+    }
+    n = cs_mover_sensor_event_count(m);
+    events += (int)n;
+    for (i = 0; i < n; i++) {
+      const cs_SensorEvent *e = cs_mover_sensor_event(m, i);
+      for (k = 0; k < NS && s[k] != e->sensor; k++) continue;
+      if (k == NS || e->enter == state[k] || e->t < last || e->t < 0 || e->t > 1) bad++;
+      if (k < NS) state[k] = e->enter;
+      last = e->t;
+    }
+    p = cs_mover_get_position(m);
+    for (k = 0; k < NS; k++)
+      if (cs_mover_is_inside(m, s[k]) != state[k] || cs_sensor_contains(s[k], p) != state[k]) bad++;
+  }
+  printf("random slides: %d calls, %d events, %d inconsistencies\n", CALLS, events, bad);
+  check(bad == 0 && events > 100, "random slides", "events inconsistent with the states");
+  cs_world_free(w);
+  cs_mover_free(m);
+  for (k = 0; k < NS + NB; k++) cs_mesh_free(mesh[k]);
+}
+
 /* }================================================================== */
 
 int main(void) {
@@ -320,6 +384,7 @@ int main(void) {
   start_inside();
   slide_into_sensor();
   random_paths();
+  random_slides();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
