@@ -442,14 +442,32 @@ test-ffi: $(FFI_LIB)
 
 # {==== The LÖVE playground's headless test (examples/love, the docs/examples part) ====
 #   make playground-test  builds the module for LuaJIT (LÖVE 11 runs LuaJIT) and runs
-#                         `love examples/love --script walk` under Xvfb: 200 frames of
-#                         scripted input at a fixed dt, then a screenshot. Fails unless
-#                         the screenshot (PLAYGROUND_SHOT) appears and is a PNG.
-#                         Installs love, xvfb and xauth when missing. Not in make test:
-#                         LÖVE and Xvfb are heavy. PLAYGROUND_SCRIPT=slope: the other run.
+#                         the playground twice under Xvfb:
+#                         1. `--script walk`: 200 frames of scripted input at a fixed
+#                            dt, then a screenshot (PLAYGROUND_SHOT);
+#                         2. `--script stairs --replay-compare stepHeight=0.2`: the
+#                            script's 200 frames recorded (and saved to a file, read
+#                            back), replayed with the settings unchanged, then with
+#                            the setting changed (PLAYGROUND_COMPARE), a screenshot of
+#                            the last replay beside the recording's ghost
+#                            (PLAYGROUND_COMPARE_SHOT). examples/love/test/check_compare.lua
+#                            then checks the printed figures: the unchanged replay
+#                            is the recorded path bit for bit, the changed one
+#                            differs, the settings printed for pasting are a valid
+#                            cs.newCharacter call with the new value, the saved
+#                            recording reads back.
+#                         Fails unless both screenshots appear and are PNGs and the
+#                         checks pass. Installs love, xvfb and xauth when missing.
+#                         Not in make test: LÖVE and Xvfb are heavy.
+#                         PLAYGROUND_SCRIPT=slope: the other first run;
+#                         PLAYGROUND_COMPARE=airControl=1 (any slider): another change.
 PLAYGROUND_SCRIPT ?= walk
 PLAYGROUND_SHOT ?= build/playground/$(PLAYGROUND_SCRIPT).png
+PLAYGROUND_COMPARE ?= stepHeight=0.2
+PLAYGROUND_COMPARE_SHOT ?= build/playground/compare.png
+PLAYGROUND_DIR := build/playground
 PLAYGROUND_PKGS := love xvfb xauth
+PLAYGROUND_XVFB := timeout 300 xvfb-run -a -s "-screen 0 1280x800x24"
 
 .PHONY: playground-test playground-deps
 
@@ -466,11 +484,23 @@ playground-deps:
 
 playground-test: playground-deps
 	$(MAKE) --no-print-directory all LUA=luajit
-	@mkdir -p $(dir $(PLAYGROUND_SHOT)) && rm -f $(PLAYGROUND_SHOT)
-	timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
-	  love examples/love --script $(PLAYGROUND_SCRIPT) --screenshot $(abspath $(PLAYGROUND_SHOT))
+	@mkdir -p $(dir $(PLAYGROUND_SHOT)) $(dir $(PLAYGROUND_COMPARE_SHOT)) $(PLAYGROUND_DIR)
+	@rm -f $(PLAYGROUND_SHOT) $(PLAYGROUND_COMPARE_SHOT) $(PLAYGROUND_DIR)/compare.log \
+	  $(PLAYGROUND_DIR)/recording.lua
+	$(PLAYGROUND_XVFB) love examples/love --script $(PLAYGROUND_SCRIPT) \
+	  --screenshot $(abspath $(PLAYGROUND_SHOT))
 	@head -c 8 $(PLAYGROUND_SHOT) 2>/dev/null | grep -q PNG || \
 	  { echo "playground-test: FAILED: no screenshot at $(PLAYGROUND_SHOT)"; exit 1; }
-	@echo "playground-test: ok, $(PLAYGROUND_SHOT) ($$(wc -c < $(PLAYGROUND_SHOT)) bytes)"
+	$(PLAYGROUND_XVFB) love examples/love --script stairs --replay-compare $(PLAYGROUND_COMPARE) \
+	  --save-recording $(abspath $(PLAYGROUND_DIR))/recording.lua \
+	  --screenshot $(abspath $(PLAYGROUND_COMPARE_SHOT)) > $(PLAYGROUND_DIR)/compare.log 2>&1 || \
+	  { cat $(PLAYGROUND_DIR)/compare.log; echo "playground-test: FAILED: the replay run"; exit 1; }
+	@cat $(PLAYGROUND_DIR)/compare.log
+	@head -c 8 $(PLAYGROUND_COMPARE_SHOT) 2>/dev/null | grep -q PNG || \
+	  { echo "playground-test: FAILED: no screenshot at $(PLAYGROUND_COMPARE_SHOT)"; exit 1; }
+	luajit examples/love/test/check_compare.lua $(PLAYGROUND_DIR)/compare.log $(PLAYGROUND_COMPARE) \
+	  $(PLAYGROUND_DIR)/recording.lua
+	@echo "playground-test: ok, $(PLAYGROUND_SHOT) ($$(wc -c < $(PLAYGROUND_SHOT)) bytes)," \
+	  "$(PLAYGROUND_COMPARE_SHOT) ($$(wc -c < $(PLAYGROUND_COMPARE_SHOT)) bytes)"
 
 # }====
