@@ -24,6 +24,8 @@ build = {
     ["collideslide.character"] = "lua/collideslide/character.lua",
     ["collideslide.svg"] = "lua/collideslide/svg.lua",
     ["collideslide.layer"] = "lua/collideslide/layer.lua",
-    ["collideslide.ffi"] = "lua/collideslide/ffi.lua",     -- LuaJIT only; needs libcollideslide
+    ["collideslide.check"] = "lua/collideslide/check.lua",
+    ["collideslide.draw"] = "lua/collideslide/draw.lua",
+    ["collideslide.ffi"] = "lua/collideslide/ffi.lua",     -- LuaJIT only; finds libcollideslide or core.so
   },
 }
