@@ -358,8 +358,11 @@ describe("cs.draw", function()
     local moved = cs.draw.triangles(mesh, body)
     assert.equal(-5, moved[1][1])
     assert.equal(#v, #cs.draw.topDown(mesh))
-    local t = cs.draw.topDown(b.vertices, b.indices)[1]
-    assert.same({ -10, -10, 0, 0, 0.8, 0.8, 0.8, 1 }, t)
+    local td = cs.draw.topDown(b.vertices, b.indices)
+    assert.same({ -10, -10, 0, 0, 0.7, 0.7, 0.7, 1 }, td[1])     -- the floor first, y = 0
+    local last = td[#td]                                         -- the box's top, y = 1, last
+    local g = 0.7 + 0.3 * (1 - math.exp(-1 / 3))
+    assert.near(g, last[5], 1e-12)
     assert.equal(3, #cs.draw.FORMAT)
     assert.matches("bad argument #1 to 'triangles' %(a collideslide.Mesh, or flat vertex and index arrays expected, got number%)",
       errorOf(cs.draw.triangles, 1))

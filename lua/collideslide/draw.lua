@@ -7,7 +7,7 @@
 --       love.graphics.newMesh(draw.FORMAT, verts, "triangles").
 --   topDown(mesh [, body]) / topDown(vertices, indices)
 --       -> { {x, z, 0, 0, r, g, b, a}, ... }: the triangles seen from above (+y),
---       shaded by slope, in LÖVE's default 2D vertex format:
+--       lowest first, shaded by slope and height, in LÖVE's default 2D format:
 --       love.graphics.newMesh(verts, "triangles").
 --   ellipsoid(mover [, segments]) -> g3d/FORMAT vertices of the mover's ellipsoid.
 --   outline(mover [, segments])   -> {x1, z1, x2, z2, ...}: the ellipsoid from above,
@@ -112,18 +112,26 @@ function draw.triangles(a, b)
 end
 
 --- draw.topDown(mesh [, body]) or (vertices, indices) -> list of
--- {x, z, 0, 0, r, g, b, 1}: seen from above, grey by slope (flat ground light,
--- walls dark).
+-- {x, z, 0, 0, r, g, b, 1}: seen from above, lowest triangles first (so that
+-- higher ones cover them), grey by slope and height: flat ground light, walls
+-- dark, higher a little lighter (g = 0.25 + 0.45 |ny| + 0.3 (1 - e^(-y/3)) for
+-- y >= 0).
 function draw.topDown(a, b)
-  local out, n = {}, 0
+  local tris = {}
   eachTriangle("topDown", a, b, function(ax, ay, az, bx, by, bz, cx, cy, cz)
     local _, ny = normal(ax, ay, az, bx, by, bz, cx, cy, cz)
-    local g = 0.3 + 0.5 * (ny < 0 and -ny or ny)
-    out[n + 1] = { ax, az, 0, 0, g, g, g, 1 }
-    out[n + 2] = { bx, bz, 0, 0, g, g, g, 1 }
-    out[n + 3] = { cx, cz, 0, 0, g, g, g, 1 }
-    n = n + 3
+    local y = (ay + by + cy) / 3
+    local g = 0.25 + 0.45 * (ny < 0 and -ny or ny) + 0.3 * (1 - math.exp(-(y > 0 and y or 0) / 3))
+    tris[#tris + 1] = { y, #tris, ax, az, bx, bz, cx, cz, g }
   end)
+  table.sort(tris, function(p, q) if p[1] ~= q[1] then return p[1] < q[1] end return p[2] < q[2] end)
+  local out = {}
+  for i, t in ipairs(tris) do
+    local g = t[9]
+    out[3 * i - 2] = { t[3], t[4], 0, 0, g, g, g, 1 }
+    out[3 * i - 1] = { t[5], t[6], 0, 0, g, g, g, 1 }
+    out[3 * i] = { t[7], t[8], 0, 0, g, g, g, 1 }
+  end
   return out
 end
 
