@@ -473,7 +473,7 @@ PLAYGROUND_SCRIPT ?= walk
 PLAYGROUND_SHOT ?= build/playground/$(PLAYGROUND_SCRIPT).png
 PLAYGROUND_PKGS := love xvfb xauth
 
-.PHONY: playground-test playground-deps
+.PHONY: playground-test playground-deps love-minimal-test
 
 playground-deps:
 	@sh tools/deps.sh luajit
@@ -494,5 +494,17 @@ playground-test: playground-deps
 	@head -c 8 $(PLAYGROUND_SHOT) 2>/dev/null | grep -q PNG || \
 	  { echo "playground-test: FAILED: no screenshot at $(PLAYGROUND_SHOT)"; exit 1; }
 	@echo "playground-test: ok, $(PLAYGROUND_SHOT) ($$(wc -c < $(PLAYGROUND_SHOT)) bytes)"
+
+# The LÖVE quick start (examples/love-minimal/main.lua, unchanged) under Xvfb:
+# tools/love_minimal_test scripts its keyboard (east up the stairs, then a jump)
+# at a fixed dt, fails unless the character climbed, and saves a screenshot.
+love-minimal-test: playground-deps
+	$(MAKE) --no-print-directory all LUA=luajit
+	@mkdir -p build/playground && rm -f build/playground/love-minimal.png
+	timeout 120 xvfb-run -a -s "-screen 0 1024x768x24" \
+	  love tools/love_minimal_test $(abspath build/playground/love-minimal.png)
+	@head -c 8 build/playground/love-minimal.png 2>/dev/null | grep -q PNG || \
+	  { echo "love-minimal-test: FAILED: no screenshot"; exit 1; }
+	@echo "love-minimal-test: ok, build/playground/love-minimal.png"
 
 # }====
