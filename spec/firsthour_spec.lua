@@ -352,7 +352,7 @@ describe("cs.draw", function()
     local mesh = body:getMesh()
     local v = cs.draw.triangles(mesh)
     assert.equal(3 * mesh:triangleCount(), #v)
-    assert.same({ -10, 0, -10, 0, 0, 0, 1, 0 }, v[1])           -- the floor faces up
+    assert.same({ -10, 0, -10, 0, 0, 0, 1, 0, 1, 1, 1, 1 }, v[1]) -- the floor faces up, white
     assert.same(v, cs.draw.triangles(b.vertices, b.indices))
     body:setTransform(5, 0, 0)
     local moved = cs.draw.triangles(mesh, body)
@@ -363,7 +363,7 @@ describe("cs.draw", function()
     local last = td[#td]                                         -- the box's top, y = 1, last
     local g = 0.7 + 0.3 * (1 - math.exp(-1 / 3))
     assert.near(g, last[5], 1e-12)
-    assert.equal(3, #cs.draw.FORMAT)
+    assert.equal(4, #cs.draw.FORMAT)
     assert.matches("bad argument #1 to 'triangles' %(a collideslide.Mesh, or flat vertex and index arrays expected, got number%)",
       errorOf(cs.draw.triangles, 1))
   end)
@@ -375,6 +375,16 @@ describe("cs.draw", function()
     for _, p in ipairs(cs.draw.ellipsoid(ch, 8)) do
       local u, w, s = (p[1] - x) / 0.4, (p[2] - y) / 0.9, (p[3] - z) / 0.5
       assert.near(1, u * u + w * w + s * s, 1e-9)
+    end
+    local v = cs.draw.ellipsoid(ch, 8)
+    assert.equal(3 * 8 * 2 * (4 - 1), #v)                        -- 8 around, 4 rings, caps single
+    for i = 1, #v, 3 do                                          -- counter-clockwise from outside
+      local a, p, q = v[i], v[i + 1], v[i + 2]
+      local ux, uy, uz = p[1] - a[1], p[2] - a[2], p[3] - a[3]
+      local wx, wy, wz = q[1] - a[1], q[2] - a[2], q[3] - a[3]
+      local nx, ny, nz = uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx
+      local cx, cy, cz = (a[1] + p[1] + q[1]) / 3 - x, (a[2] + p[2] + q[2]) / 3 - y, (a[3] + p[3] + q[3]) / 3 - z
+      assert.is_true(nx * cx + ny * cy + nz * cz > 0)
     end
     local o = cs.draw.outline(ch.mover, 4)
     assert.equal(8, #o)

@@ -2,9 +2,9 @@
 -- graphics API of its own (cs.draw, or require "collideslide.draw"):
 --
 --   triangles(mesh [, body]) / triangles(vertices, indices)
---       -> { {x, y, z, u, v, nx, ny, nz}, ... }, three per triangle (flat normals):
---       the vertex format of g3d (g3d.newModel(verts)) and of
---       love.graphics.newMesh(draw.FORMAT, verts, "triangles").
+--       -> { {x, y, z, u, v, nx, ny, nz, 1, 1, 1, 1}, ... }, three per triangle
+--       (flat normals, white): the vertex format of g3d's models
+--       (g3d.newModel(verts)), love.graphics.newMesh(draw.FORMAT, verts, "triangles").
 --   topDown(mesh [, body]) / topDown(vertices, indices)
 --       -> { {x, z, 0, 0, r, g, b, a}, ... }: the triangles seen from above (+y),
 --       lowest first, shaded by slope and height, in LÖVE's default 2D format:
@@ -22,11 +22,12 @@ local type, getmetatable, rawget, error, format = type, getmetatable, rawget, er
 local sqrt, cos, sin, pi, floor = math.sqrt, math.cos, math.sin, math.pi, math.floor
 
 --- draw.FORMAT: the vertex format of triangles() and ellipsoid() for
--- love.graphics.newMesh (position, texture coordinates, normal), as g3d's.
+-- love.graphics.newMesh (position, texture coordinates, normal, colour), g3d's.
 draw.FORMAT = {
   { "VertexPosition", "float", 3 },
   { "VertexTexCoord", "float", 2 },
   { "VertexNormal", "float", 3 },
+  { "VertexColor", "byte", 4 },
 }
 
 local function tname(v)
@@ -98,14 +99,14 @@ local function normal(ax, ay, az, bx, by, bz, cx, cy, cz)
 end
 
 --- draw.triangles(mesh [, body]) or (vertices, indices) -> list of
--- {x, y, z, u, v, nx, ny, nz} (u = v = 0), three per triangle.
+-- {x, y, z, u, v, nx, ny, nz, r, g, b, a} (u = v = 0, white), three per triangle.
 function draw.triangles(a, b)
   local out, n = {}, 0
   eachTriangle("triangles", a, b, function(ax, ay, az, bx, by, bz, cx, cy, cz)
     local nx, ny, nz = normal(ax, ay, az, bx, by, bz, cx, cy, cz)
-    out[n + 1] = { ax, ay, az, 0, 0, nx, ny, nz }
-    out[n + 2] = { bx, by, bz, 0, 0, nx, ny, nz }
-    out[n + 3] = { cx, cy, cz, 0, 0, nx, ny, nz }
+    out[n + 1] = { ax, ay, az, 0, 0, nx, ny, nz, 1, 1, 1, 1 }
+    out[n + 2] = { bx, by, bz, 0, 0, nx, ny, nz, 1, 1, 1, 1 }
+    out[n + 3] = { cx, cy, cz, 0, 0, nx, ny, nz, 1, 1, 1, 1 }
     n = n + 3
   end)
   return out
@@ -150,7 +151,7 @@ local function segmentsArg(s, fname, default)
   return s
 end
 
---- draw.ellipsoid(mover [, segments]) -> list of {x, y, z, u, v, nx, ny, nz}: the
+--- draw.ellipsoid(mover [, segments]) -> list of draw.FORMAT vertices: the
 -- mover's ellipsoid (with its orientation), `segments` (default 16) around.
 function draw.ellipsoid(m, segments)
   m = moverOf(m, "ellipsoid")
@@ -165,7 +166,7 @@ function draw.ellipsoid(m, segments)
     local x, y, z = rotate(qx, qy, qz, qw, rx * ux, ry * uy, rz * uz)
     local nx, ny, nz = rotate(qx, qy, qz, qw, ux / rx, uy / ry, uz / rz)
     local l = sqrt(nx * nx + ny * ny + nz * nz)
-    return { px + x, py + y, pz + z, j / sides, i / rings, nx / l, ny / l, nz / l }
+    return { px + x, py + y, pz + z, j / sides, i / rings, nx / l, ny / l, nz / l, 1, 1, 1, 1 }
   end
   local out = {}
   for i = 0, rings - 1 do
