@@ -65,11 +65,12 @@ function check.int(v, arg, fname, name, depth)
   return v
 end
 
---- check.nums(arg, fname, names, ...): each of ... a finite number; names[i]
--- names the i-th, which is argument arg + i - 1.
-function check.nums(arg, fname, names, ...)
+--- check.nums(first, fname, names, ...): each of ... a finite number; names[i]
+-- names the i-th, which is argument first + i - 1. (Not `arg`: in a vararg
+-- function, Lua 5.1 declares its own local `arg`, which would hide it.)
+function check.nums(first, fname, names, ...)
   for i = 1, #names do
-    check.num((select(i, ...)), arg + i - 1, fname, names[i], 2)
+    check.num((select(i, ...)), first + i - 1, fname, names[i], 2)
   end
 end
 
