@@ -72,6 +72,8 @@ describe("the builder checks its arguments at the call", function()
       errorOf(function() b:face(1, 2, 9) end))
     assert.matches("bad argument #2 to 'add' %(triangle 1: index 2 out of range 1%.%.1%)",
       errorOf(function() b:add({ 1, 2, 3 }, { 1, 1, 2 }) end))
+    assert.matches("bad argument #1 to 'add' %(table expected, got nil%)",
+      errorOf(function() b:add() end))
     assert.matches("bad argument #1 to 'mesh' %(table or nil expected, got number%)",
       errorOf(function() b:mesh(5) end))
     assert.matches("mesh: the builder is empty", errorOf(function() cs.newBuilder():mesh() end))
@@ -94,6 +96,30 @@ describe("the builder checks its arguments at the call", function()
     assert.equal(7, b.tags[24])
     assert.is_true(b.hasTags)
     assert.equal(24, b:mesh():triangleCount())
+  end)
+end)
+
+describe("the SVG helper checks its arguments at the call", function()
+  local svg = require "collideslide.svg"
+  it("names the argument and the fix", function()
+    local doc = svg.new(10, 10)
+    assert.matches("bad argument #1 to 'new' %(width must be a number, got string%)",
+      errorOf(svg.new, "a", 2))
+    assert.matches("bad argument #5 to 'view' %(umin must be a number, got nil%)",
+      errorOf(svg.view, 0, 0, 1, 1))
+    assert.matches("bad argument #7 to 'view' %(umax must be greater than umin%)",
+      errorOf(svg.view, 0, 0, 1, 1, 1, 0, 0, 1))
+    assert.matches("bad argument #1 to 'polygon' %(points has 3 numbers, not an even count%)",
+      errorOf(function() doc:polygon({ 1, 2, 3 }) end))
+    assert.matches("bad argument #1 to 'line' %(x1 must be a number, got string%)",
+      errorOf(function() doc:line("a") end))
+    assert.matches("bad argument #1 to 'circle' %(an SVG document expected, got number: call it with a colon",
+      errorOf(function() doc.circle(1, 2, 3) end))
+    assert.matches("bad argument #1 to 'save' %(string expected, got number%)",
+      errorOf(function() doc:save(5) end))
+    assert.equal(0, #doc.items)
+    doc:circle(1, 2, 3, { fill = "red" })
+    assert.equal('<circle cx="1.00" cy="2.00" r="3.00" fill="red"/>', doc.items[1])
   end)
 end)
 

@@ -205,9 +205,10 @@ local function build(core)
   -- into vertices, as newMesh takes them). Returns the builder.
   function Builder:add(vertices, indices, tags)
     checkBuilder(self, "add", "(vertices, indices [, tags])")
-    for arg, t in ipairs { vertices, indices } do
-      if type(t) ~= "table" then
-        check.argerror(arg + 1, "add", "table expected, got " .. (t == nil and "nil" or check.tname(t)))
+    local arrays = { vertices, indices }
+    for i = 1, 2 do                               -- (not ipairs: it stops at a nil)
+      if type(arrays[i]) ~= "table" then
+        check.argerror(i + 1, "add", "table expected, got " .. (arrays[i] == nil and "nil" or check.tname(arrays[i])))
       end
     end
     if tags ~= nil and type(tags) ~= "table" then
