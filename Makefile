@@ -9,6 +9,7 @@
 #   make rock-test  luarocks make the scm rockspec into build/rocktree (Lua 5.4
 #                   and 5.1) and smoke-test it from outside the repository, then
 #                   require the FFI binding from LuaJIT on the 5.1 tree
+#   eval "$(make -s env)"  LUA_PATH and LUA_CPATH for this checkout (any directory)
 #   make install    the Lua layer and the module under PREFIX (default /usr/local):
 #                   PREFIX/share/lua/V/collideslide/, PREFIX/lib/lua/V/collideslide/core.so
 # LUA selects the interpreter: lua5.1 lua5.2 lua5.3 lua5.4 luajit.
@@ -42,7 +43,9 @@ CORE_LIB := build/libcollideslide.a
 export LUA_PATH := ./lua/?.lua;./lua/?/init.lua;./spec/?.lua;;
 export LUA_CPATH := ./$(BUILD)/?.so;;
 
-.PHONY: all lib demo test check deps clean ctest check-valgrind test-all rock-test rockspec-check install
+.PHONY: all lib demo test check deps clean ctest check-valgrind test-all rock-test rockspec-check install env
+
+.DEFAULT_GOAL := all
 
 # make install [LUA=...] [PREFIX=...] [DESTDIR=...]: where `require` finds them
 # with the interpreter's default paths when PREFIX is /usr/local (Debian's Lua
@@ -51,6 +54,12 @@ PREFIX ?= /usr/local
 LUA_V := $(if $(filter luajit,$(LUA)),5.1,$(patsubst lua%,%,$(LUA)))
 INSTALL_LMOD := $(DESTDIR)$(PREFIX)/share/lua/$(LUA_V)/collideslide
 INSTALL_CMOD := $(DESTDIR)$(PREFIX)/lib/lua/$(LUA_V)/collideslide
+
+# eval "$(make -s env)": LUA_PATH and LUA_CPATH for this checkout, with absolute
+# paths, so that `require "collideslide"` works from any directory.
+env:
+	@echo 'export LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;"'
+	@echo 'export LUA_CPATH="$(CURDIR)/$(BUILD)/?.so;;"'
 
 install: $(MODULE)
 	install -d "$(INSTALL_LMOD)" "$(INSTALL_CMOD)"

@@ -16,10 +16,12 @@ local function explain(err)
   if err:find("module 'collideslide.core' not found", 1, true) then
     return "collideslide: the C module collideslide.core is not built for " .. lua
       .. " or not on package.cpath: run `make" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
-      .. "` in the collideslide folder (it writes build/" .. lua .. "/collideslide/core.so; "
-      .. "then `make install" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
-      .. " PREFIX=...` or LUA_CPATH=\"/path/to/collideslide/build/" .. lua .. "/?.so;;\"), "
-      .. "or `luarocks make --local rockspec/collideslide-scm-1.rockspec`"
+      .. "` in the collideslide folder (it writes build/" .. lua .. "/collideslide/core.so), "
+      .. "then `eval \"$(make -s env" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
+      .. ")\"` there (LUA_CPATH for any directory) or `make install" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
+      .. " PREFIX=...`; or `luarocks" .. (lua == "luajit" and " --lua-version=5.1" or
+        lua == "lua5.4" and "" or " --lua-version=" .. lua:sub(4))
+      .. " make --local rockspec/collideslide-scm-1.rockspec`"
   end
   local symbol = err:match("undefined symbol: ([%w_]+)")
   if symbol and symbol:match("^lua") then
