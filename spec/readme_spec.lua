@@ -45,6 +45,14 @@ describe("README.md", function()
     p:close()
   end)
 
+  it("plain `make` builds and installs nothing (install is asked for by name)", function()
+    local p = assert(io.popen("make -n -B all 2>&1; echo; make -n 2>&1"))
+    local out = p:read("*a")
+    p:close()
+    assert.is_falsy(out:find("install ", 1, true), out)
+    assert.is_truthy(out:find("collideslide/core.so", 1, true), out)
+  end)
+
   it("shows pictures that exist, and says what is not included", function()
     for path in README:gmatch("!%b[]%(([^)]+)%)") do
       assert.is_truthy(io.open(path), path .. " is shown but does not exist")
