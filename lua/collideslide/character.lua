@@ -3,7 +3,12 @@
 -- snapping come from the mover's tunables, which the character sets game-style.
 --[[
     local ch = cs.newCharacter{ radius = {0.4, 0.9, 0.4}, position = {0, 2, 0} }
-    ch:update(world, dt, { x = 1, z = 0, jump = false, run = false })
+    ch:update(world, dt, { x = 1, z = 0, jump = false, run = false, yaw = 0 })
+    ch:push(0, 12, 0)                     -- once: a jump pad (or knockback across up)
+    local list, n = ch:contacts()         -- also ch:contactCount(), ch:getContact(i)
+
+Input keys: x, z (-1..1, the move direction), jump, run, yaw (radians: x and z
+turned about up, for camera-relative input); any other key is an error.
 
 Settings: plain fields, checked and applied at the next update (so changing one
 between frames takes effect on the next frame). A bad value raises an error.
