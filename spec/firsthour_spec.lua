@@ -160,11 +160,17 @@ describe("the character", function()
       errorOf(function() ch.update(world, 1 / 60) end))
   end)
 
-  it("reports a replaced velocity table and names push", function()
+  it("reports a written velocity and names push", function()
     local ch = cs.newCharacter()
     ch.velocity = { 1, 0, 0 }
     assert.matches("character:update: velocity and fallVelocity are state, not settings: to push the character, "
       .. "call character:push", errorOf(function() ch:update(world, 1 / 60) end))
+    local ch2 = cs.newCharacter { position = { 0, 2, 0 } }
+    for _ = 1, 5 do ch2:update(world, 1 / 60, { x = 1 }) end    -- its own writes are fine
+    ch2:push(1, 2, 0)
+    ch2:update(world, 1 / 60)
+    ch2.fallVelocity[2] = 10
+    assert.matches("velocity and fallVelocity are state", errorOf(function() ch2:update(world, 1 / 60) end))
   end)
 
   it("passed where a mover is expected, names character.mover", function()

@@ -230,6 +230,7 @@ local function construct(newMover, settings)
   self._placed = { p[1], p[2], p[3] }           -- the position the mover was last at
   self._px, self._py, self._pz = 0, 0, 0        -- push velocity across up (m/s)
   self._v, self._f = self.velocity, self.fallVelocity   -- to catch a script replacing them
+  self._vf = { 0, 0, 0, 0, 0, 0 }               -- or writing into them: what they held
   self._contacts = {}                           -- character:contacts()'s list
   Character._sync(self)                         -- the mover gets the settings now
   return setmetatable(self, Character)          -- from now on unknown fields are refused
@@ -255,7 +256,9 @@ end
 function Character:_sync()
   local err = checkAll(self)
   if err then return err end
-  if rawget(self, "velocity") ~= self._v or rawget(self, "fallVelocity") ~= self._f then
+  local v, f, held = rawget(self, "velocity"), rawget(self, "fallVelocity"), self._vf
+  if v ~= self._v or f ~= self._f or v[1] ~= held[1] or v[2] ~= held[2] or v[3] ~= held[3]
+    or f[1] ~= held[4] or f[2] ~= held[5] or f[3] ~= held[6] then
     return "velocity and fallVelocity are state, not settings: to push the character, "
       .. "call character:push(vx, vy, vz)"
   end
@@ -327,6 +330,8 @@ function Character:push(vx, vy, vz)
   local d = vx * ux + vy * uy + vz * uz
   local f = self.fallVelocity
   f[1], f[2], f[3] = f[1] + d * ux, f[2] + d * uy, f[3] + d * uz
+  local held = self._vf
+  held[4], held[5], held[6] = f[1], f[2], f[3]
   self._px, self._py, self._pz = self._px + vx - d * ux, self._py + vy - d * uy, self._pz + vz - d * uz
   if d > 0 then self.onGround = false end        -- it takes off at the next update
 end
@@ -556,6 +561,8 @@ function Character:update(world, dt, input)
   self._px, self._py, self._pz = px, py, pz
   local v, q = self.velocity, self._placed
   v[1], v[2], v[3] = (x - x0) / dt, (y - y0) / dt, (z - z0) / dt
+  local held = self._vf
+  held[1], held[2], held[3], held[4], held[5], held[6] = v[1], v[2], v[3], f[1], f[2], f[3]
   p[1], p[2], p[3] = x, y, z
   q[1], q[2], q[3] = x, y, z
   local n = m:sensorEventCount()
