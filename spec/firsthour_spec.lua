@@ -390,13 +390,21 @@ describe("cs.draw", function()
     local moved = cs.draw.triangles(mesh, body)
     assert.equal(-5, moved[1][1])
     assert.equal(#v, #cs.draw.topDown(mesh))
+    assert.same(moved, cs.draw.triangles(body))                  -- a body alone: its mesh, placed
+    local zone = world:addSensor(cs.newMesh(cs.box(0, 0, 0, 1, 1, 1)), 0, 0, 7)
+    local zv = cs.draw.triangles(zone)                           -- a trigger zone where it is
+    assert.equal(36, #zv)
+    for _, p in ipairs(zv) do assert.is_true(p[3] == 7 or p[3] == 8) end
+    assert.equal(36, #cs.draw.topDown(zone))
+    assert.matches("bad argument #2 to 'triangles' %(collideslide.Body, collideslide.Sensor or nil expected, got number%)",
+      errorOf(cs.draw.triangles, mesh, 5))
     local td = cs.draw.topDown(b.vertices, b.indices)
     assert.same({ -10, -10, 0, 0, 0.7, 0.7, 0.7, 1 }, td[1])     -- the floor first, y = 0
     local last = td[#td]                                         -- the box's top, y = 1, last
     local g = 0.7 + 0.3 * (1 - math.exp(-1 / 3))
     assert.near(g, last[5], 1e-12)
     assert.equal(4, #cs.draw.FORMAT)
-    assert.matches("bad argument #1 to 'triangles' %(a collideslide.Mesh, or flat vertex and index arrays expected, got number%)",
+    assert.matches("bad argument #1 to 'triangles' %(a collideslide.Mesh, Body or Sensor, or flat vertex and index arrays expected, got number%)",
       errorOf(cs.draw.triangles, 1))
   end)
 

@@ -1,11 +1,11 @@
 -- collideslide/draw.lua: plain arrays for drawing what collideslide holds, with no
 -- graphics API of its own (cs.draw, or require "collideslide.draw"):
 --
---   triangles(mesh [, body]) / triangles(vertices, indices)
+--   triangles(mesh [, body or sensor]) / triangles(body or sensor) / triangles(vertices, indices)
 --       -> { {x, y, z, u, v, nx, ny, nz, 1, 1, 1, 1}, ... }, three per triangle
 --       (flat normals, white): the vertex format of g3d's models
 --       (g3d.newModel(verts)), love.graphics.newMesh(draw.FORMAT, verts, "triangles").
---   topDown(mesh [, body]) / topDown(vertices, indices)
+--   topDown(mesh [, body or sensor]) / topDown(body or sensor) / topDown(vertices, indices)
 --       -> { {x, z, 0, 0, r, g, b, a}, ... }: the triangles seen from above (+y),
 --       lowest first, shaded by slope and height, in LÖVE's default 2D format:
 --       love.graphics.newMesh(verts, "triangles").
@@ -53,14 +53,18 @@ local function moverOf(m, fname)
   return m
 end
 
+local PLACED = { ["collideslide.Body"] = true, ["collideslide.Sensor"] = true }
+
 -- Calls fn(ax, ay, az, bx, by, bz, cx, cy, cz) for each triangle of a mesh (placed
--- by a body's transform when given) or of flat vertex/index arrays.
+-- by a body's or sensor's transform when given), of a body or a sensor (its mesh
+-- where it is), or of flat vertex/index arrays.
 local function eachTriangle(fname, a, b, fn)
+  if PLACED[tname(a)] and b == nil then a, b = a:getMesh(), a end
   if tname(a) == "collideslide.Mesh" then
     local m
     if b ~= nil then
-      if tname(b) ~= "collideslide.Body" then
-        argerror(2, fname, "collideslide.Body or nil expected, got " .. tname(b), 2)
+      if not PLACED[tname(b)] then
+        argerror(2, fname, "collideslide.Body, collideslide.Sensor or nil expected, got " .. tname(b), 2)
       end
       m = { b:getTransform() }
     end
@@ -83,7 +87,7 @@ local function eachTriangle(fname, a, b, fn)
       fn(a[i], a[i + 1], a[i + 2], a[j], a[j + 1], a[j + 2], a[k], a[k + 1], a[k + 2])
     end
   else
-    argerror(1, fname, "a collideslide.Mesh, or flat vertex and index arrays expected, got "
+    argerror(1, fname, "a collideslide.Mesh, Body or Sensor, or flat vertex and index arrays expected, got "
       .. tname(a) .. (b == nil and "" or " and " .. tname(b)), 2)
   end
 end
@@ -98,7 +102,7 @@ local function normal(ax, ay, az, bx, by, bz, cx, cy, cz)
   return nx / l, ny / l, nz / l
 end
 
---- draw.triangles(mesh [, body]) or (vertices, indices) -> list of
+--- draw.triangles(mesh [, body or sensor]), (body or sensor) or (vertices, indices) -> list of
 -- {x, y, z, u, v, nx, ny, nz, r, g, b, a} (u = v = 0, white), three per triangle.
 function draw.triangles(a, b)
   local out, n = {}, 0
@@ -112,7 +116,7 @@ function draw.triangles(a, b)
   return out
 end
 
---- draw.topDown(mesh [, body]) or (vertices, indices) -> list of
+--- draw.topDown(mesh [, body or sensor]), (body or sensor) or (vertices, indices) -> list of
 -- {x, z, 0, 0, r, g, b, 1}: seen from above, lowest triangles first (so that
 -- higher ones cover them), grey by slope and height: flat ground light, walls
 -- dark, higher a little lighter (g = 0.25 + 0.45 |ny| + 0.3 (1 - e^(-y/3)) for
