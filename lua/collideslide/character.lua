@@ -231,7 +231,6 @@ local function construct(newMover, settings)
   self._px, self._py, self._pz = 0, 0, 0        -- push velocity across up (m/s)
   self._v, self._f = self.velocity, self.fallVelocity   -- to catch a script replacing them
   self._vf = { 0, 0, 0, 0, 0, 0 }               -- or writing into them: what they held
-  self._contacts = {}                           -- character:contacts()'s list
   Character._sync(self)                         -- the mover gets the settings now
   return setmetatable(self, Character)          -- from now on unknown fields are refused
 end
