@@ -1041,7 +1041,12 @@ static int mover_field(const char *k) {
 }
 
 static MoverUD *check_mover(lua_State *L, int arg) {
-  MoverUD *m = (MoverUD *)check_type(L, arg, MOVER_MT);
+  MoverUD *m = (MoverUD *)csL_testudata(L, arg, MOVER_MT);
+  if (m == NULL) {    /* a character (the Lua layer's) holds its mover: name the fix */
+    const char *t = tname(L, arg);
+    argfail(L, arg, "%s expected, got %s%s", MOVER_MT, t,
+            strcmp(t, "collideslide.Character") == 0 ? " (pass character.mover)" : "");
+  }
   if (m->mover == NULL) argfail(L, arg, "attempt to use a closed/collected Mover");
   return m;
 }

@@ -9,6 +9,7 @@
 -- inside) and NPCs.
 
 local ffi = require "ffi"
+local draw = require "collideslide.draw"      -- contacts as segments (cs.draw)
 
 local views = {}
 
@@ -311,11 +312,10 @@ local function drawCharacter(ch, project, scale, ru, rv)
   setColour(C.velocity, 0.8)
   local ex, ey = project(px + v[1] * 0.25, py + v[2] * 0.25, pz + v[3] * 0.25)
   arrow(sx, sy, ex, ey, 6)
-  -- contacts: the point and its normal (0.5 m)
-  for i = 1, m:contactCount() do
-    local cx, cy, cz, nx, ny, nz = m:getContact(i)
-    local ax, ay = project(cx, cy, cz)
-    local bx, by = project(cx + nx * 0.5, cy + ny * 0.5, cz + nz * 0.5)
+  -- contacts: the point and its normal (0.5 m), as segments from cs.draw
+  for _, c in ipairs(draw.contacts(ch, 0.5)) do
+    local ax, ay = project(c[1], c[2], c[3])
+    local bx, by = project(c[4], c[5], c[6])
     setColour(C.contact)
     arrow(ax, ay, bx, by, 6)
     lg.circle("fill", ax, ay, 3.5)

@@ -13,7 +13,9 @@
 --   2. package.cpath's templates with ? as libcollideslide, then as
 --      collideslide/libcollideslide (next to a collideslide/core.so);
 --   3. next to this file, and build/ two levels above it (a checkout of the repo);
---   4. the system's search (ffi.load "collideslide": LD_LIBRARY_PATH, ...).
+--   4. the system's search (ffi.load "collideslide": LD_LIBRARY_PATH, ...);
+--   5. the C module collideslide/core.so on package.cpath (what a rock installs;
+--      it exports every cs_* function), when built for LuaJIT's API (Lua 5.1).
 --
 -- How it differs from the C module, apart from what type() says (tables, not
 -- userdata):
@@ -300,8 +302,16 @@ local function load_library()
   local ok, lib = pcall(ffi.load, "collideslide")
   if ok then return lib end
   tried[#tried + 1] = "the system's library path (" .. tostring(lib) .. ")"
+  for template in package.cpath:gmatch("[^;]+") do      -- the rock's C module
+    if template:find("?", 1, true) then
+      local core = try((template:gsub("%?", "collideslide/core")))
+      if core then return core end
+    end
+  end
   error("collideslide.ffi: libcollideslide." .. LIBEXT .. " not found (make ffi-lib builds it; "
-    .. "COLLIDESLIDE_LIB=path picks it); tried:\n  " .. table.concat(tried, "\n  "), 3)
+    .. "COLLIDESLIDE_LIB=path picks it; a collideslide/core.so built for LuaJIT, as "
+    .. "`luarocks --lua-version=5.1 make` or `make LUA=luajit` builds it, works too); tried:\n  "
+    .. table.concat(tried, "\n  "), 3)
 end
 
 local C = load_library()
@@ -1319,7 +1329,9 @@ local FIELD_ORDER = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes",
 
 local function check_mover(v, arg, none, fname)
   if getmetatable(v) ~= MOVER_MT then
-    fail_at(arg, fname, "collideslide.Mover expected, got " .. tname(v, none))
+    local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
+    fail_at(arg, fname, "collideslide.Mover expected, got " .. t
+      .. (t == "collideslide.Character" and " (pass character.mover)" or ""))
   end
   if not v._p then fail_at(arg, fname, "attempt to use a closed/collected Mover") end
   return v
