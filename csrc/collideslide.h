@@ -237,6 +237,9 @@ cs_Status cs_world_remove_mover(cs_World *world, cs_Mover *m);
 size_t cs_world_mover_count(const cs_World *world);
 /* The world the mover was added to, or NULL. */
 cs_World *cs_mover_added_to(const cs_Mover *m);
+/* A pointer of the caller's, kept with the mover (the Lua binding's handle). */
+void cs_mover_set_userdata(cs_Mover *m, void *ud);
+void *cs_mover_get_userdata(const cs_Mover *m);
 
 /* }================================================================== */
 

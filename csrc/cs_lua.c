@@ -50,7 +50,7 @@ CS_EXPORT int luaopen_collideslide_core(lua_State *L);
 #define STACK_EXTRA 16              /* slots a callback needs (11 at most) */
 
 enum { BUV_WORLD = 1, BUV_MESH, BUV_USERDATA };       /* body handle user value */
-enum { MUV_FILTER = 1, MUV_CONTACTS, MUV_GROUND, MUV_EVENTS };  /* mover user value */
+enum { MUV_FILTER = 1, MUV_CONTACTS, MUV_GROUND, MUV_EVENTS, MUV_GMOVER };  /* mover user value */
 
 typedef struct MeshUD {
   cs_Mesh *mesh;        /* NULL once freed */
@@ -691,6 +691,13 @@ static void push_body(lua_State *L, int t, const cs_Body *body) {
   else csL_rawgetp(L, t, cs_body_get_userdata(body));
 }
 
+/* Pushes what a contact met: its body's handle, or the other mover's
+** (added movers are in the same table, keyed by their MoverUD). */
+static void push_other(lua_State *L, int t, const cs_Contact *c) {
+  if (c->mover != NULL) csL_rawgetp(L, t, cs_mover_get_userdata(c->mover));
+  else push_body(L, t, c->body);
+}
+
 /* A transform as body:setTransform takes it: n is 3, 7, 10 or 16. */
 typedef struct Xform { int n; double v[16]; } Xform;
 
@@ -793,7 +800,9 @@ static int world_close(lua_State *L) {
   if (!lua_istable(L, -1)) return 0;
   lua_pushnil(L);
   while (lua_next(L, -2) != 0) {
-    if (csL_testudata(L, -1, SENSOR_MT) != NULL) {
+    if (csL_testudata(L, -1, MOVER_MT) != NULL) {
+      /* an added mover: the core world forgets it as it is freed */
+    } else if (csL_testudata(L, -1, SENSOR_MT) != NULL) {
       SensorUD *sn = (SensorUD *)lua_touserdata(L, -1);
       if (sn->sensor != NULL) { sn->sensor = NULL; mesh_release(sn->m); }
     } else {
@@ -1021,16 +1030,17 @@ static int body___tostring(lua_State *L) {
 ** Movers
 ** ===================================================================*/
 
-enum { MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_STEP, MF_SNAP, MF_MASK, MF_FILTER, MF_N };
+enum { MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_STEP, MF_SNAP, MF_MASK, MF_LAYERS, MF_FILTER,
+       MF_N };
 
 static const char *const mover_fields[MF_N + 1] = {
   "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
-  "snapDistance", "collidesWith", "filter", NULL
+  "snapDistance", "collidesWith", "layers", "filter", NULL
 };
 
 static const cs_Setting mover_settings[MF_FILTER] = {
   CS_MAX_ITERATIONS, CS_SKIN, CS_SLOPE_LIMIT, CS_BLOCK_STEEP_SLOPES, CS_STEP_HEIGHT,
-  CS_SNAP_DISTANCE, CS_COLLIDES_WITH
+  CS_SNAP_DISTANCE, CS_COLLIDES_WITH, CS_LAYERS
 };
 
 static int mover_field(const char *k) {
@@ -1078,7 +1088,7 @@ static double check_field(lua_State *L, int f, int vi, int arg, const char *fnam
       if (lua_type(L, vi) != LUA_TBOOLEAN)
         fail_at(L, arg, fname, "%s must be a boolean, got %s", name, tname(L, vi));
       return lua_toboolean(L, vi) ? 1 : 0;
-    case MF_MASK:
+    case MF_MASK: case MF_LAYERS:
       return (double)check_mask(L, vi, arg, fname, name);
     case MF_FILTER:
       if (!lua_isnil(L, vi) && lua_type(L, vi) != LUA_TFUNCTION)
@@ -1111,7 +1121,7 @@ static void push_field(lua_State *L, MoverUD *m, int self, int f) {
   switch (f) {
     case MF_MAXIT: lua_pushinteger(L, (lua_Integer)d); break;
     case MF_BLOCK: lua_pushboolean(L, d != 0); break;
-    case MF_MASK: csL_pushuint(L, (unsigned)d); break;
+    case MF_MASK: case MF_LAYERS: csL_pushuint(L, (unsigned)d); break;
     case MF_SKIN:
       if (d < 0) {                      /* auto: 1% of the smallest radius */
         r = cs_mover_get_radius(m->mover);
@@ -1179,7 +1189,7 @@ static int cs_newMover(lua_State *L) {
   m = (MoverUD *)csL_newudata(L, sizeof(MoverUD));      /* 2 */
   m->mover = NULL; m->busy = 0; m->nhandles = 0; m->nevents = 0;
   csL_setmetatable(L, MOVER_MT);
-  lua_createtable(L, 4, 0);
+  lua_createtable(L, 5, 0);
   lua_newtable(L);
   lua_rawseti(L, -2, MUV_CONTACTS);
   lua_newtable(L);
@@ -1192,6 +1202,7 @@ static int cs_newMover(lua_State *L) {
   csL_setuservalue(L, 2);
   s = cs_mover_new(&a, &m->mover);
   if (s != CS_OK) { m->mover = NULL; return status_error(L, "newMover", s); }
+  cs_mover_set_userdata(m->mover, m);
   if (hr) { v.x = r[0]; v.y = r[1]; v.z = r[2]; cs_mover_set_radius(m->mover, v); }
   if (hp) { v.x = p[0]; v.y = p[1]; v.z = p[2]; cs_mover_set_position(m->mover, v); }
   if (hu) { v.x = up[0]; v.y = up[1]; v.z = up[2]; cs_mover_set_up(m->mover, v); }
@@ -1490,7 +1501,7 @@ static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   int tag;
   lua_rawgeti(L, uv, MUV_CONTACTS);
   for (i = 0; i < n; i++) {
-    push_body(L, bodies, cs_mover_contact(m->mover, i)->body);
+    push_other(L, bodies, cs_mover_contact(m->mover, i));
     lua_rawseti(L, -2, (int)i + 1);
   }
   for (i = n; i < m->nhandles; i++) {
@@ -1502,6 +1513,10 @@ static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   if (!cs_mover_ground(m->mover, &nrm, &gb, &tag)) gb = NULL;
   push_body(L, bodies, gb);
   lua_rawseti(L, uv, MUV_GROUND);
+  if (cs_mover_ground_mover(m->mover) != NULL)
+    csL_rawgetp(L, bodies, cs_mover_get_userdata(cs_mover_ground_mover(m->mover)));
+  else lua_pushnil(L);
+  lua_rawseti(L, uv, MUV_GMOVER);
   n = cs_mover_sensor_event_count(m->mover);
   lua_rawgeti(L, uv, MUV_EVENTS);
   for (i = 0; i < n; i++) {
@@ -1953,6 +1968,60 @@ static int sensor___tostring(lua_State *L) {
   return 1;
 }
 
+/* {==================================================================
+** Movers that meet (issue 14): added movers are solid to each other. The
+** world's handle table keeps each added mover's handle (keyed by its
+** MoverUD), so contacts can name it and it stays alive while added.
+** ===================================================================*/
+
+/* world:addMover(mover) */
+static int world_addMover(lua_State *L) {
+  WorldUD *w = check_world(L, 1);
+  MoverUD *m = check_mover_idle(L, 2, "addMover");
+  cs_Status s;
+  check_idle(L, w, "addMover");
+  if (cs_mover_added_to(m->mover) != NULL)
+    argfail(L, 2, "the mover is in a world already (world:removeMover it there first)");
+  csL_getuservalue(L, 1);
+  lua_pushvalue(L, 2);
+  csL_rawsetp(L, -2, m);               /* the last step that may raise */
+  s = cs_world_add_mover(w->world, m->mover);
+  if (s != CS_OK) {
+    lua_pushnil(L);
+    csL_rawsetp(L, -2, m);
+    return status_error(L, "addMover", s);
+  }
+  return 0;
+}
+
+/* world:removeMover(mover) */
+static int world_removeMover(lua_State *L) {
+  WorldUD *w = check_world(L, 1);
+  MoverUD *m = check_mover_idle(L, 2, "removeMover");
+  check_idle(L, w, "removeMover");
+  if (cs_mover_added_to(m->mover) != w->world) argfail(L, 2, "the mover is not in this world");
+  cs_world_remove_mover(w->world, m->mover);
+  csL_getuservalue(L, 1);
+  lua_pushnil(L);
+  csL_rawsetp(L, -2, m);
+  return 0;
+}
+
+static int world_moverCount(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)cs_world_mover_count(check_world(L, 1)->world));
+  return 1;
+}
+
+/* mover:getGroundMover() -> the mover the last call stood on, or nil */
+static int mover_getGroundMover(lua_State *L) {
+  check_mover(L, 1);
+  csL_getuservalue(L, 1);
+  lua_rawgeti(L, -1, MUV_GMOVER);
+  return 1;
+}
+
+/* }================================================================== */
+
 static int mover_sensorEventCount(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)cs_mover_sensor_event_count(check_mover(L, 1)->mover));
   return 1;
@@ -2011,6 +2080,7 @@ static const luaL_Reg world_methods[] = {
   {"overlapEllipsoid", world_overlapEllipsoid}, {"overlap", world_overlap},
   {"raycastAll", world_raycastAll},
   {"addSensor", world_addSensor}, {"removeSensor", world_removeSensor},
+  {"addMover", world_addMover}, {"removeMover", world_removeMover}, {"moverCount", world_moverCount},
   {"sensorCount", world_sensorCount},
   {NULL, NULL}
 };
@@ -2042,7 +2112,7 @@ static const luaL_Reg mover_methods[] = {
   {"getGroundState", mover_getGroundState}, {"getGroundBody", mover_getGroundBody},
   {"getGroundTag", mover_getGroundTag}, {"wasStuck", mover_wasStuck},
   {"sensorEventCount", mover_sensorEventCount}, {"getSensorEvent", mover_getSensorEvent},
-  {"isInside", mover_isInside},
+  {"isInside", mover_isInside}, {"getGroundMover", mover_getGroundMover},
   {NULL, NULL}
 };
 

@@ -164,6 +164,8 @@ const cs_Mover *cs_mover_ground_mover(const cs_Mover *m) {
 }
 
 cs_World *cs_mover_added_to(const cs_Mover *m) { return m->set ? m->set->world : NULL; }
+void cs_mover_set_userdata(cs_Mover *m, void *ud) { m->userdata = ud; }
+void *cs_mover_get_userdata(const cs_Mover *m) { return m->userdata; }
 
 /* {==================================================================
 ** The movers of a world

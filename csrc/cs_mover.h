@@ -89,6 +89,7 @@ struct cs_Mover {
   cs_MoverSet *set;       /* the world it was added to, or NULL */
   size_t set_slot;
   cs_Vec3 last_move;      /* the displacement of its last call (carries riders) */
+  void *userdata;
   const cs_Mover *ground_mover;   /* the ground is this mover (when has_ground) */
   uint64_t ground_mover_id;
   /* the sensors of the last call: its events, and those it ended inside of */
