@@ -463,7 +463,7 @@ end
 local function step(input)
   if S.replay then input = record.input(S.replay.rec, S.runFrame + 1) or {} end
   S.runFrame = S.runFrame + 1
-  scenarios.step(S.X, S.runFrame, DT)
+  scenarios.step(S.X, S.runFrame, DT, S.ch.mover)
   local ch = S.ch
   ch:update(S.L.world, DT, input)
   local x, y, z = ch.mover:getPosition()

@@ -7,9 +7,9 @@
 --   platform  a lift (a moving body, placed every frame) beside a ledge 3 m up,
 --             with a sensor zone on the ledge
 --   crowd     a pillar hall with NPCs: characters driven by scripts, walking in
---             circles (movers do not collide with each other yet: the NPCs walk
---             through the player and each other), and a sensor zone that lights
---             while anyone is in it
+--             circles, solid to the player and to each other (their movers and
+--             the player's are added to the world: world:addMover), and a
+--             sensor zone that lights while anyone is in it
 -- Everything that moves is a function of the frame number since the run started
 -- (scenarios.step), so that a replay meets the lift and the NPCs where the
 -- recorded run met them. Sensors use world:addSensor when the module has it;
@@ -129,9 +129,24 @@ function scenarios.setup(cs, L, name)
   return X
 end
 
+-- Movers that meet: the NPCs' and the player's movers are added to the world
+-- while the scenario has NPCs (when the module has world:addMover).
+local function leave(X, mover)
+  local w = X.L.world
+  if mover and w.removeMover then pcall(w.removeMover, w, mover) end
+end
+
+local function join(X, mover)
+  local w = X.L.world
+  if w.addMover then pcall(w.addMover, w, mover) end
+end
+
 -- Takes the scenario out of the world.
 function scenarios.teardown(X)
   local w = X.L.world
+  for _, n in ipairs(X.npcs) do if n.ch then leave(X, n.ch.mover) end end
+  leave(X, X.player)
+  X.player = nil
   for _, b in ipairs(X.boxes) do w:remove(b.body) end
   for _, z in ipairs(X.sensors) do
     if z.sensor and w.removeSensor then w:removeSensor(z.sensor) end
@@ -156,14 +171,21 @@ function scenarios.reset(X)
     placeLift(X, 0)               -- twice: the last placement moved nothing, carries nothing
   end
   for _, n in ipairs(X.npcs) do
+    if n.ch then leave(X, n.ch.mover) end
     n.ch = X.cs.newCharacter { position = npcStart(n.def), walkSpeed = NPC_SPEED }
+    join(X, n.ch.mover)
   end
 end
 
 -- Frame f (1-based since the run started) at dt: the lift moves, the NPCs walk.
 -- Runs before the player's update of the same frame.
-function scenarios.step(X, f, dt)
+function scenarios.step(X, f, dt, playerMover)
   local t = f * dt
+  if #X.npcs > 0 and playerMover and X.player ~= playerMover then   -- a new character
+    leave(X, X.player)
+    join(X, playerMover)
+    X.player = playerMover
+  end
   if X.lift then placeLift(X, t) end
   for _, n in ipairs(X.npcs) do
     n.ch:update(X.L.world, dt, npcInput(n.def, t))
