@@ -23,6 +23,7 @@ cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   w->id = cs_new_id();
   w->sensor_scratch.alloc = *alloc;
   w->movers.world = w;
+  w->movers.alloc = *alloc;
   cs_broad_init(&w->broad, alloc);
   *out = w;
   return CS_OK;
@@ -487,64 +488,85 @@ cs_Status cs_world_remove_mover(cs_World *w, cs_Mover *m) {
 
 size_t cs_world_mover_count(const cs_World *w) { return w->movers.count; }
 
-/* The world half extents of mover o's ellipsoid: |row i of R diag(r)|. */
-static cs_Vec3 mover_half_extents(const cs_Mover *o) {
-  cs_ESpace es;
-  cs_espace_init(&es, o->pos, o->radius, &o->rot, o->oriented);
-  return cs_espace_half_extents(&es);
+/* A gather of the movers near a call: the box, the call's ellipsoid space
+** and its mover, the output and the first failure. */
+typedef struct MoverGather {
+  cs_World *w;
+  const cs_Mover *m;
+  const cs_ESpace *es;
+  cs_Mat3 Ainv;
+  cs_Vec3 lo, hi;
+  size_t n;
+  cs_Status status;
+} MoverGather;
+
+/* Does o (not m, its layers meeting m's collides_with) have bounds that
+** meet the box [lo, hi]? */
+static int mover_meets_box(const cs_Mover *m, const cs_Mover *o, cs_Vec3 lo, cs_Vec3 hi) {
+  cs_Vec3 h;
+  if (o == m || !(o->layers & m->collides_with)) return 0;
+  h = cs_mover_half_extents(o);
+  return o->pos.x + h.x >= lo.x && o->pos.x - h.x <= hi.x && o->pos.y + h.y >= lo.y &&
+         o->pos.y - h.y <= hi.y && o->pos.z + h.z >= lo.z && o->pos.z - h.z <= hi.z;
+}
+
+/* Maps o into the call's ellipsoid space, into w->ells (cs_moverset_near's
+** visitor). */
+static int gather_one_mover(void *ud, cs_Mover *o) {
+  MoverGather *g = (MoverGather *)ud;
+  cs_World *w = g->w;
+  cs_Mat3 EB;
+  int a, j;
+  if (!mover_meets_box(g->m, o, g->lo, g->hi)) return 1;
+  if ((g->n == w->capells &&
+       cs_grow(&w->alloc, (void **)&w->ells, &w->capells, g->n + 1, sizeof(cs_EllipsoidES)) != CS_OK) ||
+      (g->n == w->capellm &&
+       cs_grow(&w->alloc, (void **)&w->ell_movers, &w->capellm, g->n + 1, sizeof(cs_Mover *)) != CS_OK)) {
+    g->status = CS_ENOMEM;
+    return 0;
+  }
+  for (a = 0; a < 3; a++)                   /* E_B = R diag(r) */
+    for (j = 0; j < 3; j++)
+      EB.m[a][j] = (o->oriented ? o->rot.m[a][j] : (double)(a == j)) * v3_get(o->radius, j);
+  cs_ellipsoid_es_init(&w->ells[g->n], &g->Ainv, g->es->c0, o->pos, &EB);
+  w->ell_movers[g->n++] = o;
+  return 1;
 }
 
 /* Gathers into w->ells the added movers other than m whose layers meet its
-** collides_with and whose bounds meet the box [lo, hi], mapped into es.
-** Returns the count in *n. (A linear pass over the world's movers.) */
+** collides_with and whose bounds meet the box [lo, hi], mapped into es
+** (found through the movers' grid). Returns the count in *n. */
 static cs_Status gather_movers(cs_World *w, const cs_Mover *m, const cs_ESpace *es,
                                cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
-  cs_Mat3 Ainv, EB;
-  size_t i;
-  int j;
+  MoverGather g;
+  int i, j;
   *n = 0;
   if (w->movers.count == 0) return CS_OK;
+  g.w = w; g.m = m; g.es = es; g.lo = lo; g.hi = hi; g.n = 0; g.status = CS_OK;
   /* E_A^-1 = diag(1/r) R^T */
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++)
-      Ainv.m[i][j] = (es->oriented ? es->R.m[j][i] : (double)(i == (size_t)j)) * v3_get(es->inv_r, (int)i);
-  for (i = 0; i < w->movers.count; i++) {
-    const cs_Mover *o = w->movers.items[i];
-    cs_Vec3 h;
-    int a;
-    if (o == m || !(o->layers & m->collides_with)) continue;
-    h = mover_half_extents(o);
-    if (o->pos.x + h.x < lo.x || o->pos.x - h.x > hi.x || o->pos.y + h.y < lo.y ||
-        o->pos.y - h.y > hi.y || o->pos.z + h.z < lo.z || o->pos.z - h.z > hi.z)
-      continue;
-    if (*n == w->capells &&
-        cs_grow(&w->alloc, (void **)&w->ells, &w->capells, *n + 1, sizeof(cs_EllipsoidES)) != CS_OK)
-      return CS_ENOMEM;
-    if (*n == w->capellm &&
-        cs_grow(&w->alloc, (void **)&w->ell_movers, &w->capellm, *n + 1, sizeof(cs_Mover *)) != CS_OK)
-      return CS_ENOMEM;
-    for (a = 0; a < 3; a++)                 /* E_B = R diag(r) */
-      for (j = 0; j < 3; j++)
-        EB.m[a][j] = (o->oriented ? o->rot.m[a][j] : (double)(a == j)) * v3_get(o->radius, j);
-    cs_ellipsoid_es_init(&w->ells[*n], &Ainv, es->c0, o->pos, &EB);
-    w->ell_movers[(*n)++] = o;
-  }
-  return CS_OK;
+      g.Ainv.m[i][j] = (es->oriented ? es->R.m[j][i] : (double)(i == j)) * v3_get(es->inv_r, i);
+  cs_moverset_near(&w->movers, lo, hi, gather_one_mover, &g);
+  *n = g.n;
+  return g.status;
+}
+
+/* cs_moverset_near's visitor for movers_near: stops at the first. */
+typedef struct MoverProbe { const cs_Mover *m; cs_Vec3 lo, hi; int found; } MoverProbe;
+static int probe_one_mover(void *ud, cs_Mover *o) {
+  MoverProbe *p = (MoverProbe *)ud;
+  if (!mover_meets_box(p->m, o, p->lo, p->hi)) return 1;
+  p->found = 1;
+  return 0;
 }
 
 /* Is any added mover that m meets within the box [lo, hi]? */
-static int movers_near(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
-  size_t i;
-  for (i = 0; i < w->movers.count; i++) {
-    const cs_Mover *o = w->movers.items[i];
-    cs_Vec3 h;
-    if (o == m || !(o->layers & m->collides_with)) continue;
-    h = mover_half_extents(o);
-    if (o->pos.x + h.x >= lo.x && o->pos.x - h.x <= hi.x && o->pos.y + h.y >= lo.y &&
-        o->pos.y - h.y <= hi.y && o->pos.z + h.z >= lo.z && o->pos.z - h.z <= hi.z)
-      return 1;
-  }
-  return 0;
+static int movers_near(cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
+  MoverProbe p;
+  p.m = m; p.lo = lo; p.hi = hi; p.found = 0;
+  cs_moverset_near(&w->movers, lo, hi, probe_one_mover, &p);
+  return p.found;
 }
 
 /* The mover m stood on in its last call in this world, if it is still
@@ -580,6 +602,7 @@ static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
     s = cs_slide_move(m, set, &ends_clear);
     if (s != CS_OK) return s;
     m->last_move = v3_sub(m->pos, before);
+    if (m->set) cs_moverset_moved(m->set, m);
   }
   m->world = w->id;
   m->clean = ends_clear;
