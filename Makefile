@@ -7,7 +7,11 @@
 #   make check-valgrind  the specs under valgrind memcheck (definite leaks fail)
 #   make test-all   make test for each of lua5.1 lua5.2 lua5.3 lua5.4 luajit
 #   make rock-test  luarocks make the scm rockspec into build/rocktree (Lua 5.4
-#                   and 5.1) and smoke-test it from outside the repository
+#                   and 5.1) and smoke-test it from outside the repository, then
+#                   require the FFI binding from LuaJIT on the 5.1 tree
+#   eval "$(make -s env)"  LUA_PATH and LUA_CPATH for this checkout (any directory)
+#   make install    the Lua layer and the module under PREFIX (default /usr/local):
+#                   PREFIX/share/lua/V/collideslide/, PREFIX/lib/lua/V/collideslide/core.so
 # LUA selects the interpreter: lua5.1 lua5.2 lua5.3 lua5.4 luajit.
 
 LUA ?= lua5.4
@@ -39,7 +43,32 @@ CORE_LIB := build/libcollideslide.a
 export LUA_PATH := ./lua/?.lua;./lua/?/init.lua;./spec/?.lua;;
 export LUA_CPATH := ./$(BUILD)/?.so;;
 
-.PHONY: all lib demo test check deps clean ctest check-valgrind test-all rock-test rockspec-check
+.PHONY: all lib demo test check deps clean ctest check-valgrind test-all rock-test rockspec-check install env
+
+.DEFAULT_GOAL := all
+
+# make install [LUA=...] [PREFIX=...] [DESTDIR=...]: where `require` finds them
+# with the interpreter's default paths when PREFIX is /usr/local (Debian's Lua
+# 5.1-5.4 and LuaJIT look there); any other PREFIX goes on LUA_PATH/LUA_CPATH.
+PREFIX ?= /usr/local
+LUA_V := $(if $(filter luajit,$(LUA)),5.1,$(patsubst lua%,%,$(LUA)))
+INSTALL_LMOD := $(DESTDIR)$(PREFIX)/share/lua/$(LUA_V)/collideslide
+INSTALL_CMOD := $(DESTDIR)$(PREFIX)/lib/lua/$(LUA_V)/collideslide
+
+# eval "$(make -s env)": LUA_PATH and LUA_CPATH for this checkout, with absolute
+# paths, so that `require "collideslide"` works from any directory.
+env:
+	@echo 'export LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;"'
+	@echo 'export LUA_CPATH="$(CURDIR)/$(BUILD)/?.so;;"'
+
+install: $(MODULE)
+	install -d "$(INSTALL_LMOD)" "$(INSTALL_CMOD)"
+	install -m 644 lua/collideslide/*.lua "$(INSTALL_LMOD)/"
+	install -m 755 $(MODULE) "$(INSTALL_CMOD)/core.so"
+	@echo "installed for $(LUA): $(INSTALL_LMOD)/ and $(INSTALL_CMOD)/core.so"
+	@case "$(PREFIX)" in /usr/local) ;; *) echo "add to your environment:"; \
+	  echo "  export LUA_PATH=\"$(PREFIX)/share/lua/$(LUA_V)/?.lua;$(PREFIX)/share/lua/$(LUA_V)/?/init.lua;;\""; \
+	  echo "  export LUA_CPATH=\"$(PREFIX)/lib/lua/$(LUA_V)/?.so;;\"";; esac
 
 all: $(MODULE)
 
@@ -201,6 +230,13 @@ rock-test: rockspec-check
 	  tmp=$$(mktemp -d); \
 	  (unset LUA_PATH LUA_CPATH; eval "$$(luarocks --lua-version $$v --tree "$$root/$(ROCK_TREE)" path)"; \
 	   cd "$$tmp" && lua$$v "$$root/tools/rock_smoke.lua" "$$root/$(ROCK_TREE)"); \
+	  if [ "$$v" = 5.1 ]; then \
+	    echo "== the FFI binding from LuaJIT on the Lua 5.1 rock (its core.so, no libcollideslide)"; \
+	    sh tools/deps.sh luajit; \
+	    (unset LUA_PATH LUA_CPATH COLLIDESLIDE_LIB; \
+	     eval "$$(luarocks --lua-version 5.1 --tree "$$root/$(ROCK_TREE)" path)"; \
+	     cd "$$tmp" && luajit "$$root/tools/rock_smoke.lua" "$$root/$(ROCK_TREE)" ffi); \
+	  fi; \
 	  rm -rf "$$tmp"; \
 	done
 
@@ -441,16 +477,34 @@ test-ffi: $(FFI_LIB)
 
 # {==== The LÖVE playground's headless test (examples/love, the docs/examples part) ====
 #   make playground-test  builds the module for LuaJIT (LÖVE 11 runs LuaJIT) and runs
-#                         `love examples/love --script walk` under Xvfb: 200 frames of
-#                         scripted input at a fixed dt, then a screenshot. Fails unless
-#                         the screenshot (PLAYGROUND_SHOT) appears and is a PNG.
-#                         Installs love, xvfb and xauth when missing. Not in make test:
-#                         LÖVE and Xvfb are heavy. PLAYGROUND_SCRIPT=slope: the other run.
+#                         the playground twice under Xvfb:
+#                         1. `--script walk`: 200 frames of scripted input at a fixed
+#                            dt, then a screenshot (PLAYGROUND_SHOT);
+#                         2. `--script stairs --replay-compare stepHeight=0.2`: the
+#                            script's 200 frames recorded (and saved to a file, read
+#                            back), replayed with the settings unchanged, then with
+#                            the setting changed (PLAYGROUND_COMPARE), a screenshot of
+#                            the last replay beside the recording's ghost
+#                            (PLAYGROUND_COMPARE_SHOT). examples/love/test/check_compare.lua
+#                            then checks the printed figures: the unchanged replay
+#                            is the recorded path bit for bit, the changed one
+#                            differs, the settings printed for pasting are a valid
+#                            cs.newCharacter call with the new value, the saved
+#                            recording reads back.
+#                         Fails unless both screenshots appear and are PNGs and the
+#                         checks pass. Installs love, xvfb and xauth when missing.
+#                         Not in make test: LÖVE and Xvfb are heavy.
+#                         PLAYGROUND_SCRIPT=slope: the other first run;
+#                         PLAYGROUND_COMPARE=airControl=1 (any slider): another change.
 PLAYGROUND_SCRIPT ?= walk
 PLAYGROUND_SHOT ?= build/playground/$(PLAYGROUND_SCRIPT).png
+PLAYGROUND_COMPARE ?= stepHeight=0.2
+PLAYGROUND_COMPARE_SHOT ?= build/playground/compare.png
+PLAYGROUND_DIR := build/playground
 PLAYGROUND_PKGS := love xvfb xauth
+PLAYGROUND_XVFB := timeout 300 xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: playground-test playground-deps
+.PHONY: playground-test playground-deps love-minimal-test
 
 playground-deps:
 	@sh tools/deps.sh luajit
@@ -465,11 +519,35 @@ playground-deps:
 
 playground-test: playground-deps
 	$(MAKE) --no-print-directory all LUA=luajit
-	@mkdir -p $(dir $(PLAYGROUND_SHOT)) && rm -f $(PLAYGROUND_SHOT)
-	timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
-	  love examples/love --script $(PLAYGROUND_SCRIPT) --screenshot $(abspath $(PLAYGROUND_SHOT))
+	@mkdir -p $(dir $(PLAYGROUND_SHOT)) $(dir $(PLAYGROUND_COMPARE_SHOT)) $(PLAYGROUND_DIR)
+	@rm -f $(PLAYGROUND_SHOT) $(PLAYGROUND_COMPARE_SHOT) $(PLAYGROUND_DIR)/compare.log \
+	  $(PLAYGROUND_DIR)/recording.lua
+	$(PLAYGROUND_XVFB) love examples/love --script $(PLAYGROUND_SCRIPT) \
+	  --screenshot $(abspath $(PLAYGROUND_SHOT))
 	@head -c 8 $(PLAYGROUND_SHOT) 2>/dev/null | grep -q PNG || \
 	  { echo "playground-test: FAILED: no screenshot at $(PLAYGROUND_SHOT)"; exit 1; }
-	@echo "playground-test: ok, $(PLAYGROUND_SHOT) ($$(wc -c < $(PLAYGROUND_SHOT)) bytes)"
+	$(PLAYGROUND_XVFB) love examples/love --script stairs --replay-compare $(PLAYGROUND_COMPARE) \
+	  --save-recording $(abspath $(PLAYGROUND_DIR))/recording.lua \
+	  --screenshot $(abspath $(PLAYGROUND_COMPARE_SHOT)) > $(PLAYGROUND_DIR)/compare.log 2>&1 || \
+	  { cat $(PLAYGROUND_DIR)/compare.log; echo "playground-test: FAILED: the replay run"; exit 1; }
+	@cat $(PLAYGROUND_DIR)/compare.log
+	@head -c 8 $(PLAYGROUND_COMPARE_SHOT) 2>/dev/null | grep -q PNG || \
+	  { echo "playground-test: FAILED: no screenshot at $(PLAYGROUND_COMPARE_SHOT)"; exit 1; }
+	luajit examples/love/test/check_compare.lua $(PLAYGROUND_DIR)/compare.log $(PLAYGROUND_COMPARE) \
+	  $(PLAYGROUND_DIR)/recording.lua
+	@echo "playground-test: ok, $(PLAYGROUND_SHOT) ($$(wc -c < $(PLAYGROUND_SHOT)) bytes)," \
+	  "$(PLAYGROUND_COMPARE_SHOT) ($$(wc -c < $(PLAYGROUND_COMPARE_SHOT)) bytes)"
+
+# The LÖVE quick start (examples/love-minimal/main.lua, unchanged) under Xvfb:
+# tools/love_minimal_test scripts its keyboard (east up the stairs, then a jump)
+# at a fixed dt, fails unless the character climbed, and saves a screenshot.
+love-minimal-test: playground-deps
+	$(MAKE) --no-print-directory all LUA=luajit
+	@mkdir -p build/playground && rm -f build/playground/love-minimal.png
+	timeout 120 xvfb-run -a -s "-screen 0 1024x768x24" \
+	  love tools/love_minimal_test $(abspath build/playground/love-minimal.png)
+	@head -c 8 build/playground/love-minimal.png 2>/dev/null | grep -q PNG || \
+	  { echo "love-minimal-test: FAILED: no screenshot"; exit 1; }
+	@echo "love-minimal-test: ok, build/playground/love-minimal.png"
 
 # }====

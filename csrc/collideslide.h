@@ -230,20 +230,24 @@ typedef enum cs_Response {
 typedef int (*cs_FilterFn)(void *ud, const cs_Body *body, int tag);
 
 /* One contact of a call. */
+typedef struct cs_Mover cs_Mover;
+
+/* One surface a call met: a triangle of a body, or another mover (then body
+** is NULL, triangle and tag 0, and tri_normal is the other's surface normal
+** at the point). */
 typedef struct cs_Contact {
-  cs_Vec3 point;          /* on the triangle, world space */
+  cs_Vec3 point;          /* on the triangle (or the other mover), world space */
   cs_Vec3 normal;         /* unit, world space, from the point toward the centre */
   cs_Vec3 tri_normal;     /* the triangle's own unit normal facing the mover */
-  const cs_Body *body;
+  const cs_Body *body;    /* NULL for another mover */
   unsigned triangle;      /* 0-based index in the body's mesh */
   int tag;
   int pass;               /* CS_PASS_* that met it */
+  const cs_Mover *mover;  /* the other mover, or NULL for a triangle */
 } cs_Contact;
 
 enum { CS_PASS_WALK = 0, CS_PASS_GRAVITY, CS_PASS_CARRY, CS_PASS_STEP,
        CS_PASS_SNAP, CS_PASS_DEPENETRATE };
-
-typedef struct cs_Mover cs_Mover;
 
 /* Defaults: radius (0.5, 0.5, 0.5) at the origin, up (0, 1, 0),
 ** max_iterations 5, skin auto (1% of the smallest radius), slope_limit 45
@@ -294,7 +298,11 @@ typedef enum cs_Setting {
   CS_SNAP_DISTANCE,
   /* The bodies' layers the mover collides with, an integer bitmask in
   ** 0..2^32-1, default all bits. */
-  CS_COLLIDES_WITH
+  CS_COLLIDES_WITH,
+  /* What other movers meet of this one (movers that meet, issue 14): an
+  ** integer bitmask in 0..2^32-1, default 1; another mover collides with it
+  ** when its collides_with meets these layers. */
+  CS_LAYERS
 } cs_Setting;
 cs_Status cs_mover_set(cs_Mover *m, cs_Setting s, double value);
 /* The value; CS_SKIN gives the skin in use (auto resolved). */
@@ -310,7 +318,29 @@ cs_GroundState cs_mover_ground_state(const cs_Mover *m);
 /* The ground contact: normal of the ground triangle, its body and tag. Returns
 ** 0 when there is none. */
 int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, int *tag);
+/* The mover the last call stood on (its ground is another mover), or NULL. */
+const cs_Mover *cs_mover_ground_mover(const cs_Mover *m);
 int cs_mover_was_stuck(const cs_Mover *m);
+
+/* }================================================================== */
+
+/* {==================================================================
+** Movers that meet: a mover added to a world is solid to the world's other
+** movers whose collides_with meets its layers (issue 14).
+** ===================================================================*/
+
+/* Adds the mover to the world's movers. CS_EINVAL when it is in a world
+** already (this one or another); CS_EBUSY inside a filter. A mover freed
+** while added leaves its world first; a world freed forgets its movers. */
+cs_Status cs_world_add_mover(cs_World *world, cs_Mover *m);
+/* CS_EINVAL when the mover is not in this world. */
+cs_Status cs_world_remove_mover(cs_World *world, cs_Mover *m);
+size_t cs_world_mover_count(const cs_World *world);
+/* The world the mover was added to, or NULL. */
+cs_World *cs_mover_added_to(const cs_Mover *m);
+/* A pointer of the caller's, kept with the mover (the Lua binding's handle). */
+void cs_mover_set_userdata(cs_Mover *m, void *ud);
+void *cs_mover_get_userdata(const cs_Mover *m);
 
 /* }================================================================== */
 

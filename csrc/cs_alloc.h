@@ -43,4 +43,7 @@ CS_INLINE cs_Status cs_u32buf_push(const cs_Alloc *a, cs_U32Buf *b, uint32_t v) 
 }
 void cs_u32buf_free(const cs_Alloc *a, cs_U32Buf *b);
 
+/* A new process-wide id (worlds, sensors, movers): never 0, never reused. */
+uint64_t cs_new_id(void);
+
 #endif

@@ -40,7 +40,7 @@ CS_EXPORT int luaopen_collideslide_core(lua_State *L);
 #define STACK_EXTRA 16              /* slots a callback needs (11 at most) */
 
 enum { BUV_WORLD = 1, BUV_MESH, BUV_USERDATA };       /* body handle user value */
-enum { MUV_FILTER = 1, MUV_CONTACTS, MUV_GROUND, MUV_EVENTS };  /* mover user value */
+enum { MUV_FILTER = 1, MUV_CONTACTS, MUV_GROUND, MUV_EVENTS, MUV_GMOVER };  /* mover user value */
 
 typedef struct MeshUD {
   cs_Mesh *mesh;        /* NULL once freed */
@@ -100,6 +100,11 @@ typedef struct MoverUD {
 #define mover___index csl_mover___index
 #define opt_mask csl_opt_mask
 #define push_body csl_push_body
+#define push_other csl_push_other
+#define world_addMover csl_world_addMover
+#define world_removeMover csl_world_removeMover
+#define world_moverCount csl_world_moverCount
+#define check_idle csl_check_idle
 #define push_vec3 csl_push_vec3
 #define sensor___index csl_sensor___index
 #define status_error csl_status_error
@@ -164,6 +169,11 @@ void mesh_release(MeshUD *m);
 int mover___index(lua_State *L);
 unsigned opt_mask(lua_State *L, int arg, unsigned dflt);
 void push_body(lua_State *L, int t, const cs_Body *body);
+void push_other(lua_State *L, int t, const cs_Contact *c);
+int world_addMover(lua_State *L);
+int world_removeMover(lua_State *L);
+int world_moverCount(lua_State *L);
+void check_idle(lua_State *L, WorldUD *w, const char *fname);
 int push_vec3(lua_State *L, cs_Vec3 v);
 int sensor___index(lua_State *L);
 int status_error(lua_State *L, const char *fname, cs_Status s);

@@ -12,16 +12,17 @@
 ** Movers
 ** ===================================================================*/
 
-enum { MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_STEP, MF_SNAP, MF_MASK, MF_FILTER, MF_N };
+enum { MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_STEP, MF_SNAP, MF_MASK, MF_LAYERS, MF_FILTER,
+       MF_N };
 
 static const char *const mover_fields[MF_N + 1] = {
   "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
-  "snapDistance", "collidesWith", "filter", NULL
+  "snapDistance", "collidesWith", "layers", "filter", NULL
 };
 
 static const cs_Setting mover_settings[MF_FILTER] = {
   CS_MAX_ITERATIONS, CS_SKIN, CS_SLOPE_LIMIT, CS_BLOCK_STEEP_SLOPES, CS_STEP_HEIGHT,
-  CS_SNAP_DISTANCE, CS_COLLIDES_WITH
+  CS_SNAP_DISTANCE, CS_COLLIDES_WITH, CS_LAYERS
 };
 
 static int mover_field(const char *k) {
@@ -32,7 +33,12 @@ static int mover_field(const char *k) {
 }
 
 MoverUD *check_mover(lua_State *L, int arg) {
-  MoverUD *m = (MoverUD *)check_type(L, arg, MOVER_MT);
+  MoverUD *m = (MoverUD *)csL_testudata(L, arg, MOVER_MT);
+  if (m == NULL) {    /* a character (the Lua layer's) holds its mover: name the fix */
+    const char *t = tname(L, arg);
+    argfail(L, arg, "%s expected, got %s%s", MOVER_MT, t,
+            strcmp(t, "collideslide.Character") == 0 ? " (pass character.mover)" : "");
+  }
   if (m->mover == NULL) argfail(L, arg, "attempt to use a closed/collected Mover");
   return m;
 }
@@ -58,7 +64,7 @@ static double check_field(lua_State *L, int f, int vi, int arg, const char *fnam
       if (lua_type(L, vi) != LUA_TBOOLEAN)
         fail_at(L, arg, fname, "%s must be a boolean, got %s", name, tname(L, vi));
       return lua_toboolean(L, vi) ? 1 : 0;
-    case MF_MASK:
+    case MF_MASK: case MF_LAYERS:
       return (double)check_mask(L, vi, arg, fname, name);
     case MF_FILTER:
       if (!lua_isnil(L, vi) && lua_type(L, vi) != LUA_TFUNCTION)
@@ -84,7 +90,7 @@ static void push_field(lua_State *L, MoverUD *m, int self, int f) {
   switch (f) {
     case MF_MAXIT: lua_pushinteger(L, (lua_Integer)d); break;
     case MF_BLOCK: lua_pushboolean(L, d != 0); break;
-    case MF_MASK: csL_pushuint(L, (unsigned)d); break;
+    case MF_MASK: case MF_LAYERS: csL_pushuint(L, (unsigned)d); break;
     case MF_SKIN:
       if (d < 0) {                      /* auto: 1% of the smallest radius */
         cs_mover_get_radius(m->mover, &r);
@@ -162,7 +168,7 @@ int cs_newMover(lua_State *L) {
   m = (MoverUD *)csL_newudata(L, sizeof(MoverUD));      /* 2 */
   m->mover = NULL; m->busy = 0; m->nhandles = 0; m->nevents = 0;
   csL_setmetatable(L, MOVER_MT);
-  lua_createtable(L, 4, 0);
+  lua_createtable(L, 5, 0);
   lua_newtable(L);
   lua_rawseti(L, -2, MUV_CONTACTS);
   lua_newtable(L);
@@ -175,6 +181,7 @@ int cs_newMover(lua_State *L) {
   csL_setuservalue(L, 2);
   s = cs_mover_new(&a, &m->mover);
   if (s != CS_OK) { m->mover = NULL; return status_error(L, "newMover", s); }
+  cs_mover_set_userdata(m->mover, m);
   /* the core's checks (a value past CS_MAX_COORD): the field and its message */
   if (hr) { v.x = r[0]; v.y = r[1]; v.z = r[2];
     if (cs_mover_set_radius(m->mover, &v) != CS_OK) return field_fail(L, m, "radius: "); }
@@ -408,6 +415,60 @@ static int mover_isInside(lua_State *L) {
   return 1;
 }
 
+/* {==================================================================
+** Movers that meet (issue 14): added movers are solid to each other. The
+** world's handle table keeps each added mover's handle (keyed by its
+** MoverUD), so contacts can name it and it stays alive while added.
+** ===================================================================*/
+
+/* world:addMover(mover) */
+int world_addMover(lua_State *L) {
+  WorldUD *w = check_world(L, 1);
+  MoverUD *m = check_mover_idle(L, 2, "addMover");
+  cs_Status s;
+  check_idle(L, w, "addMover");
+  if (cs_mover_added_to(m->mover) != NULL)
+    argfail(L, 2, "the mover is in a world already (world:removeMover it there first)");
+  csL_getuservalue(L, 1);
+  lua_pushvalue(L, 2);
+  csL_rawsetp(L, -2, m);               /* the last step that may raise */
+  s = cs_world_add_mover(w->world, m->mover);
+  if (s != CS_OK) {
+    lua_pushnil(L);
+    csL_rawsetp(L, -2, m);
+    return status_error(L, "addMover", s);
+  }
+  return 0;
+}
+
+/* world:removeMover(mover) */
+int world_removeMover(lua_State *L) {
+  WorldUD *w = check_world(L, 1);
+  MoverUD *m = check_mover_idle(L, 2, "removeMover");
+  check_idle(L, w, "removeMover");
+  if (cs_mover_added_to(m->mover) != w->world) argfail(L, 2, "the mover is not in this world");
+  cs_world_remove_mover(w->world, m->mover);
+  csL_getuservalue(L, 1);
+  lua_pushnil(L);
+  csL_rawsetp(L, -2, m);
+  return 0;
+}
+
+int world_moverCount(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)cs_world_mover_count(check_world(L, 1)->world));
+  return 1;
+}
+
+/* mover:getGroundMover() -> the mover the last call stood on, or nil */
+static int mover_getGroundMover(lua_State *L) {
+  check_mover(L, 1);
+  csL_getuservalue(L, 1);
+  lua_rawgeti(L, -1, MUV_GMOVER);
+  return 1;
+}
+
+/* }================================================================== */
+
 const luaL_Reg mover_meta[] = {
   {"__gc", mover_close}, {"__close", mover_close}, {"__tostring", mover___tostring},
   {"__newindex", mover___newindex},
@@ -424,6 +485,6 @@ const luaL_Reg mover_methods[] = {
   {"getGroundState", mover_getGroundState}, {"getGroundBody", mover_getGroundBody},
   {"getGroundTag", mover_getGroundTag}, {"wasStuck", mover_wasStuck},
   {"sensorEventCount", mover_sensorEventCount}, {"getSensorEvent", mover_getSensorEvent},
-  {"isInside", mover_isInside},
+  {"isInside", mover_isInside}, {"getGroundMover", mover_getGroundMover},
   {NULL, NULL}
 };

@@ -113,7 +113,7 @@ static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   int tag;
   lua_rawgeti(L, uv, MUV_CONTACTS);
   for (i = 0; i < n; i++) {
-    push_body(L, bodies, cs_mover_contact(m->mover, i)->body);
+    push_other(L, bodies, cs_mover_contact(m->mover, i));
     lua_rawseti(L, -2, (int)i + 1);
   }
   for (i = n; i < m->nhandles; i++) {
@@ -125,6 +125,10 @@ static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   if (!cs_mover_ground(m->mover, &nrm, &gb, &tag)) gb = NULL;
   push_body(L, bodies, gb);
   lua_rawseti(L, uv, MUV_GROUND);
+  if (cs_mover_ground_mover(m->mover) != NULL)
+    csL_rawgetp(L, bodies, cs_mover_get_userdata(cs_mover_ground_mover(m->mover)));
+  else lua_pushnil(L);
+  lua_rawseti(L, uv, MUV_GMOVER);
   n = cs_mover_sensor_event_count(m->mover);
   lua_rawgeti(L, uv, MUV_EVENTS);
   for (i = 0; i < n; i++) {
@@ -425,6 +429,7 @@ const luaL_Reg world_methods[] = {
   {"overlapEllipsoid", world_overlapEllipsoid}, {"overlap", world_overlap},
   {"raycastAll", world_raycastAll},
   {"addSensor", world_addSensor}, {"removeSensor", world_removeSensor},
+  {"addMover", world_addMover}, {"removeMover", world_removeMover}, {"moverCount", world_moverCount},
   {"sensorCount", world_sensorCount},
   {NULL, NULL}
 };

@@ -20,7 +20,7 @@ WorldUD *check_world(lua_State *L, int arg) {
 
 /* Adding or removing bodies from inside one of the world's own filters or
 ** query callbacks would change the body list the core is walking: refused. */
-static void check_idle(lua_State *L, WorldUD *w, const char *fname) {
+void check_idle(lua_State *L, WorldUD *w, const char *fname) {
   if (w->busy > 0)
     luaL_error(L, "%s: the world is busy (called from inside a filter or a query "
                "callback of the same world)", fname);
@@ -45,6 +45,13 @@ static BodyUD *check_body(lua_State *L, int arg) {
 void push_body(lua_State *L, int t, const cs_Body *body) {
   if (body == NULL) lua_pushnil(L);
   else csL_rawgetp(L, t, cs_body_get_userdata(body));
+}
+
+/* Pushes what a contact met: its body's handle, or the other mover's
+** (added movers are in the same table, keyed by their MoverUD). */
+void push_other(lua_State *L, int t, const cs_Contact *c) {
+  if (c->mover != NULL) csL_rawgetp(L, t, cs_mover_get_userdata(c->mover));
+  else push_body(L, t, c->body);
 }
 
 /* A transform as body:setTransform takes it: n is 3, 7, 10 or 16. */
@@ -128,7 +135,9 @@ int world_close(lua_State *L) {
   if (!lua_istable(L, -1)) return 0;
   lua_pushnil(L);
   while (lua_next(L, -2) != 0) {
-    if (csL_testudata(L, -1, SENSOR_MT) != NULL) {
+    if (csL_testudata(L, -1, MOVER_MT) != NULL) {
+      /* an added mover: the core world forgets it as it is freed */
+    } else if (csL_testudata(L, -1, SENSOR_MT) != NULL) {
       SensorUD *sn = (SensorUD *)lua_touserdata(L, -1);
       if (sn->sensor != NULL) { sn->sensor = NULL; mesh_release(sn->m); }
     } else {

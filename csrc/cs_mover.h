@@ -29,6 +29,37 @@ typedef struct cs_GatherCache {
 ** the id is found among its world's live sensors. */
 typedef struct cs_SensorRef { const cs_Sensor *sensor; uint64_t id; } cs_SensorRef;
 
+/* The movers added to a world (cs_world_add_mover): kept by the mover
+** module, so that a mover freed while added can leave it, and the world,
+** freed, can tell its movers. */
+typedef struct cs_MoverSet {
+  cs_Mover **items;
+  size_t count, cap;
+  cs_World *world;        /* the owner, as an identity only (never called) */
+  cs_Alloc alloc;         /* the world's */
+  /* A hash grid over the movers' centres, for the movers near a call: a
+  ** mover is in the one cell its centre is in, and a query widens its box
+  ** by the largest half extent of any mover. Built on a query's need,
+  ** rebuilt when the movers outgrow it, kept as movers move. */
+  cs_Mover **heads;       /* buckets: the first mover of each, or NULL */
+  size_t nbuckets;        /* a power of 2; 0: not built */
+  double cell;            /* the cells' width */
+  double max_half;        /* no mover's half extent is larger */
+} cs_MoverSet;
+
+cs_Status cs_moverset_add(cs_MoverSet *set, const cs_Alloc *a, cs_Mover *m);
+void cs_moverset_remove(cs_MoverSet *set, cs_Mover *m);
+/* Every mover forgets the set; then its memory is freed. */
+void cs_moverset_free(cs_MoverSet *set, const cs_Alloc *a);
+/* The mover moved or changed shape: its cell and the set's largest extent. */
+void cs_moverset_moved(cs_MoverSet *set, cs_Mover *m);
+/* Calls fn for every mover of the set whose bounds may meet the box [lo,
+** hi] (a superset: fn tests exactly); stops when fn returns 0. */
+typedef int (*cs_MoverFn)(void *ud, cs_Mover *m);
+void cs_moverset_near(cs_MoverSet *set, cs_Vec3 lo, cs_Vec3 hi, cs_MoverFn fn, void *ud);
+/* The world half extents of the mover's ellipsoid: |row i of R diag(r)|. */
+cs_Vec3 cs_mover_half_extents(const cs_Mover *m);
+
 struct cs_Mover {
   cs_Alloc alloc;
   cs_Vec3 pos, radius, up;
@@ -70,6 +101,18 @@ struct cs_Mover {
   unsigned clean_version;
   cs_GatherCache cache;
   cs_Error err;           /* of the last failed setter (cs_mover_error) */
+  /* movers that meet (issue 14) */
+  uint64_t id;            /* unique in the process, never reused */
+  unsigned layers;        /* what other movers' collides_with must meet */
+  cs_MoverSet *set;       /* the world it was added to, or NULL */
+  size_t set_slot;
+  cs_Mover *grid_next;    /* the next mover in its grid bucket */
+  size_t grid_bucket;
+  double grid_cell[3];    /* the cell it is filed in (integers, as doubles) */
+  cs_Vec3 last_move;      /* the displacement of its last call (carries riders) */
+  void *userdata;
+  const cs_Mover *ground_mover;   /* the ground is this mover (when has_ground) */
+  uint64_t ground_mover_id;
   /* the sensors of the last call: its events, and those it ended inside of */
   cs_SensorEvent *sevents;
   size_t nsevents, capsevents;

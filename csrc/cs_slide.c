@@ -94,6 +94,10 @@ typedef struct Slide {
   double reach;           /* world units around the start the triangles cover */
   cs_Status status;       /* the first failure (contact buffer growth) */
   cs_SensorScratch *path; /* the centre's path for the sensors, or NULL */
+  const cs_EllipsoidES *ells;     /* other movers (index ntris + k in a hit) */
+  const cs_Mover *const *ell_movers;
+  size_t nells;
+  const cs_Mover *hidden;         /* a mover passed through (the carrier) */
 } Slide;
 
 /* What a pass met. */
@@ -145,9 +149,18 @@ static double sweep_reach(const Slide *s, double vlen) {
 ** Returns the triangle hit, or -1 when the whole move is free. */
 static long sweep_step(const Slide *s, cs_Vec3 vel, double vlen, cs_SweepHit *h,
                        double *travel) {
-  double cosang;
-  long i = cs_sweep_triangles(s->pos, vel, s->tris, s->ntris, sweep_reach(s, vlen),
-                              s->sweep_flags, h);
+  double cosang, tmax = sweep_reach(s, vlen);
+  long i = cs_sweep_triangles(s->pos, vel, s->tris, s->ntris, tmax, s->sweep_flags, h);
+  size_t k;
+  for (k = 0; k < s->nells; k++) {       /* other movers: an earlier hit wins */
+    cs_SweepHit eh;
+    if (s->ell_movers[k] == s->hidden) continue;
+    if (cs_sweep_ellipsoid(s->pos, vel, &s->ells[k], i >= 0 ? h->t : tmax,
+                           CS_SWEEP_DEEPENING_ONLY, &eh) && (i < 0 || eh.t < h->t)) {
+      *h = eh;
+      i = (long)(s->ntris + k);
+    }
+  }
   if (i < 0) return -1;
   *travel = h->t * vlen;
   cosang = -v3_dot(vel, h->normal) / vlen;
@@ -193,7 +206,7 @@ static size_t support_triangle(const Slide *s, size_t hit_tri, const cs_SweepHit
                                cs_Vec3 centre) {
   size_t i, best = hit_tri;
   double best_up;
-  if (h->feature == CS_FEATURE_FACE) return hit_tri;
+  if (h->feature == CS_FEATURE_FACE || hit_tri >= s->ntris) return hit_tri;
   best_up = -2;
   for (i = 0; i < s->ntris; i++) {
     const cs_TriES *t = &s->tris[i];
@@ -214,10 +227,19 @@ static size_t support_triangle(const Slide *s, size_t hit_tri, const cs_SweepHit
   return best;
 }
 
+/* A hit's response and friction: a triangle's (from the filter and the
+** friction table), or another mover's (slide, frictionless). */
+static int hit_response(const Slide *s, size_t ti) {
+  return ti < s->ntris ? s->tris[ti].response : CS_RESPONSE_SLIDE;
+}
+static double hit_friction(const Slide *s, size_t ti) {
+  return ti < s->ntris ? s->tris[ti].friction : 0.0;
+}
+
 /* Records a contact (world space) and returns it, or NULL on failure. */
 static cs_Contact *record(Slide *s, size_t ti, const cs_SweepHit *h, int pass) {
   cs_ContactBuf *cb = s->contacts;
-  const cs_TriES *t = &s->tris[ti];
+  const cs_TriES *t;
   cs_Contact *c;
   if (cb->count == cb->cap) {
     cs_Status st = cs_grow(s->alloc, (void **)&cb->data, &cb->cap, cb->count + 1,
@@ -227,6 +249,17 @@ static cs_Contact *record(Slide *s, size_t ti, const cs_SweepHit *h, int pass) {
   c = &cb->data[cb->count++];
   c->point = cs_espace_from(s->es, h->point);
   c->normal = cs_espace_normal_from(s->es, h->normal);
+  c->pass = pass;
+  if (ti >= s->ntris) {                  /* another mover: its surface's normal */
+    c->tri_normal = c->normal;
+    c->body = NULL;
+    c->triangle = 0;
+    c->tag = 0;
+    c->mover = s->ell_movers[ti - s->ntris];
+    return c;
+  }
+  t = &s->tris[ti];
+  c->mover = NULL;
   c->tri_normal = cs_espace_normal_from(s->es, t->n);
   if (v3_dot(c->tri_normal, c->normal) < 0) c->tri_normal = v3_neg(c->tri_normal);
   c->body = s->bodies[t->body];
@@ -321,7 +354,7 @@ static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
     s->pos = v3_madd(s->pos, vel, travel / vlen);
     path_add(s);
     if (!(c = record(s, ti, &h, pass))) break;
-    if (s->tris[ti].response == CS_RESPONSE_TOUCH) { s->touched = 1; break; }
+    if (hit_response(s, ti) == CS_RESPONSE_TOUCH) { s->touched = 1; break; }
     if (pass == CS_PASS_GRAVITY && is_below(s, c) && is_walkable(s, c))
       break;                        /* walkable ground holds (Fauerby 2003, 4.3) */
     /* The projection is orthogonal in world space, not in ellipsoid space as
@@ -331,7 +364,7 @@ static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
     np = add_plane(planes, np, slide_normal(s, &h, c, pass));
     if (!clip_to_planes(planes, np, cs_espace_vec_from(s->es, v3_sub(dest, s->pos)), &rem))
       break;
-    rem = v3_scale(rem, 1.0 - s->tris[ti].friction);
+    rem = v3_scale(rem, 1.0 - hit_friction(s, ti));
     if (v3_dot(rem, orig) <= 0) break;  /* never turn against the move (Quake) */
     vel = cs_espace_vec_to(s->es, rem);
     dest = v3_add(s->pos, vel);
@@ -364,6 +397,7 @@ static cs_Contact *move_straight(Slide *s, cs_Vec3 vel, int pass, int move) {
 
 /* Overlap below this squared e-space distance is stuck (STUCK_EPS). */
 #define STUCK_D2 (1.0 - STUCK_EPS)
+#define STUCK_DIST (1.0 - 0.5 * STUCK_EPS)   /* its square root, to first order */
 
 /* Does the unit sphere at p overlap t? The plane distance rules out most
 ** triangles before the closest point is computed. *away: p - closest. */
@@ -374,11 +408,20 @@ static int overlaps(const cs_TriES *t, cs_Vec3 p, cs_Vec3 *away) {
   return v3_len2(*away) < STUCK_D2;
 }
 
+/* Does the unit sphere at p overlap the k-th other mover? *away: from its
+** surface's nearest point outward (its normal there). */
+static int overlaps_mover(const Slide *s, size_t k, cs_Vec3 p, cs_Vec3 *away) {
+  if (s->ell_movers[k] == s->hidden) return 0;
+  return cs_ellipsoid_distance(&s->ells[k], p, NULL, away) < STUCK_DIST;
+}
+
 static int overlaps_any(const Slide *s, cs_Vec3 p) {
   size_t i;
   cs_Vec3 away;
   for (i = 0; i < s->ntris; i++)
     if (overlaps(&s->tris[i], p, &away)) return 1;
+  for (i = 0; i < s->nells; i++)
+    if (overlaps_mover(s, i, p, &away)) return 1;
   return 0;
 }
 
@@ -401,6 +444,20 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
       if (!cs_sweep_triangle(s->pos, out, t, 1.0, 0, &h)) continue;
       lo = h.t * reach;
       hi = cs_sweep_triangle(far, back, t, 1.0, 0, &h) ? (1.0 - h.t) * reach : reach;
+      if (lo <= cur + INTERVAL_EPS && hi > cur) {
+        cur = hi;
+        moved = 1;
+        if (cur >= reach) return -1;
+      }
+    }
+    for (i = 0; i < s->nells; i++) {     /* other movers: one interval each too */
+      const cs_EllipsoidES *e = &s->ells[i];
+      cs_SweepHit h;
+      double lo, hi;
+      if (s->ell_movers[i] == s->hidden) continue;
+      if (!cs_sweep_ellipsoid(s->pos, out, e, 1.0, 0, &h)) continue;
+      lo = h.t * reach;
+      hi = cs_sweep_ellipsoid(far, back, e, 1.0, 0, &h) ? (1.0 - h.t) * reach : reach;
       if (lo <= cur + INTERVAL_EPS && hi > cur) {
         cur = hi;
         moved = 1;
@@ -431,6 +488,10 @@ static int depenetrate(Slide *s, int standing) {
     cand[nc++] = t->n;
     cand[nc++] = v3_neg(t->n);
     if (v3_len2(away) > AWAY_MIN_D2) cand[nc++] = v3_normalize(away);
+  }
+  for (i = 0; i < s->nells && nc + 1 <= MAX_CANDIDATES; i++) {
+    cs_Vec3 out;
+    if (overlaps_mover(s, i, s->pos, &out)) cand[nc++] = out;   /* out of the other mover */
   }
   if (nc == 1) return CLEAR;              /* nothing overlaps */
   for (k = 0; k < nc; k++) {
@@ -562,13 +623,15 @@ static void classify_ground(Slide *s) {
   }
   m->ground = (cs_GroundState)state;
   m->has_ground = state == CS_GROUND_ON || state == CS_GROUND_STEEP;
+  m->ground_body = NULL;
+  m->ground_mover = NULL;
   if (m->has_ground) {
     m->ground_normal = best->tri_normal;
     m->ground_body = best->body;
-    m->ground_generation = best->body->generation;
+    m->ground_generation = best->body ? best->body->generation : 0;
+    m->ground_mover = best->mover;
+    m->ground_mover_id = best->mover ? best->mover->id : 0;
     m->ground_tag = best->tag;
-  } else {
-    m->ground_body = NULL;
   }
 }
 
@@ -632,6 +695,9 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   s.feet = v3_dot(m->pos, m->up)
          - v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, m->up) : m->up, es->r));
   s.contacts->count = 0;
+  s.ells = set->ells;
+  s.ell_movers = set->ell_movers;
+  s.nells = set->nells;
   *ends_clear = 0;
   if (set->sensors && set->path) {
     s.path = set->path;
@@ -644,8 +710,14 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
     hide_body(&s, set->carrier, 1);
     slide_pass(&s, cs_espace_vec_to(es, set->carry), CS_PASS_CARRY);
     hide_body(&s, set->carrier, 0);
+  } else if (set->carrier_mover && v3_len2(set->carry) > 0) {   /* or the mover below */
+    s.hidden = set->carrier_mover;
+    slide_pass(&s, cs_espace_vec_to(es, set->carry), CS_PASS_CARRY);
+    s.hidden = NULL;
   }
-  if (!set->known_clear) {
+  /* other movers move between calls: a start known clear of the triangles
+  ** may still overlap one of them */
+  if (!set->known_clear || (s.nells && overlaps_any(&s, s.pos))) {
     stuck = depenetrate(&s, grounded);
     if (stuck == FREED) path_add(&s);
     if (stuck != STILL_STUCK) s.sweep_flags |= CS_SWEEP_CLEAR_START;

@@ -10,6 +10,7 @@
 #include "cs_espace.h"
 #include "cs_mover.h"
 #include "cs_sensor.h"
+#include "cs_ellipsoid.h"
 
 /* A growable array of contacts (the world's scratch for one move). */
 typedef struct cs_ContactBuf { cs_Contact *data; size_t count, cap; } cs_ContactBuf;
@@ -44,6 +45,13 @@ typedef struct cs_SlideSet {
   size_t nsensors;
   uint64_t world;
   cs_SensorScratch *path;
+  /* the other movers near the call (issue 14): ellipsoids in es, each with
+  ** its mover; the one carrying the mover (its ground) is passed through
+  ** during the carry pass */
+  const cs_EllipsoidES *ells;
+  const cs_Mover *const *ell_movers;
+  size_t nells;
+  const cs_Mover *carrier_mover;
 } cs_SlideSet;
 
 /* Moves the mover through the set: its position, contacts, ground state,

@@ -16,33 +16,16 @@
 ** Worlds and bodies
 ** ===================================================================*/
 
-/* The next world id. Ids start at 1 (0 means "no world" in a mover) and are
-** never reused, so a mover can tell a freed world from a new one that got
-** its address (issue 10). Atomic where the compiler offers it, since worlds
-** may be created on several threads (one Lua state each). */
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-#endif
-static uint64_t next_world_id;
-
-static uint64_t new_id(void) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __atomic_add_fetch(&next_world_id, 1, __ATOMIC_RELAXED);
-#elif defined(_MSC_VER)
-  return (uint64_t)_InterlockedIncrement64((volatile __int64 *)&next_world_id);
-#else
-  return ++next_world_id;  /* C99 without atomics: create worlds on one thread */
-#endif
-}
-
 cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   cs_World *w = cs_malloc(alloc, sizeof *w);
   *out = NULL;
   if (!w) return CS_ENOMEM;
   memset(w, 0, sizeof *w);
   w->alloc = *alloc;
-  w->id = new_id();
+  w->id = cs_new_id();
   w->sensor_scratch.alloc = *alloc;
+  w->movers.world = w;
+  w->movers.alloc = *alloc;
   cs_broad_init(&w->broad, alloc);
   *out = w;
   return CS_OK;
@@ -76,6 +59,9 @@ void cs_world_free(cs_World *w) {
   cs_u32buf_free(&a, &w->ids);
   cs_broad_free(&w->broad);
   sensors_free(w);
+  cs_moverset_free(&w->movers, &a);
+  cs_free(&a, w->ells, w->capells * sizeof(cs_EllipsoidES));
+  cs_free(&a, (void *)w->ell_movers, w->capellm * sizeof(cs_Mover *));
   cs_free(&a, w, sizeof *w);
 }
 
@@ -554,6 +540,120 @@ static void cache_store(const cs_World *w, cs_Mover *m, const cs_ESpace *es,
 
 /* }================================================================== */
 
+/* {==================================================================
+** Movers that meet (issue 14)
+** ===================================================================*/
+
+cs_Status cs_world_add_mover(cs_World *w, cs_Mover *m) {
+  if (w->busy) return CS_EBUSY;
+  if (m->set) return CS_EINVAL;
+  return cs_moverset_add(&w->movers, &w->alloc, m);
+}
+
+cs_Status cs_world_remove_mover(cs_World *w, cs_Mover *m) {
+  if (w->busy) return CS_EBUSY;
+  if (m->set != &w->movers) return CS_EINVAL;
+  cs_moverset_remove(&w->movers, m);
+  return CS_OK;
+}
+
+size_t cs_world_mover_count(const cs_World *w) { return w->movers.count; }
+
+/* A gather of the movers near a call: the box, the call's ellipsoid space
+** and its mover, the output and the first failure. */
+typedef struct MoverGather {
+  cs_World *w;
+  const cs_Mover *m;
+  const cs_ESpace *es;
+  cs_Mat3 Ainv;
+  cs_Vec3 lo, hi;
+  size_t n;
+  cs_Status status;
+} MoverGather;
+
+/* Does o (not m, its layers meeting m's collides_with) have bounds that
+** meet the box [lo, hi]? */
+static int mover_meets_box(const cs_Mover *m, const cs_Mover *o, cs_Vec3 lo, cs_Vec3 hi) {
+  cs_Vec3 h;
+  if (o == m || !(o->layers & m->collides_with)) return 0;
+  h = cs_mover_half_extents(o);
+  return o->pos.x + h.x >= lo.x && o->pos.x - h.x <= hi.x && o->pos.y + h.y >= lo.y &&
+         o->pos.y - h.y <= hi.y && o->pos.z + h.z >= lo.z && o->pos.z - h.z <= hi.z;
+}
+
+/* Maps o into the call's ellipsoid space, into w->ells (cs_moverset_near's
+** visitor). */
+static int gather_one_mover(void *ud, cs_Mover *o) {
+  MoverGather *g = (MoverGather *)ud;
+  cs_World *w = g->w;
+  cs_Mat3 EB;
+  int a, j;
+  if (!mover_meets_box(g->m, o, g->lo, g->hi)) return 1;
+  if ((g->n == w->capells &&
+       cs_grow(&w->alloc, (void **)&w->ells, &w->capells, g->n + 1, sizeof(cs_EllipsoidES)) != CS_OK) ||
+      (g->n == w->capellm &&
+       cs_grow(&w->alloc, (void **)&w->ell_movers, &w->capellm, g->n + 1, sizeof(cs_Mover *)) != CS_OK)) {
+    g->status = CS_ENOMEM;
+    return 0;
+  }
+  for (a = 0; a < 3; a++)                   /* E_B = R diag(r) */
+    for (j = 0; j < 3; j++)
+      EB.m[a][j] = (o->oriented ? o->rot.m[a][j] : (double)(a == j)) * v3_get(o->radius, j);
+  cs_ellipsoid_es_init(&w->ells[g->n], &g->Ainv, g->es->c0, o->pos, &EB);
+  w->ell_movers[g->n++] = o;
+  return 1;
+}
+
+/* Gathers into w->ells the added movers other than m whose layers meet its
+** collides_with and whose bounds meet the box [lo, hi], mapped into es
+** (found through the movers' grid). Returns the count in *n. */
+static cs_Status gather_movers(cs_World *w, const cs_Mover *m, const cs_ESpace *es,
+                               cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
+  MoverGather g;
+  int i, j;
+  *n = 0;
+  if (w->movers.count == 0) return CS_OK;
+  g.w = w; g.m = m; g.es = es; g.lo = lo; g.hi = hi; g.n = 0; g.status = CS_OK;
+  /* E_A^-1 = diag(1/r) R^T */
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++)
+      g.Ainv.m[i][j] = (es->oriented ? es->R.m[j][i] : (double)(i == j)) * v3_get(es->inv_r, i);
+  cs_moverset_near(&w->movers, lo, hi, gather_one_mover, &g);
+  *n = g.n;
+  return g.status;
+}
+
+/* cs_moverset_near's visitor for movers_near: stops at the first. */
+typedef struct MoverProbe { const cs_Mover *m; cs_Vec3 lo, hi; int found; } MoverProbe;
+static int probe_one_mover(void *ud, cs_Mover *o) {
+  MoverProbe *p = (MoverProbe *)ud;
+  if (!mover_meets_box(p->m, o, p->lo, p->hi)) return 1;
+  p->found = 1;
+  return 0;
+}
+
+/* Is any added mover that m meets within the box [lo, hi]? */
+static int movers_near(cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
+  MoverProbe p;
+  p.m = m; p.lo = lo; p.hi = hi; p.found = 0;
+  cs_moverset_near(&w->movers, lo, hi, probe_one_mover, &p);
+  return p.found;
+}
+
+/* The mover m stood on in its last call in this world, if it is still
+** one of the world's movers (found by pointer and id: never read before). */
+static const cs_Mover *live_ground_mover(const cs_World *w, const cs_Mover *m) {
+  size_t i;
+  if (m->world != w->id || !m->has_ground || !m->ground_mover) return NULL;
+  for (i = 0; i < w->movers.count; i++)
+    if (w->movers.items[i] == m->ground_mover)
+      return w->movers.items[i]->id == m->ground_mover_id &&
+             (m->ground_mover->layers & m->collides_with) ? m->ground_mover : NULL;
+  return NULL;
+}
+
+/* }================================================================== */
+
 /* The slide on one gathered set; a call that ends clear lets the next one
 ** skip the overlap search while the mover and this world stay unchanged. */
 static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
@@ -568,10 +668,15 @@ static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
     set->world = w->id;
     set->path = &w->sensor_scratch;
   }
-  s = cs_slide_move(m, set, &ends_clear);
-  if (s == CS_ERANGE)
-    return cs_fail(&w->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
-  if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
+  {
+    cs_Vec3 before = m->pos;
+    s = cs_slide_move(m, set, &ends_clear);
+    if (s == CS_ERANGE)
+      return cs_fail(&w->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
+    if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
+    m->last_move = v3_sub(m->pos, before);
+    if (m->set) cs_moverset_moved(m->set, m);
+  }
   m->world = w->id;
   m->clean = ends_clear;
   m->clean_version = w->version;
@@ -598,7 +703,9 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   cs_SlideSet set;
   cs_Vec3 lo, hi, carry = v3(0, 0, 0), walk;
   const cs_Body *ground;
+  const cs_Mover *ground_mover;
   double margin, fat, skin = cs_mover_skin(m);
+  size_t nells = 0;
   cs_Status s;
   int clear;
   if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
@@ -606,7 +713,9 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   if (gravity && (s = cs_check_vec(&w->err, 4, GXYZ, gravity)) != CS_OK) return s;
   walk = *walkp;
   ground = live_ground_body(w, m);
+  ground_mover = ground ? NULL : live_ground_mover(w, m);
   if (ground) carry = ground_carry(ground, m);
+  else if (ground_mover) carry = ground_mover->last_move;
   cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
   /* No pass travels farther than the moves it is given (DESIGN.md, Gather):
   ** a slide only shortens them; a step adds twice its height; snapping and
@@ -626,6 +735,10 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   ** for that too, a diameter, so the push never lands in ungathered
   ** geometry (depenetration is capped to the gathered reach). */
   clear = m->clean && m->world == w->id && m->clean_version == w->version && !m->filter;
+  if (clear && w->movers.count) {         /* other movers move between calls */
+    ellipsoid_box(&es, margin, &lo, &hi);
+    if (movers_near(w, m, lo, hi)) clear = 0;
+  }
   if (!clear) margin += 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
   memset(&set, 0, sizeof set);
   set.es = &es;
@@ -635,9 +748,14 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   set.gravity = gravity;
   set.carry = carry;
   set.carrier = ground;
+  set.carrier_mover = ground_mover;
   ellipsoid_box(&es, margin, &lo, &hi);
   if (cache_usable(w, m, lo, hi)) {
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
+    if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
+    set.ells = w->ells;
+    set.ell_movers = w->ell_movers;
+    set.nells = nells;
     set.tris = m->cache.tris;
     set.ntris = m->cache.ntris;
     set.bodies = m->cache.bodies;
@@ -645,6 +763,10 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
     w->busy = 0;
     return s;
   }
+  if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
+  set.ells = w->ells;
+  set.ell_movers = w->ell_movers;
+  set.nells = nells;
   fat = m->filter ? 0 : CACHE_FAT * v3_len(m->radius);
   ellipsoid_box(&es, margin + fat, &lo, &hi);
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
@@ -762,7 +884,7 @@ cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
   memset(sn, 0, sizeof *sn);
   sn->world = w;
   sn->world_id = w->id;
-  sn->id = new_id();
+  sn->id = cs_new_id();
   sn->layers = 1;
   sn->slot = w->nsensors;
   sn->place.mesh = mesh;

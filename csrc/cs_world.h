@@ -12,6 +12,7 @@
 #include "cs_espace.h"
 #include "cs_slide.h"
 #include "cs_sensor.h"
+#include "cs_ellipsoid.h"
 
 typedef struct cs_FrictionEntry { int tag; double coefficient; } cs_FrictionEntry;
 /* A filter answer cached for one call, per (gathered body, tag). */
@@ -40,6 +41,10 @@ struct cs_World {
   cs_ContactBuf contacts;   /* a move's contacts, copied to the mover at its end */
   cs_Broad broad;           /* the tree over body bounds */
   cs_Error err;             /* of the last failed call (cs_world_error) */
+  cs_MoverSet movers;       /* added movers, solid to each other (issue 14) */
+  cs_EllipsoidES *ells;     /* a call's other movers, in its ellipsoid space */
+  const cs_Mover **ell_movers;
+  size_t capells, capellm;
   cs_Sensor **sensors;      /* (cs_sensor.h) */
   size_t nsensors, capsensors;
   cs_SensorScratch sensor_scratch;

@@ -1,3 +1,4 @@
+rockspec_format = "3.0"
 package = "collideslide"
 version = "scm-1"
 source = { url = "git+https://github.com/collideslide/collideslide.git" }
@@ -6,8 +7,14 @@ description = {
   detailed = [[Swept ellipsoids against static and moving triangle meshes:
     sliding, two-pass gravity, ground state, moving platforms and queries.]],
   license = "MIT",
+  homepage = "https://github.com/collideslide/collideslide",
+  issues_url = "https://github.com/collideslide/collideslide/issues",
+  labels = { "collision", "gamedev", "physics", "love" },
 }
 dependencies = { "lua >= 5.1" }
+-- `luarocks test` from a source checkout: the specs (busted, a C compiler and
+-- make, as for a build from source; see docs/RELEASE.md).
+test = { type = "command", command = "make test TEST_VALGRIND=0" }
 build = {
   type = "builtin",
   modules = {
@@ -27,6 +34,8 @@ build = {
     ["collideslide.character"] = "lua/collideslide/character.lua",
     ["collideslide.svg"] = "lua/collideslide/svg.lua",
     ["collideslide.layer"] = "lua/collideslide/layer.lua",
-    ["collideslide.ffi"] = "lua/collideslide/ffi.lua",     -- LuaJIT only; needs libcollideslide
+    ["collideslide.check"] = "lua/collideslide/check.lua",
+    ["collideslide.draw"] = "lua/collideslide/draw.lua",
+    ["collideslide.ffi"] = "lua/collideslide/ffi.lua",     -- LuaJIT only; finds libcollideslide or core.so
   },
 }

@@ -76,6 +76,7 @@ local view = svg.view(0, 0, 10, 10, 0, 0, 1, 1)
 local OBJECTS = {
   cs = cs, mesh = mesh, world = world, body = body, mover = mover, sensor = sensor,
   character = character, builder = builder, svg = svg, doc = doc, view = view,
+  draw = cs.draw,
 }
 
 local function public(name) return type(name) == "string" and name:sub(1, 1) ~= "_" end
@@ -169,6 +170,7 @@ local function exported()
   for k in pairs(methodsOf(builder)) do if not k:match("^__") then add("builder:" .. k) end end
   for k in pairs(builder) do add("builder." .. k) end
   for k in pairs(svg) do add("svg." .. k) end
+  for k in pairs(cs.draw) do add("draw." .. k) end
   for k in pairs(methodsOf(doc)) do if not k:match("^__") then add("doc:" .. k) end end
   for k in pairs(doc) do add("doc." .. k) end
   for k in pairs(view) do add("view." .. k) end
@@ -183,14 +185,14 @@ local function exists(d)
   local obj = OBJECTS[d.prefix]
   if obj == nil then
     return false, "unknown prefix '" .. d.prefix .. "' (known: cs, mesh, world, body, "
-      .. "mover, sensor, character, builder, svg, doc, view)"
+      .. "mover, sensor, character, builder, svg, doc, view, draw)"
   end
   local p, name = d.prefix, d.name
   if d.sep == ":" then
     if type(obj[name]) ~= "function" then return false, "no such method" end
     return true
   end
-  if p == "cs" or p == "svg" then
+  if p == "cs" or p == "svg" or p == "draw" then
     if obj[name] == nil then return false, "no such field in the module table" end
   elseif p == "body" or p == "mover" or p == "sensor" then
     -- a field of the C objects: writing back what it holds is accepted
@@ -199,7 +201,7 @@ local function exists(d)
   elseif p == "character" then
     if rawget(obj, name) == nil then        -- a setting that defaults to nil?
       local ok, err = pcall(cs.newCharacter, { [name] = {} })
-      if ok or tostring(err):find("unknown field", 1, true) then
+      if not ok and tostring(err):find("unknown field", 1, true) then
         return false, "neither a field of a new character nor a setting newCharacter knows"
       end
     end

@@ -13,7 +13,9 @@
 --   2. package.cpath's templates with ? as libcollideslide, then as
 --      collideslide/libcollideslide (next to a collideslide/core.so);
 --   3. next to this file, and build/ two levels above it (a checkout of the repo);
---   4. the system's search (ffi.load "collideslide": LD_LIBRARY_PATH, ...).
+--   4. the system's search (ffi.load "collideslide": LD_LIBRARY_PATH, ...);
+--   5. the C module collideslide/core.so on package.cpath (what a rock installs;
+--      it exports every cs_* function), when built for LuaJIT's API (Lua 5.1).
 --
 -- How it differs from the C module, apart from what type() says (tables, not
 -- userdata):
@@ -143,6 +145,7 @@ typedef enum cs_Response {
   CS_RESPONSE_CROSS
 } cs_Response;
 typedef int (*cs_FilterFn)(void *ud, const cs_Body *body, int tag);
+typedef struct cs_Mover cs_Mover;
 typedef struct cs_Contact {
   cs_Vec3 point;
   cs_Vec3 normal;
@@ -151,10 +154,10 @@ typedef struct cs_Contact {
   unsigned triangle;
   int tag;
   int pass;
+  const cs_Mover *mover;
 } cs_Contact;
 enum { CS_PASS_WALK = 0, CS_PASS_GRAVITY, CS_PASS_CARRY, CS_PASS_STEP,
        CS_PASS_SNAP, CS_PASS_DEPENETRATE };
-typedef struct cs_Mover cs_Mover;
 cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out);
 void cs_mover_free(cs_Mover *mover);
 const cs_Error *cs_mover_error(const cs_Mover *mover);
@@ -173,7 +176,8 @@ typedef enum cs_Setting {
   CS_BLOCK_STEEP_SLOPES,
   CS_STEP_HEIGHT,
   CS_SNAP_DISTANCE,
-  CS_COLLIDES_WITH
+  CS_COLLIDES_WITH,
+  CS_LAYERS
 } cs_Setting;
 cs_Status cs_mover_set(cs_Mover *m, cs_Setting s, double value);
 double cs_mover_get(const cs_Mover *m, cs_Setting s);
@@ -183,7 +187,14 @@ size_t cs_mover_contact_count(const cs_Mover *m);
 const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i);
 cs_GroundState cs_mover_ground_state(const cs_Mover *m);
 int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, int *tag);
+const cs_Mover *cs_mover_ground_mover(const cs_Mover *m);
 int cs_mover_was_stuck(const cs_Mover *m);
+cs_Status cs_world_add_mover(cs_World *world, cs_Mover *m);
+cs_Status cs_world_remove_mover(cs_World *world, cs_Mover *m);
+size_t cs_world_mover_count(const cs_World *world);
+cs_World *cs_mover_added_to(const cs_Mover *m);
+void cs_mover_set_userdata(cs_Mover *m, void *ud);
+void *cs_mover_get_userdata(const cs_Mover *m);
 typedef struct cs_Sensor cs_Sensor;
 typedef struct cs_SensorEvent {
   const cs_Sensor *sensor;
@@ -288,8 +299,16 @@ local function load_library()
   local ok, lib = pcall(ffi.load, "collideslide")
   if ok then return lib end
   tried[#tried + 1] = "the system's library path (" .. tostring(lib) .. ")"
+  for template in package.cpath:gmatch("[^;]+") do      -- the rock's C module
+    if template:find("?", 1, true) then
+      local core = try((template:gsub("%?", "collideslide/core")))
+      if core then return core end
+    end
+  end
   error("collideslide.ffi: libcollideslide." .. LIBEXT .. " not found (make ffi-lib builds it; "
-    .. "COLLIDESLIDE_LIB=path picks it); tried:\n  " .. table.concat(tried, "\n  "), 3)
+    .. "COLLIDESLIDE_LIB=path picks it; a collideslide/core.so built for LuaJIT, as "
+    .. "`luarocks --lua-version=5.1 make` or `make LUA=luajit` builds it, works too); tried:\n  "
+    .. table.concat(tried, "\n  "), 3)
 end
 
 local C = load_library()
@@ -970,6 +989,7 @@ local function newWorld()
     _p = ffi.gc(WORLD_OUT[0], world_finalizer(uses)),
     _uses = uses,                   -- mesh -> count (the finalizer's)
     _bodies = {},                   -- cs_Body address -> handle
+    _movers = {},                   -- added cs_Mover address -> handle
     _sensors = {},                  -- cs_Sensor address -> handle
     _pending = setmetatable({}, { __mode = "k" }),   -- movers with unresolved contacts
     _busy = 0,                      -- > 0 while a filter or a query callback may run
@@ -1008,6 +1028,11 @@ local function world_close(self)
   for a, h in next, sensors do
     h._s = nil
     sensors[a] = nil
+  end
+  local movers = self._movers
+  for a, h in next, movers do
+    h._inworld = false
+    movers[a] = nil
   end
 end
 
@@ -1196,14 +1221,16 @@ end
 local Mover = {}          -- methods
 
 local FIELDS = { maxIterations = 0, skin = 1, slopeLimit = 2, blockSteepSlopes = 3,
-  stepHeight = 4, snapDistance = 5, collidesWith = 6, filter = 7 }
-local MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_MASK, MF_FILTER = 0, 1, 2, 3, 6, 7
+  stepHeight = 4, snapDistance = 5, collidesWith = 6, layers = 7, filter = 8 }
+local MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_MASK, MF_LAYERS, MF_FILTER = 0, 1, 2, 3, 6, 7, 8
 local FIELD_ORDER = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
-  "snapDistance", "collidesWith" }     -- cs_Setting order
+  "snapDistance", "collidesWith", "layers" }     -- cs_Setting order
 
 local function check_mover(v, arg, none, fname)
   if getmetatable(v) ~= MOVER_MT then
-    fail_at(arg, fname, "collideslide.Mover expected, got " .. tname(v, none))
+    local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
+    fail_at(arg, fname, "collideslide.Mover expected, got " .. t
+      .. (t == "collideslide.Character" and " (pass character.mover)" or ""))
   end
   if not v._p then fail_at(arg, fname, "attempt to use a closed/collected Mover") end
   return v
@@ -1224,7 +1251,7 @@ local function check_field(f, name, v, arg, fname)
   elseif f == MF_BLOCK then
     if type(v) ~= "boolean" then fail_at(arg, fname, format("%s must be a boolean, got %s", name, tname(v))) end
     return v and 1 or 0
-  elseif f == MF_MASK then
+  elseif f == MF_MASK or f == MF_LAYERS then
     return check_mask(v, arg, fname, name)
   elseif f == MF_FILTER then
     if v ~= nil and type(v) ~= "function" then
@@ -1321,6 +1348,8 @@ local function newMover(...)
     _events = {},           -- the handles of the last call's sensor events, once resolved
     _nevents = 0,
     _ground = false,        -- the ground body's handle, once resolved
+    _gmover = false,        -- the ground mover's handle, once resolved
+    _inworld = false,       -- the world it was added to (world:addMover)
     _resolved = true,       -- false: the last call's handles are still to resolve
     _cworld = false,        -- the world of the last call, while unresolved
     -- (internal fields are never nil: assigning a missing key runs __newindex)
@@ -1337,6 +1366,9 @@ local function mover_close(self)
   if self._busy then error("cannot close a Mover inside its own filter", 0) end
   self._p = nil
   ffi.gc(p, nil)
+  local w = self._inworld
+  if w and w._p then w._movers[ptr_addr(p)] = nil end
+  self._inworld = false
   C.cs_mover_free(p)
 end
 
@@ -1377,12 +1409,16 @@ end
 local function resolve(m)
   local w = m._cworld
   m._resolved, m._cworld = true, false
-  local p, bodies, handles = m._p, w._bodies, m._contacts
+  local p, bodies, handles, movers = m._p, w._bodies, m._contacts, w._movers
   local n = tonumber(C.cs_mover_contact_count(p))
   for i = 0, n - 1 do
-    local b = C.cs_mover_contact(p, i).body
-    handles[i + 1] = b ~= nil and bodies[ptr_addr(b)] or nil
+    local c = C.cs_mover_contact(p, i)
+    local b = c.body
+    if c.mover ~= nil then handles[i + 1] = movers[ptr_addr(c.mover)]
+    else handles[i + 1] = b ~= nil and bodies[ptr_addr(b)] or nil end
   end
+  local gm = C.cs_mover_ground_mover(p)
+  m._gmover = gm ~= nil and movers[ptr_addr(gm)] or false
   for i = n + 1, m._nhandles do handles[i] = nil end
   m._nhandles = n
   if C.cs_mover_ground(p, GROUND_N, GROUND_B, GROUND_T) ~= 0 and GROUND_B[0] ~= nil then
@@ -2069,6 +2105,47 @@ SENSOR_MT = { __name = "collideslide.Sensor", __index = sensor_index, __newindex
   __tostring = sensor_tostring }
 for name, f in pairs(Sensor) do API[f] = name end
 end)()                    -- of the sensors' function
+
+;(function()              -- movers that meet (a function: the main chunk's 200 locals)
+--- world:addMover(mover)
+function World.addMover(self, m)
+  check_world(self, 1)
+  check_mover(m, 2, true)
+  check_mover_idle(m, "addMover")
+  check_idle(self, "addMover")
+  if C.cs_mover_added_to(m._p) ~= nil then
+    argerror(2, "the mover is in a world already (world:removeMover it there first)")
+  end
+  resolve_pending(self)
+  local s = C.cs_world_add_mover(self._p, m._p)
+  if s ~= C.CS_OK then status_error("addMover", s) end
+  self._movers[ptr_addr(m._p)] = m
+  m._inworld = self
+end
+
+--- world:removeMover(mover)
+function World.removeMover(self, m)
+  check_world(self, 1)
+  check_mover(m, 2, true)
+  check_mover_idle(m, "removeMover")
+  check_idle(self, "removeMover")
+  if C.cs_mover_added_to(m._p) ~= self._p then argerror(2, "the mover is not in this world") end
+  resolve_pending(self)
+  C.cs_world_remove_mover(self._p, m._p)
+  self._movers[ptr_addr(m._p)] = nil
+  m._inworld = false
+end
+
+function World.moverCount(self)
+  return tonumber(C.cs_world_mover_count(check_world(self, 1)._p))
+end
+
+function Mover.getGroundMover(self)
+  check_mover(self, 1)
+  ensure_resolved(self)
+  return self._gmover or nil
+end
+end)()                    -- of the movers' function
 
 -- }======================================================================
 
