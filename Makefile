@@ -285,6 +285,24 @@ bench-callgrind: $(BENCH_BIN) $(BENCH_SCENES)/terrain_708.obj
 
 # }====
 
+# {==== make bench-movers: movers that meet (bench/movers.c) ====
+#   10,000 movers apart on a floor, none added then all added (they never
+#   meet), and a dense crowd of 1,024 added movers in 40 x 40 m: ms per frame
+#   and mover-steps/s, interleaved run after run. MOVERS_ARGS: --movers N
+#   --frames F --runs R.
+MOVERS_BIN := build/bench/movers
+
+.PHONY: bench-movers
+
+$(MOVERS_BIN): bench/movers.c csrc/collideslide.h $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icsrc -o $@ bench/movers.c $(CORE_LIB) $(LDLIBS_ALL)
+
+bench-movers: $(MOVERS_BIN)
+	$(MOVERS_BIN) $(MOVERS_ARGS)
+
+# }====
+
 # {==== make bench-bodies: "worlds that move" (bench/bodies.c, bench/bodies.lua) ====
 #   10,000 bodies (one shared box mesh) moved by setTransform every frame and
 #   256 movers walking among them: ms per frame of the transforms, of the

@@ -552,23 +552,6 @@ static cs_Status gather_movers(cs_World *w, const cs_Mover *m, const cs_ESpace *
   return g.status;
 }
 
-/* cs_moverset_near's visitor for movers_near: stops at the first. */
-typedef struct MoverProbe { const cs_Mover *m; cs_Vec3 lo, hi; int found; } MoverProbe;
-static int probe_one_mover(void *ud, cs_Mover *o) {
-  MoverProbe *p = (MoverProbe *)ud;
-  if (!mover_meets_box(p->m, o, p->lo, p->hi)) return 1;
-  p->found = 1;
-  return 0;
-}
-
-/* Is any added mover that m meets within the box [lo, hi]? */
-static int movers_near(cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
-  MoverProbe p;
-  p.m = m; p.lo = lo; p.hi = hi; p.found = 0;
-  cs_moverset_near(&w->movers, lo, hi, probe_one_mover, &p);
-  return p.found;
-}
-
 /* The mover m stood on in its last call in this world, if it is still
 ** one of the world's movers (found by pointer and id: never read before). */
 static const cs_Mover *live_ground_mover(const cs_World *w, const cs_Mover *m) {
@@ -617,7 +600,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   cs_Vec3 lo, hi, carry = v3(0, 0, 0);
   const cs_Body *ground = live_ground_body(w, m);
   const cs_Mover *ground_mover = ground ? NULL : live_ground_mover(w, m);
-  double margin, fat, skin = cs_mover_skin(m);
+  double margin, fat, diameter, skin = cs_mover_skin(m);
   size_t nells = 0;
   cs_Status s;
   int clear;
@@ -636,11 +619,14 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   ** for that too, a diameter, so the push never lands in ungathered
   ** geometry (depenetration is capped to the gathered reach). */
   clear = m->clean && m->world == w->id && m->clean_version == w->version && !m->filter;
-  if (clear && w->movers.count) {         /* other movers move between calls */
-    ellipsoid_box(&es, margin, &lo, &hi);
-    if (movers_near(w, m, lo, hi)) clear = 0;
-  }
-  if (!clear) margin += 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+  diameter = 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+  /* the other movers near, once, in the widest box the call may need (in
+  ** es from the start); they move between calls, so with any of them near
+  ** the start is not known clear */
+  ellipsoid_box(&es, margin + diameter, &lo, &hi);
+  if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
+  if (nells) clear = 0;
+  if (!clear) margin += diameter;
   memset(&set, 0, sizeof set);
   set.es = &es;
   set.reach = margin;
@@ -650,13 +636,17 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   set.carry = carry;
   set.carrier = ground;
   set.carrier_mover = ground_mover;
+  set.ells = w->ells;
+  set.ell_movers = w->ell_movers;
+  set.nells = nells;
   ellipsoid_box(&es, margin, &lo, &hi);
   if (cache_usable(w, m, lo, hi)) {
+    /* the cache's space starts at its own c0: the movers follow */
+    cs_Vec3 shift;
+    size_t k;
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
-    if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
-    set.ells = w->ells;
-    set.ell_movers = w->ell_movers;
-    set.nells = nells;
+    shift = cs_espace_vec_to(&es, v3_sub(m->pos, m->cache.c0));
+    for (k = 0; k < nells; k++) w->ells[k].c = v3_add(w->ells[k].c, shift);
     set.tris = m->cache.tris;
     set.ntris = m->cache.ntris;
     set.bodies = m->cache.bodies;
@@ -664,10 +654,6 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
     w->busy = 0;
     return s;
   }
-  if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
-  set.ells = w->ells;
-  set.ell_movers = w->ell_movers;
-  set.nells = nells;
   fat = m->filter ? 0 : CACHE_FAT * v3_len(m->radius);
   ellipsoid_box(&es, margin + fat, &lo, &hi);
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
