@@ -691,6 +691,12 @@ static void push_body(lua_State *L, int t, const cs_Body *body) {
   else csL_rawgetp(L, t, cs_body_get_userdata(body));
 }
 
+/* Pushes what a query hit: its body's handle, or the added mover's. */
+static void push_hit_other(lua_State *L, int t, const cs_Hit *h) {
+  if (h->mover != NULL) csL_rawgetp(L, t, cs_mover_get_userdata(h->mover));
+  else push_body(L, t, h->body);
+}
+
 /* Pushes what a contact met: its body's handle, or the other mover's
 ** (added movers are in the same table, keyed by their MoverUD). */
 static void push_other(lua_State *L, int t, const cs_Contact *c) {
@@ -1570,7 +1576,7 @@ static int push_hit(lua_State *L, int world, int found, const cs_Hit *h, const c
   push_vec3(L, h->normal);
   lua_pushinteger(L, (lua_Integer)h->triangle + 1);
   csL_getuservalue(L, world);
-  push_body(L, lua_gettop(L), h->body);
+  push_hit_other(L, lua_gettop(L), h);
   lua_replace(L, -2);
   lua_pushinteger(L, h->tag);
   return 10;
@@ -1701,7 +1707,7 @@ static int hit_callback(void *ud, const cs_Hit *h) {
   push_vec3(L, h->point);
   push_vec3(L, h->normal);
   lua_pushinteger(L, (lua_Integer)h->triangle + 1);
-  push_body(L, c->bodies, h->body);
+  push_hit_other(L, c->bodies, h);
   lua_pushinteger(L, h->tag);
   return ctx_call(c, 10);
 }

@@ -492,7 +492,8 @@ size_t cs_world_mover_count(const cs_World *w) { return w->movers.count; }
 ** and its mover, the output and the first failure. */
 typedef struct MoverGather {
   cs_World *w;
-  const cs_Mover *m;
+  const cs_Mover *m;      /* left out (the moving mover, or NULL) */
+  unsigned mask;          /* what the others' layers must meet */
   const cs_ESpace *es;
   cs_Mat3 Ainv;
   cs_Vec3 lo, hi;
@@ -500,11 +501,12 @@ typedef struct MoverGather {
   cs_Status status;
 } MoverGather;
 
-/* Does o (not m, its layers meeting m's collides_with) have bounds that
-** meet the box [lo, hi]? */
-static int mover_meets_box(const cs_Mover *m, const cs_Mover *o, cs_Vec3 lo, cs_Vec3 hi) {
+/* Does o (not m, its layers meeting mask) have bounds that meet the box
+** [lo, hi]? */
+static int mover_meets_box(const cs_Mover *m, unsigned mask, const cs_Mover *o,
+                           cs_Vec3 lo, cs_Vec3 hi) {
   cs_Vec3 h;
-  if (o == m || !(o->layers & m->collides_with)) return 0;
+  if (o == m || !(o->layers & mask)) return 0;
   h = cs_mover_half_extents(o);
   return o->pos.x + h.x >= lo.x && o->pos.x - h.x <= hi.x && o->pos.y + h.y >= lo.y &&
          o->pos.y - h.y <= hi.y && o->pos.z + h.z >= lo.z && o->pos.z - h.z <= hi.z;
@@ -517,7 +519,7 @@ static int gather_one_mover(void *ud, cs_Mover *o) {
   cs_World *w = g->w;
   cs_Mat3 EB;
   int a, j;
-  if (!mover_meets_box(g->m, o, g->lo, g->hi)) return 1;
+  if (!mover_meets_box(g->m, g->mask, o, g->lo, g->hi)) return 1;
   if ((g->n == w->capells &&
        cs_grow(&w->alloc, (void **)&w->ells, &w->capells, g->n + 1, sizeof(cs_EllipsoidES)) != CS_OK) ||
       (g->n == w->capellm &&
@@ -533,16 +535,17 @@ static int gather_one_mover(void *ud, cs_Mover *o) {
   return 1;
 }
 
-/* Gathers into w->ells the added movers other than m whose layers meet its
-** collides_with and whose bounds meet the box [lo, hi], mapped into es
+/* Gathers into w->ells the added movers other than m (may be NULL) whose
+** layers meet mask and whose bounds meet the box [lo, hi], mapped into es
 ** (found through the movers' grid). Returns the count in *n. */
-static cs_Status gather_movers(cs_World *w, const cs_Mover *m, const cs_ESpace *es,
-                               cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
+static cs_Status gather_movers(cs_World *w, const cs_Mover *m, unsigned mask,
+                               const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
   MoverGather g;
   int i, j;
   *n = 0;
   if (w->movers.count == 0) return CS_OK;
-  g.w = w; g.m = m; g.es = es; g.lo = lo; g.hi = hi; g.n = 0; g.status = CS_OK;
+  g.w = w; g.m = m; g.mask = mask; g.es = es; g.lo = lo; g.hi = hi; g.n = 0;
+  g.status = CS_OK;
   /* E_A^-1 = diag(1/r) R^T */
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++)
@@ -624,7 +627,10 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   ** es from the start); they move between calls, so with any of them near
   ** the start is not known clear */
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
-  if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
+  if ((s = gather_movers(w, m, m->collides_with, &es, lo, hi, &nells)) != CS_OK) {
+    w->busy = 0;
+    return s;
+  }
   if (nells) clear = 0;
   if (!clear) margin += diameter;
   memset(&set, 0, sizeof set);
@@ -677,21 +683,24 @@ static void hit_to_world(const cs_World *w, const cs_ESpace *es, const cs_TriES 
   hit->body = w->gbodies[te->body];
   hit->triangle = te->tri;
   hit->tag = te->tag;
+  hit->mover = NULL;
 }
 
-int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
-                             cs_Vec3 d, unsigned mask, cs_Hit *hit) {
+/* The sweep of cs_world_sweep_ellipsoid, leaving out mover self (NULL: none). */
+static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3 r,
+                           const double q[4], cs_Vec3 d, unsigned mask, cs_Hit *hit) {
   cs_ESpace es;
   cs_Mat3 R = m3_identity();
-  cs_Vec3 lo, hi;
+  cs_Vec3 lo, hi, vel;
   cs_SweepHit sh;
-  long i;
+  long i, km = -1;
+  size_t k, nells = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
   if (w->busy) return -(int)CS_EBUSY;
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
-    int k;
-    for (k = 0; k < 4; k++) qn[k] = q[k] / l;
+    int c;
+    for (c = 0; c < 4; c++) qn[c] = q[c] / l;
     R = m3_from_quat(qn);
   }
   cs_espace_init(&es, p, r, &R, oriented);
@@ -704,16 +713,44 @@ int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4
     w->busy = 0;
     return -(int)CS_ENOMEM;
   }
+  if (gather_movers(w, self, mask, &es, lo, hi, &nells) != CS_OK) {
+    w->busy = 0;
+    return -(int)CS_ENOMEM;
+  }
   w->busy = 0;
-  i = cs_sweep_triangles(v3(0, 0, 0), cs_espace_vec_to(&es, d), w->tris, w->ntris, 1.0, 0, &sh);
+  vel = cs_espace_vec_to(&es, d);
+  i = cs_sweep_triangles(v3(0, 0, 0), vel, w->tris, w->ntris, 1.0, 0, &sh);
+  for (k = 0; k < nells; k++) {            /* an added mover met earlier wins */
+    cs_SweepHit eh;
+    if (cs_sweep_ellipsoid(v3(0, 0, 0), vel, &w->ells[k], i >= 0 || km >= 0 ? sh.t : 1.0, 0, &eh) &&
+        (i < 0 && km < 0 ? 1 : eh.t < sh.t)) {
+      sh = eh;
+      km = (long)k;
+    }
+  }
+  if (km >= 0) {
+    hit->t = sh.t;
+    hit->point = cs_espace_from(&es, sh.point);
+    hit->normal = cs_espace_normal_from(&es, sh.normal);
+    hit->body = NULL;
+    hit->triangle = 0;
+    hit->tag = 0;
+    hit->mover = w->ell_movers[km];
+    return 1;
+  }
   if (i < 0) return 0;
   hit_to_world(w, &es, &w->tris[i], &sh, hit);
   return 1;
 }
 
+int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
+                             cs_Vec3 d, unsigned mask, cs_Hit *hit) {
+  return sweep_ellipsoid(w, NULL, p, r, q, d, mask, hit);
+}
+
 int cs_world_sweep(cs_World *w, const cs_Mover *m, cs_Vec3 d, cs_Hit *hit) {
-  return cs_world_sweep_ellipsoid(w, m->pos, m->radius, m->oriented ? m->q : NULL, d,
-                                  m->collides_with, hit);
+  return sweep_ellipsoid(w, m, m->pos, m->radius, m->oriented ? m->q : NULL, d,
+                         m->collides_with, hit);
 }
 
 /* }================================================================== */
