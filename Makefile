@@ -285,6 +285,24 @@ bench-callgrind: $(BENCH_BIN) $(BENCH_SCENES)/terrain_708.obj
 
 # }====
 
+# {==== make bench-movers: movers that meet (bench/movers.c) ====
+#   10,000 movers apart on a floor, none added then all added (they never
+#   meet), and a dense crowd of 1,024 added movers in 40 x 40 m: ms per frame
+#   and mover-steps/s, interleaved run after run. MOVERS_ARGS: --movers N
+#   --frames F --runs R.
+MOVERS_BIN := build/bench/movers
+
+.PHONY: bench-movers
+
+$(MOVERS_BIN): bench/movers.c csrc/collideslide.h $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icsrc -o $@ bench/movers.c $(CORE_LIB) $(LDLIBS_ALL)
+
+bench-movers: $(MOVERS_BIN)
+	$(MOVERS_BIN) $(MOVERS_ARGS)
+
+# }====
+
 # {==== make bench-bodies: "worlds that move" (bench/bodies.c, bench/bodies.lua) ====
 #   10,000 bodies (one shared box mesh) moved by setTransform every frame and
 #   256 movers walking among them: ms per frame of the transforms, of the
@@ -351,7 +369,7 @@ $(STRESS_BIN): spec/c/stress.c $(STRESS_SUPPORT) $(CTEST_HDRS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icsrc -Ispec/c -o $@ $< $(STRESS_SUPPORT) $(CORE_LIB) $(LDLIBS_ALL)
 
-stress: stress-0a stress-0b stress-1e5 stress-1e6
+stress: stress-0a stress-0b stress-1e5 stress-1e6 stress-movers
 
 stress-0a: $(STRESS_BIN) $(STRESS_SCENE_FILES)
 	$(STRESS_RUN) --steps $$(($(STRESS_STEPS) / 2))
@@ -364,6 +382,12 @@ stress-1e5: $(STRESS_BIN) $(STRESS_SCENE_FILES)
 
 stress-1e6: $(STRESS_BIN) $(STRESS_SCENE_FILES)
 	$(STRESS_RUN) --steps $(STRESS_FAR_STEPS) --offset 1e6
+
+# Movers that meet: the issue's crowd, 1,000 added movers walking 600 frames
+# in a walled yard, checked after every step (spec/c/test_movers.c).
+.PHONY: stress-movers
+stress-movers: build/ctest/test_movers
+	build/ctest/test_movers 1000 600
 
 # (no scene files needed: without them the runner builds its own worlds only)
 stress-short: $(STRESS_BIN)

@@ -401,11 +401,13 @@ int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s);
 /* One hit of a sweep or a ray. */
 typedef struct cs_Hit {
   double t;               /* fraction of the displacement, in [0, 1] */
-  cs_Vec3 point;          /* on the triangle, world space */
+  cs_Vec3 point;          /* on the triangle (or the mover), world space */
   cs_Vec3 normal;         /* unit, world space (see each call) */
-  const cs_Body *body;
+  const cs_Body *body;    /* NULL for an added mover */
   unsigned triangle;      /* 0-based in the body's mesh */
   int tag;
+  const cs_Mover *mover;  /* the added mover hit (raycast, raycast_all, the
+                          ** sweeps; layers & mask), or NULL for a triangle */
 } cs_Hit;
 
 /* Moves the mover by walk, sliding; then, when gravity is not NULL, a second

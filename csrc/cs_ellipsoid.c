@@ -135,6 +135,14 @@ double cs_ellipsoid_distance(const cs_EllipsoidES *e, cs_Vec3 q, cs_Vec3 *xo, cs
   cs_Vec3 d = m3_apply_t(&e->U, v3_sub(q, e->c)), n;
   double y[3], x[3], g = 0, dist;
   int i;
+  if (e->s[0] == e->s[1] && e->s[1] == e->s[2]) {   /* a sphere (two sphere movers) */
+    cs_Vec3 r = v3_sub(q, e->c);
+    double l = v3_len(r);
+    n = l > 0 ? v3_scale(r, 1.0 / l) : v3(0, 1, 0);
+    if (xo) *xo = v3_madd(e->c, n, e->s[0]);
+    if (no) *no = n;
+    return l - e->s[0];
+  }
   y[0] = d.x; y[1] = d.y; y[2] = d.z;
   nearest_on_surface(e->s, y, x);
   for (i = 0; i < 3; i++) g += (y[i] / e->s[i]) * (y[i] / e->s[i]);

@@ -101,6 +101,7 @@ typedef struct MoverUD {
 #define opt_mask csl_opt_mask
 #define push_body csl_push_body
 #define push_other csl_push_other
+#define push_hit_other csl_push_hit_other
 #define world_addMover csl_world_addMover
 #define world_removeMover csl_world_removeMover
 #define world_moverCount csl_world_moverCount
@@ -170,6 +171,7 @@ int mover___index(lua_State *L);
 unsigned opt_mask(lua_State *L, int arg, unsigned dflt);
 void push_body(lua_State *L, int t, const cs_Body *body);
 void push_other(lua_State *L, int t, const cs_Contact *c);
+void push_hit_other(lua_State *L, int t, const cs_Hit *h);
 int world_addMover(lua_State *L);
 int world_removeMover(lua_State *L);
 int world_moverCount(lua_State *L);

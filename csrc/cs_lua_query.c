@@ -189,7 +189,7 @@ static int push_hit(lua_State *L, int world, int found, const cs_Hit *h, const c
   push_vec3(L, h->normal);
   lua_pushinteger(L, (lua_Integer)h->triangle + 1);
   csL_getuservalue(L, world);
-  push_body(L, lua_gettop(L), h->body);
+  push_hit_other(L, lua_gettop(L), h);
   lua_replace(L, -2);
   lua_pushinteger(L, h->tag);
   return 10;
@@ -321,7 +321,7 @@ static int hit_callback(void *ud, const cs_Hit *h) {
   push_vec3(L, h->point);
   push_vec3(L, h->normal);
   lua_pushinteger(L, (lua_Integer)h->triangle + 1);
-  push_body(L, c->bodies, h->body);
+  push_hit_other(L, c->bodies, h);
   lua_pushinteger(L, h->tag);
   return ctx_call(c, 10);
 }

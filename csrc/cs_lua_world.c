@@ -47,6 +47,12 @@ void push_body(lua_State *L, int t, const cs_Body *body) {
   else csL_rawgetp(L, t, cs_body_get_userdata(body));
 }
 
+/* Pushes what a query hit: its body's handle, or the added mover's. */
+void push_hit_other(lua_State *L, int t, const cs_Hit *h) {
+  if (h->mover != NULL) csL_rawgetp(L, t, cs_mover_get_userdata(h->mover));
+  else push_body(L, t, h->body);
+}
+
 /* Pushes what a contact met: its body's handle, or the other mover's
 ** (added movers are in the same table, keyed by their MoverUD). */
 void push_other(lua_State *L, int t, const cs_Contact *c) {

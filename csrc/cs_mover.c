@@ -318,7 +318,7 @@ static void grid_build(cs_MoverSet *set) {
   memset(set->heads, 0, n * sizeof(cs_Mover *));
   set->nbuckets = n;
   set->max_half = half;
-  set->cell = half > 0 ? 4 * half : 1;
+  set->cell = half > 0 ? 8 * half : 1;
   for (i = 0; i < set->count; i++) grid_insert(set, set->items[i]);
 }
 

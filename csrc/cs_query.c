@@ -5,6 +5,7 @@
 ** non-uniform scale and mirroring stay exact. Allocates only where noted.
 */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cs_check.h"
 #include "cs_geom.h"
@@ -122,6 +123,7 @@ static void fill_hit(cs_Hit *h, const QBody *qb, uint32_t tri, double t, cs_Vec3
   h->body = qb->body;
   h->triangle = tri;
   h->tag = qbody_tag(qb, tri);
+  h->mover = NULL;
 }
 
 /* 1 when (slot, tri) comes before the hit recorded as (bslot, btri): the tie
@@ -326,6 +328,82 @@ static int ray_run(cs_World *w, RayQuery *q, cs_Vec3 o, cs_Vec3 d, unsigned mask
   return for_bodies(w, v3_min(o, e), v3_max(o, e), mask, ray_body_fn, q);
 }
 
+/* {==================================================================
+** Rays against the world's added movers (issue 14)
+** ===================================================================*/
+
+/* The segment o + s d, s in [0, 1], against mover m's ellipsoid: in its
+** unit-sphere space (x' = diag(1/r) R^T (x - c)) the quadratic
+** |o' + s d'|^2 = 1. A segment starting inside it does not hit it (a
+** mover's own centre). Returns 1 with *s and the world normal. */
+static int ray_mover(const cs_Mover *m, cs_Vec3 o, cs_Vec3 d, double *s, cs_Vec3 *n) {
+  cs_Vec3 r = m->radius, oc = v3_sub(o, m->pos), oe, de, p;
+  double a, b, c, disc, t;
+  if (m->oriented) { oc = m3_apply_t(&m->rot, oc); d = m3_apply_t(&m->rot, d); }
+  oe = v3_div(oc, r);
+  de = v3_div(d, r);
+  c = v3_dot(oe, oe) - 1;
+  if (c <= 0) return 0;                    /* starts inside (or on) it */
+  a = v3_dot(de, de);
+  b = v3_dot(oe, de);
+  if (a == 0 || b >= 0) return 0;          /* going away */
+  disc = b * b - a * c;
+  if (disc < 0) return 0;
+  t = c / (-b + sqrt(disc));               /* the nearer root, without cancellation */
+  if (!(t >= 0 && t <= 1)) return 0;
+  p = v3_madd(oe, de, t);                  /* on the unit sphere: the normal is E^-T p */
+  p = v3_div(p, r);
+  if (m->oriented) p = m3_apply(&m->rot, p);
+  *s = t;
+  *n = v3_normalize(p);
+  return 1;
+}
+
+typedef struct RayMovers {
+  cs_Vec3 o, d;
+  unsigned mask;
+  RayQuery *q;
+} RayMovers;
+
+/* cs_moverset_near's visitor: keeps the mover's hit (the nearest, or all). */
+static int ray_mover_fn(void *ud, cs_Mover *m) {
+  RayMovers *rm = (RayMovers *)ud;
+  RayQuery *q = rm->q;
+  HitRec rec;
+  cs_Vec3 n;
+  double s;
+  if (!(m->layers & rm->mask) || !ray_mover(m, rm->o, rm->d, &s, &n)) return 1;
+  if (!q->all && q->found && !(s < q->best.hit.t)) return 1;
+  memset(&rec, 0, sizeof rec);
+  rec.hit.t = s;
+  rec.hit.point = v3_madd(rm->o, rm->d, s);
+  rec.hit.normal = n;
+  rec.hit.mover = m;
+  rec.slot = (size_t)-1;                   /* after every body at the same t */
+  if (q->all) {
+    if (cs_grow(q->alloc, (void **)&q->hits, &q->caphits, q->nhits + 1, sizeof(HitRec)) != CS_OK) {
+      q->oom = 1;
+      return 0;
+    }
+    q->hits[q->nhits++] = rec;
+  } else {
+    q->best = rec;
+    q->found = 1;
+  }
+  return 1;
+}
+
+/* The world's added movers on the segment, into q. */
+static void ray_movers(cs_World *w, RayQuery *q, cs_Vec3 o, cs_Vec3 d, unsigned mask) {
+  RayMovers rm;
+  cs_Vec3 e = v3_add(o, d);
+  if (w->movers.count == 0 || q->oom || (d.x == 0 && d.y == 0 && d.z == 0)) return;
+  rm.o = o; rm.d = d; rm.mask = mask; rm.q = q;
+  cs_moverset_near(&w->movers, v3_min(o, e), v3_max(o, e), ray_mover_fn, &rm);
+}
+
+/* }================================================================== */
+
 /* The nearest triangle on the world segment o .. o + d. Returns 1 and fills
 ** *hit (t in [0, 1], world point, unit world normal facing the origin), or 0
 ** when the segment is free (or d is zero). Ties go to the lower body slot,
@@ -349,6 +427,7 @@ int cs_world_raycast(cs_World *w, const cs_Vec3 *op, const cs_Vec3 *dp, unsigned
   int bad = check_segment(w, op, dp);
   if (bad) return bad;
   ray_run(w, &q, *op, *dp, mask, 0);
+  ray_movers(w, &q, *op, *dp, mask);
   if (!q.found) return 0;
   if (hit) *hit = q.best.hit;
   return 1;
@@ -375,6 +454,8 @@ long cs_world_raycast_all(cs_World *w, const cs_Vec3 *op, const cs_Vec3 *dp, uns
   int r = check_segment(w, op, dp);
   if (r) return r;
   r = ray_run(w, &q, *op, *dp, mask, 1);
+  if (r >= 0) ray_movers(w, &q, *op, *dp, mask);
+  if (q.oom) r = -1;
   if (r >= 0 && q.nhits > 0) {
     qsort(q.hits, q.nhits, sizeof(HitRec), hit_order);
     for (i = 0; i < q.nhits; i++) {

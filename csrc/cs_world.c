@@ -563,7 +563,8 @@ size_t cs_world_mover_count(const cs_World *w) { return w->movers.count; }
 ** and its mover, the output and the first failure. */
 typedef struct MoverGather {
   cs_World *w;
-  const cs_Mover *m;
+  const cs_Mover *m;      /* left out (the moving mover, or NULL) */
+  unsigned mask;          /* what the others' layers must meet */
   const cs_ESpace *es;
   cs_Mat3 Ainv;
   cs_Vec3 lo, hi;
@@ -571,11 +572,12 @@ typedef struct MoverGather {
   cs_Status status;
 } MoverGather;
 
-/* Does o (not m, its layers meeting m's collides_with) have bounds that
-** meet the box [lo, hi]? */
-static int mover_meets_box(const cs_Mover *m, const cs_Mover *o, cs_Vec3 lo, cs_Vec3 hi) {
+/* Does o (not m, its layers meeting mask) have bounds that meet the box
+** [lo, hi]? */
+static int mover_meets_box(const cs_Mover *m, unsigned mask, const cs_Mover *o,
+                           cs_Vec3 lo, cs_Vec3 hi) {
   cs_Vec3 h;
-  if (o == m || !(o->layers & m->collides_with)) return 0;
+  if (o == m || !(o->layers & mask)) return 0;
   h = cs_mover_half_extents(o);
   return o->pos.x + h.x >= lo.x && o->pos.x - h.x <= hi.x && o->pos.y + h.y >= lo.y &&
          o->pos.y - h.y <= hi.y && o->pos.z + h.z >= lo.z && o->pos.z - h.z <= hi.z;
@@ -588,7 +590,7 @@ static int gather_one_mover(void *ud, cs_Mover *o) {
   cs_World *w = g->w;
   cs_Mat3 EB;
   int a, j;
-  if (!mover_meets_box(g->m, o, g->lo, g->hi)) return 1;
+  if (!mover_meets_box(g->m, g->mask, o, g->lo, g->hi)) return 1;
   if ((g->n == w->capells &&
        cs_grow(&w->alloc, (void **)&w->ells, &w->capells, g->n + 1, sizeof(cs_EllipsoidES)) != CS_OK) ||
       (g->n == w->capellm &&
@@ -604,16 +606,17 @@ static int gather_one_mover(void *ud, cs_Mover *o) {
   return 1;
 }
 
-/* Gathers into w->ells the added movers other than m whose layers meet its
-** collides_with and whose bounds meet the box [lo, hi], mapped into es
+/* Gathers into w->ells the added movers other than m (may be NULL) whose
+** layers meet mask and whose bounds meet the box [lo, hi], mapped into es
 ** (found through the movers' grid). Returns the count in *n. */
-static cs_Status gather_movers(cs_World *w, const cs_Mover *m, const cs_ESpace *es,
-                               cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
+static cs_Status gather_movers(cs_World *w, const cs_Mover *m, unsigned mask,
+                               const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
   MoverGather g;
   int i, j;
   *n = 0;
   if (w->movers.count == 0) return CS_OK;
-  g.w = w; g.m = m; g.es = es; g.lo = lo; g.hi = hi; g.n = 0; g.status = CS_OK;
+  g.w = w; g.m = m; g.mask = mask; g.es = es; g.lo = lo; g.hi = hi; g.n = 0;
+  g.status = CS_OK;
   /* E_A^-1 = diag(1/r) R^T */
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++)
@@ -621,23 +624,6 @@ static cs_Status gather_movers(cs_World *w, const cs_Mover *m, const cs_ESpace *
   cs_moverset_near(&w->movers, lo, hi, gather_one_mover, &g);
   *n = g.n;
   return g.status;
-}
-
-/* cs_moverset_near's visitor for movers_near: stops at the first. */
-typedef struct MoverProbe { const cs_Mover *m; cs_Vec3 lo, hi; int found; } MoverProbe;
-static int probe_one_mover(void *ud, cs_Mover *o) {
-  MoverProbe *p = (MoverProbe *)ud;
-  if (!mover_meets_box(p->m, o, p->lo, p->hi)) return 1;
-  p->found = 1;
-  return 0;
-}
-
-/* Is any added mover that m meets within the box [lo, hi]? */
-static int movers_near(cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
-  MoverProbe p;
-  p.m = m; p.lo = lo; p.hi = hi; p.found = 0;
-  cs_moverset_near(&w->movers, lo, hi, probe_one_mover, &p);
-  return p.found;
 }
 
 /* The mover m stood on in its last call in this world, if it is still
@@ -704,7 +690,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   cs_Vec3 lo, hi, carry = v3(0, 0, 0), walk;
   const cs_Body *ground;
   const cs_Mover *ground_mover;
-  double margin, fat, skin = cs_mover_skin(m);
+  double margin, fat, diameter, skin = cs_mover_skin(m);
   size_t nells = 0;
   cs_Status s;
   int clear;
@@ -735,11 +721,17 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   ** for that too, a diameter, so the push never lands in ungathered
   ** geometry (depenetration is capped to the gathered reach). */
   clear = m->clean && m->world == w->id && m->clean_version == w->version && !m->filter;
-  if (clear && w->movers.count) {         /* other movers move between calls */
-    ellipsoid_box(&es, margin, &lo, &hi);
-    if (movers_near(w, m, lo, hi)) clear = 0;
+  diameter = 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+  /* the other movers near, once, in the widest box the call may need (in
+  ** es from the start); they move between calls, so with any of them near
+  ** the start is not known clear */
+  ellipsoid_box(&es, margin + diameter, &lo, &hi);
+  if ((s = gather_movers(w, m, m->collides_with, &es, lo, hi, &nells)) != CS_OK) {
+    w->busy = 0;
+    return s;
   }
-  if (!clear) margin += 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+  if (nells) clear = 0;
+  if (!clear) margin += diameter;
   memset(&set, 0, sizeof set);
   set.es = &es;
   set.reach = margin;
@@ -749,13 +741,17 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   set.carry = carry;
   set.carrier = ground;
   set.carrier_mover = ground_mover;
+  set.ells = w->ells;
+  set.ell_movers = w->ell_movers;
+  set.nells = nells;
   ellipsoid_box(&es, margin, &lo, &hi);
   if (cache_usable(w, m, lo, hi)) {
+    /* the cache's space starts at its own c0: the movers follow */
+    cs_Vec3 shift;
+    size_t k;
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
-    if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
-    set.ells = w->ells;
-    set.ell_movers = w->ell_movers;
-    set.nells = nells;
+    shift = cs_espace_vec_to(&es, v3_sub(m->pos, m->cache.c0));
+    for (k = 0; k < nells; k++) w->ells[k].c = v3_add(w->ells[k].c, shift);
     set.tris = m->cache.tris;
     set.ntris = m->cache.ntris;
     set.bodies = m->cache.bodies;
@@ -763,10 +759,6 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
     w->busy = 0;
     return s;
   }
-  if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
-  set.ells = w->ells;
-  set.ell_movers = w->ell_movers;
-  set.nells = nells;
   fat = m->filter ? 0 : CACHE_FAT * v3_len(m->radius);
   ellipsoid_box(&es, margin + fat, &lo, &hi);
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
@@ -791,17 +783,19 @@ static void hit_to_world(const cs_World *w, const cs_ESpace *es, const cs_TriES 
   hit->body = w->gbodies[te->body];
   hit->triangle = te->tri;
   hit->tag = te->tag;
+  hit->mover = NULL;
 }
 
-/* The sweep of any ellipsoid; args counts from base (the mover's sweep
-** has only d: its first number is d.x). */
-static int sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4], cs_Vec3 d,
-                           unsigned mask, cs_Hit *hit, int darg) {
+/* The sweep of any ellipsoid, leaving out mover self (NULL: none); darg is
+** the number of d.x among the call's numbers (the mover's sweep has only d). */
+static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3 r,
+                           const double q[4], cs_Vec3 d, unsigned mask, cs_Hit *hit, int darg) {
   cs_ESpace es;
   cs_Mat3 R = m3_identity();
-  cs_Vec3 lo, hi;
+  cs_Vec3 lo, hi, vel;
   cs_SweepHit sh;
-  long i;
+  long i, km = -1;
+  size_t k, nells = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
   if (w->busy) return -(int)cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
   if (cs_check_vec(&w->err, darg, DXYZ, &d) != CS_OK ||
@@ -809,8 +803,8 @@ static int sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
     return -(int)w->err.status;
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
-    int k;
-    for (k = 0; k < 4; k++) qn[k] = q[k] / l;
+    int c;
+    for (c = 0; c < 4; c++) qn[c] = q[c] / l;
     R = m3_from_quat(qn);
   }
   cs_espace_init(&es, p, r, &R, oriented);
@@ -823,8 +817,31 @@ static int sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
     w->busy = 0;
     return -(int)cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
+  if (gather_movers(w, self, mask, &es, lo, hi, &nells) != CS_OK) {
+    w->busy = 0;
+    return -(int)CS_ENOMEM;
+  }
   w->busy = 0;
-  i = cs_sweep_triangles(v3(0, 0, 0), cs_espace_vec_to(&es, d), w->tris, w->ntris, 1.0, 0, &sh);
+  vel = cs_espace_vec_to(&es, d);
+  i = cs_sweep_triangles(v3(0, 0, 0), vel, w->tris, w->ntris, 1.0, 0, &sh);
+  for (k = 0; k < nells; k++) {            /* an added mover met earlier wins */
+    cs_SweepHit eh;
+    if (cs_sweep_ellipsoid(v3(0, 0, 0), vel, &w->ells[k], i >= 0 || km >= 0 ? sh.t : 1.0, 0, &eh) &&
+        (i < 0 && km < 0 ? 1 : eh.t < sh.t)) {
+      sh = eh;
+      km = (long)k;
+    }
+  }
+  if (km >= 0) {
+    hit->t = sh.t;
+    hit->point = cs_espace_from(&es, sh.point);
+    hit->normal = cs_espace_normal_from(&es, sh.normal);
+    hit->body = NULL;
+    hit->triangle = 0;
+    hit->tag = 0;
+    hit->mover = w->ell_movers[km];
+    return 1;
+  }
   if (i < 0) return 0;
   hit_to_world(w, &es, &w->tris[i], &sh, hit);
   return 1;
@@ -836,11 +853,11 @@ int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, co
       cs_check_radii(&w->err, 4, RXYZ, r) != CS_OK)
     return -(int)w->err.status;
   if (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK) return -(int)w->err.status;
-  return sweep_ellipsoid(w, *p, *r, q, *d, mask, hit, 11);
+  return sweep_ellipsoid(w, NULL, *p, *r, q, *d, mask, hit, 11);
 }
 
 int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit) {
-  return sweep_ellipsoid(w, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
+  return sweep_ellipsoid(w, m, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
                          m->collides_with, hit, 1);
 }
 

@@ -12,7 +12,10 @@
 ** freed memory; with it, the checks below see any stale memory taken for
 ** live: after every move, each contact and the ground name a live body of
 ** the world the mover moved in, and each contact point lies on the named
-** triangle of that body as it is placed now.
+** triangle of that body as it is placed now; a contact with another mover
+** names one of the movers, added to that world. Movers are added to and
+** removed from worlds (solid to each other), freed while added, and
+** outlive the worlds they were added to.
 **
 ** Then 4 bytes an operation: op, a, b, c (missing bytes read as 0).
 ** Built with libFuzzer (make fuzz) or, with -DFUZZ_STANDALONE, as a program
@@ -127,12 +130,22 @@ static void check_results(const Life *L, int wi, int k, int op) {
   if (!isfinite(p.x) || !isfinite(p.y) || !isfinite(p.z)) fail("a position not finite", op);
   for (i = 0; i < n; i++) {
     const cs_Contact *c = cs_mover_contact(m, i);
+    if (c->mover) {                     /* another mover: one of ours, added here */
+      int j, ours = 0;
+      for (j = 0; j < NV; j++) ours |= L->mv[j] == c->mover;
+      if (!ours || cs_mover_added_to(c->mover) != L->w[wi])
+        fail("a contact names a mover not added to this world", op);
+      continue;
+    }
     if (!live_in(L, wi, c->body)) fail("a contact names a body not live in this world", op);
     if (!on_body_triangle(c->body, c->triangle, c->point))
       fail("a contact point is not on the triangle it names", op);
   }
-  if (cs_mover_ground(m, NULL, &gb, NULL) && !live_in(L, wi, gb))
-    fail("the ground is a body not live in this world", op);
+  if (cs_mover_ground(m, NULL, &gb, NULL)) {
+    const cs_Mover *gm = cs_mover_ground_mover(m);
+    if (gm ? cs_mover_added_to(gm) != L->w[wi] : !live_in(L, wi, gb))
+      fail("the ground is neither a live body nor an added mover of this world", op);
+  }
 }
 
 static void free_world(Life *L, int wi) {
@@ -176,7 +189,13 @@ static void reload_world(Life *L, int wi, int dy) {
 static void run_op(Life *L, int op, int x, int y, int z, int n) {
   int wi = x % NW, k = y % NV, bi = y % NB, mi = z % NM;
   cs_World *w = L->w[wi];
-  switch (op % 10) {
+  switch (op % 12) {
+  case 10:                              /* a mover added to a world (movers meet) */
+    if (w && L->mv[k]) cs_world_add_mover(w, L->mv[k]);
+    break;
+  case 11:                              /* and removed */
+    if (w && L->mv[k]) cs_world_remove_mover(w, L->mv[k]);
+    break;
   case 0:                               /* a world */
     if (!w && cs_world_new(&L->a, &L->w[wi]) != CS_OK) L->w[wi] = NULL;
     break;

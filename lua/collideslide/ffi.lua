@@ -225,6 +225,7 @@ typedef struct cs_Hit {
   const cs_Body *body;
   unsigned triangle;
   int tag;
+  const cs_Mover *mover;
 } cs_Hit;
 cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *walk,
                                      const cs_Vec3 *gravity);
@@ -985,11 +986,13 @@ local function newWorld()
   if s ~= C.CS_OK then status_error("newWorld", s) end
   local uses = {}
   local hit = hit_ct()
+  local movers = {}
   return setmetatable({
     _p = ffi.gc(WORLD_OUT[0], world_finalizer(uses)),
     _uses = uses,                   -- mesh -> count (the finalizer's)
-    _bodies = {},                   -- cs_Body address -> handle
-    _movers = {},                   -- added cs_Mover address -> handle
+    _bodies = { [0] = movers },     -- cs_Body address -> handle ([0]: _movers, for
+                                    -- the query callbacks, which get the bodies)
+    _movers = movers,               -- added cs_Mover address -> handle
     _sensors = {},                  -- cs_Sensor address -> handle
     _pending = setmetatable({}, { __mode = "k" }),   -- movers with unresolved contacts
     _busy = 0,                      -- > 0 while a filter or a query callback may run
@@ -1683,19 +1686,23 @@ World.collideAndSlide = collideAndSlide
 
 -- The hit in the world's buffer: t, px, py, pz, nx, ny, nz, triangle, body, tag;
 -- or nil. found < 0 is a failed call: -(cs_Status).
-local function push_hit(w, found, fname, base)
+local push_hit
+do                        -- (a block: the main chunk is at Lua's 200 locals)
+local HIT_MOVER = ffi.offsetof("cs_Hit", "mover") / 4
+function push_hit(w, found, fname, base)
   if found == -C.CS_EINVAL or found == -C.CS_ERANGE then
     core_fail(C.cs_world_error(w._p), base, fname)
   end
   if found < 0 then ctx_raise(fname, -found) end
   if found == 0 then return nil end
   local d, u = w._hd, w._hu
-  local a = word_addr(u, HIT_BODY)
-  local body = a ~= 0 and w._bodies[a] or nil
+  local a, ma = word_addr(u, HIT_BODY), word_addr(u, HIT_MOVER)
+  local body = ma ~= 0 and w._movers[ma] or a ~= 0 and w._bodies[a] or nil
   local tag = u[HIT_TAG]
   if tag >= 2147483648 then tag = tag - 4294967296 end
   return d[HIT_T], d[HIT_P], d[HIT_P + 1], d[HIT_P + 2], d[HIT_N], d[HIT_N + 1], d[HIT_N + 2],
     u[HIT_TRI] + 1, body, tag
+end
 end
 
 local DXYZ = { "dx", "dy", "dz" }
@@ -1833,8 +1840,9 @@ end)
 -- fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
 local hit_cb = ffi.cast("cs_HitFn", function(_, h)
   local p, n = h.point, h.normal
-  return q_call(pcall(Q_fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1,
-    h.body ~= nil and Q_bodies[ptr_addr(h.body)] or nil, h.tag))
+  local other = h.mover ~= nil and Q_bodies[0][ptr_addr(h.mover)] or    -- [0]: the movers
+    h.body ~= nil and Q_bodies[ptr_addr(h.body)] or nil
+  return q_call(pcall(Q_fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1, other, h.tag))
 end)
 
 -- Runs query(...) (a C function that calls back: never JIT-compiled) with fn
