@@ -243,25 +243,6 @@ typedef struct RayQuery {
   int oom;
 } RayQuery;
 
-/* 1 when the segment o + s d, s in [0, tmax], meets the box (slabs, world
-** space, boundaries included). */
-static int segment_meets_box(cs_Vec3 o, cs_Vec3 d, double tmax, cs_Vec3 lo, cs_Vec3 hi) {
-  double t0 = 0, t1 = tmax;
-  int i;
-  for (i = 0; i < 3; i++) {
-    double oi = v3_get(o, i), di = v3_get(d, i), l = v3_get(lo, i), h = v3_get(hi, i);
-    if (di == 0) {
-      if (oi < l || oi > h) return 0;
-    } else {
-      double ta = (l - oi) / di, tb = (h - oi) / di;
-      if (ta > tb) { double tmp = ta; ta = tb; tb = tmp; }
-      if (ta > t0) t0 = ta;
-      if (tb < t1) t1 = tb;
-      if (t0 > t1) return 0;
-    }
-  }
-  return 1;
-}
 
 /* cs_BvhRayFn: tests one triangle in world space; keeps it (all) or keeps the
 ** nearest and lowers *tmax to it. Returns 0 only to stop after a failed
@@ -305,7 +286,7 @@ static int ray_triangle_fn(void *ud, uint32_t tri, double *tmax) {
 static int ray_body_fn(void *ud, const QBody *qb) {
   RayQuery *q = (RayQuery *)ud;
   double tmax = !q->all && q->found ? q->best.hit.t : 1;
-  if (!segment_meets_box(q->o, q->d, tmax, qb->lo, qb->hi)) return 1;
+  if (!cs_segment_meets_box(q->o, q->d, tmax, qb->lo, qb->hi)) return 1;
   q->qb = qb;
   cs_bvh_raycast(&qb->mesh->bvh, qbody_point_in(qb, q->o), qbody_vec_in(qb, q->d), tmax,
                  ray_triangle_fn, q);

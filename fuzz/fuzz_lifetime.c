@@ -86,6 +86,16 @@ static int live_in(const Life *L, int wi, const cs_Body *body) {
   return 0;
 }
 
+/* Does a query's hit name a live body of world wi, or one of our movers
+** added to it? */
+static int hit_live_in(const Life *L, int wi, const cs_Hit *h) {
+  int j;
+  if (!h->mover) return live_in(L, wi, h->body);
+  for (j = 0; j < NV; j++)
+    if (L->mv[j] == h->mover) return cs_mover_added_to(h->mover) == L->w[wi];
+  return 0;
+}
+
 /* The distance from p to triangle t of body, placed as it is now (a loose
 ** test: the point must be on the triangle's plane and within its bounds). */
 static int on_body_triangle(const cs_Body *body, unsigned t, cs_Vec3 p) {
@@ -230,9 +240,9 @@ static void run_op(Life *L, int op, int x, int y, int z, int n) {
     if (w && L->mv[k]) {
       cs_Hit h;
       int r = cs_world_sweep(w, L->mv[k], &(cs_Vec3){signed_unit(z) * 2, -1, 0}, &h);
-      if (r > 0 && !live_in(L, wi, h.body)) fail("a sweep names a body not live here", n);
+      if (r > 0 && !hit_live_in(L, wi, &h)) fail("a sweep names a body not live here", n);
       r = cs_world_raycast(w, (cs_Vec3[1]){csv_mover_position(L->mv[k])}, &(cs_Vec3){0, -5, 0}, ~0u, &h);
-      if (r > 0 && !live_in(L, wi, h.body)) fail("a ray names a body not live here", n);
+      if (r > 0 && !hit_live_in(L, wi, &h)) fail("a ray names a body not live here", n);
     }
     break;
   case 8:                               /* a shared mesh edited */
