@@ -232,6 +232,11 @@ typedef int (*cs_FilterFn)(void *ud, const cs_Body *body, int tag);
 /* One contact of a call. */
 typedef struct cs_Mover cs_Mover;
 
+/* Called once per added mover a call meets (issue 14): return a cs_Response
+** for that mover, or -1 to abort the call (CS_EABORT, the mover left as it
+** was). Without one, every mover whose layers meet collides_with slides. */
+typedef int (*cs_MoverFilterFn)(void *ud, const cs_Mover *other);
+
 /* One surface a call met: a triangle of a body, or another mover (then body
 ** is NULL, triangle and tag 0, and tri_normal is the other's surface normal
 ** at the point). */
@@ -310,6 +315,8 @@ double cs_mover_get(const cs_Mover *m, cs_Setting s);
 /* Back to the automatic skin (1% of the smallest radius). */
 void cs_mover_set_skin_auto(cs_Mover *m);
 void cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
+/* The filter for other movers (NULL: none); ud as for cs_mover_set_filter. */
+void cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud);
 
 /* Results of the last call. */
 size_t cs_mover_contact_count(const cs_Mover *m);

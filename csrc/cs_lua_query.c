@@ -76,14 +76,12 @@ static int ctx_raise(lua_State *L, const CallCtx *c, const char *fname, cs_Statu
 }
 
 /* The mover's filter: filter(mover, body, tag) -> "slide" | "touch" | "cross". */
-static int filter_trampoline(void *ud, const cs_Body *body, int tag) {
-  CallCtx *c = (CallCtx *)ud;
+/* Runs the Lua filter on what is pushed (the function, the mover, the body
+** or other mover, the tag); returns its cs_Response, or -1 after parking the
+** error. */
+static int filter_call(CallCtx *c) {
   lua_State *L = c->L;
   int r = -1;
-  lua_pushvalue(L, c->fn);
-  lua_pushvalue(L, c->self);
-  push_body(L, c->bodies, body);
-  lua_pushinteger(L, tag);
   if (lua_pcall(L, 3, 1, 0) != 0) {
     lua_replace(L, c->err);
     c->failed = CTX_RAISED;
@@ -102,6 +100,28 @@ static int filter_trampoline(void *ud, const cs_Body *body, int tag) {
   }
   lua_pop(L, 1);
   return r;
+}
+
+static int filter_trampoline(void *ud, const cs_Body *body, int tag) {
+  CallCtx *c = (CallCtx *)ud;
+  lua_State *L = c->L;
+  lua_pushvalue(L, c->fn);
+  lua_pushvalue(L, c->self);
+  push_body(L, c->bodies, body);
+  lua_pushinteger(L, tag);
+  return filter_call(c);
+}
+
+/* The same filter, asked about another mover (added to the world): its
+** handle where the body goes, tag 0. */
+static int mover_filter_trampoline(void *ud, const cs_Mover *other) {
+  CallCtx *c = (CallCtx *)ud;
+  lua_State *L = c->L;
+  lua_pushvalue(L, c->fn);
+  lua_pushvalue(L, c->self);
+  csL_rawgetp(L, c->bodies, cs_mover_get_userdata(other));
+  lua_pushinteger(L, 0);
+  return filter_call(c);
 }
 
 /* Stores the handles of the last call's contacts and ground body in the
@@ -159,7 +179,10 @@ static int world_collideAndSlide(lua_State *L) {
   csL_getuservalue(L, 2);                             /* 9: mover's user value */
   lua_rawgeti(L, 9, MUV_FILTER);                      /* 10: filter */
   ctx_init(L, &c, 1, 10, 2);                          /* 11: bodies, 12: error */
-  if (!lua_isnil(L, 10)) cs_mover_set_filter(m->mover, filter_trampoline, &c);
+  if (!lua_isnil(L, 10)) {
+    cs_mover_set_filter(m->mover, filter_trampoline, &c);
+    cs_mover_set_mover_filter(m->mover, mover_filter_trampoline, &c);
+  }
   w->busy++;
   w->moving = 1;
   m->busy = 1;
@@ -168,6 +191,7 @@ static int world_collideAndSlide(lua_State *L) {
   w->moving = 0;
   m->busy = 0;
   cs_mover_set_filter(m->mover, NULL, NULL);
+  cs_mover_set_mover_filter(m->mover, NULL, NULL);
   if ((s == CS_EINVAL || s == CS_ERANGE) && c.failed == 0)
     return core_fail(L, cs_world_error(w->world), 2, NULL, "collideAndSlide");
   if (s != CS_OK) return ctx_raise(L, &c, "collideAndSlide", s);

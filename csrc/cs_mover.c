@@ -187,6 +187,11 @@ void cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud) {
   m->filter_ud = ud;
 }
 
+void cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud) {
+  m->mover_filter = fn;
+  m->mover_filter_ud = ud;
+}
+
 size_t cs_mover_contact_count(const cs_Mover *m) { return m->ncontacts; }
 const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i) {
   return i < m->ncontacts ? &m->contacts[i] : NULL;

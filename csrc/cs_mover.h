@@ -75,6 +75,8 @@ struct cs_Mover {
   unsigned collides_with;
   cs_FilterFn filter;
   void *filter_ud;
+  cs_MoverFilterFn mover_filter;
+  void *mover_filter_ud;
   /* results of the last call */
   cs_Contact *contacts;
   size_t ncontacts, capcontacts;

@@ -96,6 +96,7 @@ typedef struct Slide {
   cs_SensorScratch *path; /* the centre's path for the sensors, or NULL */
   const cs_EllipsoidES *ells;     /* other movers (index ntris + k in a hit) */
   const cs_Mover *const *ell_movers;
+  const unsigned char *ell_resp;
   size_t nells;
   const cs_Mover *hidden;         /* a mover passed through (the carrier) */
 } Slide;
@@ -230,7 +231,8 @@ static size_t support_triangle(const Slide *s, size_t hit_tri, const cs_SweepHit
 /* A hit's response and friction: a triangle's (from the filter and the
 ** friction table), or another mover's (slide, frictionless). */
 static int hit_response(const Slide *s, size_t ti) {
-  return ti < s->ntris ? s->tris[ti].response : CS_RESPONSE_SLIDE;
+  if (ti < s->ntris) return s->tris[ti].response;
+  return s->ell_resp ? s->ell_resp[ti - s->ntris] : CS_RESPONSE_SLIDE;
 }
 static double hit_friction(const Slide *s, size_t ti) {
   return ti < s->ntris ? s->tris[ti].friction : 0.0;
@@ -697,6 +699,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   s.contacts->count = 0;
   s.ells = set->ells;
   s.ell_movers = set->ell_movers;
+  s.ell_resp = set->ell_resp;
   s.nells = set->nells;
   *ends_clear = 0;
   if (set->sensors && set->path) {

@@ -50,6 +50,7 @@ typedef struct cs_SlideSet {
   ** during the carry pass */
   const cs_EllipsoidES *ells;
   const cs_Mover *const *ell_movers;
+  const unsigned char *ell_resp;  /* each one's cs_Response (the mover filter's) */
   size_t nells;
   const cs_Mover *carrier_mover;
 } cs_SlideSet;

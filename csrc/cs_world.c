@@ -62,6 +62,7 @@ void cs_world_free(cs_World *w) {
   cs_moverset_free(&w->movers, &a);
   cs_free(&a, w->ells, w->capells * sizeof(cs_EllipsoidES));
   cs_free(&a, (void *)w->ell_movers, w->capellm * sizeof(cs_Mover *));
+  cs_free(&a, w->ell_resp, w->capellr);
   cs_free(&a, w, sizeof *w);
 }
 
@@ -590,14 +591,23 @@ static int gather_one_mover(void *ud, cs_Mover *o) {
   cs_World *w = g->w;
   cs_Mat3 EB;
   int a, j;
+  int resp = CS_RESPONSE_SLIDE;
   if (!mover_meets_box(g->m, g->mask, o, g->lo, g->hi)) return 1;
+  if (g->m && g->m->mover_filter) {         /* asked once per mover a call meets */
+    resp = g->m->mover_filter(g->m->mover_filter_ud, o);
+    if (resp < 0) { g->status = CS_EABORT; return 0; }
+    if (resp == CS_RESPONSE_CROSS) return 1;
+  }
   if ((g->n == w->capells &&
        cs_grow(&w->alloc, (void **)&w->ells, &w->capells, g->n + 1, sizeof(cs_EllipsoidES)) != CS_OK) ||
       (g->n == w->capellm &&
-       cs_grow(&w->alloc, (void **)&w->ell_movers, &w->capellm, g->n + 1, sizeof(cs_Mover *)) != CS_OK)) {
+       cs_grow(&w->alloc, (void **)&w->ell_movers, &w->capellm, g->n + 1, sizeof(cs_Mover *)) != CS_OK) ||
+      (g->n == w->capellr &&
+       cs_grow(&w->alloc, (void **)&w->ell_resp, &w->capellr, g->n + 1, 1) != CS_OK)) {
     g->status = CS_ENOMEM;
     return 0;
   }
+  w->ell_resp[g->n] = (unsigned char)resp;
   for (a = 0; a < 3; a++)                   /* E_B = R diag(r) */
     for (j = 0; j < 3; j++)
       EB.m[a][j] = (o->oriented ? o->rot.m[a][j] : (double)(a == j)) * v3_get(o->radius, j);
@@ -743,6 +753,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   set.carrier_mover = ground_mover;
   set.ells = w->ells;
   set.ell_movers = w->ell_movers;
+  set.ell_resp = w->ell_resp;
   set.nells = nells;
   ellipsoid_box(&es, margin, &lo, &hi);
   if (cache_usable(w, m, lo, hi)) {

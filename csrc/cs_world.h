@@ -44,7 +44,8 @@ struct cs_World {
   cs_MoverSet movers;       /* added movers, solid to each other (issue 14) */
   cs_EllipsoidES *ells;     /* a call's other movers, in its ellipsoid space */
   const cs_Mover **ell_movers;
-  size_t capells, capellm;
+  unsigned char *ell_resp;  /* the mover filter's answer for each (cs_Response) */
+  size_t capells, capellm, capellr;
   cs_Sensor **sensors;      /* (cs_sensor.h) */
   size_t nsensors, capsensors;
   cs_SensorScratch sensor_scratch;

@@ -126,6 +126,32 @@ describe("Movers that meet", function()
     end)
   end)
 
+  describe("filters", function()
+    --   A o-->   o B (a ghost: "cross")   o C (a door sensor of sorts: "touch")
+    it("are asked about other movers too, naming them, and their answer holds", function()
+      local w = cs.newWorld()
+      local b = cs.newMover { radius = 0.5, position = { 2, 0, 0 } }
+      local c = cs.newMover { radius = 0.5, position = { 5, 0, 0 } }
+      local asked = {}
+      local a = cs.newMover { radius = 0.5, position = { 0, 0, 0 }, filter = function(self, other, tag)
+        asked[#asked + 1] = other
+        assert.are.equal(0, tag)
+        return other == b and "cross" or "touch"
+      end }
+      w:addMover(a); w:addMover(b); w:addMover(c)
+      local x = w:collideAndSlide(a, 10, 0, 0)
+      assert.is_true(x > 3.9 and x < 4.0, "went through B, stopped at C: " .. x)
+      assert.are.equal(c, select(8, a:getContact(1)))
+      local seen = {}
+      for _, o in ipairs(asked) do seen[o] = true end
+      assert.is_true(seen[b] and seen[c])
+      -- an error in the filter leaves the mover where it was
+      a.filter = function() error("no") end
+      assert.has_error(function() w:collideAndSlide(a, -1, 0, 0) end)
+      assert.are.equal(x, (a:getPosition()))
+    end)
+  end)
+
   describe("overlapping movers", function()
     -- a mover teleported into another is pushed out by its next call
     it("are pushed apart by depenetration", function()

@@ -146,6 +146,7 @@ typedef enum cs_Response {
 } cs_Response;
 typedef int (*cs_FilterFn)(void *ud, const cs_Body *body, int tag);
 typedef struct cs_Mover cs_Mover;
+typedef int (*cs_MoverFilterFn)(void *ud, const cs_Mover *other);
 typedef struct cs_Contact {
   cs_Vec3 point;
   cs_Vec3 normal;
@@ -183,6 +184,7 @@ cs_Status cs_mover_set(cs_Mover *m, cs_Setting s, double value);
 double cs_mover_get(const cs_Mover *m, cs_Setting s);
 void cs_mover_set_skin_auto(cs_Mover *m);
 void cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
+void cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud);
 size_t cs_mover_contact_count(const cs_Mover *m);
 const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i);
 cs_GroundState cs_mover_ground_state(const cs_Mover *m);
@@ -1619,8 +1621,10 @@ local F_fn, F_self, F_bodies, F_failed, F_err = nil, nil, nil, CTX_OK, nil
 
 local RESPONSE = { slide = 0, touch = 1, cross = 2 }
 
-local filter_cb = ffi.cast("cs_FilterFn", function(_, body, tag)
-  local ok, r = pcall(F_fn, F_self, body ~= nil and F_bodies[ptr_addr(body)] or nil, tag)
+local slide_filtered
+do                        -- (a block: the main chunk is at Lua's 200 locals)
+-- The filter's answer (pcall's results), or -1 with the failure parked.
+local function filter_result(ok, r)
   if not ok then
     F_failed, F_err = CTX_RAISED, r
     return -1
@@ -1629,26 +1633,39 @@ local filter_cb = ffi.cast("cs_FilterFn", function(_, body, tag)
   if resp then return resp end
   F_failed, F_err = CTX_BADRESULT, r
   return -1
+end
+
+local filter_cb = ffi.cast("cs_FilterFn", function(_, body, tag)
+  return filter_result(pcall(F_fn, F_self, body ~= nil and F_bodies[ptr_addr(body)] or nil, tag))
+end)
+
+-- The same filter asked about another added mover (F_bodies[0]: the world's
+-- movers), tag 0.
+local mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(_, other)
+  return filter_result(pcall(F_fn, F_self, F_bodies[0][ptr_addr(other)], 0))
 end)
 
 -- collideAndSlide with the mover's filter: a C call that calls back, so never
 -- JIT-compiled. Returns the status, and the failure and error of the filter.
-local function slide_filtered(w, m, walk, grav)
+function slide_filtered(w, m, walk, grav)
   if not m._resolved then resolve(m) end    -- the old handles, during the call
   local o_fn, o_self, o_bodies, o_failed, o_err = F_fn, F_self, F_bodies, F_failed, F_err
   F_fn, F_self, F_bodies, F_failed, F_err = m._filter, m, w._bodies, CTX_OK, nil
   C.cs_mover_set_filter(m._p, filter_cb, nil)
+  C.cs_mover_set_mover_filter(m._p, mover_filter_cb, nil)
   w._busy = w._busy + 1
   w._moving, m._busy = true, true
   local s = slide_call(w._p, m._p, walk, grav)
   w._busy = w._busy - 1
   w._moving, m._busy = false, false
   C.cs_mover_set_filter(m._p, nil, nil)
+  C.cs_mover_set_mover_filter(m._p, nil, nil)
   local failed, err = F_failed, F_err
   F_fn, F_self, F_bodies, F_failed, F_err = o_fn, o_self, o_bodies, o_failed, o_err
   return s, failed, err
 end
 jit.off(slide_filtered)
+end
 
 local GXYZ = { "gx", "gy", "gz" }
 
