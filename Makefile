@@ -243,6 +243,79 @@ bench-callgrind: $(BENCH_BIN) $(BENCH_SCENES)/terrain_708.obj
 
 # }====
 
+# {==== make bench-peers: ours beside Bullet and Jolt (bench/peers/) ===========
+#   Each peer driver runs the walkers workload with its own character
+#   controller and with ours in one process, alternating a full run of ours
+#   and one of the peer (PEER_ROUNDS rounds), and prints steps/s of each and
+#   their ratio per scene and shape (sphere 0.5, capsule 0.4/1.8); the lines
+#   also go to bench/out/peers.txt.
+#   - Bullet: Debian's libbullet-dev (installed when missing),
+#     btKinematicCharacterController on a btBvhTriangleMeshShape, step 0.35.
+#   - Jolt: CharacterVirtual, only when JOLT_DIR names a checkout of
+#     jrouwe/JoltPhysics that you built yourself (Jolt is not packaged in
+#     Debian; never copy its code here), for example:
+#       cd $$JOLT_DIR/Build && ./cmake_linux_clang_gcc.sh Distribution g++ \
+#         && cd Linux_Distribution && make -j2 Jolt
+#       make bench-peers JOLT_DIR=/path/to/JoltPhysics
+#     JOLT_LIB is the library built (default Build/Linux_Distribution/libJolt.a)
+#     and JOLT_CFLAGS must carry the defines of that build (Jolt checks them
+#     when it starts): the default matches a Distribution build with its
+#     default options (AVX2, FMA); a Release build adds -DJPH_PROFILE_ENABLED
+#     -DJPH_DEBUG_RENDERER -DJPH_FLOATING_POINT_EXCEPTIONS_ENABLED.
+#   PEER_SCENES (default terrain_708 terrain_33 terrain_256 arena),
+#   PEER_ROUNDS (3), PEER_FRAMES (600).
+PEER_SCENES ?= terrain_708 terrain_33 terrain_256 arena
+PEER_ROUNDS ?= 3
+PEER_FRAMES ?= 600
+PEER_ARGS = --rounds $(PEER_ROUNDS) --frames $(PEER_FRAMES)
+PEER_OURS := build/bench/peer_ours.o
+BULLET_BIN := build/bench/walkers_bullet
+JOLT_BIN := build/bench/walkers_jolt
+JOLT_LIB ?= $(JOLT_DIR)/Build/Linux_Distribution/libJolt.a
+JOLT_CFLAGS ?= -DJPH_OBJECT_STREAM -DJPH_USE_AVX2 -DJPH_USE_AVX -DJPH_USE_SSE4_1 \
+  -DJPH_USE_SSE4_2 -DJPH_USE_LZCNT -DJPH_USE_TZCNT -DJPH_USE_F16C -DJPH_USE_FMADD \
+  -mavx2 -mbmi -mpopcnt -mlzcnt -mf16c -mfma
+CXX ?= c++
+
+.PHONY: bench-peers
+
+# Our side, compiled like build/bench/walkers (walkers.c without its main).
+$(PEER_OURS): bench/peers/peer_ours.c bench/peers/peer.h bench/walkers.c csrc/collideslide.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -Wno-unused-function -O2 -g $(CFLAGS) \
+	  -Icsrc -c -o $@ $<
+
+$(BULLET_BIN): bench/peers/walkers_bullet.cpp bench/peers/peer_main.h bench/peers/peer.h \
+               $(PEER_OURS) $(CORE_LIB)
+	@sh tools/deps.sh $(LUA) bullet
+	$(CXX) -std=c++11 -O2 -g $$(pkg-config --cflags bullet) -Icsrc -o $@ $< $(PEER_OURS) \
+	  $(CORE_LIB) $$(pkg-config --libs bullet) -lm
+
+$(JOLT_BIN): bench/peers/walkers_jolt.cpp bench/peers/peer_main.h bench/peers/peer.h \
+             $(PEER_OURS) $(CORE_LIB)
+	$(CXX) -std=c++17 -O2 -g $(JOLT_CFLAGS) -I$(JOLT_DIR) -Icsrc -o $@ $< $(PEER_OURS) \
+	  $(CORE_LIB) $(JOLT_LIB) -lpthread -lm
+
+bench-peers: $(BULLET_BIN) $(patsubst %,$(BENCH_SCENES)/%.obj,$(PEER_SCENES))
+	@mkdir -p bench/out
+	@: > bench/out/peers.txt
+	@for s in $(PEER_SCENES); do \
+	  echo "== Bullet: $(BULLET_BIN) $(BENCH_SCENES)/$$s.obj $(PEER_ARGS)" | tee -a bench/out/peers.txt; \
+	  $(BULLET_BIN) $(BENCH_SCENES)/$$s.obj $(PEER_ARGS) | tee -a bench/out/peers.txt || exit 1; \
+	done
+ifeq ($(strip $(JOLT_DIR)),)
+	@echo "== Jolt: skipped (JOLT_DIR is not set; see the Makefile's bench-peers notes to build Jolt)" | tee -a bench/out/peers.txt
+else
+	@test -f $(JOLT_LIB) || { echo "bench-peers: $(JOLT_LIB) not found: build Jolt first (see the Makefile)"; exit 1; }
+	@$(MAKE) --no-print-directory $(JOLT_BIN)
+	@for s in $(PEER_SCENES); do \
+	  echo "== Jolt: $(JOLT_BIN) $(BENCH_SCENES)/$$s.obj $(PEER_ARGS)" | tee -a bench/out/peers.txt; \
+	  $(JOLT_BIN) $(BENCH_SCENES)/$$s.obj $(PEER_ARGS) | tee -a bench/out/peers.txt || exit 1; \
+	done
+endif
+
+# }====
+
 # {==== make bench-bodies: "worlds that move" (bench/bodies.c, bench/bodies.lua) ====
 #   10,000 bodies (one shared box mesh) moved by setTransform every frame and
 #   256 movers walking among them: ms per frame of the transforms, of the
