@@ -161,6 +161,11 @@ typedef struct cs_TriES {
   cs_Vec3 n;              /* unit front normal, ellipsoid space */
   double d;               /* plane: dot(n, x) + d = 0 */
   cs_Vec3 lo, hi;         /* bounds of a, b, c (cs_sweep_triangles' first test) */
+  /* set by cs_tri_bounds, for the kernel's bound on the boundary tests: */
+  cs_Vec3 edge_n[3];      /* unit outward normals in the plane of ab, bc, ca */
+  double edge_d[3];       /* max over the vertices v of dot(edge_n[k], v) */
+  double off;             /* the vertices' largest |dot(n, v) + d| (rounding) */
+  double extent;          /* the sum of hi - lo */
   uint32_t tri;           /* index in its mesh */
   uint32_t body;          /* index into the call's gathered bodies */
   int32_t tag;
@@ -189,7 +194,9 @@ enum {
   CS_SWEEP_CLEAR_START = 2
 };
 
-/* Sets tri->lo/hi from its vertices. */
+/* Sets tri->lo/hi and the kernel's edge data (edge_n, edge_d, off, extent)
+** from its vertices, normal and plane; every cs_TriES handed to the sweep
+** must have been through it. */
 void cs_tri_bounds(cs_TriES *tri);
 
 /* The unit sphere centred at base, moving by vel, against tri (Fauerby 2003,

@@ -168,6 +168,7 @@ static void make_tri(const Case *k, cs_TriES *t) {
   n = v3_cross(v3_sub(t->b, t->a), v3_sub(t->c, t->a));
   t->n = v3_scale(n, 1.0 / v3_len(n));
   t->d = -v3_dot(t->n, t->a);
+  cs_tri_bounds(t);
   t->one_sided = (uint8_t)k->one_sided;
   t->response = CS_RESPONSE_SLIDE;
 }
