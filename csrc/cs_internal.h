@@ -165,7 +165,7 @@ typedef struct cs_TriES {
   cs_Vec3 edge_n[3];      /* unit outward normals in the plane of ab, bc, ca */
   double edge_d[3];       /* max over the vertices v of dot(edge_n[k], v) */
   double off;             /* the vertices' largest |dot(n, v) + d| (rounding) */
-  double extent;          /* the sum of hi - lo */
+  double size;            /* |a| (1-norm) + the sum of hi - lo: its coordinates' size */
   uint32_t tri;           /* index in its mesh */
   uint32_t body;          /* index into the call's gathered bodies */
   int32_t tag;
@@ -194,7 +194,7 @@ enum {
   CS_SWEEP_CLEAR_START = 2
 };
 
-/* Sets tri->lo/hi and the kernel's edge data (edge_n, edge_d, off, extent)
+/* Sets tri->lo/hi and the kernel's edge data (edge_n, edge_d, off, size)
 ** from its vertices, normal and plane; every cs_TriES handed to the sweep
 ** must have been through it. */
 void cs_tri_bounds(cs_TriES *tri);

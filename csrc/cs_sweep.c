@@ -76,16 +76,24 @@ static int sweep_edge(cs_Vec3 base, cs_Vec3 vel, double vv, cs_Vec3 p1, cs_Vec3 
 ** this test and of the quadratics (relative to the coordinates' size), so
 ** that it drops only triangles the full test would not hit: results do not
 ** change (spec/c/test_sweep.c compares with a reference).
-** Returns 0 when the boundary is surely out of reach. */
-static int boundary_in_reach(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double dist,
-                             double ndv, double t0, double te) {
+** move_size: move_size_of(base, vel, te) or more.
+** The bound is on the distance to the whole triangle over [ts, te], so it
+** also rules out a face contact (at t0, in the interval) and an overlap at
+** the start (then ts = 0): cs_sweep_triangles uses it before the kernel.
+** Returns 0 when the triangle is surely out of reach. */
+/* The size of a move's coordinates up to te, for boundary_in_reach. */
+CS_INLINE double move_size_of(cs_Vec3 base, cs_Vec3 vel, double te) {
+  return 1.0 + fabs(base.x) + fabs(base.y) + fabs(base.z)
+       + te * (fabs(vel.x) + fabs(vel.y) + fabs(vel.z));
+}
+
+CS_INLINE int boundary_in_reach(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double dist,
+                            double ndv, double t0, double te, double move_size) {
   cs_Vec3 p, q = v3_madd(base, vel, te);
   double ts = 0.0, hs, he = dist + te * ndv, h, l = -HUGE_VAL, size, margin;
   int k;
   /* the size of the coordinates the test and the quadratics work with */
-  size = 1.0 + fabs(base.x) + fabs(base.y) + fabs(base.z)
-       + te * (fabs(vel.x) + fabs(vel.y) + fabs(vel.z))
-       + fabs(tr->a.x) + fabs(tr->a.y) + fabs(tr->a.z) + tr->extent;
+  size = move_size + tr->size;
   margin = 1e-8 * size + 1e-15 * size * size;
   if (t0 > 0.0) {
     ts = t0 - (tr->off + margin) / fabs(ndv);
@@ -198,7 +206,7 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   t = t1 < tmax ? t1 : tmax;
   vv = v3_len2(vel);
   if (vv == 0.0) return 0;
-  if (!boundary_in_reach(base, vel, tr, dist, ndv, t0, t)) return 0;
+  if (!boundary_in_reach(base, vel, tr, dist, ndv, t0, t, move_size_of(base, vel, t))) return 0;
   if (sweep_vertex(base, vel, vv, tr->a, &t)) { feature = CS_FEATURE_VERTEX; point = tr->a; }
   if (sweep_vertex(base, vel, vv, tr->b, &t)) { feature = CS_FEATURE_VERTEX; point = tr->b; }
   if (sweep_vertex(base, vel, vv, tr->c, &t)) { feature = CS_FEATURE_VERTEX; point = tr->c; }
@@ -210,33 +218,31 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   return 1;
 }
 
+/* The unit outward normal in the plane (normal n) of edge ab, whose third
+** vertex is c, and the vertices' largest projection on it; |(b - a) x n| =
+** |b - a| since n is a unit normal to the edge, and b lies on the edge's
+** line, so the largest projection is a's or c's (up to rounding far below
+** the kernel's margin). An edge of no length bounds nothing. */
+CS_INLINE void edge_plane(cs_Vec3 a, cs_Vec3 b, cs_Vec3 c, cs_Vec3 n, cs_Vec3 *m, double *d) {
+  cs_Vec3 e = v3_sub(b, a);
+  double el = v3_len(e), da, dc;
+  if (!(el > 0 && el < HUGE_VAL)) { *m = v3(0, 0, 0); *d = 0.0; return; }
+  *m = v3_scale(v3_cross(e, n), 1.0 / el);
+  da = v3_dot(*m, a);
+  dc = v3_dot(*m, c);
+  *d = da > dc ? da : dc;
+}
+
 void cs_tri_bounds(cs_TriES *t) {
-  const cs_Vec3 *v[3];
   double ob = fabs(v3_dot(t->n, t->b) + t->d), oc = fabs(v3_dot(t->n, t->c) + t->d);
-  int k;
   t->lo = v3_min(v3_min(t->a, t->b), t->c);
   t->hi = v3_max(v3_max(t->a, t->b), t->c);
-  t->extent = (t->hi.x - t->lo.x) + (t->hi.y - t->lo.y) + (t->hi.z - t->lo.z);
+  t->size = fabs(t->a.x) + fabs(t->a.y) + fabs(t->a.z)
+          + (t->hi.x - t->lo.x) + (t->hi.y - t->lo.y) + (t->hi.z - t->lo.z);
   t->off = ob > oc ? ob : oc;     /* a itself is on the plane: d = -dot(n, a) */
-  v[0] = &t->a; v[1] = &t->b; v[2] = &t->c;
-  for (k = 0; k < 3; k++) {
-    const cs_Vec3 *a = v[k], *b = v[k == 2 ? 0 : k + 1], *c = v[k == 0 ? 2 : k - 1];
-    /* outward in the plane; |e x n| = |e| since n is a unit normal to e.
-    ** b lies on the edge's line, so the vertices' max is at a or c (up to
-    ** rounding far below the kernel's margin). */
-    cs_Vec3 e = v3_sub(*b, *a), m = v3_cross(e, t->n);
-    double el = v3_len(e), da, dc;
-    if (!(el > 0) || !isfinite(el)) {   /* no edge direction: bound nothing */
-      t->edge_n[k] = v3(0, 0, 0);
-      t->edge_d[k] = 0.0;
-      continue;
-    }
-    m = v3_scale(m, 1.0 / el);
-    da = v3_dot(m, *a);
-    dc = v3_dot(m, *c);
-    t->edge_n[k] = m;
-    t->edge_d[k] = da > dc ? da : dc;
-  }
+  edge_plane(t->a, t->b, t->c, t->n, &t->edge_n[0], &t->edge_d[0]);
+  edge_plane(t->b, t->c, t->a, t->n, &t->edge_n[1], &t->edge_d[1]);
+  edge_plane(t->c, t->a, t->b, t->n, &t->edge_n[2], &t->edge_d[2]);
 }
 
 long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t n,
@@ -245,6 +251,7 @@ long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t 
   cs_Vec3 end = v3_madd(base, vel, tmax), one = v3(1, 1, 1);
   cs_Vec3 lo = v3_sub(v3_min(base, end), one), hi = v3_add(v3_max(base, end), one);
   long best = -1;
+  double move_size = move_size_of(base, vel, tmax);   /* tmax only drops below */
   size_t i;
   for (i = 0; i < n; i++) {
     const cs_TriES *t = &tris[i];
@@ -252,20 +259,26 @@ long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t 
         t->lo.x > hi.x || t->hi.x < lo.x || t->lo.y > hi.y || t->hi.y < lo.y ||
         t->lo.z > hi.z || t->hi.z < lo.z)
       continue;
-    /* The plane interval of cs_sweep_triangle (Fauerby 3.2) before the call:
-    ** the same expressions, so the same doubles, on most triangles the
-    ** only test needed. */
+    /* The plane interval of cs_sweep_triangle (Fauerby 3.2) before the call,
+    ** the same expressions, so the same doubles; then boundary_in_reach,
+    ** whose bound holds for every contact (the face's at t0 and an overlap
+    ** at 0 too, both at distance 1 or less): most triangles end here. */
     {
       double dist = v3_dot(t->n, base) + t->d, ndv = v3_dot(t->n, vel), t0, t1;
       if (t->one_sided && ndv > 0.0) continue;
       if (ndv == 0.0) {
         if (fabs(dist) >= 1.0) continue;
+        t0 = 0.0;
+        t1 = tmax;
       } else {
         t0 = (-1.0 - dist) / ndv;
         t1 = (1.0 - dist) / ndv;
         if (t0 > t1) { double tmp = t0; t0 = t1; t1 = tmp; }
         if (t0 > tmax || t1 < 0.0) continue;
       }
+      /* then the bound, which also rules out the face and an overlap */
+      if (!boundary_in_reach(base, vel, t, dist, ndv, t0, t1 < tmax ? t1 : tmax, move_size))
+        continue;
     }
     if (cs_sweep_triangle(base, vel, &tris[i], tmax, flags, hit)) {
       best = (long)i;
