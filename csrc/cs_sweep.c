@@ -206,7 +206,9 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   t = t1 < tmax ? t1 : tmax;
   vv = v3_len2(vel);
   if (vv == 0.0) return 0;
-  if (!boundary_in_reach(base, vel, tr, dist, ndv, t0, t, move_size_of(base, vel, t))) return 0;
+  if (tr->edge_ready &&
+      !boundary_in_reach(base, vel, tr, dist, ndv, t0, t, move_size_of(base, vel, t)))
+    return 0;
   if (sweep_vertex(base, vel, vv, tr->a, &t)) { feature = CS_FEATURE_VERTEX; point = tr->a; }
   if (sweep_vertex(base, vel, vv, tr->b, &t)) { feature = CS_FEATURE_VERTEX; point = tr->b; }
   if (sweep_vertex(base, vel, vv, tr->c, &t)) { feature = CS_FEATURE_VERTEX; point = tr->c; }
@@ -233,19 +235,26 @@ CS_INLINE void edge_plane(cs_Vec3 a, cs_Vec3 b, cs_Vec3 c, cs_Vec3 n, cs_Vec3 *m
   *d = da > dc ? da : dc;
 }
 
-void cs_tri_bounds(cs_TriES *t) {
+/* Fills t's data for boundary_in_reach (from its vertices, normal, plane
+** and bounds). */
+static void edge_data(cs_TriES *t) {
   double ob = fabs(v3_dot(t->n, t->b) + t->d), oc = fabs(v3_dot(t->n, t->c) + t->d);
-  t->lo = v3_min(v3_min(t->a, t->b), t->c);
-  t->hi = v3_max(v3_max(t->a, t->b), t->c);
   t->size = fabs(t->a.x) + fabs(t->a.y) + fabs(t->a.z)
           + (t->hi.x - t->lo.x) + (t->hi.y - t->lo.y) + (t->hi.z - t->lo.z);
   t->off = ob > oc ? ob : oc;     /* a itself is on the plane: d = -dot(n, a) */
   edge_plane(t->a, t->b, t->c, t->n, &t->edge_n[0], &t->edge_d[0]);
   edge_plane(t->b, t->c, t->a, t->n, &t->edge_n[1], &t->edge_d[1]);
   edge_plane(t->c, t->a, t->b, t->n, &t->edge_n[2], &t->edge_d[2]);
+  t->edge_ready = 1;
 }
 
-long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t n,
+void cs_tri_bounds(cs_TriES *t) {
+  t->lo = v3_min(v3_min(t->a, t->b), t->c);
+  t->hi = v3_max(v3_max(t->a, t->b), t->c);
+  t->edge_ready = 0;
+}
+
+long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, cs_TriES *tris, size_t n,
                         double tmax, int flags, cs_SweepHit *hit) {
   /* the box the sphere sweeps through: no triangle outside it is met */
   cs_Vec3 end = v3_madd(base, vel, tmax), one = v3(1, 1, 1);
@@ -254,7 +263,7 @@ long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t 
   double move_size = move_size_of(base, vel, tmax);   /* tmax only drops below */
   size_t i;
   for (i = 0; i < n; i++) {
-    const cs_TriES *t = &tris[i];
+    cs_TriES *t = &tris[i];
     if (t->response == CS_RESPONSE_CROSS ||
         t->lo.x > hi.x || t->hi.x < lo.x || t->lo.y > hi.y || t->hi.y < lo.y ||
         t->lo.z > hi.z || t->hi.z < lo.z)
@@ -262,8 +271,11 @@ long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t 
     /* The plane interval of cs_sweep_triangle (Fauerby 3.2) before the call,
     ** the same expressions, so the same doubles; then boundary_in_reach,
     ** whose bound holds for every contact (the face's at t0 and an overlap
-    ** at 0 too, both at distance 1 or less): most triangles end here. */
-    {
+    ** at 0 too, both at distance 1 or less): most triangles of a slide end
+    ** here. Its data pays when the triangles are swept again, as the
+    ** slide's passes do; a single sweep (CS_SWEEP_ONCE) goes straight to
+    ** the kernel, where the two tests would only be made twice. */
+    if (!(flags & CS_SWEEP_ONCE)) {
       double dist = v3_dot(t->n, base) + t->d, ndv = v3_dot(t->n, vel), t0, t1;
       if (t->one_sided && ndv > 0.0) continue;
       if (ndv == 0.0) {
@@ -276,7 +288,7 @@ long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t 
         if (t0 > t1) { double tmp = t0; t0 = t1; t1 = tmp; }
         if (t0 > tmax || t1 < 0.0) continue;
       }
-      /* then the bound, which also rules out the face and an overlap */
+      if (!t->edge_ready) edge_data(t);
       if (!boundary_in_reach(base, vel, t, dist, ndv, t0, t1 < tmax ? t1 : tmax, move_size))
         continue;
     }

@@ -593,7 +593,8 @@ int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4
     return -(int)CS_ENOMEM;
   }
   w->busy = 0;
-  i = cs_sweep_triangles(v3(0, 0, 0), cs_espace_vec_to(&es, d), w->tris, w->ntris, 1.0, 0, &sh);
+  i = cs_sweep_triangles(v3(0, 0, 0), cs_espace_vec_to(&es, d), w->tris, w->ntris, 1.0,
+                         CS_SWEEP_ONCE, &sh);
   if (i < 0) return 0;
   hit_to_world(w, &es, &w->tris[i], &sh, hit);
   return 1;
