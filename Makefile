@@ -7,7 +7,11 @@
 #   make check-valgrind  the specs under valgrind memcheck (definite leaks fail)
 #   make test-all   make test for each of lua5.1 lua5.2 lua5.3 lua5.4 luajit
 #   make rock-test  luarocks make the scm rockspec into build/rocktree (Lua 5.4
-#                   and 5.1) and smoke-test it from outside the repository
+#                   and 5.1) and smoke-test it from outside the repository, then
+#                   require the FFI binding from LuaJIT on the 5.1 tree
+#   eval "$(make -s env)"  LUA_PATH and LUA_CPATH for this checkout (any directory)
+#   make install    the Lua layer and the module under PREFIX (default /usr/local):
+#                   PREFIX/share/lua/V/collideslide/, PREFIX/lib/lua/V/collideslide/core.so
 # LUA selects the interpreter: lua5.1 lua5.2 lua5.3 lua5.4 luajit.
 
 LUA ?= lua5.4
@@ -26,9 +30,9 @@ OPT ?= -O2 -g
 CFLAGS_ALL = -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -fPIC $(CFLAGS)
 LDLIBS_ALL = -lm
 
-CORE_SRC := csrc/cs_alloc.c csrc/cs_mesh.c csrc/cs_bvh.c csrc/cs_broad.c csrc/cs_geom.c \
-            csrc/cs_sweep.c csrc/cs_slide.c csrc/cs_mover.c csrc/cs_world.c \
-            csrc/cs_query.c
+CORE_SRC := csrc/cs_alloc.c csrc/cs_mesh.c csrc/cs_bvh.c csrc/cs_body.c csrc/cs_broad.c csrc/cs_geom.c \
+            csrc/cs_espace.c csrc/cs_sweep.c csrc/cs_slide.c csrc/cs_mover.c csrc/cs_world.c \
+            csrc/cs_query.c csrc/cs_sensor.c csrc/cs_ellipsoid.c
 LUA_SRC := csrc/cs_lua.c
 HDRS := $(wildcard csrc/*.h)
 
@@ -39,7 +43,32 @@ CORE_LIB := build/libcollideslide.a
 export LUA_PATH := ./lua/?.lua;./lua/?/init.lua;./spec/?.lua;;
 export LUA_CPATH := ./$(BUILD)/?.so;;
 
-.PHONY: all lib demo test check deps clean ctest check-valgrind test-all rock-test rockspec-check
+.PHONY: all lib demo test check deps clean ctest check-valgrind test-all rock-test rockspec-check install env
+
+.DEFAULT_GOAL := all
+
+# make install [LUA=...] [PREFIX=...] [DESTDIR=...]: where `require` finds them
+# with the interpreter's default paths when PREFIX is /usr/local (Debian's Lua
+# 5.1-5.4 and LuaJIT look there); any other PREFIX goes on LUA_PATH/LUA_CPATH.
+PREFIX ?= /usr/local
+LUA_V := $(if $(filter luajit,$(LUA)),5.1,$(patsubst lua%,%,$(LUA)))
+INSTALL_LMOD := $(DESTDIR)$(PREFIX)/share/lua/$(LUA_V)/collideslide
+INSTALL_CMOD := $(DESTDIR)$(PREFIX)/lib/lua/$(LUA_V)/collideslide
+
+# eval "$(make -s env)": LUA_PATH and LUA_CPATH for this checkout, with absolute
+# paths, so that `require "collideslide"` works from any directory.
+env:
+	@echo 'export LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;"'
+	@echo 'export LUA_CPATH="$(CURDIR)/$(BUILD)/?.so;;"'
+
+install: $(MODULE)
+	install -d "$(INSTALL_LMOD)" "$(INSTALL_CMOD)"
+	install -m 644 lua/collideslide/*.lua "$(INSTALL_LMOD)/"
+	install -m 755 $(MODULE) "$(INSTALL_CMOD)/core.so"
+	@echo "installed for $(LUA): $(INSTALL_LMOD)/ and $(INSTALL_CMOD)/core.so"
+	@case "$(PREFIX)" in /usr/local) ;; *) echo "add to your environment:"; \
+	  echo "  export LUA_PATH=\"$(PREFIX)/share/lua/$(LUA_V)/?.lua;$(PREFIX)/share/lua/$(LUA_V)/?/init.lua;;\""; \
+	  echo "  export LUA_CPATH=\"$(PREFIX)/lib/lua/$(LUA_V)/?.so;;\"";; esac
 
 all: $(MODULE)
 
@@ -151,7 +180,12 @@ test-all:
 # (plain and sanitized), the C tests, the FFI binding's suite, the rock,
 # and the short stress slice. About 6 minutes here.
 OTHER_LUAS := $(filter-out lua5.4,$(LUAS))
-.PHONY: ci-extra test-states
+.PHONY: ci-extra test-states callgraph
+
+# csrc/ calls one way down: no module (a .c with its .h) reaches itself
+# through includes or direct calls (tools/callgraph.py says how it looks).
+callgraph:
+	python3 tools/callgraph.py csrc
 
 # The module from C (spec/c/lua_states.c): two Lua states side by side, and
 # a state whose allocator fails at every allocation in turn; under ASan+UBSan.
@@ -162,7 +196,7 @@ build/lua-states-$(LUA): spec/c/lua_states.c $(CORE_SRC) $(LUA_SRC) $(HDRS)
 test-states: deps build/lua-states-$(LUA)
 	./build/lua-states-$(LUA)
 
-ci-extra: test-states
+ci-extra: callgraph test-states
 	@set -e; for l in $(OTHER_LUAS); do \
 	  echo "==== make test LUA=$$l"; \
 	  $(MAKE) --no-print-directory test LUA=$$l TEST_VALGRIND=0; \
@@ -171,6 +205,7 @@ ci-extra: test-states
 	$(MAKE) --no-print-directory test-ffi
 	$(MAKE) --no-print-directory rock-test
 	$(MAKE) --no-print-directory stress-short
+	$(MAKE) --no-print-directory lifetime-slice
 
 # The rock, built the way users get it: luarocks make (builtin backend, no
 # network: every dependency is a Debian package) from a copy of the sources,
@@ -195,6 +230,13 @@ rock-test: rockspec-check
 	  tmp=$$(mktemp -d); \
 	  (unset LUA_PATH LUA_CPATH; eval "$$(luarocks --lua-version $$v --tree "$$root/$(ROCK_TREE)" path)"; \
 	   cd "$$tmp" && lua$$v "$$root/tools/rock_smoke.lua" "$$root/$(ROCK_TREE)"); \
+	  if [ "$$v" = 5.1 ]; then \
+	    echo "== the FFI binding from LuaJIT on the Lua 5.1 rock (its core.so, no libcollideslide)"; \
+	    sh tools/deps.sh luajit; \
+	    (unset LUA_PATH LUA_CPATH COLLIDESLIDE_LIB; \
+	     eval "$$(luarocks --lua-version 5.1 --tree "$$root/$(ROCK_TREE)" path)"; \
+	     cd "$$tmp" && luajit "$$root/tools/rock_smoke.lua" "$$root/$(ROCK_TREE)" ffi); \
+	  fi; \
 	  rm -rf "$$tmp"; \
 	done
 
@@ -316,6 +358,24 @@ endif
 
 # }====
 
+# {==== make bench-movers: movers that meet (bench/movers.c) ====
+#   10,000 movers apart on a floor, none added then all added (they never
+#   meet), and a dense crowd of 1,024 added movers in 40 x 40 m: ms per frame
+#   and mover-steps/s, interleaved run after run. MOVERS_ARGS: --movers N
+#   --frames F --runs R.
+MOVERS_BIN := build/bench/movers
+
+.PHONY: bench-movers
+
+$(MOVERS_BIN): bench/movers.c csrc/collideslide.h $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icsrc -o $@ bench/movers.c $(CORE_LIB) $(LDLIBS_ALL)
+
+bench-movers: $(MOVERS_BIN)
+	$(MOVERS_BIN) $(MOVERS_ARGS)
+
+# }====
+
 # {==== make bench-bodies: "worlds that move" (bench/bodies.c, bench/bodies.lua) ====
 #   10,000 bodies (one shared box mesh) moved by setTransform every frame and
 #   256 movers walking among them: ms per frame of the transforms, of the
@@ -354,6 +414,10 @@ bench-bodies: $(BODIES_BIN) all
 #                      working corpus fuzz/out/<name>/ (git-ignored); crashes go
 #                      to fuzz/out/artifacts/. Prints the executions of each.
 #   make fuzz-merge    minimises fuzz/out/<name>/ into fuzz/corpus/<name>/ (to commit).
+#   make lifetime-slice  fuzz/fuzz_lifetime.c without libFuzzer (gcc): its
+#                      regressions and corpus, then LIFETIME_INPUTS random
+#                      inputs under ASan+UBSan, and a tenth of them under
+#                      valgrind (in CI, through make ci-extra).
 # STRESS_STEPS, STRESS_FAR_STEPS, STRESS_SEED and STRESS_ARGS tune the runs.
 STRESS_BIN := build/stress/stress
 STRESS_STEPS ?= 10000000
@@ -364,7 +428,7 @@ STRESS_SCENE_FILES := $(STRESS_SCENES)/arena.obj $(STRESS_SCENES)/terrain_33.obj
 STRESS_SUPPORT := spec/c/invariants.c spec/c/sweep_reference.c
 STRESS_RUN = $(STRESS_BIN) --quiet --seed $(STRESS_SEED) --scenes $(STRESS_SCENES) $(STRESS_ARGS)
 
-FUZZERS := fuzz_mesh fuzz_sweep fuzz_slide
+FUZZERS := fuzz_mesh fuzz_sweep fuzz_slide fuzz_lifetime
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
@@ -372,13 +436,13 @@ FUZZ_FLAGS := -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer 
 FUZZ_ENV := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 .PHONY: stress stress-0a stress-0b stress-1e5 stress-1e6 stress-short fuzz fuzz-deps fuzz-merge \
-        fuzz-regressions
+        fuzz-regressions lifetime-slice
 
 $(STRESS_BIN): spec/c/stress.c $(STRESS_SUPPORT) $(CTEST_HDRS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icsrc -Ispec/c -o $@ $< $(STRESS_SUPPORT) $(CORE_LIB) $(LDLIBS_ALL)
 
-stress: stress-0a stress-0b stress-1e5 stress-1e6
+stress: stress-0a stress-0b stress-1e5 stress-1e6 stress-movers
 
 stress-0a: $(STRESS_BIN) $(STRESS_SCENE_FILES)
 	$(STRESS_RUN) --steps $$(($(STRESS_STEPS) / 2))
@@ -391,6 +455,12 @@ stress-1e5: $(STRESS_BIN) $(STRESS_SCENE_FILES)
 
 stress-1e6: $(STRESS_BIN) $(STRESS_SCENE_FILES)
 	$(STRESS_RUN) --steps $(STRESS_FAR_STEPS) --offset 1e6
+
+# Movers that meet: the issue's crowd, 1,000 added movers walking 600 frames
+# in a walled yard, checked after every step (spec/c/test_movers.c).
+.PHONY: stress-movers
+stress-movers: build/ctest/test_movers
+	build/ctest/test_movers 1000 600
 
 # (no scene files needed: without them the runner builds its own worlds only)
 stress-short: $(STRESS_BIN)
@@ -439,6 +509,27 @@ fuzz: fuzz-regressions
 	  fi; \
 	done
 
+# The lifetime harness as a plain program: random lives of worlds, bodies,
+# meshes and movers with the allocator's address reuse on for half of them
+# (fuzz/fuzz_lifetime.c), under the sanitizers, then valgrind.
+LIFETIME_INPUTS ?= 20000
+LIFETIME_SEED ?= 1
+LIFETIME_FILES = $(wildcard fuzz/regressions/fuzz_lifetime/* fuzz/corpus/fuzz_lifetime/*)
+build/lifetime/asan: fuzz/fuzz_lifetime.c fuzz/fuzz_alloc.h $(CORE_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(SANFLAGS) -DFUZZ_STANDALONE -Icsrc -Ifuzz -o $@ fuzz/fuzz_lifetime.c $(CORE_SRC) $(LDLIBS_ALL)
+build/lifetime/plain: fuzz/fuzz_lifetime.c fuzz/fuzz_alloc.h $(CORE_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DFUZZ_STANDALONE -Icsrc -Ifuzz -o $@ fuzz/fuzz_lifetime.c $(CORE_SRC) $(LDLIBS_ALL)
+lifetime-slice: build/lifetime/asan build/lifetime/plain
+	@command -v valgrind >/dev/null || sh tools/deps.sh $(LUA) valgrind
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  build/lifetime/asan $(LIFETIME_FILES)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  build/lifetime/asan --random $(LIFETIME_INPUTS) $(LIFETIME_SEED)
+	$(VALGRIND) build/lifetime/plain $(LIFETIME_FILES)
+	$(VALGRIND) build/lifetime/plain --random $$(($(LIFETIME_INPUTS) / 10)) $$(($(LIFETIME_SEED) + 1))
+
 fuzz-merge: $(FUZZERS:%=build/fuzz/%)
 	@set -e; for f in $(FUZZERS); do \
 	  mkdir -p fuzz/corpus/$$f fuzz/out/$$f; \
@@ -484,16 +575,34 @@ test-ffi: $(FFI_LIB)
 
 # {==== The LÖVE playground's headless test (examples/love, the docs/examples part) ====
 #   make playground-test  builds the module for LuaJIT (LÖVE 11 runs LuaJIT) and runs
-#                         `love examples/love --script walk` under Xvfb: 200 frames of
-#                         scripted input at a fixed dt, then a screenshot. Fails unless
-#                         the screenshot (PLAYGROUND_SHOT) appears and is a PNG.
-#                         Installs love, xvfb and xauth when missing. Not in make test:
-#                         LÖVE and Xvfb are heavy. PLAYGROUND_SCRIPT=slope: the other run.
+#                         the playground twice under Xvfb:
+#                         1. `--script walk`: 200 frames of scripted input at a fixed
+#                            dt, then a screenshot (PLAYGROUND_SHOT);
+#                         2. `--script stairs --replay-compare stepHeight=0.2`: the
+#                            script's 200 frames recorded (and saved to a file, read
+#                            back), replayed with the settings unchanged, then with
+#                            the setting changed (PLAYGROUND_COMPARE), a screenshot of
+#                            the last replay beside the recording's ghost
+#                            (PLAYGROUND_COMPARE_SHOT). examples/love/test/check_compare.lua
+#                            then checks the printed figures: the unchanged replay
+#                            is the recorded path bit for bit, the changed one
+#                            differs, the settings printed for pasting are a valid
+#                            cs.newCharacter call with the new value, the saved
+#                            recording reads back.
+#                         Fails unless both screenshots appear and are PNGs and the
+#                         checks pass. Installs love, xvfb and xauth when missing.
+#                         Not in make test: LÖVE and Xvfb are heavy.
+#                         PLAYGROUND_SCRIPT=slope: the other first run;
+#                         PLAYGROUND_COMPARE=airControl=1 (any slider): another change.
 PLAYGROUND_SCRIPT ?= walk
 PLAYGROUND_SHOT ?= build/playground/$(PLAYGROUND_SCRIPT).png
+PLAYGROUND_COMPARE ?= stepHeight=0.2
+PLAYGROUND_COMPARE_SHOT ?= build/playground/compare.png
+PLAYGROUND_DIR := build/playground
 PLAYGROUND_PKGS := love xvfb xauth
+PLAYGROUND_XVFB := timeout 300 xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: playground-test playground-deps
+.PHONY: playground-test playground-deps love-minimal-test
 
 playground-deps:
 	@sh tools/deps.sh luajit
@@ -508,11 +617,35 @@ playground-deps:
 
 playground-test: playground-deps
 	$(MAKE) --no-print-directory all LUA=luajit
-	@mkdir -p $(dir $(PLAYGROUND_SHOT)) && rm -f $(PLAYGROUND_SHOT)
-	timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
-	  love examples/love --script $(PLAYGROUND_SCRIPT) --screenshot $(abspath $(PLAYGROUND_SHOT))
+	@mkdir -p $(dir $(PLAYGROUND_SHOT)) $(dir $(PLAYGROUND_COMPARE_SHOT)) $(PLAYGROUND_DIR)
+	@rm -f $(PLAYGROUND_SHOT) $(PLAYGROUND_COMPARE_SHOT) $(PLAYGROUND_DIR)/compare.log \
+	  $(PLAYGROUND_DIR)/recording.lua
+	$(PLAYGROUND_XVFB) love examples/love --script $(PLAYGROUND_SCRIPT) \
+	  --screenshot $(abspath $(PLAYGROUND_SHOT))
 	@head -c 8 $(PLAYGROUND_SHOT) 2>/dev/null | grep -q PNG || \
 	  { echo "playground-test: FAILED: no screenshot at $(PLAYGROUND_SHOT)"; exit 1; }
-	@echo "playground-test: ok, $(PLAYGROUND_SHOT) ($$(wc -c < $(PLAYGROUND_SHOT)) bytes)"
+	$(PLAYGROUND_XVFB) love examples/love --script stairs --replay-compare $(PLAYGROUND_COMPARE) \
+	  --save-recording $(abspath $(PLAYGROUND_DIR))/recording.lua \
+	  --screenshot $(abspath $(PLAYGROUND_COMPARE_SHOT)) > $(PLAYGROUND_DIR)/compare.log 2>&1 || \
+	  { cat $(PLAYGROUND_DIR)/compare.log; echo "playground-test: FAILED: the replay run"; exit 1; }
+	@cat $(PLAYGROUND_DIR)/compare.log
+	@head -c 8 $(PLAYGROUND_COMPARE_SHOT) 2>/dev/null | grep -q PNG || \
+	  { echo "playground-test: FAILED: no screenshot at $(PLAYGROUND_COMPARE_SHOT)"; exit 1; }
+	luajit examples/love/test/check_compare.lua $(PLAYGROUND_DIR)/compare.log $(PLAYGROUND_COMPARE) \
+	  $(PLAYGROUND_DIR)/recording.lua
+	@echo "playground-test: ok, $(PLAYGROUND_SHOT) ($$(wc -c < $(PLAYGROUND_SHOT)) bytes)," \
+	  "$(PLAYGROUND_COMPARE_SHOT) ($$(wc -c < $(PLAYGROUND_COMPARE_SHOT)) bytes)"
+
+# The LÖVE quick start (examples/love-minimal/main.lua, unchanged) under Xvfb:
+# tools/love_minimal_test scripts its keyboard (east up the stairs, then a jump)
+# at a fixed dt, fails unless the character climbed, and saves a screenshot.
+love-minimal-test: playground-deps
+	$(MAKE) --no-print-directory all LUA=luajit
+	@mkdir -p build/playground && rm -f build/playground/love-minimal.png
+	timeout 120 xvfb-run -a -s "-screen 0 1024x768x24" \
+	  love tools/love_minimal_test $(abspath build/playground/love-minimal.png)
+	@head -c 8 build/playground/love-minimal.png 2>/dev/null | grep -q PNG || \
+	  { echo "love-minimal-test: FAILED: no screenshot"; exit 1; }
+	@echo "love-minimal-test: ok, build/playground/love-minimal.png"
 
 # }====

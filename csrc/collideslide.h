@@ -14,7 +14,12 @@
 ** Ownership: every object is created through a cs_Alloc the caller gives and
 ** freed with its *_free function. A mesh must outlive the bodies that use it
 ** (the Lua binding guarantees this). Contacts of a mover are valid until its
-** next call that moves it.
+** next call that moves it. The body pointers a mover reports (contacts,
+** ground) point into the world of its last call and dangle once that world
+** is freed; the mover itself never reads them again then: a mover may
+** outlive any world it moved in and move on in another (worlds have ids
+** that are never reused, so a new world at a freed one's address is not
+** taken for it).
 */
 #ifndef COLLIDESLIDE_H
 #define COLLIDESLIDE_H
@@ -152,20 +157,24 @@ typedef enum cs_Response {
 typedef int (*cs_FilterFn)(void *ud, const cs_Body *body, int tag);
 
 /* One contact of a call. */
+typedef struct cs_Mover cs_Mover;
+
+/* One surface a call met: a triangle of a body, or another mover (then body
+** is NULL, triangle and tag 0, and tri_normal is the other's surface normal
+** at the point). */
 typedef struct cs_Contact {
-  cs_Vec3 point;          /* on the triangle, world space */
+  cs_Vec3 point;          /* on the triangle (or the other mover), world space */
   cs_Vec3 normal;         /* unit, world space, from the point toward the centre */
   cs_Vec3 tri_normal;     /* the triangle's own unit normal facing the mover */
-  const cs_Body *body;
+  const cs_Body *body;    /* NULL for another mover */
   unsigned triangle;      /* 0-based index in the body's mesh */
   int tag;
   int pass;               /* CS_PASS_* that met it */
+  const cs_Mover *mover;  /* the other mover, or NULL for a triangle */
 } cs_Contact;
 
 enum { CS_PASS_WALK = 0, CS_PASS_GRAVITY, CS_PASS_CARRY, CS_PASS_STEP,
        CS_PASS_SNAP, CS_PASS_DEPENETRATE };
-
-typedef struct cs_Mover cs_Mover;
 
 /* Defaults: radius (0.5, 0.5, 0.5) at the origin, up (0, 1, 0),
 ** max_iterations 5, skin auto (1% of the smallest radius), slope_limit 45
@@ -194,7 +203,8 @@ typedef enum cs_Setting {
   CS_BLOCK_STEEP_SLOPES,  /* 0 or 1, default 0 */
   CS_STEP_HEIGHT,         /* world units >= 0, default 0 */
   CS_SNAP_DISTANCE,       /* world units >= 0, default 0 */
-  CS_COLLIDES_WITH        /* bitmask, default all bits */
+  CS_COLLIDES_WITH,       /* bitmask, default all bits */
+  CS_LAYERS               /* bitmask, default 1: what other movers meet of it */
 } cs_Setting;
 void cs_mover_set(cs_Mover *m, cs_Setting s, double value);
 double cs_mover_get(const cs_Mover *m, cs_Setting s);
@@ -207,7 +217,76 @@ cs_GroundState cs_mover_ground_state(const cs_Mover *m);
 /* The ground contact: normal of the ground triangle, its body and tag. Returns
 ** 0 when there is none. */
 int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, int *tag);
+/* The mover the last call stood on (its ground is another mover), or NULL. */
+const cs_Mover *cs_mover_ground_mover(const cs_Mover *m);
 int cs_mover_was_stuck(const cs_Mover *m);
+
+/* }================================================================== */
+
+/* {==================================================================
+** Movers that meet: a mover added to a world is solid to the world's other
+** movers whose collides_with meets its layers (issue 14).
+** ===================================================================*/
+
+/* Adds the mover to the world's movers. CS_EINVAL when it is in a world
+** already (this one or another); CS_EBUSY inside a filter. A mover freed
+** while added leaves its world first; a world freed forgets its movers. */
+cs_Status cs_world_add_mover(cs_World *world, cs_Mover *m);
+/* CS_EINVAL when the mover is not in this world. */
+cs_Status cs_world_remove_mover(cs_World *world, cs_Mover *m);
+size_t cs_world_mover_count(const cs_World *world);
+/* The world the mover was added to, or NULL. */
+cs_World *cs_mover_added_to(const cs_Mover *m);
+/* A pointer of the caller's, kept with the mover (the Lua binding's handle). */
+void cs_mover_set_userdata(cs_Mover *m, void *ud);
+void *cs_mover_get_userdata(const cs_Mover *m);
+
+/* }================================================================== */
+
+/* {==================================================================
+** Sensors: closed volumes that never block a mover; a mover records each
+** crossing of its centre into or out of one along the path of its call.
+** ===================================================================*/
+
+typedef struct cs_Sensor cs_Sensor;
+
+/* One crossing, in the order they happened along the call's path. */
+typedef struct cs_SensorEvent {
+  const cs_Sensor *sensor;  /* valid while the sensor is in its world */
+  int enter;                /* 1: the centre went in, 0: it came out */
+  double t;                 /* where, as a fraction of the path's length, in [0, 1] */
+} cs_SensorEvent;
+
+/* A sensor on mesh, at the identity transform, layers 1. The mesh must be
+** closed: every edge used as often in one direction as in the other (shared
+** vertices, consistent winding). Returns CS_EINVAL for a mesh that is not,
+** with bad_edge[0..1] (if given) the vertices of an open edge and *uses the
+** triangles on it; CS_EBUSY inside a filter. The mesh must outlive it. */
+cs_Status cs_world_add_sensor(cs_World *world, cs_Mesh *mesh, cs_Sensor **out,
+                              unsigned bad_edge[2], int *uses);
+/* Frees the sensor (movers forget it; events naming it must not be read). */
+void cs_world_remove_sensor(cs_World *world, cs_Sensor *sensor);
+size_t cs_world_sensor_count(const cs_World *world);
+/* Placement, as for bodies (cs_body_set_transform, cs_body_set_matrix). */
+void cs_sensor_set_transform(cs_Sensor *s, cs_Vec3 t, const double q[4], cs_Vec3 scale);
+cs_Status cs_sensor_set_matrix(cs_Sensor *s, const double m[16]);
+void cs_sensor_get_matrix(const cs_Sensor *s, double m[16]);
+void cs_sensor_set_layers(cs_Sensor *s, unsigned layers);
+unsigned cs_sensor_get_layers(const cs_Sensor *s);
+void cs_sensor_set_userdata(cs_Sensor *s, void *ud);
+void *cs_sensor_get_userdata(const cs_Sensor *s);
+cs_Mesh *cs_sensor_mesh(const cs_Sensor *s);
+/* Is p inside (the mesh's winding number around p is not 0)? */
+int cs_sensor_contains(cs_Sensor *s, cs_Vec3 p);
+
+/* The crossings of the mover's last call, for sensors whose layers meet its
+** collides_with; a call that starts inside a sensor the mover was not known
+** to be in gives an enter at t = 0. Valid until its next call. */
+size_t cs_mover_sensor_event_count(const cs_Mover *m);
+const cs_SensorEvent *cs_mover_sensor_event(const cs_Mover *m, size_t i);
+/* Was the centre inside s at the end of the mover's last call? (0 when
+** that call was in another world, or s's layers do not meet the mover's.) */
+int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s);
 
 /* }================================================================== */
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cs_internal.h"
+#include "cs_alloc.h"
 
 void *cs_malloc(const cs_Alloc *a, size_t size) {
   if (size == 0) size = 1;
@@ -73,4 +73,23 @@ const char *cs_status_string(cs_Status s) {
     case CS_EABORT: return "aborted by a callback";
   }
   return "unknown status";
+}
+
+/* The next id. Ids start at 1 (0 means "none") and are never reused, so a
+** mover can tell a freed world (or sensor, or mover) from a new one that
+** got its address (issue 10). Atomic where the compiler offers it, since
+** worlds may be created on several threads (one Lua state each). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
+static uint64_t next_id;
+
+uint64_t cs_new_id(void) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
+#elif defined(_MSC_VER)
+  return (uint64_t)_InterlockedIncrement64((volatile __int64 *)&next_id);
+#else
+  return ++next_id;  /* C99 without atomics: create objects on one thread */
+#endif
 }

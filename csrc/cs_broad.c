@@ -1,5 +1,5 @@
 /*
-** cs_broad.c: the world's top-level tree over body bounds, so that a call
+** cs_broad.c: the world's top-level tree over body bounds (cs_broad.h), so that a call
 ** meets only the bodies near it however many the world holds. Kept up to
 ** date lazily, before the first query that needs it: rebuilt (median splits,
 ** O(n log n)) after bodies were added, removed or enabled, and every
@@ -8,47 +8,56 @@
 */
 #include <string.h>
 
-#include "cs_internal.h"
+#include "cs_broad.h"
 
 #define LEAF_SIZE 4
-#define STACK_SIZE 128
 #define REBUILD_EVERY 64  /* refits before a rebuild restores the tree's quality */
 
 /* {==================================================================
 ** Meshes in use, to notice their vertex edits
 ** ===================================================================*/
 
-cs_Status cs_broad_mesh_ref(cs_World *w, cs_Mesh *mesh, int delta) {
+void cs_broad_init(cs_Broad *bp, const cs_Alloc *a) {
+  memset(bp, 0, sizeof *bp);
+  bp->alloc = *a;
+}
+
+void cs_broad_free(cs_Broad *bp) {
+  cs_free(&bp->alloc, bp->nodes, bp->capnodes * sizeof(cs_BroadNode));
+  cs_free(&bp->alloc, bp->items, bp->capitems * sizeof(cs_Body *));
+  cs_free(&bp->alloc, bp->meshes, bp->capmeshes * sizeof(cs_MeshRef));
+}
+
+cs_Status cs_broad_mesh_ref(cs_Broad *bp, cs_Mesh *mesh, int delta) {
   size_t i;
-  for (i = 0; i < w->nmeshes; i++)
-    if (w->meshes[i].mesh == mesh) break;
-  if (i == w->nmeshes) {
+  for (i = 0; i < bp->nmeshes; i++)
+    if (bp->meshes[i].mesh == mesh) break;
+  if (i == bp->nmeshes) {
     cs_Status s;
     if (delta < 0) return CS_OK;
-    s = cs_grow(&w->alloc, (void **)&w->meshes, &w->capmeshes, w->nmeshes + 1,
+    s = cs_grow(&bp->alloc, (void **)&bp->meshes, &bp->capmeshes, bp->nmeshes + 1,
                 sizeof(cs_MeshRef));
     if (s != CS_OK) return s;
-    w->meshes[i].mesh = mesh;
-    w->meshes[i].version = mesh->version;
-    w->meshes[i].count = 0;
-    w->nmeshes++;
+    bp->meshes[i].mesh = mesh;
+    bp->meshes[i].version = mesh->version;
+    bp->meshes[i].count = 0;
+    bp->nmeshes++;
   }
-  w->meshes[i].count += delta;
-  if (w->meshes[i].count <= 0) w->meshes[i] = w->meshes[--w->nmeshes];
+  bp->meshes[i].count += delta;
+  if (bp->meshes[i].count <= 0) bp->meshes[i] = bp->meshes[--bp->nmeshes];
   return CS_OK;
 }
 
-/* Has any mesh in use been edited since the tree was built? */
-static int meshes_edited(cs_World *w) {
+/* How many meshes in use were edited since the tree was built? */
+static unsigned meshes_edited(cs_Broad *bp) {
   size_t i;
-  int edited = 0;
-  for (i = 0; i < w->nmeshes; i++) {
-    cs_MeshRef *r = &w->meshes[i];
+  unsigned edited = 0;
+  for (i = 0; i < bp->nmeshes; i++) {
+    cs_MeshRef *r = &bp->meshes[i];
     if (r->mesh->dirty || r->mesh->version != r->version) {
       cs_mesh_ensure_fit(r->mesh);
       r->version = r->mesh->version;
-      edited = 1;
-      w->version++;
+      edited++;
     }
   }
   return edited;
@@ -97,9 +106,9 @@ static void node_bounds(cs_BroadNode *node, cs_Body **items, size_t n) {
 
 /* Builds the subtree over items[first, first + n) at node index `at`;
 ** returns the next free node index. Depth is log2(n): recursion is fine. */
-static size_t build(cs_World *w, size_t at, size_t first, size_t n) {
-  cs_BroadNode *node = &w->bnodes[at];
-  cs_Body **items = w->bitems + first;
+static size_t build(cs_Broad *bp, size_t at, size_t first, size_t n) {
+  cs_BroadNode *node = &bp->nodes[at];
+  cs_Body **items = bp->items + first;
   node_bounds(node, items, n);
   if (n <= LEAF_SIZE) {
     node->index = (uint32_t)first;
@@ -116,58 +125,61 @@ static size_t build(cs_World *w, size_t at, size_t first, size_t n) {
     ext = v3_sub(chi, clo);
     axis = ext.x >= ext.y && ext.x >= ext.z ? 0 : ext.y >= ext.z ? 1 : 2;
     select_kth(items, n, half, axis);
-    next = build(w, at + 1, first, half);
-    w->bnodes[at].index = (uint32_t)next;   /* right child */
-    w->bnodes[at].count = 0;
-    return build(w, next, first + half, n - half);
+    next = build(bp, at + 1, first, half);
+    bp->nodes[at].index = (uint32_t)next;   /* right child */
+    bp->nodes[at].count = 0;
+    return build(bp, next, first + half, n - half);
   }
 }
 
 /* Node bounds from the bodies' current bounds; children come after their
 ** parent, so one backward pass sees them first. */
-static void refit(cs_World *w) {
-  size_t i = w->nbnodes;
+static void refit(cs_Broad *bp) {
+  size_t i = bp->nnodes;
   while (i-- > 0) {
-    cs_BroadNode *node = &w->bnodes[i];
+    cs_BroadNode *node = &bp->nodes[i];
     if (node->count > 0) {
-      node_bounds(node, w->bitems + node->index, node->count);
+      node_bounds(node, bp->items + node->index, node->count);
     } else {
-      const cs_BroadNode *l = node + 1, *r = &w->bnodes[node->index];
+      const cs_BroadNode *l = node + 1, *r = &bp->nodes[node->index];
       node->lo = v3_min(l->lo, r->lo);
       node->hi = v3_max(l->hi, r->hi);
     }
   }
 }
 
-/* Brings the tree up to date; on allocation failure the world falls back
-** to visiting every body (broad_ok = 0). Never while a walk is under way:
-** a callback's nested query then visits the bodies one by one instead. */
-static void broad_update(cs_World *w) {
+/* Brings the tree up to date; on allocation failure the walks fall back
+** to visiting every body (ok = 0). The world calls it only when no walk is
+** under way: a callback's nested query then visits the bodies one by one. */
+unsigned cs_broad_update(cs_Broad *bp, cs_Body *const *bodies, size_t nbodies) {
   size_t i, n = 0;
-  if (meshes_edited(w)) w->broad_dirty = 1;
-  if (!w->broad_dirty && !w->broad_rebuild) return;
-  for (i = 0; i < w->nbodies; i++) cs_body_refresh(w->bodies[i]);
-  if (w->broad_ok && !w->broad_rebuild && w->broad_refits < REBUILD_EVERY) {
-    refit(w);
-    w->broad_refits++;
-    w->broad_dirty = 0;
-    return;
+  unsigned edited = meshes_edited(bp);
+  CS_ASSERT(bp->walks == 0);
+  if (edited) bp->dirty = 1;
+  if (!bp->dirty && !bp->rebuild) return edited;
+  for (i = 0; i < nbodies; i++) cs_body_refresh(bodies[i]);
+  if (bp->ok && !bp->rebuild && bp->refits < REBUILD_EVERY) {
+    refit(bp);
+    bp->refits++;
+    bp->dirty = 0;
+    return edited;
   }
-  w->broad_dirty = w->broad_rebuild = 0;
-  w->broad_refits = 0;
-  w->broad_ok = 0;
-  w->nbnodes = 0;
-  if (cs_grow(&w->alloc, (void **)&w->bitems, &w->capbitems, w->nbodies + 1,
+  bp->dirty = bp->rebuild = 0;
+  bp->refits = 0;
+  bp->ok = 0;
+  bp->nnodes = 0;
+  if (cs_grow(&bp->alloc, (void **)&bp->items, &bp->capitems, nbodies + 1,
               sizeof(cs_Body *)) != CS_OK ||
-      cs_grow(&w->alloc, (void **)&w->bnodes, &w->capbnodes, 2 * w->nbodies + 1,
+      cs_grow(&bp->alloc, (void **)&bp->nodes, &bp->capnodes, 2 * nbodies + 1,
               sizeof(cs_BroadNode)) != CS_OK) {
-    w->broad_rebuild = 1;   /* try again next time */
-    return;
+    bp->rebuild = 1;   /* try again next time */
+    return edited;
   }
-  for (i = 0; i < w->nbodies; i++)
-    if (w->bodies[i]->enabled) w->bitems[n++] = w->bodies[i];
-  if (n > 0) w->nbnodes = build(w, 0, 0, n);
-  w->broad_ok = 1;
+  for (i = 0; i < nbodies; i++)
+    if (bodies[i]->enabled) bp->items[n++] = bodies[i];
+  if (n > 0) bp->nnodes = build(bp, 0, 0, n);
+  bp->ok = 1;
+  return edited;
 }
 
 /* }================================================================== */
@@ -181,59 +193,75 @@ static int overlap(cs_Vec3 alo, cs_Vec3 ahi, cs_Vec3 blo, cs_Vec3 bhi) {
          alo.z <= bhi.z && blo.z <= ahi.z;
 }
 
-cs_Status cs_world_bodies_in_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask,
-                                 cs_BodyFn fn, void *ud) {
-  uint32_t stack[STACK_SIZE];
-  size_t i, top = 0;
-  cs_Status s = CS_OK;
-  if (w->broad_walks == 0) broad_update(w);
-  if (!w->broad_ok || w->broad_dirty || w->broad_rebuild) {   /* every body */
-    for (i = 0; i < w->nbodies; i++) {
-      cs_Body *b = w->bodies[i];
-      cs_body_refresh(b);
-      if (!b->enabled || !(b->layers & mask) || !overlap(b->lo, b->hi, lo, hi)) continue;
-      if ((s = fn(ud, b)) != CS_OK) return s == CS_STOP ? CS_OK : s;
-    }
-    return CS_OK;
+void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies, size_t n,
+                         cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
+  it->lo = lo;
+  it->hi = hi;
+  it->mask = mask;
+  it->all = bodies;
+  it->nall = n;
+  it->top = 0;
+  it->counted = 0;
+  it->one_by_one = !bp->ok || bp->dirty || bp->rebuild;
+  if (it->one_by_one) {   /* every body */
+    it->i = 0;
+    it->end = n;
+    return;
   }
-  if (w->nbnodes == 0) return CS_OK;
-  w->broad_walks++;
-  stack[top++] = 0;
-  while (top > 0 && s == CS_OK) {
-    const cs_BroadNode *node = &w->bnodes[stack[--top]];
-    if (!overlap(node->lo, node->hi, lo, hi)) continue;
+  it->i = it->end = 0;
+  if (bp->nnodes == 0) return;
+  bp->walks++;
+  it->counted = 1;
+  it->stack[it->top++] = 0;
+}
+
+cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it) {
+  if (it->one_by_one) {
+    while (it->i < it->end) {
+      cs_Body *b = it->all[it->i++];
+      cs_body_refresh(b);
+      if (b->enabled && (b->layers & it->mask) && overlap(b->lo, b->hi, it->lo, it->hi))
+        return b;
+    }
+    return NULL;
+  }
+  for (;;) {
+    const cs_BroadNode *node;
+    while (it->i < it->end) {
+      cs_Body *b = bp->items[it->i++];
+      if ((b->layers & it->mask) && overlap(b->lo, b->hi, it->lo, it->hi)) return b;
+    }
+    if (it->top == 0) return NULL;
+    node = &bp->nodes[it->stack[--it->top]];
+    if (!overlap(node->lo, node->hi, it->lo, it->hi)) continue;
     if (node->count == 0) {
       /* depth is log2(bodies) + 1, far below the stack's size */
-      stack[top++] = node->index;
-      stack[top++] = (uint32_t)(node - w->bnodes) + 1;
+      it->stack[it->top++] = node->index;
+      it->stack[it->top++] = (uint32_t)(node - bp->nodes) + 1;
       continue;
     }
-    for (i = node->index; i < node->index + node->count && s == CS_OK; i++) {
-      cs_Body *b = w->bitems[i];
-      if (!(b->layers & mask) || !overlap(b->lo, b->hi, lo, hi)) continue;
-      s = fn(ud, b);
-    }
+    it->i = node->index;
+    it->end = (size_t)node->index + node->count;
   }
-  w->broad_walks--;
-  return s == CS_STOP ? CS_OK : s;
 }
 
-void cs_world_sync(cs_World *w) {
-  if (w->broad_walks == 0) broad_update(w);
+void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it) {
+  if (it->counted) bp->walks--;
+  it->counted = 0;
 }
 
-int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi) {
+int cs_broad_bounds(const cs_Broad *bp, cs_Body *const *bodies, size_t n,
+                    cs_Vec3 *lo, cs_Vec3 *hi) {
   size_t i;
   int any = 0;
-  if (w->broad_walks == 0) broad_update(w);
-  if (w->broad_ok && !w->broad_dirty && !w->broad_rebuild) {
-    if (w->nbnodes == 0) return 0;
-    *lo = w->bnodes[0].lo;
-    *hi = w->bnodes[0].hi;
+  if (bp->ok && !bp->dirty && !bp->rebuild) {
+    if (bp->nnodes == 0) return 0;
+    *lo = bp->nodes[0].lo;
+    *hi = bp->nodes[0].hi;
     return 1;
   }
-  for (i = 0; i < w->nbodies; i++) {
-    cs_Body *b = w->bodies[i];
+  for (i = 0; i < n; i++) {
+    cs_Body *b = bodies[i];
     if (!b->enabled) continue;
     cs_body_refresh(b);
     *lo = any ? v3_min(*lo, b->lo) : b->lo;
@@ -241,12 +269,6 @@ int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi) {
     any = 1;
   }
   return any;
-}
-
-void cs_broad_free(cs_World *w) {
-  cs_free(&w->alloc, w->bnodes, w->capbnodes * sizeof(cs_BroadNode));
-  cs_free(&w->alloc, w->bitems, w->capbitems * sizeof(cs_Body *));
-  cs_free(&w->alloc, w->meshes, w->capmeshes * sizeof(cs_MeshRef));
 }
 
 /* }================================================================== */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cs_internal.h"
+#include "cs_bvh.h"
 
 #define CS_BVH_BINS     12    /* SAH bins along the widest centroid axis */
 #define CS_BVH_LEAF     4     /* a node of at most this many triangles is a leaf */

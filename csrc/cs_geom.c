@@ -3,7 +3,7 @@
 ** on a triangle (Ericson 2005, 5.1.5), segment vs triangle (Woop, Benthin and
 ** Wald 2013, watertight) and triangle vs box (Akenine-Moller 2001, SAT).
 */
-#include "cs_internal.h"
+#include "cs_geom.h"
 
 /* {==================================================================
 ** Closest point on a triangle

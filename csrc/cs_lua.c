@@ -44,12 +44,13 @@ CS_EXPORT int luaopen_collideslide_core(lua_State *L);
 #define WORLD_MT  "collideslide.World"
 #define BODY_MT   "collideslide.Body"
 #define MOVER_MT  "collideslide.Mover"
+#define SENSOR_MT "collideslide.Sensor"
 
 #define MAX_ITERATIONS_CAP 1000     /* mover.maxIterations upper bound */
 #define STACK_EXTRA 16              /* slots a callback needs (11 at most) */
 
 enum { BUV_WORLD = 1, BUV_MESH, BUV_USERDATA };       /* body handle user value */
-enum { MUV_FILTER = 1, MUV_CONTACTS, MUV_GROUND };     /* mover user value */
+enum { MUV_FILTER = 1, MUV_CONTACTS, MUV_GROUND, MUV_EVENTS, MUV_GMOVER };  /* mover user value */
 
 typedef struct MeshUD {
   cs_Mesh *mesh;        /* NULL once freed */
@@ -69,10 +70,19 @@ typedef struct BodyUD {
   cs_Body *body;        /* NULL once removed or its world closed */
 } BodyUD;
 
+/* A sensor handle: like a body's (its user value holds its world, its mesh
+** and its userdata at BUV_*), and kept in the same world table. */
+typedef struct SensorUD {
+  WorldUD *w;
+  MeshUD *m;
+  cs_Sensor *sensor;    /* NULL once removed or its world closed */
+} SensorUD;
+
 typedef struct MoverUD {
   cs_Mover *mover;      /* NULL once closed */
   int busy;             /* inside its own collideAndSlide (a filter runs) */
   size_t nhandles;      /* contact handles stored by the last call */
+  size_t nevents;       /* sensor event handles stored by the last call */
 } MoverUD;
 
 static const char *const XYZ[3] = {"x", "y", "z"};
@@ -681,6 +691,13 @@ static void push_body(lua_State *L, int t, const cs_Body *body) {
   else csL_rawgetp(L, t, cs_body_get_userdata(body));
 }
 
+/* Pushes what a contact met: its body's handle, or the other mover's
+** (added movers are in the same table, keyed by their MoverUD). */
+static void push_other(lua_State *L, int t, const cs_Contact *c) {
+  if (c->mover != NULL) csL_rawgetp(L, t, cs_mover_get_userdata(c->mover));
+  else push_body(L, t, c->body);
+}
+
 /* A transform as body:setTransform takes it: n is 3, 7, 10 or 16. */
 typedef struct Xform { int n; double v[16]; } Xform;
 
@@ -783,8 +800,15 @@ static int world_close(lua_State *L) {
   if (!lua_istable(L, -1)) return 0;
   lua_pushnil(L);
   while (lua_next(L, -2) != 0) {
-    BodyUD *b = (BodyUD *)lua_touserdata(L, -1);
-    if (b != NULL && b->body != NULL) { b->body = NULL; mesh_release(b->m); }
+    if (csL_testudata(L, -1, MOVER_MT) != NULL) {
+      /* an added mover: the core world forgets it as it is freed */
+    } else if (csL_testudata(L, -1, SENSOR_MT) != NULL) {
+      SensorUD *sn = (SensorUD *)lua_touserdata(L, -1);
+      if (sn->sensor != NULL) { sn->sensor = NULL; mesh_release(sn->m); }
+    } else {
+      BodyUD *b = (BodyUD *)lua_touserdata(L, -1);
+      if (b != NULL && b->body != NULL) { b->body = NULL; mesh_release(b->m); }
+    }
     lua_pop(L, 1);
     lua_pushvalue(L, -1);
     lua_pushnil(L);
@@ -1006,16 +1030,17 @@ static int body___tostring(lua_State *L) {
 ** Movers
 ** ===================================================================*/
 
-enum { MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_STEP, MF_SNAP, MF_MASK, MF_FILTER, MF_N };
+enum { MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_STEP, MF_SNAP, MF_MASK, MF_LAYERS, MF_FILTER,
+       MF_N };
 
 static const char *const mover_fields[MF_N + 1] = {
   "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
-  "snapDistance", "collidesWith", "filter", NULL
+  "snapDistance", "collidesWith", "layers", "filter", NULL
 };
 
 static const cs_Setting mover_settings[MF_FILTER] = {
   CS_MAX_ITERATIONS, CS_SKIN, CS_SLOPE_LIMIT, CS_BLOCK_STEEP_SLOPES, CS_STEP_HEIGHT,
-  CS_SNAP_DISTANCE, CS_COLLIDES_WITH
+  CS_SNAP_DISTANCE, CS_COLLIDES_WITH, CS_LAYERS
 };
 
 static int mover_field(const char *k) {
@@ -1026,7 +1051,12 @@ static int mover_field(const char *k) {
 }
 
 static MoverUD *check_mover(lua_State *L, int arg) {
-  MoverUD *m = (MoverUD *)check_type(L, arg, MOVER_MT);
+  MoverUD *m = (MoverUD *)csL_testudata(L, arg, MOVER_MT);
+  if (m == NULL) {    /* a character (the Lua layer's) holds its mover: name the fix */
+    const char *t = tname(L, arg);
+    argfail(L, arg, "%s expected, got %s%s", MOVER_MT, t,
+            strcmp(t, "collideslide.Character") == 0 ? " (pass character.mover)" : "");
+  }
   if (m->mover == NULL) argfail(L, arg, "attempt to use a closed/collected Mover");
   return m;
 }
@@ -1058,7 +1088,7 @@ static double check_field(lua_State *L, int f, int vi, int arg, const char *fnam
       if (lua_type(L, vi) != LUA_TBOOLEAN)
         fail_at(L, arg, fname, "%s must be a boolean, got %s", name, tname(L, vi));
       return lua_toboolean(L, vi) ? 1 : 0;
-    case MF_MASK:
+    case MF_MASK: case MF_LAYERS:
       return (double)check_mask(L, vi, arg, fname, name);
     case MF_FILTER:
       if (!lua_isnil(L, vi) && lua_type(L, vi) != LUA_TFUNCTION)
@@ -1091,7 +1121,7 @@ static void push_field(lua_State *L, MoverUD *m, int self, int f) {
   switch (f) {
     case MF_MAXIT: lua_pushinteger(L, (lua_Integer)d); break;
     case MF_BLOCK: lua_pushboolean(L, d != 0); break;
-    case MF_MASK: csL_pushuint(L, (unsigned)d); break;
+    case MF_MASK: case MF_LAYERS: csL_pushuint(L, (unsigned)d); break;
     case MF_SKIN:
       if (d < 0) {                      /* auto: 1% of the smallest radius */
         r = cs_mover_get_radius(m->mover);
@@ -1157,11 +1187,13 @@ static int cs_newMover(lua_State *L) {
     lua_pop(L, 1);
   }
   m = (MoverUD *)csL_newudata(L, sizeof(MoverUD));      /* 2 */
-  m->mover = NULL; m->busy = 0; m->nhandles = 0;
+  m->mover = NULL; m->busy = 0; m->nhandles = 0; m->nevents = 0;
   csL_setmetatable(L, MOVER_MT);
-  lua_createtable(L, 3, 0);
+  lua_createtable(L, 5, 0);
   lua_newtable(L);
   lua_rawseti(L, -2, MUV_CONTACTS);
+  lua_newtable(L);
+  lua_rawseti(L, -2, MUV_EVENTS);
   if (have[MF_FILTER]) {
     lua_pushliteral(L, "filter");
     lua_rawget(L, 1);
@@ -1170,6 +1202,7 @@ static int cs_newMover(lua_State *L) {
   csL_setuservalue(L, 2);
   s = cs_mover_new(&a, &m->mover);
   if (s != CS_OK) { m->mover = NULL; return status_error(L, "newMover", s); }
+  cs_mover_set_userdata(m->mover, m);
   if (hr) { v.x = r[0]; v.y = r[1]; v.z = r[2]; cs_mover_set_radius(m->mover, v); }
   if (hp) { v.x = p[0]; v.y = p[1]; v.z = p[2]; cs_mover_set_position(m->mover, v); }
   if (hu) { v.x = up[0]; v.y = up[1]; v.z = up[2]; cs_mover_set_up(m->mover, v); }
@@ -1468,7 +1501,7 @@ static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   int tag;
   lua_rawgeti(L, uv, MUV_CONTACTS);
   for (i = 0; i < n; i++) {
-    push_body(L, bodies, cs_mover_contact(m->mover, i)->body);
+    push_other(L, bodies, cs_mover_contact(m->mover, i));
     lua_rawseti(L, -2, (int)i + 1);
   }
   for (i = n; i < m->nhandles; i++) {
@@ -1480,6 +1513,22 @@ static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   if (!cs_mover_ground(m->mover, &nrm, &gb, &tag)) gb = NULL;
   push_body(L, bodies, gb);
   lua_rawseti(L, uv, MUV_GROUND);
+  if (cs_mover_ground_mover(m->mover) != NULL)
+    csL_rawgetp(L, bodies, cs_mover_get_userdata(cs_mover_ground_mover(m->mover)));
+  else lua_pushnil(L);
+  lua_rawseti(L, uv, MUV_GMOVER);
+  n = cs_mover_sensor_event_count(m->mover);
+  lua_rawgeti(L, uv, MUV_EVENTS);
+  for (i = 0; i < n; i++) {
+    csL_rawgetp(L, bodies, cs_sensor_get_userdata(cs_mover_sensor_event(m->mover, i)->sensor));
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  for (i = n; i < m->nevents; i++) {
+    lua_pushnil(L);
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  m->nevents = n;
+  lua_pop(L, 1);
 }
 
 /* world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z */
@@ -1744,6 +1793,264 @@ static int world_raycastAll(lua_State *L) {
 /* }================================================================== */
 
 /* {==================================================================
+** Sensors: closed volumes whose crossings movers record (issue 16)
+** ===================================================================*/
+
+static SensorUD *check_sensor(lua_State *L, int arg) {
+  SensorUD *sn = (SensorUD *)check_type(L, arg, SENSOR_MT);
+  if (sn->w->world == NULL) argfail(L, arg, "attempt to use a sensor of a closed/collected World");
+  if (sn->sensor == NULL) argfail(L, arg, "sensor was removed from its world");
+  return sn;
+}
+
+static cs_Status apply_sensor_xform(cs_Sensor *sn, const Xform *x) {
+  cs_Vec3 t, sc;
+  double q[4] = {0, 0, 0, 1};
+  if (x->n == 16) return cs_sensor_set_matrix(sn, x->v);
+  t.x = x->v[0]; t.y = x->v[1]; t.z = x->v[2];
+  sc.x = sc.y = sc.z = 1;
+  if (x->n >= 7) { q[0] = x->v[3]; q[1] = x->v[4]; q[2] = x->v[5]; q[3] = x->v[6]; }
+  if (x->n == 10) { sc.x = x->v[7]; sc.y = x->v[8]; sc.z = x->v[9]; }
+  cs_sensor_set_transform(sn, t, q, sc);
+  return CS_OK;
+}
+
+/* world:addSensor(mesh [, transform...]) -> sensor */
+static int world_addSensor(lua_State *L) {
+  WorldUD *w = check_world(L, 1);
+  MeshUD *m = check_mesh(L, 2);
+  Xform x;
+  SensorUD *sn;
+  cs_Sensor *sensor = NULL;
+  unsigned bad[2] = {0, 0};
+  int uses = 0;
+  cs_Status s;
+  x.n = 0;
+  if (lua_gettop(L) >= 3 && !(lua_gettop(L) == 3 && lua_isnil(L, 3))) check_xform(L, 3, &x);
+  check_idle(L, w, "addSensor");
+  lua_settop(L, 2);
+  sn = (SensorUD *)csL_newudata(L, sizeof(SensorUD));        /* 3 */
+  sn->w = w; sn->m = m; sn->sensor = NULL;
+  csL_setmetatable(L, SENSOR_MT);
+  lua_createtable(L, 3, 0);
+  lua_pushvalue(L, 1); lua_rawseti(L, -2, BUV_WORLD);
+  lua_pushvalue(L, 2); lua_rawseti(L, -2, BUV_MESH);
+  csL_setuservalue(L, 3);
+  csL_getuservalue(L, 1);                                     /* 4: handles */
+  lua_pushvalue(L, 3);
+  csL_rawsetp(L, 4, sn);               /* the last step that may raise */
+  s = cs_world_add_sensor(w->world, m->mesh, &sensor, bad, &uses);
+  if (s == CS_OK) {
+    cs_sensor_set_userdata(sensor, sn);
+    if (x.n != 0) s = apply_sensor_xform(sensor, &x);
+    if (s != CS_OK) { cs_world_remove_sensor(w->world, sensor); s = CS_ERANGE; }
+  }
+  if (s != CS_OK) {
+    lua_pushnil(L);
+    csL_rawsetp(L, 4, sn);             /* setting a field to nil never raises */
+    if (s == CS_ERANGE) return argfail(L, 3, "matrix is not invertible");
+    if (s == CS_EINVAL && uses == 0) return argfail(L, 2, "mesh has no triangles (a sensor needs a closed mesh)");
+    if (s == CS_EINVAL)
+      return argfail(L, 2, "mesh is not closed: the edge from vertex %d to vertex %d has %d triangle%s "
+                     "on it, not a pair wound opposite ways (a sensor needs a closed mesh with "
+                     "shared vertices and one winding)", (int)bad[0] + 1, (int)bad[1] + 1, uses,
+                     uses == 1 ? "" : "s");
+    return status_error(L, "addSensor", s);
+  }
+  sn->sensor = sensor;
+  m->users++;
+  lua_settop(L, 3);
+  return 1;
+}
+
+/* world:removeSensor(sensor): the handle is dead afterwards. */
+static int world_removeSensor(lua_State *L) {
+  WorldUD *w = check_world(L, 1);
+  SensorUD *sn = (SensorUD *)check_type(L, 2, SENSOR_MT);
+  if (sn->w != w) argfail(L, 2, "sensor belongs to another world");
+  if (sn->sensor == NULL) argfail(L, 2, "sensor was removed from its world");
+  check_idle(L, w, "removeSensor");
+  cs_world_remove_sensor(w->world, sn->sensor);
+  sn->sensor = NULL;
+  csL_getuservalue(L, 1);
+  lua_pushnil(L);
+  csL_rawsetp(L, -2, sn);
+  mesh_release(sn->m);
+  return 0;
+}
+
+static int world_sensorCount(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)cs_world_sensor_count(check_world(L, 1)->world));
+  return 1;
+}
+
+/* sensor:setTransform(...): the forms of body:setTransform. */
+static int sensor_setTransform(lua_State *L) {
+  SensorUD *sn = check_sensor(L, 1);
+  Xform x;
+  if (lua_gettop(L) < 2) argfail(L, 2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none");
+  check_xform(L, 2, &x);
+  if (apply_sensor_xform(sn->sensor, &x) != CS_OK) argfail(L, 2, "matrix is not invertible");
+  return 0;
+}
+
+/* sensor:getTransform() -> 16 numbers, a column-major 4x4 matrix */
+static int sensor_getTransform(lua_State *L) {
+  double m[16];
+  int i;
+  cs_sensor_get_matrix(check_sensor(L, 1)->sensor, m);
+  luaL_checkstack(L, 16, NULL);
+  for (i = 0; i < 16; i++) lua_pushnumber(L, m[i]);
+  return 16;
+}
+
+/* sensor:contains(x, y, z) -> boolean */
+static int sensor_contains(lua_State *L) {
+  SensorUD *sn = check_sensor(L, 1);
+  lua_pushboolean(L, cs_sensor_contains(sn->sensor, check_vec3(L, 2, XYZ)));
+  return 1;
+}
+
+static int sensor_getMesh(lua_State *L) {
+  check_sensor(L, 1);
+  csL_getuservalue(L, 1);
+  lua_rawgeti(L, -1, BUV_MESH);
+  return 1;
+}
+
+static int sensor_isRemoved(lua_State *L) {
+  SensorUD *sn = (SensorUD *)check_type(L, 1, SENSOR_MT);
+  lua_pushboolean(L, sn->sensor == NULL || sn->w->world == NULL);
+  return 1;
+}
+
+/* Fields: layers (a bitmask, default 1) and userdata (any Lua value). */
+static int sensor___index(lua_State *L) {
+  const char *k;
+  check_type(L, 1, SENSOR_MT);
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(1));                /* methods */
+  if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
+  k = lua_tostring(L, 2);
+  if (strcmp(k, "layers") == 0) {
+    csL_pushuint(L, cs_sensor_get_layers(check_sensor(L, 1)->sensor));
+  } else if (strcmp(k, "userdata") == 0) {
+    csL_getuservalue(L, 1);
+    lua_rawgeti(L, -1, BUV_USERDATA);
+  }
+  return 1;
+}
+
+static int sensor___newindex(lua_State *L) {
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+  check_type(L, 1, SENSOR_MT);
+  if (k != NULL && strcmp(k, "layers") == 0) {
+    unsigned mask = check_mask(L, 3, 3, "__newindex", "layers");
+    cs_sensor_set_layers(check_sensor(L, 1)->sensor, mask);
+  } else if (k != NULL && strcmp(k, "userdata") == 0) {
+    csL_getuservalue(L, 1);
+    lua_pushvalue(L, 3);
+    lua_rawseti(L, -2, BUV_USERDATA);
+  } else if (k != NULL) {
+    fail_at(L, 2, "__newindex", "unknown Sensor field '%s' (fields: layers, userdata)", k);
+  } else {
+    fail_at(L, 2, "__newindex", "unknown Sensor field (a %s key)", luaL_typename(L, 2));
+  }
+  return 0;
+}
+
+static int sensor___tostring(lua_State *L) {
+  SensorUD *sn = (SensorUD *)check_type(L, 1, SENSOR_MT);
+  if (sn->sensor == NULL || sn->w->world == NULL)
+    lua_pushfstring(L, SENSOR_MT " (removed): %p", (void *)sn);
+  else lua_pushfstring(L, SENSOR_MT " (mesh of %d triangles): %p",
+                       (int)cs_mesh_triangle_count(cs_sensor_mesh(sn->sensor)), (void *)sn);
+  return 1;
+}
+
+/* {==================================================================
+** Movers that meet (issue 14): added movers are solid to each other. The
+** world's handle table keeps each added mover's handle (keyed by its
+** MoverUD), so contacts can name it and it stays alive while added.
+** ===================================================================*/
+
+/* world:addMover(mover) */
+static int world_addMover(lua_State *L) {
+  WorldUD *w = check_world(L, 1);
+  MoverUD *m = check_mover_idle(L, 2, "addMover");
+  cs_Status s;
+  check_idle(L, w, "addMover");
+  if (cs_mover_added_to(m->mover) != NULL)
+    argfail(L, 2, "the mover is in a world already (world:removeMover it there first)");
+  csL_getuservalue(L, 1);
+  lua_pushvalue(L, 2);
+  csL_rawsetp(L, -2, m);               /* the last step that may raise */
+  s = cs_world_add_mover(w->world, m->mover);
+  if (s != CS_OK) {
+    lua_pushnil(L);
+    csL_rawsetp(L, -2, m);
+    return status_error(L, "addMover", s);
+  }
+  return 0;
+}
+
+/* world:removeMover(mover) */
+static int world_removeMover(lua_State *L) {
+  WorldUD *w = check_world(L, 1);
+  MoverUD *m = check_mover_idle(L, 2, "removeMover");
+  check_idle(L, w, "removeMover");
+  if (cs_mover_added_to(m->mover) != w->world) argfail(L, 2, "the mover is not in this world");
+  cs_world_remove_mover(w->world, m->mover);
+  csL_getuservalue(L, 1);
+  lua_pushnil(L);
+  csL_rawsetp(L, -2, m);
+  return 0;
+}
+
+static int world_moverCount(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)cs_world_mover_count(check_world(L, 1)->world));
+  return 1;
+}
+
+/* mover:getGroundMover() -> the mover the last call stood on, or nil */
+static int mover_getGroundMover(lua_State *L) {
+  check_mover(L, 1);
+  csL_getuservalue(L, 1);
+  lua_rawgeti(L, -1, MUV_GMOVER);
+  return 1;
+}
+
+/* }================================================================== */
+
+static int mover_sensorEventCount(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)cs_mover_sensor_event_count(check_mover(L, 1)->mover));
+  return 1;
+}
+
+/* mover:getSensorEvent(i) -> sensor, "enter" | "exit", t */
+static int mover_getSensorEvent(lua_State *L) {
+  MoverUD *m = check_mover(L, 1);
+  size_t i = check_index(L, 2, "sensor event", cs_mover_sensor_event_count(m->mover));
+  const cs_SensorEvent *e = cs_mover_sensor_event(m->mover, i);
+  csL_getuservalue(L, 1);
+  lua_rawgeti(L, -1, MUV_EVENTS);
+  lua_rawgeti(L, -1, (int)i + 1);
+  lua_pushstring(L, e->enter ? "enter" : "exit");
+  lua_pushnumber(L, e->t);
+  return 3;
+}
+
+/* mover:isInside(sensor) -> boolean, as the mover's last call ended */
+static int mover_isInside(lua_State *L) {
+  MoverUD *m = check_mover(L, 1);
+  SensorUD *sn = check_sensor(L, 2);
+  lua_pushboolean(L, cs_mover_is_inside(m->mover, sn->sensor));
+  return 1;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
 ** Metatables and the module
 ** ===================================================================*/
 
@@ -1772,6 +2079,9 @@ static const luaL_Reg world_methods[] = {
   {"closestPoint", world_closestPoint}, {"queryBox", world_queryBox},
   {"overlapEllipsoid", world_overlapEllipsoid}, {"overlap", world_overlap},
   {"raycastAll", world_raycastAll},
+  {"addSensor", world_addSensor}, {"removeSensor", world_removeSensor},
+  {"addMover", world_addMover}, {"removeMover", world_removeMover}, {"moverCount", world_moverCount},
+  {"sensorCount", world_sensorCount},
   {NULL, NULL}
 };
 
@@ -1801,6 +2111,18 @@ static const luaL_Reg mover_methods[] = {
   {"isOnGround", mover_isOnGround}, {"getGroundNormal", mover_getGroundNormal},
   {"getGroundState", mover_getGroundState}, {"getGroundBody", mover_getGroundBody},
   {"getGroundTag", mover_getGroundTag}, {"wasStuck", mover_wasStuck},
+  {"sensorEventCount", mover_sensorEventCount}, {"getSensorEvent", mover_getSensorEvent},
+  {"isInside", mover_isInside}, {"getGroundMover", mover_getGroundMover},
+  {NULL, NULL}
+};
+
+static const luaL_Reg sensor_meta[] = {
+  {"__newindex", sensor___newindex}, {"__tostring", sensor___tostring},
+  {NULL, NULL}
+};
+static const luaL_Reg sensor_methods[] = {
+  {"setTransform", sensor_setTransform}, {"getTransform", sensor_getTransform},
+  {"contains", sensor_contains}, {"getMesh", sensor_getMesh}, {"isRemoved", sensor_isRemoved},
   {NULL, NULL}
 };
 
@@ -1828,6 +2150,7 @@ CS_EXPORT int luaopen_collideslide_core(lua_State *L) {
   new_type(L, WORLD_MT, world_meta, world_methods, NULL);
   new_type(L, BODY_MT, body_meta, body_methods, body___index);
   new_type(L, MOVER_MT, mover_meta, mover_methods, mover___index);
+  new_type(L, SENSOR_MT, sensor_meta, sensor_methods, sensor___index);
   csL_newlib(L, module_funcs);
   lua_pushliteral(L, CS_VERSION);
   lua_setfield(L, -2, "_VERSION");

@@ -5,7 +5,7 @@
 */
 #include <string.h>
 
-#include "cs_internal.h"
+#include "cs_mesh.h"
 
 /* A triangle is degenerate when its area is zero relative to its size:
 ** |(b-a) x (c-a)| <= 1e-12 (|b-a|^2 + |c-a|^2). Rounding of an exactly

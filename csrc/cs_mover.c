@@ -4,7 +4,7 @@
 */
 #include <string.h>
 
-#include "cs_internal.h"
+#include "cs_mover.h"
 
 cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
   static const double identity[4] = {0, 0, 0, 1};
@@ -20,6 +20,8 @@ cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
   m->skin = -1.0;
   cs_mover_set(m, CS_SLOPE_LIMIT, 45.0);
   m->collides_with = ~0u;
+  m->layers = 1;
+  m->id = cs_new_id();
   m->ground = CS_GROUND_AIR;
   *out = m;
   return CS_OK;
@@ -27,22 +29,27 @@ cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
 
 void cs_mover_free(cs_Mover *m) {
   if (!m) return;
+  if (m->set) cs_moverset_remove(m->set, m);
   cs_free(&m->alloc, m->contacts, m->capcontacts * sizeof(cs_Contact));
   cs_free(&m->alloc, m->cache.tris, m->cache.captris * sizeof(cs_TriES));
   cs_free(&m->alloc, m->cache.bodies, m->cache.capbodies * sizeof(cs_Body *));
+  cs_free(&m->alloc, m->sevents, m->capsevents * sizeof(cs_SensorEvent));
+  cs_free(&m->alloc, m->inside, m->capinside * sizeof(cs_SensorRef));
   cs_free(&m->alloc, m, sizeof *m);
 }
 
 void cs_mover_set_position(cs_Mover *m, cs_Vec3 p) {
   m->pos = p;
+  if (m->set) cs_moverset_moved(m->set, m);
   m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
   m->ground_body = NULL;  /* nor does the platform it stood on */
-  m->clean_world = NULL;
+  m->clean = 0;
 }
 cs_Vec3 cs_mover_get_position(const cs_Mover *m) { return m->pos; }
 void cs_mover_set_radius(cs_Mover *m, cs_Vec3 r) {
   m->radius = r;
-  m->clean_world = NULL;
+  m->clean = 0;
+  if (m->set) cs_moverset_moved(m->set, m);
 }
 cs_Vec3 cs_mover_get_radius(const cs_Mover *m) { return m->radius; }
 
@@ -51,8 +58,9 @@ void cs_mover_set_orientation(cs_Mover *m, const double q[4]) {
   int i;
   for (i = 0; i < 4; i++) m->q[i] = l > 0 ? q[i] / l : (i == 3);
   m->rot = m3_from_quat(m->q);
-  m->clean_world = NULL;
+  m->clean = 0;
   m->oriented = !(m->q[0] == 0 && m->q[1] == 0 && m->q[2] == 0);
+  if (m->set) cs_moverset_moved(m->set, m);
 }
 
 void cs_mover_get_orientation(const cs_Mover *m, double q[4]) {
@@ -84,7 +92,8 @@ void cs_mover_set(cs_Mover *m, cs_Setting s, double v) {
     case CS_BLOCK_STEEP_SLOPES: m->block_steep = v != 0; break;
     case CS_STEP_HEIGHT: m->step_height = v; break;
     case CS_SNAP_DISTANCE: m->snap_distance = v; break;
-    case CS_COLLIDES_WITH: m->collides_with = (unsigned)v; m->clean_world = NULL; break;
+    case CS_COLLIDES_WITH: m->collides_with = (unsigned)v; m->clean = 0; break;
+    case CS_LAYERS: m->layers = (unsigned)v; break;
   }
 }
 
@@ -97,6 +106,7 @@ double cs_mover_get(const cs_Mover *m, cs_Setting s) {
     case CS_STEP_HEIGHT: return m->step_height;
     case CS_SNAP_DISTANCE: return m->snap_distance;
     case CS_COLLIDES_WITH: return m->collides_with;
+    case CS_LAYERS: return m->layers;
   }
   return 0;
 }
@@ -121,6 +131,26 @@ int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, in
   return 1;
 }
 
+size_t cs_mover_sensor_event_count(const cs_Mover *m) { return m->nsevents; }
+const cs_SensorEvent *cs_mover_sensor_event(const cs_Mover *m, size_t i) {
+  return i < m->nsevents ? &m->sevents[i] : NULL;
+}
+
+/* Makes room for n sensor events and k inside-states (so that the call's
+** commit cannot fail after it). */
+cs_Status cs_mover_reserve_sensors(cs_Mover *m, size_t n, size_t k) {
+  cs_Status s;
+  if (n > m->capsevents &&
+      (s = cs_grow(&m->alloc, (void **)&m->sevents, &m->capsevents, n,
+                   sizeof(cs_SensorEvent))) != CS_OK)
+    return s;
+  if (k > m->capinside &&
+      (s = cs_grow(&m->alloc, (void **)&m->inside, &m->capinside, k,
+                   sizeof(cs_SensorRef))) != CS_OK)
+    return s;
+  return CS_OK;
+}
+
 cs_Status cs_mover_set_contacts(cs_Mover *m, const cs_Contact *c, size_t n) {
   if (n > m->capcontacts) {
     cs_Status s = cs_grow(&m->alloc, (void **)&m->contacts, &m->capcontacts, n,
@@ -131,3 +161,178 @@ cs_Status cs_mover_set_contacts(cs_Mover *m, const cs_Contact *c, size_t n) {
   m->ncontacts = n;
   return CS_OK;
 }
+
+const cs_Mover *cs_mover_ground_mover(const cs_Mover *m) {
+  return m->has_ground ? m->ground_mover : NULL;
+}
+
+cs_World *cs_mover_added_to(const cs_Mover *m) { return m->set ? m->set->world : NULL; }
+void cs_mover_set_userdata(cs_Mover *m, void *ud) { m->userdata = ud; }
+void *cs_mover_get_userdata(const cs_Mover *m) { return m->userdata; }
+
+/* {==================================================================
+** The movers of a world
+** ===================================================================*/
+
+cs_Vec3 cs_mover_half_extents(const cs_Mover *m) {
+  cs_Vec3 h;
+  int i, j;
+  if (!m->oriented) return m->radius;
+  for (i = 0; i < 3; i++) {
+    double s = 0;
+    for (j = 0; j < 3; j++) {
+      double e = m->rot.m[i][j] * v3_get(m->radius, j);
+      s += e * e;
+    }
+    if (i == 0) h.x = sqrt(s); else if (i == 1) h.y = sqrt(s); else h.z = sqrt(s);
+  }
+  return h;
+}
+
+/* {==================================================================
+** The grid over a set's movers
+** ===================================================================*/
+
+/* The bucket of cell (x, y, z): a mix of the three integers. */
+static size_t cell_bucket(const cs_MoverSet *set, const double c[3]) {
+  uint64_t h = (uint64_t)(int64_t)c[0] * 0x9E3779B97F4A7C15ull;
+  h ^= (uint64_t)(int64_t)c[1] * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+  h ^= (uint64_t)(int64_t)c[2] * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+  return (size_t)(h ^ (h >> 29)) & (set->nbuckets - 1);
+}
+
+/* Cell coordinates of p, clamped so that far positions stay integers. */
+static void cell_of(const cs_MoverSet *set, cs_Vec3 p, double c[3]) {
+  int k;
+  for (k = 0; k < 3; k++) {
+    double x = floor(v3_get(p, k) / set->cell);
+    c[k] = x < -1e15 ? -1e15 : x > 1e15 ? 1e15 : x;
+  }
+}
+
+static void grid_insert(cs_MoverSet *set, cs_Mover *m) {
+  size_t b;
+  cell_of(set, m->pos, m->grid_cell);
+  b = cell_bucket(set, m->grid_cell);
+  m->grid_bucket = b;
+  m->grid_next = set->heads[b];
+  set->heads[b] = m;
+}
+
+static void grid_unlink(cs_MoverSet *set, cs_Mover *m) {
+  cs_Mover **p = &set->heads[m->grid_bucket];
+  while (*p && *p != m) p = &(*p)->grid_next;
+  if (*p) *p = m->grid_next;
+}
+
+static void grid_drop(cs_MoverSet *set) {
+  cs_free(&set->alloc, set->heads, set->nbuckets * sizeof(cs_Mover *));
+  set->heads = NULL;
+  set->nbuckets = 0;
+}
+
+/* (Re)builds the grid: cells twice the largest extent, two buckets a mover.
+** On allocation failure it stays unbuilt (queries scan the list). */
+static void grid_build(cs_MoverSet *set) {
+  size_t i, n = 16;
+  double half = 0;
+  grid_drop(set);
+  for (i = 0; i < set->count; i++) {
+    cs_Vec3 h = cs_mover_half_extents(set->items[i]);
+    half = fmax(half, fmax(h.x, fmax(h.y, h.z)));
+  }
+  while (n < 2 * set->count) n *= 2;
+  set->heads = (cs_Mover **)cs_malloc_array(&set->alloc, n, sizeof(cs_Mover *));
+  if (!set->heads) return;
+  memset(set->heads, 0, n * sizeof(cs_Mover *));
+  set->nbuckets = n;
+  set->max_half = half;
+  set->cell = half > 0 ? 8 * half : 1;
+  for (i = 0; i < set->count; i++) grid_insert(set, set->items[i]);
+}
+
+void cs_moverset_moved(cs_MoverSet *set, cs_Mover *m) {
+  cs_Vec3 h;
+  double c[3];
+  if (!set->nbuckets) return;
+  h = cs_mover_half_extents(m);
+  set->max_half = fmax(set->max_half, fmax(h.x, fmax(h.y, h.z)));
+  cell_of(set, m->pos, c);
+  if (c[0] != m->grid_cell[0] || c[1] != m->grid_cell[1] || c[2] != m->grid_cell[2]) {
+    grid_unlink(set, m);
+    grid_insert(set, m);
+  }
+}
+
+void cs_moverset_near(cs_MoverSet *set, cs_Vec3 lo, cs_Vec3 hi, cs_MoverFn fn, void *ud) {
+  double a[3], b[3], c[3], cells;
+  size_t i;
+  if (set->count == 0) return;
+  /* the grid pays from a few dozen movers; rebuilt when it is too small or
+  ** its cells are too fine for the largest mover */
+  if (set->count > 32 && (!set->nbuckets || set->count > set->nbuckets ||
+                          set->max_half > set->cell))
+    grid_build(set);
+  if (set->nbuckets) {
+    lo = v3_sub(lo, v3(set->max_half, set->max_half, set->max_half));
+    hi = v3_add(hi, v3(set->max_half, set->max_half, set->max_half));
+    cell_of(set, lo, a);
+    cell_of(set, hi, b);
+    cells = (b[0] - a[0] + 1) * (b[1] - a[1] + 1) * (b[2] - a[2] + 1);
+    if (cells <= (double)set->count) {
+      for (c[0] = a[0]; c[0] <= b[0]; c[0]++)
+        for (c[1] = a[1]; c[1] <= b[1]; c[1]++)
+          for (c[2] = a[2]; c[2] <= b[2]; c[2]++) {
+            cs_Mover *m;
+            for (m = set->heads[cell_bucket(set, c)]; m; m = m->grid_next)
+              if (m->grid_cell[0] == c[0] && m->grid_cell[1] == c[1] && m->grid_cell[2] == c[2] &&
+                  !fn(ud, m))
+                return;
+          }
+      return;
+    }
+  }
+  for (i = 0; i < set->count; i++)         /* few movers, or a box over most cells */
+    if (!fn(ud, set->items[i])) return;
+}
+
+/* }================================================================== */
+
+cs_Status cs_moverset_add(cs_MoverSet *set, const cs_Alloc *a, cs_Mover *m) {
+  if (set->count == set->cap) {
+    cs_Status s = cs_grow(a, (void **)&set->items, &set->cap, set->count + 1, sizeof(cs_Mover *));
+    if (s != CS_OK) return s;
+  }
+  m->set = set;
+  m->set_slot = set->count;
+  set->items[set->count++] = m;
+  if (set->nbuckets) {
+    if (set->count > set->nbuckets) grid_drop(set);   /* rebuilt on the next query */
+    else {
+      cs_Vec3 h = cs_mover_half_extents(m);
+      set->max_half = fmax(set->max_half, fmax(h.x, fmax(h.y, h.z)));
+      grid_insert(set, m);
+    }
+  }
+  return CS_OK;
+}
+
+void cs_moverset_remove(cs_MoverSet *set, cs_Mover *m) {
+  size_t slot = m->set_slot;
+  if (m->set != set || slot >= set->count || set->items[slot] != m) return;
+  if (set->nbuckets) grid_unlink(set, m);
+  set->items[slot] = set->items[--set->count];
+  set->items[slot]->set_slot = slot;
+  m->set = NULL;
+}
+
+void cs_moverset_free(cs_MoverSet *set, const cs_Alloc *a) {
+  size_t i;
+  for (i = 0; i < set->count; i++) set->items[i]->set = NULL;
+  cs_free(a, set->items, set->cap * sizeof(cs_Mover *));
+  grid_drop(set);
+  set->items = NULL;
+  set->count = set->cap = 0;
+}
+
+/* }================================================================== */

@@ -6,7 +6,8 @@
 */
 #include <stdlib.h>
 
-#include "cs_internal.h"
+#include "cs_geom.h"
+#include "cs_world.h"
 
 /* Relative padding of the boxes handed to the trees and of the body bounds:
 ** they are recomputed through a 3x3 map (a few ulps each), and a triangle
@@ -148,20 +149,6 @@ static cs_Vec3 away_from(cs_Vec3 p, cs_Vec3 c, int feature, cs_Vec3 front) {
 /* Called per body; returns > 0 to go on, 0 to stop, < 0 on an error. */
 typedef int (*BodyFn)(void *ud, const QBody *qb);
 
-typedef struct BodyWalk { unsigned mask; BodyFn fn; void *ud; int result; } BodyWalk;
-
-/* cs_BodyFn of for_bodies: the body as a QBody to the query's BodyFn. */
-static cs_Status body_visit(void *ud, cs_Body *b) {
-  BodyWalk *bw = (BodyWalk *)ud;
-  QBody qb;
-  int r;
-  if (!qbody_init(&qb, b, bw->mask)) return CS_OK;
-  r = bw->fn(bw->ud, &qb);
-  if (r > 0) return CS_OK;
-  bw->result = r;
-  return r == 0 ? CS_STOP : CS_ENOMEM;
-}
-
 /* Calls fn for every enabled body in mask whose world bounds meet the world
 ** box [lo, hi] (infinite bounds are fine), through the world's tree over
 ** bodies, so in no particular order. The box is padded by QPAD against the
@@ -169,17 +156,18 @@ static cs_Status body_visit(void *ud, cs_Body *b) {
 ** returned to stop. fn's callbacks must not change the world (the walk
 ** holds the tree; the Lua binding marks the world busy around them). */
 static int for_bodies(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask, BodyFn fn, void *ud) {
-  BodyWalk bw;
+  cs_BroadWalk it;
+  cs_Body *b;
+  int result = 1;
   double pad = QPAD * (1 + fabs(lo.x) + fabs(lo.y) + fabs(lo.z)
                          + fabs(hi.x) + fabs(hi.y) + fabs(hi.z));
-  bw.mask = mask;
-  bw.fn = fn;
-  bw.ud = ud;
-  bw.result = 1;
-  if (cs_world_bodies_in_box(w, v3_sub(lo, v3(pad, pad, pad)), v3_add(hi, v3(pad, pad, pad)),
-                             mask, body_visit, &bw) != CS_OK && bw.result > 0)
-    bw.result = -1;
-  return bw.result;
+  cs_world_walk_begin(w, &it, v3_sub(lo, v3(pad, pad, pad)), v3_add(hi, v3(pad, pad, pad)), mask);
+  while (result > 0 && (b = cs_broad_walk_next(&w->broad, &it)) != NULL) {
+    QBody qb;
+    if (qbody_init(&qb, b, mask)) result = fn(ud, &qb);
+  }
+  cs_broad_walk_end(&w->broad, &it);
+  return result;
 }
 
 /* Called per candidate triangle (world vertices v); returns as a BodyFn. */

@@ -3,7 +3,8 @@
 ** (Fauerby 2003, section 3; Rouwe 2003, section 3 for the stable quadratic).
 ** Pure functions: no allocation, no globals.
 */
-#include "cs_internal.h"
+#include "cs_geom.h"
+#include "cs_sweep.h"
 
 /* Is p (in the triangle's plane) inside triangle abc with unit normal n?
 ** Edge-inclusive sign tests on (edge x (p - vertex)) . n; a point that

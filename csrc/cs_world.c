@@ -1,67 +1,14 @@
 /*
-** cs_world.c: worlds, bodies and their transforms, the map into a mover's
-** ellipsoid space (one affine map per body: x_e = E^-1 (A p + T - c0)), the
-** gather of potential colliders (Nettle 2000), and the calls that move or
-** sweep a mover.
+** cs_world.c: worlds, bodies and their transforms, the gather of potential
+** colliders into a mover's ellipsoid space (Nettle 2000; one affine map per
+** body: x_e = E^-1 (A p + T - c0), cs_espace.h), and the calls that move or
+** sweep a mover. It calls down only: into the broad phase for the bodies
+** near a call, each body's tree for their triangles, the slide for the
+** response, the sweep kernel for a sweep.
 */
 #include <string.h>
 
-#include "cs_internal.h"
-
-/* {==================================================================
-** Ellipsoid space
-** ===================================================================*/
-
-void cs_espace_init(cs_ESpace *es, cs_Vec3 c0, cs_Vec3 r, const cs_Mat3 *rot, int oriented) {
-  es->c0 = c0;
-  es->r = r;
-  es->inv_r = v3(1.0 / r.x, 1.0 / r.y, 1.0 / r.z);
-  es->oriented = oriented;
-  es->R = *rot;
-}
-
-/* x_e = diag(1/r) R^T v */
-cs_Vec3 cs_espace_vec_to(const cs_ESpace *es, cs_Vec3 v) {
-  if (es->oriented) v = m3_apply_t(&es->R, v);
-  return v3_mul(v, es->inv_r);
-}
-
-/* v = R diag(r) x_e */
-cs_Vec3 cs_espace_vec_from(const cs_ESpace *es, cs_Vec3 v) {
-  v = v3_mul(v, es->r);
-  return es->oriented ? m3_apply(&es->R, v) : v;
-}
-
-cs_Vec3 cs_espace_to(const cs_ESpace *es, cs_Vec3 p) {
-  return cs_espace_vec_to(es, v3_sub(p, es->c0));
-}
-
-cs_Vec3 cs_espace_from(const cs_ESpace *es, cs_Vec3 p) {
-  return v3_add(es->c0, cs_espace_vec_from(es, p));
-}
-
-/* Normals map by the inverse transpose: E^-T = R diag(1/r). */
-cs_Vec3 cs_espace_normal_from(const cs_ESpace *es, cs_Vec3 n) {
-  n = v3_mul(n, es->inv_r);
-  if (es->oriented) n = m3_apply(&es->R, n);
-  return v3_normalize(n);
-}
-
-/* World-space half extents of the ellipsoid: sqrt(sum_j (R_ij r_j)^2). */
-cs_Vec3 cs_espace_half_extents(const cs_ESpace *es) {
-  cs_Vec3 h;
-  int i;
-  double e[3];
-  if (!es->oriented) return es->r;
-  for (i = 0; i < 3; i++) {
-    double a = es->R.m[i][0] * es->r.x, b = es->R.m[i][1] * es->r.y, c = es->R.m[i][2] * es->r.z;
-    e[i] = sqrt(a * a + b * b + c * c);
-  }
-  h = v3(e[0], e[1], e[2]);
-  return h;
-}
-
-/* }================================================================== */
+#include "cs_world.h"
 
 /* {==================================================================
 ** Worlds and bodies
@@ -73,9 +20,17 @@ cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   if (!w) return CS_ENOMEM;
   memset(w, 0, sizeof *w);
   w->alloc = *alloc;
+  w->id = cs_new_id();
+  w->sensor_scratch.alloc = *alloc;
+  w->movers.world = w;
+  w->movers.alloc = *alloc;
+  cs_broad_init(&w->broad, alloc);
   *out = w;
   return CS_OK;
 }
+
+static void sensors_free(cs_World *w);
+static int prepare_sensors(cs_World *w, unsigned mask);
 
 void cs_world_free(cs_World *w) {
   size_t i;
@@ -90,31 +45,14 @@ void cs_world_free(cs_World *w) {
   cs_free(&a, w->tris, w->captris * sizeof(cs_TriES));
   cs_free(&a, w->gbodies, w->capgbodies * sizeof(cs_Body *));
   cs_free(&a, w->filters, w->capfilters * sizeof(cs_FilterEntry));
-  cs_free(&a, w->contacts, w->capcontacts * sizeof(cs_Contact));
+  cs_free(&a, w->contacts.data, w->contacts.cap * sizeof(cs_Contact));
   cs_u32buf_free(&a, &w->ids);
-  cs_broad_free(w);
+  cs_broad_free(&w->broad);
+  sensors_free(w);
+  cs_moverset_free(&w->movers, &a);
+  cs_free(&a, w->ells, w->capells * sizeof(cs_EllipsoidES));
+  cs_free(&a, (void *)w->ell_movers, w->capellm * sizeof(cs_Mover *));
   cs_free(&a, w, sizeof *w);
-}
-
-/* World bounds of the body: its mesh's box, the 8 corners mapped. */
-static void body_update_bounds(cs_Body *b) {
-  cs_Mesh *m = b->mesh;
-  int i;
-  cs_mesh_ensure_fit(m);
-  b->lo = v3(HUGE_VAL, HUGE_VAL, HUGE_VAL);
-  b->hi = v3(-HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
-  for (i = 0; i < 8; i++) {
-    cs_Vec3 p = v3(i & 1 ? m->hi.x : m->lo.x, i & 2 ? m->hi.y : m->lo.y, i & 4 ? m->hi.z : m->lo.z);
-    p = v3_add(m3_apply(&b->A, p), b->T);
-    b->lo = v3_min(b->lo, p);
-    b->hi = v3_max(b->hi, p);
-  }
-  b->mesh_version = m->version;
-}
-
-/* Keeps the body's bounds current with its mesh's vertex edits. */
-void cs_body_refresh(cs_Body *b) {
-  if (b->mesh->dirty || b->mesh_version != b->mesh->version) body_update_bounds(b);
 }
 
 static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3 t) {
@@ -129,9 +67,9 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++) f += Ainv->m[i][j] * Ainv->m[i][j];
   b->sigma_min = 1.0 / sqrt(f);
-  body_update_bounds(b);
+  cs_body_update_bounds(b);
   if (b->world) {
-    b->world->broad_dirty = 1;
+    cs_broad_moved(&b->world->broad);
     b->world->version++;
   }
 }
@@ -152,12 +90,12 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
       (s = cs_grow(&w->alloc, (void **)&w->free_bodies, &w->capfree,
                    w->nfree + w->nbodies + 1, sizeof(cs_Body *))) != CS_OK)
     return s;
-  if ((s = cs_broad_mesh_ref(w, mesh, 1)) != CS_OK) return s;
+  if ((s = cs_broad_mesh_ref(&w->broad, mesh, 1)) != CS_OK) return s;
   if (w->nfree > 0) {             /* reuse a removed body's memory */
     b = w->free_bodies[--w->nfree];
     gen = b->generation;
   } else if (!(b = cs_malloc(&w->alloc, sizeof *b))) {
-    cs_broad_mesh_ref(w, mesh, -1);
+    cs_broad_mesh_ref(&w->broad, mesh, -1);
     return CS_ENOMEM;
   }
   memset(b, 0, sizeof *b);
@@ -169,7 +107,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   b->alive = 1;
   b->slot = w->nbodies;
   body_set_linear(b, &id, &id, v3(0, 0, 0));
-  w->broad_rebuild = 1;
+  cs_broad_changed(&w->broad);
   w->version++;
   w->bodies[w->nbodies++] = b;
   *out = b;
@@ -186,8 +124,8 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   CS_ASSERT(w->nfree < w->capfree);   /* reserved by cs_world_add */
   w->bodies[slot] = w->bodies[--w->nbodies];
   w->bodies[slot]->slot = slot;
-  cs_broad_mesh_ref(w, b->mesh, -1);
-  w->broad_rebuild = 1;
+  cs_broad_mesh_ref(&w->broad, b->mesh, -1);
+  cs_broad_changed(&w->broad);
   w->version++;
   b->alive = 0;
   b->generation++;
@@ -196,8 +134,11 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
 
 size_t cs_world_body_count(const cs_World *w) { return w->nbodies; }
 
+/* The gather copies each triangle's friction (cs_TriES.friction): a change
+** is a change of the world, which the movers' caches see. */
 cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
   size_t i;
+  w->version++;
   for (i = 0; i < w->nfriction; i++)
     if (w->friction[i].tag == tag) { w->friction[i].coefficient = c; return CS_OK; }
   if (w->nfriction == w->capfriction) {
@@ -264,7 +205,7 @@ void cs_body_set_layers(cs_Body *b, unsigned layers) {
 unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
 void cs_body_set_enabled(cs_Body *b, int e) {
   b->enabled = e != 0;
-  b->world->broad_rebuild = 1;
+  cs_broad_changed(&b->world->broad);
   b->world->version++;
 }
 int cs_body_get_enabled(const cs_Body *b) { return b->enabled; }
@@ -276,6 +217,26 @@ void cs_body_bounds(cs_Body *b, cs_Vec3 *lo, cs_Vec3 *hi) {
   cs_body_refresh(b);
   *lo = b->lo;
   *hi = b->hi;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** The bodies near a box, through the broad phase
+** ===================================================================*/
+
+void cs_world_sync(cs_World *w) {
+  if (w->broad.walks == 0) w->version += cs_broad_update(&w->broad, w->bodies, w->nbodies);
+}
+
+void cs_world_walk_begin(cs_World *w, cs_BroadWalk *it, cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
+  cs_world_sync(w);
+  cs_broad_walk_begin(&w->broad, it, w->bodies, w->nbodies, lo, hi, mask);
+}
+
+int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi) {
+  cs_world_sync(w);
+  return cs_broad_bounds(&w->broad, w->bodies, w->nbodies, lo, hi);
 }
 
 /* }================================================================== */
@@ -366,7 +327,7 @@ static int map_triangle(const cs_Mesh *mesh, uint32_t t, const BodyMap *bm,
   out->tri = t;
   out->tag = mesh->tags ? mesh->tags[t] : 0;
   out->one_sided = mesh->backfaces == CS_BACKFACES_IGNORE;
-  out->response = CS_RESPONSE_SLIDE;
+  out->response = out->filter_response = CS_RESPONSE_SLIDE;
   return 1;
 }
 
@@ -397,39 +358,32 @@ static cs_Status gather_body(cs_World *w, const cs_Body *b, const cs_ESpace *es,
     if (mesh->flags[t] & CS_TRI_DEGENERATE) continue;
     if (!map_triangle(mesh, t, &bm, es, te)) continue;
     te->body = gb;
+    te->friction = w->nfriction ? cs_world_get_friction(w, te->tag) : 0.0;
     if (filter) {
       int r = filter_response(w, first_filter, te->tag, filter, ud, b);
       if (r == -2) return CS_ENOMEM;
       if (r < 0) return CS_EABORT;
       if (r == CS_RESPONSE_CROSS) continue;
-      te->response = (uint8_t)r;
+      te->response = te->filter_response = (uint8_t)r;
     }
     w->ntris++;
   }
   return CS_OK;
 }
 
-typedef struct Gather {
-  cs_World *w;
-  const cs_ESpace *es;
-  cs_Vec3 lo, hi;
-  cs_FilterFn filter;
-  void *ud;
-} Gather;
-
-static cs_Status gather_visit(void *ud, cs_Body *b) {
-  Gather *g = ud;
-  return gather_body(g->w, b, g->es, g->lo, g->hi, g->filter, g->ud);
-}
-
 cs_Status cs_world_gather(cs_World *w, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
                           unsigned mask, cs_FilterFn filter, void *ud) {
-  Gather g;
-  g.w = w; g.es = es; g.lo = lo; g.hi = hi; g.filter = filter; g.ud = ud;
+  cs_BroadWalk it;
+  cs_Body *b;
+  cs_Status s = CS_OK;
   w->ntris = 0;
   w->ngbodies = 0;
   w->nfilters = 0;
-  return cs_world_bodies_in_box(w, lo, hi, mask, gather_visit, &g);
+  cs_world_walk_begin(w, &it, lo, hi, mask);
+  while (s == CS_OK && (b = cs_broad_walk_next(&w->broad, &it)) != NULL)
+    s = gather_body(w, b, es, lo, hi, filter, ud);
+  cs_broad_walk_end(&w->broad, &it);
+  return s;
 }
 
 /* }================================================================== */
@@ -446,11 +400,13 @@ static void ellipsoid_box(const cs_ESpace *es, double margin, cs_Vec3 *lo, cs_Ve
   *hi = v3_add(es->c0, h);
 }
 
-/* The ground body of the last call, if it is still in this world and the
-** mover still collides with it (only then does it carry the mover). */
+/* The ground body of the last call, if that call was in this world, the
+** body is still in it and the mover still collides with it (only then does
+** it carry the mover). The world id is checked first: a body of another
+** world may be freed memory. */
 static const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) {
   const cs_Body *b = m->ground_body;
-  if (!m->has_ground || !b || b->world != w) return NULL;
+  if (m->world != w->id || !m->has_ground || !b) return NULL;
   if (!b->alive || b->generation != m->ground_generation) return NULL;
   return b->enabled && (b->layers & m->collides_with) ? b : NULL;
 }
@@ -482,7 +438,7 @@ static int box_inside(cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 olo, cs_Vec3 ohi) {
 ** cache with one.) */
 static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
   const cs_GatherCache *c = &m->cache;
-  return c->world == w && c->version == w->version && c->mask == m->collides_with &&
+  return c->world == w->id && c->version == w->version && c->mask == m->collides_with &&
          !m->filter && memcmp(&c->radius, &m->radius, sizeof c->radius) == 0 &&
          memcmp(c->q, m->q, sizeof c->q) == 0 && box_inside(lo, hi, c->lo, c->hi);
 }
@@ -492,7 +448,7 @@ static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec
 static void cache_store(const cs_World *w, cs_Mover *m, const cs_ESpace *es,
                         cs_Vec3 lo, cs_Vec3 hi) {
   cs_GatherCache *c = &m->cache;
-  c->world = NULL;
+  c->world = 0;
   if (cs_grow(&m->alloc, (void **)&c->tris, &c->captris, w->ntris, sizeof(cs_TriES)) != CS_OK ||
       cs_grow(&m->alloc, (void **)&c->bodies, &c->capbodies, w->ngbodies,
               sizeof(cs_Body *)) != CS_OK)
@@ -501,7 +457,7 @@ static void cache_store(const cs_World *w, cs_Mover *m, const cs_ESpace *es,
   if (w->ngbodies) memcpy((void *)c->bodies, (const void *)w->gbodies, w->ngbodies * sizeof(cs_Body *));
   c->ntris = w->ntris;
   c->nbodies = w->ngbodies;
-  c->world = w;
+  c->world = w->id;
   c->version = w->version;
   c->mask = m->collides_with;
   c->c0 = es->c0;
@@ -513,16 +469,144 @@ static void cache_store(const cs_World *w, cs_Mover *m, const cs_ESpace *es,
 
 /* }================================================================== */
 
+/* {==================================================================
+** Movers that meet (issue 14)
+** ===================================================================*/
+
+cs_Status cs_world_add_mover(cs_World *w, cs_Mover *m) {
+  if (w->busy) return CS_EBUSY;
+  if (m->set) return CS_EINVAL;
+  return cs_moverset_add(&w->movers, &w->alloc, m);
+}
+
+cs_Status cs_world_remove_mover(cs_World *w, cs_Mover *m) {
+  if (w->busy) return CS_EBUSY;
+  if (m->set != &w->movers) return CS_EINVAL;
+  cs_moverset_remove(&w->movers, m);
+  return CS_OK;
+}
+
+size_t cs_world_mover_count(const cs_World *w) { return w->movers.count; }
+
+/* A gather of the movers near a call: the box, the call's ellipsoid space
+** and its mover, the output and the first failure. */
+typedef struct MoverGather {
+  cs_World *w;
+  const cs_Mover *m;
+  const cs_ESpace *es;
+  cs_Mat3 Ainv;
+  cs_Vec3 lo, hi;
+  size_t n;
+  cs_Status status;
+} MoverGather;
+
+/* Does o (not m, its layers meeting m's collides_with) have bounds that
+** meet the box [lo, hi]? */
+static int mover_meets_box(const cs_Mover *m, const cs_Mover *o, cs_Vec3 lo, cs_Vec3 hi) {
+  cs_Vec3 h;
+  if (o == m || !(o->layers & m->collides_with)) return 0;
+  h = cs_mover_half_extents(o);
+  return o->pos.x + h.x >= lo.x && o->pos.x - h.x <= hi.x && o->pos.y + h.y >= lo.y &&
+         o->pos.y - h.y <= hi.y && o->pos.z + h.z >= lo.z && o->pos.z - h.z <= hi.z;
+}
+
+/* Maps o into the call's ellipsoid space, into w->ells (cs_moverset_near's
+** visitor). */
+static int gather_one_mover(void *ud, cs_Mover *o) {
+  MoverGather *g = (MoverGather *)ud;
+  cs_World *w = g->w;
+  cs_Mat3 EB;
+  int a, j;
+  if (!mover_meets_box(g->m, o, g->lo, g->hi)) return 1;
+  if ((g->n == w->capells &&
+       cs_grow(&w->alloc, (void **)&w->ells, &w->capells, g->n + 1, sizeof(cs_EllipsoidES)) != CS_OK) ||
+      (g->n == w->capellm &&
+       cs_grow(&w->alloc, (void **)&w->ell_movers, &w->capellm, g->n + 1, sizeof(cs_Mover *)) != CS_OK)) {
+    g->status = CS_ENOMEM;
+    return 0;
+  }
+  for (a = 0; a < 3; a++)                   /* E_B = R diag(r) */
+    for (j = 0; j < 3; j++)
+      EB.m[a][j] = (o->oriented ? o->rot.m[a][j] : (double)(a == j)) * v3_get(o->radius, j);
+  cs_ellipsoid_es_init(&w->ells[g->n], &g->Ainv, g->es->c0, o->pos, &EB);
+  w->ell_movers[g->n++] = o;
+  return 1;
+}
+
+/* Gathers into w->ells the added movers other than m whose layers meet its
+** collides_with and whose bounds meet the box [lo, hi], mapped into es
+** (found through the movers' grid). Returns the count in *n. */
+static cs_Status gather_movers(cs_World *w, const cs_Mover *m, const cs_ESpace *es,
+                               cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
+  MoverGather g;
+  int i, j;
+  *n = 0;
+  if (w->movers.count == 0) return CS_OK;
+  g.w = w; g.m = m; g.es = es; g.lo = lo; g.hi = hi; g.n = 0; g.status = CS_OK;
+  /* E_A^-1 = diag(1/r) R^T */
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++)
+      g.Ainv.m[i][j] = (es->oriented ? es->R.m[j][i] : (double)(i == j)) * v3_get(es->inv_r, i);
+  cs_moverset_near(&w->movers, lo, hi, gather_one_mover, &g);
+  *n = g.n;
+  return g.status;
+}
+
+/* The mover m stood on in its last call in this world, if it is still
+** one of the world's movers (found by pointer and id: never read before). */
+static const cs_Mover *live_ground_mover(const cs_World *w, const cs_Mover *m) {
+  size_t i;
+  if (m->world != w->id || !m->has_ground || !m->ground_mover) return NULL;
+  for (i = 0; i < w->movers.count; i++)
+    if (w->movers.items[i] == m->ground_mover)
+      return w->movers.items[i]->id == m->ground_mover_id &&
+             (m->ground_mover->layers & m->collides_with) ? m->ground_mover : NULL;
+  return NULL;
+}
+
+/* }================================================================== */
+
+/* The slide on one gathered set; a call that ends clear lets the next one
+** skip the overlap search while the mover and this world stay unchanged. */
+static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
+  int ends_clear = 0;
+  cs_Status s;
+  set->contacts = &w->contacts;
+  set->alloc = &w->alloc;
+  set->last_safe = m->has_safe && m->world == w->id ? &m->last_safe : NULL;
+  if (prepare_sensors(w, m->collides_with)) {
+    set->sensors = w->sensors;
+    set->nsensors = w->nsensors;
+    set->world = w->id;
+    set->path = &w->sensor_scratch;
+  }
+  {
+    cs_Vec3 before = m->pos;
+    s = cs_slide_move(m, set, &ends_clear);
+    if (s != CS_OK) return s;
+    m->last_move = v3_sub(m->pos, before);
+    if (m->set) cs_moverset_moved(m->set, m);
+  }
+  m->world = w->id;
+  m->clean = ends_clear;
+  m->clean_version = w->version;
+  return CS_OK;
+}
+
 cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
                                      const cs_Vec3 *gravity) {
   cs_ESpace es;
+  cs_SlideSet set;
   cs_Vec3 lo, hi, carry = v3(0, 0, 0);
   const cs_Body *ground = live_ground_body(w, m);
-  double margin, fat, skin = cs_mover_skin(m);
+  const cs_Mover *ground_mover = ground ? NULL : live_ground_mover(w, m);
+  double margin, fat, diameter, skin = cs_mover_skin(m);
+  size_t nells = 0;
   cs_Status s;
   int clear;
   if (w->busy) return CS_EBUSY;
   if (ground) carry = ground_carry(ground, m);
+  else if (ground_mover) carry = ground_mover->last_move;
   cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
   /* No pass travels farther than the moves it is given (DESIGN.md, Gather):
   ** a slide only shortens them; a step adds twice its height; snapping and
@@ -534,13 +618,39 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   /* A start not known to be clear may need pushing out of something: room
   ** for that too, a diameter, so the push never lands in ungathered
   ** geometry (depenetration is capped to the gathered reach). */
-  clear = m->clean_world == w && m->clean_version == w->version && !m->filter;
-  if (!clear) margin += 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+  clear = m->clean && m->world == w->id && m->clean_version == w->version && !m->filter;
+  diameter = 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+  /* the other movers near, once, in the widest box the call may need (in
+  ** es from the start); they move between calls, so with any of them near
+  ** the start is not known clear */
+  ellipsoid_box(&es, margin + diameter, &lo, &hi);
+  if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
+  if (nells) clear = 0;
+  if (!clear) margin += diameter;
+  memset(&set, 0, sizeof set);
+  set.es = &es;
+  set.reach = margin;
+  set.known_clear = clear;
+  set.walk = walk;
+  set.gravity = gravity;
+  set.carry = carry;
+  set.carrier = ground;
+  set.carrier_mover = ground_mover;
+  set.ells = w->ells;
+  set.ell_movers = w->ell_movers;
+  set.nells = nells;
   ellipsoid_box(&es, margin, &lo, &hi);
   if (cache_usable(w, m, lo, hi)) {
+    /* the cache's space starts at its own c0: the movers follow */
+    cs_Vec3 shift;
+    size_t k;
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
-    s = cs_slide_move(w, m, &es, m->cache.tris, m->cache.ntris, m->cache.bodies,
-                      margin, clear, walk, gravity, carry, ground);
+    shift = cs_espace_vec_to(&es, v3_sub(m->pos, m->cache.c0));
+    for (k = 0; k < nells; k++) w->ells[k].c = v3_add(w->ells[k].c, shift);
+    set.tris = m->cache.tris;
+    set.ntris = m->cache.ntris;
+    set.bodies = m->cache.bodies;
+    s = slide(w, m, &set);
     w->busy = 0;
     return s;
   }
@@ -549,8 +659,10 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
   if (s == CS_OK) {
     if (!m->filter) cache_store(w, m, &es, lo, hi);
-    s = cs_slide_move(w, m, &es, w->tris, w->ntris, w->gbodies, margin, clear,
-                      walk, gravity, carry, ground);
+    set.tris = w->tris;
+    set.ntris = w->ntris;
+    set.bodies = w->gbodies;
+    s = slide(w, m, &set);
   }
   w->busy = 0;
   return s;
@@ -603,6 +715,97 @@ int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4
 int cs_world_sweep(cs_World *w, const cs_Mover *m, cs_Vec3 d, cs_Hit *hit) {
   return cs_world_sweep_ellipsoid(w, m->pos, m->radius, m->oriented ? m->q : NULL, d,
                                   m->collides_with, hit);
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Sensors: the world's list, their placement, and the tracking of a
+** mover's path through them (the geometry is cs_sensor.c's)
+** ===================================================================*/
+
+static void sensors_free(cs_World *w) {
+  cs_SensorScratch *sc = &w->sensor_scratch;
+  size_t i;
+  for (i = 0; i < w->nsensors; i++) cs_free(&w->alloc, w->sensors[i], sizeof(cs_Sensor));
+  cs_free(&w->alloc, w->sensors, w->capsensors * sizeof(cs_Sensor *));
+  cs_free(&w->alloc, sc->path, sc->cappath * sizeof(cs_Vec3));
+  cs_free(&w->alloc, sc->len, sc->caplen * sizeof(double));
+  cs_free(&w->alloc, sc->hits, sc->caphits * sizeof(double));
+  cs_free(&w->alloc, sc->events, sc->capevents * sizeof(cs_SensorEvent));
+  cs_free(&w->alloc, sc->inside, sc->capinside * sizeof(cs_SensorRef));
+}
+
+cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
+                              unsigned bad_edge[2], int *uses) {
+  cs_Sensor *sn;
+  cs_Mat3 id = m3_identity();
+  uint32_t bad[2] = {0, 0};
+  int u = 0;
+  cs_Status s;
+  *out = NULL;
+  if (w->busy) return CS_EBUSY;
+  s = cs_mesh_check_closed(mesh, &w->alloc, bad, &u);
+  if (bad_edge) { bad_edge[0] = bad[0]; bad_edge[1] = bad[1]; }
+  if (uses) *uses = u;
+  if (s != CS_OK) return s;
+  if (w->nsensors == w->capsensors &&
+      (s = cs_grow(&w->alloc, (void **)&w->sensors, &w->capsensors, w->nsensors + 1,
+                   sizeof(cs_Sensor *))) != CS_OK)
+    return s;
+  if (!(sn = cs_malloc(&w->alloc, sizeof *sn))) return CS_ENOMEM;
+  memset(sn, 0, sizeof *sn);
+  sn->world = w;
+  sn->world_id = w->id;
+  sn->id = cs_new_id();
+  sn->layers = 1;
+  sn->slot = w->nsensors;
+  sn->place.mesh = mesh;
+  body_set_linear(&sn->place, &id, &id, v3(0, 0, 0));
+  w->sensors[w->nsensors++] = sn;
+  *out = sn;
+  return CS_OK;
+}
+
+void cs_world_remove_sensor(cs_World *w, cs_Sensor *sn) {
+  size_t slot = sn->slot;
+  if (sn->world != w || slot >= w->nsensors || w->sensors[slot] != sn || w->busy) return;
+  w->sensors[slot] = w->sensors[--w->nsensors];
+  w->sensors[slot]->slot = slot;
+  cs_free(&w->alloc, sn, sizeof *sn);
+}
+
+size_t cs_world_sensor_count(const cs_World *w) { return w->nsensors; }
+
+void cs_sensor_set_transform(cs_Sensor *sn, cs_Vec3 t, const double q[4], cs_Vec3 scale) {
+  cs_body_set_transform(&sn->place, t, q, scale);
+}
+cs_Status cs_sensor_set_matrix(cs_Sensor *sn, const double m[16]) {
+  return cs_body_set_matrix(&sn->place, m);
+}
+void cs_sensor_get_matrix(const cs_Sensor *sn, double m[16]) { cs_body_get_matrix(&sn->place, m); }
+void cs_sensor_set_layers(cs_Sensor *sn, unsigned layers) { sn->layers = layers; }
+unsigned cs_sensor_get_layers(const cs_Sensor *sn) { return sn->layers; }
+void cs_sensor_set_userdata(cs_Sensor *sn, void *ud) { sn->userdata = ud; }
+void *cs_sensor_get_userdata(const cs_Sensor *sn) { return sn->userdata; }
+cs_Mesh *cs_sensor_mesh(const cs_Sensor *sn) { return sn->place.mesh; }
+
+int cs_sensor_contains(cs_Sensor *sn, cs_Vec3 p) {
+  cs_body_refresh(&sn->place);
+  return cs_sensor_contains_point(sn, p);
+}
+
+/* Does any sensor meet mask? Then the call records its path, and the
+** sensors' bounds are brought up to date with their meshes' edits first. */
+static int prepare_sensors(cs_World *w, unsigned mask) {
+  size_t i;
+  int any = 0;
+  for (i = 0; i < w->nsensors; i++)
+    if (w->sensors[i]->layers & mask) {
+      cs_body_refresh(&w->sensors[i]->place);
+      any = 1;
+    }
+  return any;
 }
 
 /* }================================================================== */

@@ -1,5 +1,5 @@
 -- examples/arena_tour.lua: how a character with given tunables handles the
--- standard arena (../shared/bench): the staircase of 0.25 m steps, the
+-- benchmark's arena (examples/arena.lua builds it with the mesh builder): the staircase of 0.25 m steps, the
 -- ramps of 20, 35 and 50 degrees, the 0.6 m corridor, and a run across the
 -- floor. Tunables come from the command line as name=value:
 --
@@ -16,16 +16,6 @@ local cs = require "collideslide"
 
 local DT = 1 / 60
 
--- The arena OBJ, written by the shared scene script when it is missing.
-local function arena_path()
-  local path = root .. "/bench/scenes/arena.obj"
-  if not io.open(path) then
-    local cmd = ("python3 %s/../shared/bench/make_scenes.py %s/bench/scenes arena >/dev/null"):format(root, root)
-    assert(os.execute(cmd), "could not write the arena: run " .. cmd)
-  end
-  return path
-end
-
 -- Tunables from name=value arguments (numbers, or true/false).
 local function tunables()
   local t = {}
@@ -38,7 +28,8 @@ local function tunables()
 end
 
 local world = cs.newWorld()
-world:add(cs.loadOBJ(arena_path()))
+local arena = dofile(here .. "/arena.lua").build(cs)
+world:add(arena:mesh())
 local settings = tunables()
 
 -- Walks a fresh character, standing at (x, z), along the input (ix, iz) for

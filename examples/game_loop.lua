@@ -63,8 +63,9 @@ local STEP = 1 / 120                  -- the fixed simulation step
 local accumulator, t, steps = 0, 0, 0
 local prev = { ch:getPosition() }
 local wasOnGround, wasGroundState = false, nil
--- (ch.upStairs and ch.atWall below are this script's own marks: a character
--- is a plain table, and fields it does not know are left alone)
+-- The script's own marks live in ch.userdata: a character refuses fields it does
+-- not know (so that a typo such as ch.walkspeed = 5 is an error, not a no-op).
+ch.userdata = { upStairs = false, atWall = false }
 local events = 0
 local topY = -math.huge
 
@@ -94,14 +95,14 @@ while t < 6.5 do
     wasOnGround, wasGroundState = ch.onGround, ch.groundState
     local _, y = ch:getPosition()
     if y > topY then topY = y end
-    if ch.onGround and y > 2.05 and not ch.upStairs then
-      ch.upStairs = true
+    if ch.onGround and y > 2.05 and not ch.userdata.upStairs then
+      ch.userdata.upStairs = true
       event("up the stairs: 6 steps of 0.2 m (stepHeight %.1f m)", ch.stepHeight)
     end
     for i = 1, ch.mover:contactCount() do               -- a wall ahead: a contact facing -x
       local _, _, _, nx = ch.mover:getContact(i)
-      if nx < -0.9 and not ch.atWall then
-        ch.atWall = true
+      if nx < -0.9 and not ch.userdata.atWall then
+        ch.userdata.atWall = true
         event("stopped by the wall (contact normal %.0f, 0, 0)", nx)
       end
     end

@@ -1,7 +1,8 @@
 -- examples/load_obj.lua: loading Wavefront OBJ files. First a small level written
 -- here to a temporary file (two materials, tagged: "ice" slides, "mud" stops),
--- then the benchmark arena (bench/scenes/arena.obj, `make bench-scenes`) or any
--- OBJ given on the command line, when there is one. For each: the mesh's
+-- then the benchmark arena (bench/scenes/arena.obj, `make bench-scenes`, or else
+-- the one examples/arena.lua builds, written to a temporary OBJ) or any OBJ given
+-- on the command line. For each: the mesh's
 -- statistics, the time to load it, and raycasts straight down onto it.
 --
 --   lua5.4 examples/load_obj.lua [level.obj]
@@ -100,8 +101,23 @@ local ok, err = pcall(cs.parseOBJ, "v 0 0 0\nv 1 0 0\nf 1 2 3\n", "broken.obj")
 say("  a broken file: %s", ok and "no error?" or err)
 os.remove(path)
 
--- 2. The arena of the benchmark, or the OBJ on the command line.
+-- 2. The arena of the benchmark, or the OBJ on the command line. Without
+-- bench/scenes/arena.obj (`make bench-scenes`), the arena built by
+-- examples/arena.lua is written as an OBJ to a temporary file first.
 local big = arg and arg[1] or root .. "/bench/scenes/arena.obj"
+local written
+if not (arg and arg[1]) and not io.open(big, "rb") then
+  local b = dofile(here .. "/arena.lua").build(cs)
+  big = os.tmpname() .. "-arena.obj"
+  local f = assert(io.open(big, "wb"))
+  f:write("# the arena of examples/arena.lua\n")
+  local V, I = b.vertices, b.indices
+  for i = 1, #V, 3 do f:write(string.format("v %.17g %.17g %.17g\n", V[i], V[i + 1], V[i + 2])) end
+  for i = 1, #I, 3 do f:write(string.format("f %d %d %d\n", I[i], I[i + 1], I[i + 2])) end
+  f:close()
+  written = big
+  say("wrote the arena of examples/arena.lua to %s (%d triangles)", big, b.nt)
+end
 local probe = io.open(big, "rb")
 if probe then
   probe:close()
@@ -112,5 +128,6 @@ if probe then
     { 0.5, 0.5 } } or nil
   report(big:match("[^/\\]+$"), arena, os.clock() - t0, points)
 else
-  say("(no %s: `make bench-scenes` generates the arena)", big)
+  say("(cannot open %s)", big)
 end
+if written then os.remove(written); os.remove((written:gsub("%-arena%.obj$", ""))) end

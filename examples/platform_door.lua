@@ -1,9 +1,10 @@
 -- examples/platform_door.lua: worlds that move. A platform the script moves
 -- every frame (across, then up as a lift) carries the character standing on
 -- it; a door turning on its hinge first blocks the character, then lets it
--- through once open. Bodies are placed with body:setTransform each frame;
--- body:setVelocity tells collideAndSlide how far the platform moves in the step,
--- so that its riders go with it.
+-- through once open. Bodies are placed with body:setTransform each frame, and
+-- that alone carries their riders; the platform also shows body:setVelocity,
+-- which takes the step's displacement (per call, not per second: for m/s see
+-- cs.setPlatformVelocity).
 --
 --   lua5.4 examples/platform_door.lua
 

@@ -1,20 +1,30 @@
+rockspec_format = "3.0"
 package = "collideslide"
 version = "0.1.0-1"
+-- The tag is created by the release process (docs/RELEASE.md) when 0.1.0 ships.
 source = { url = "git+https://github.com/collideslide/collideslide.git", tag = "v0.1.0" }
 description = {
   summary = "Ellipsoid collide-and-slide against triangle meshes (C99 core)",
   detailed = [[Swept ellipsoids against static and moving triangle meshes:
     sliding, two-pass gravity, ground state, moving platforms and queries.]],
   license = "MIT",
+  homepage = "https://github.com/collideslide/collideslide",
+  issues_url = "https://github.com/collideslide/collideslide/issues",
+  labels = { "collision", "gamedev", "physics", "love" },
 }
 dependencies = { "lua >= 5.1" }
+-- `luarocks test` from a source checkout: the specs (busted, a C compiler and
+-- make, as for a build from source; see docs/RELEASE.md).
+test = { type = "command", command = "make test TEST_VALGRIND=0" }
 build = {
   type = "builtin",
   modules = {
     ["collideslide.core"] = {
-      sources = { "csrc/cs_alloc.c", "csrc/cs_mesh.c", "csrc/cs_bvh.c", "csrc/cs_broad.c",
-                  "csrc/cs_geom.c", "csrc/cs_sweep.c", "csrc/cs_slide.c", "csrc/cs_mover.c",
-                  "csrc/cs_world.c", "csrc/cs_query.c", "csrc/cs_lua.c" },
+      sources = { "csrc/cs_alloc.c", "csrc/cs_mesh.c", "csrc/cs_bvh.c", "csrc/cs_body.c",
+                  "csrc/cs_broad.c",
+                  "csrc/cs_geom.c", "csrc/cs_espace.c", "csrc/cs_sweep.c", "csrc/cs_slide.c", "csrc/cs_mover.c",
+                  "csrc/cs_world.c", "csrc/cs_query.c", "csrc/cs_sensor.c", "csrc/cs_ellipsoid.c",
+                  "csrc/cs_lua.c" },
       incdirs = { "csrc" },
       defines = { "_POSIX_C_SOURCE=200809L" },
       libraries = { "m" },
@@ -24,6 +34,8 @@ build = {
     ["collideslide.character"] = "lua/collideslide/character.lua",
     ["collideslide.svg"] = "lua/collideslide/svg.lua",
     ["collideslide.layer"] = "lua/collideslide/layer.lua",
-    ["collideslide.ffi"] = "lua/collideslide/ffi.lua",     -- LuaJIT only; needs libcollideslide
+    ["collideslide.check"] = "lua/collideslide/check.lua",
+    ["collideslide.draw"] = "lua/collideslide/draw.lua",
+    ["collideslide.ffi"] = "lua/collideslide/ffi.lua",     -- LuaJIT only; finds libcollideslide or core.so
   },
 }

@@ -67,14 +67,16 @@ local mesh = cs.newMesh(cs.box(0, 0, 0, 1, 1, 1))
 local world = cs.newWorld()
 local body = world:add(mesh)
 local mover = cs.newMover()
+local sensor = world:addSensor(mesh)
 local character = cs.newCharacter()
 local builder = cs.newBuilder()
 local doc = svg.new(10, 10)
 local view = svg.view(0, 0, 10, 10, 0, 0, 1, 1)
 
 local OBJECTS = {
-  cs = cs, mesh = mesh, world = world, body = body, mover = mover,
+  cs = cs, mesh = mesh, world = world, body = body, mover = mover, sensor = sensor,
   character = character, builder = builder, svg = svg, doc = doc, view = view,
+  draw = cs.draw,
 }
 
 local function public(name) return type(name) == "string" and name:sub(1, 1) ~= "_" end
@@ -139,7 +141,7 @@ local function exported()
   local function add(key) out[#out + 1] = key end
   for k in pairs(cs) do add("cs." .. k) end
   for k in pairs(cs.core) do add("cs." .. k) end
-  for _, p in ipairs { "mesh", "world", "body", "mover" } do
+  for _, p in ipairs { "mesh", "world", "body", "mover", "sensor" } do
     for k in pairs(methodsOf(OBJECTS[p], p)) do
       if not k:match("^__") then add(p .. ":" .. k) end
     end
@@ -151,6 +153,12 @@ local function exported()
   assert(fields, "spec/docs_spec.lua: the Body's error for an unknown field no longer "
     .. "lists its fields: " .. tostring(msg))
   for f in fields:gmatch("[%a_][%w_]*") do add("body." .. f) end
+  ok, msg = pcall(function() sensor.__docs_spec_probe = 1 end)
+  assert(not ok, "a Sensor accepted an unknown field")
+  fields = tostring(msg):match("%(fields: ([^)]*)%)")
+  assert(fields, "spec/docs_spec.lua: the Sensor's error for an unknown field no longer "
+    .. "lists its fields: " .. tostring(msg))
+  for f in fields:gmatch("[%a_][%w_]*") do add("sensor." .. f) end
   for _, f in ipairs(cStrings(csrc, "mover_fields%[[^%]]*%]%s*=%s*(%b{})")) do add("mover." .. f) end
   for k, v in pairs(methodsOf(character)) do
     if public(k) and type(v) == "function" then add("character:" .. k) end
@@ -160,6 +168,7 @@ local function exported()
   for k in pairs(methodsOf(builder)) do if not k:match("^__") then add("builder:" .. k) end end
   for k in pairs(builder) do add("builder." .. k) end
   for k in pairs(svg) do add("svg." .. k) end
+  for k in pairs(cs.draw) do add("draw." .. k) end
   for k in pairs(methodsOf(doc)) do if not k:match("^__") then add("doc:" .. k) end end
   for k in pairs(doc) do add("doc." .. k) end
   for k in pairs(view) do add("view." .. k) end
@@ -174,23 +183,23 @@ local function exists(d)
   local obj = OBJECTS[d.prefix]
   if obj == nil then
     return false, "unknown prefix '" .. d.prefix .. "' (known: cs, mesh, world, body, "
-      .. "mover, character, builder, svg, doc, view)"
+      .. "mover, sensor, character, builder, svg, doc, view, draw)"
   end
   local p, name = d.prefix, d.name
   if d.sep == ":" then
     if type(obj[name]) ~= "function" then return false, "no such method" end
     return true
   end
-  if p == "cs" or p == "svg" then
+  if p == "cs" or p == "svg" or p == "draw" then
     if obj[name] == nil then return false, "no such field in the module table" end
-  elseif p == "body" or p == "mover" then
+  elseif p == "body" or p == "mover" or p == "sensor" then
     -- a field of the C objects: writing back what it holds is accepted
     local ok, err = pcall(function() obj[name] = obj[name] end)
     if not ok then return false, tostring(err) end
   elseif p == "character" then
     if rawget(obj, name) == nil then        -- a setting that defaults to nil?
       local ok, err = pcall(cs.newCharacter, { [name] = {} })
-      if ok or tostring(err):find("unknown field", 1, true) then
+      if not ok and tostring(err):find("unknown field", 1, true) then
         return false, "neither a field of a new character nor a setting newCharacter knows"
       end
     end

@@ -43,6 +43,7 @@ local EXAMPLES = {
     "a mover resting on it stands on tag 1 %(ground%)",
     "friction 0: x moved 0%.300",
     "a broken file: broken%.obj:3: face index 3 out of range",
+    "arena[%w_.-]*: 78000 triangles, 49233 vertices, 0 degenerate",
   },
   platform_door = {
     "t = 1 s  platform at %(%-5%.00, 0%.50%).-feet 0%.004 m above its top, on platform",
@@ -58,6 +59,15 @@ local EXAMPLES = {
     "ramp 50 deg %(top 9%.53 m%): held back",
     "corridor %(0%.6 m wide, the character 0%.8 m%): too narrow",
     "across the floor %(120 m%): %d+%.%d s",
+  },
+  level_logic = {
+    "frame %d+: entered the hall at x = 10%.00 %(t = 0%.%d+ of the frame's path%): the door opens",
+    "walked through the open door: x = 2%d%.%d+",
+    "dash frame 1: enter the checkpoint at t = 0%.5000 %(x = 105%.000%)",
+    "dash frame 1: exit the checkpoint at t = 0%.5010 %(x = 105%.010%)",
+  },
+  arena = {
+    "arena: 78000 triangles, 49233 vertices, bounds %(%-64, 0, %-64%) %.%. %(64, 9%.53, 64%)",
   },
   queries = {
     "t = 0%.150 %(1%.50 m%): crate A, triangle %d+ %(tag 0%)",

@@ -518,3 +518,203 @@ describe("Collection", function()
     end)
   end
 end)
+
+-- Issue 10: a mover outlives the worlds it moved in. What it remembers of a
+-- world (its gather cache, its clean start, its ground body, its last safe
+-- place) must never be taken for a new world's, even when the new world gets
+-- the freed one's address (the plain build's allocator hands the same block
+-- back at once, which is how these were found; spec/c/test_lifetimes.c forces
+-- that reuse in every build).
+describe("A mover that outlives its world", function()
+  -- Closes w by hand when it can (the binding's __close), else drops it.
+  local function close_world(w)
+    local mt = getmetatable(w)
+    if type(mt) == "table" and mt.__close then mt.__close(w) end
+  end
+
+  -- Several rounds each, so that a world lands at a freed one's address in
+  -- at least one of them in builds that reuse memory at once.
+  local ROUNDS = 8
+
+  --   world A:  mover o ->|wall x = 0.8      world C:  mover o -->  ...  box x = 100
+  -- The mover fills its cache next to A's wall; in C it must move freely.
+  it("does not meet a freed world's wall in a new world (stale gather cache)", function()
+    for round = 1, ROUNDS do
+      local m = cs.newMover { radius = 0.5, position = { 0, 0, 0 } }
+      local a = cs.newWorld()
+      a:add(cs.newMesh(cs.box(0.8, -5, -5, 2, 5, 5)))
+      a:collideAndSlide(m, 0.001, 0, 0)
+      a:collideAndSlide(m, 0.001, 0, 0)
+      assert.are.equal(0, m:contactCount())
+      -- closed: the next world is made at once (its block is the freed
+      -- one's in allocators that reuse); dropped: collected first
+      if round % 2 == 0 then close_world(a) else a = nil; full_gc() end
+      local c = cs.newWorld()
+      c:add(cs.newMesh(cs.box(100, -5, -5, 101, 5, 5)))
+      local x, y, z = c:collideAndSlide(m, 0.4, 0, 0)
+      assert.near(0.402, x, 1e-12)
+      assert.are.equal(0, y)
+      assert.are.equal(0, z)
+      assert.are.equal(0, m:contactCount())
+      close_world(c)
+    end
+  end)
+
+  --   world 1:  o        world 2:  (nothing below)        . tri at x = 1000
+  --           =====
+  -- Settled on world 1's floor, the mover must fall in world 2.
+  it("falls in a new world after standing on a freed world's floor (ghost floor)", function()
+    for round = 1, ROUNDS do
+      local m = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+      local w1 = cs.newWorld()
+      w1:add(floor_mesh())
+      for _ = 1, 5 do w1:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0) end
+      assert.is_true(m:isOnGround())
+      assert.near(0.505, select(2, m:getPosition()), 1e-9)
+      if round % 2 == 1 then close_world(w1) else w1 = nil; full_gc() end
+      local w2 = cs.newWorld()
+      w2:add(cs.newMesh({ 1000, 0, 0, 1001, 0, 0, 1000, 0, 1 }, { 1, 2, 3 }))
+      local y
+      for _ = 1, 5 do y = select(2, w2:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)) end
+      assert.near(0.505 - 0.5, y, 1e-9)
+      assert.are.equal("air", m:getGroundState())
+      assert.is_false(m:isOnGround())
+      assert.are.equal(0, m:contactCount())
+      assert.is_nil(m:getGroundBody())
+      close_world(w2)
+    end
+  end)
+
+  --   world A:  o  on a platform body        then A is closed by hand
+  --   world B:  o  moves on: the platform must not carry it (nor be read)
+  it("is not carried by the ground body of a closed world (use after free)", function()
+    for round = 1, ROUNDS do
+      local m = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+      local a = cs.newWorld()
+      local floor = a:add(floor_mesh())
+      for _ = 1, 3 do a:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0) end
+      assert.are.equal(floor, m:getGroundBody())
+      floor:setVelocity(1, 0, 0)          -- would carry the mover 1 m a call
+      close_world(a)
+      if round % 2 == 0 then a = nil; full_gc() end
+      local b = cs.newWorld()
+      b:add(floor_mesh())
+      local x, y = b:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      assert.are.equal(0, x)
+      assert.near(0.505, y, 1e-9)
+      assert.is_true(m:isOnGround())
+      assert.are_not.equal(floor, m:getGroundBody())
+      close_world(b)
+    end
+  end)
+end)
+
+-- Random lives (the Lua side of fuzz/fuzz_lifetime.c): worlds made, closed,
+-- dropped and collected, bodies added and removed, shared meshes edited,
+-- movers made and dropped, moves and queries in any world. After every move
+-- every body the mover names (contacts, ground) is a live body of the world
+-- it moved in, and every contact point lies on the triangle it names. Under
+-- the sanitized and valgrind runs of `make test`, any read of freed memory
+-- fails too.
+describe("Random lives of worlds, bodies, meshes and movers", function()
+  local function close_world(w)
+    local mt = getmetatable(w)
+    if type(mt) == "table" and mt.__close then mt.__close(w) end
+  end
+
+  -- Is (px, py, pz) on triangle t of body as the body is placed now?
+  local function on_triangle(body, t, px, py, pz)
+    local mesh = body:getMesh()
+    local a, b, c = mesh:getTriangle(t)
+    local m = { body:getTransform() }
+    local function place(i)
+      local x, y, z = mesh:getVertex(i)
+      if #m == 16 then
+        return m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14],
+               m[3] * x + m[7] * y + m[11] * z + m[15]
+      end
+      return x + m[1], y + m[2], z + m[3]   -- this spec places by translation only
+    end
+    local ax, ay, az = place(a)
+    local bx, by, bz = place(b)
+    local cx, cy, cz = place(c)
+    local ux, uy, uz, vx, vy, vz = bx - ax, by - ay, bz - az, cx - ax, cy - ay, cz - az
+    local nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+    local len = math.sqrt(nx * nx + ny * ny + nz * nz)
+    local d = (nx * (px - ax) + ny * (py - ay) + nz * (pz - az)) / len
+    local tol = 1e-6
+    local function inside(p, q, r, s) return p >= math.min(q, r, s) - tol and p <= math.max(q, r, s) + tol end
+    return math.abs(d) <= tol and inside(px, ax, bx, cx) and inside(py, ay, by, cy) and inside(pz, az, bz, cz)
+  end
+
+  it("never name a body of another world, nor a point off its triangle", function()
+    local rng = H.rng(H.seed(1010, "random lives"))
+    local meshes = { floor_mesh(), box_mesh(), cs.newMesh(cs.box(0.8, -5, -5, 2, 5, 5)) }
+    local worlds, bodies, movers, placed = {}, {}, {}, {}
+    for k = 1, 3 do movers[k] = cs.newMover { radius = 0.5, position = { 0.3 * k, 0.6, 0 } } end
+    local moves = 0
+    for _ = 1, 1500 do
+      local op, wi, k = rng:int(0, 9), rng:int(1, 3), rng:int(1, 3)
+      local w = worlds[wi]
+      if op == 0 and not w then
+        worlds[wi], bodies[wi], placed[wi] = cs.newWorld(), {}, {}
+      elseif op == 1 and w and rng:int(0, 1) == 0 then
+        -- "reload the level": closed and made again with the same adds in
+        -- the same order (the same version count), each body a little lower
+        close_world(w)
+        local again, dy = cs.newWorld(), rng:range(0.05, 0.5)
+        worlds[wi], bodies[wi] = again, {}
+        for _, p in ipairs(placed[wi]) do
+          p.y = p.y - dy
+          bodies[wi][again:add(p.mesh, p.x, p.y, 0)] = true
+        end
+      elseif op == 1 and w then
+        if rng:int(0, 1) == 0 then close_world(w) end
+        worlds[wi], bodies[wi], placed[wi] = nil, nil, nil
+        if rng:int(0, 1) == 0 then full_gc() end
+      elseif op == 2 and w then
+        local p = { mesh = meshes[rng:int(1, 3)], x = rng:range(-3, 3), y = rng:range(-2, 0) }
+        bodies[wi][w:add(p.mesh, p.x, p.y, 0)] = true
+        placed[wi] = placed[wi] or {}
+        placed[wi][#placed[wi] + 1] = p
+      elseif op == 3 and w then
+        local b = next(bodies[wi])
+        if b then
+          w:remove(b)
+          bodies[wi][b] = nil
+          placed[wi] = {}
+          for live in pairs(bodies[wi]) do  -- the survivors, as they are placed
+            local x, y = live:getTransform()
+            placed[wi][#placed[wi] + 1] = { mesh = live:getMesh(), x = x, y = y }
+          end
+        end
+      elseif op == 4 and w then
+        local b = next(bodies[wi])
+        if b then b:setVelocity(rng:range(-0.5, 0.5), 0, 0) end
+      elseif (op == 5 or op == 6) and w then
+        local m = movers[k]
+        if op == 5 then w:collideAndSlide(m, rng:range(-0.5, 0.5), 0, rng:range(-0.2, 0.2), 0, -0.1, 0)
+        else w:collideAndSlide(m, rng:range(-0.5, 0.5), 0, rng:range(-0.2, 0.2)) end
+        moves = moves + 1
+        for i = 1, m:contactCount() do
+          local px, py, pz, _, _, _, tri, body = m:getContact(i)
+          assert.is_true(bodies[wi][body] == true, "a contact names a body not live in this world")
+          assert.is_true(on_triangle(body, tri, px, py, pz), "a contact point off its triangle")
+        end
+        local g = m:getGroundBody()
+        assert.is_true(g == nil or bodies[wi][g] == true, "the ground is not of this world")
+      elseif op == 7 and w then
+        local t, _, _, _, _, _, _, _, body = w:raycast(0, 5, 0, 0, -10, 0)
+        assert.is_true(t == nil or bodies[wi][body] == true)
+      elseif op == 8 then
+        local mesh = meshes[rng:int(1, 3)]
+        local x, y, z = mesh:getVertex(1)
+        mesh:setVertex(1, x, y + rng:range(-0.05, 0.05), z)
+      elseif op == 9 then
+        movers[k] = cs.newMover { radius = 0.5, position = { rng:range(-1, 1), 0.6, 0 } }
+        if rng:int(0, 3) == 0 then collectgarbage("step") end
+      end
+    end
+    assert.is_true(moves > 100)
+  end)
+end)

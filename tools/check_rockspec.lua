@@ -1,6 +1,8 @@
 -- tools/check_rockspec.lua --c "C FILES" --lua "LUA FILES" ROCKSPEC...: fails
 -- when a rockspec's build list drifts from the Makefile's sources (--c) or
--- from the Lua files under lua/ (--lua).
+-- from the Lua files under lua/ (--lua), or when it is not publishable as it
+-- stands: no homepage, no test table, or (a release) a tag other than
+-- v<version> or a version other than csrc/collideslide.h's CS_VERSION.
 local want_c, want_lua, specs = {}, {}, {}
 local k = 1
 while arg[k] do
@@ -39,5 +41,18 @@ for _, spec in ipairs(specs) do
     if got_lua[n] ~= f then complain(spec, ("module %s should be %s"):format(n, f)) end
   end
   for n, f in pairs(got_lua) do if not want_lua[n] then complain(spec, "no such file: " .. f) end end
+  if not (r.description and r.description.homepage) then complain(spec, "no description.homepage") end
+  if type(r.test) ~= "table" then complain(spec, "no test table") end
+  if r.rockspec_format ~= "3.0" then complain(spec, "rockspec_format must be \"3.0\" (test table)") end
+  local v = r.version:match("^(.-)%-%d+$")
+  if v ~= "scm" then
+    if r.source.tag ~= "v" .. v then
+      complain(spec, ("source.tag is %s, the release process tags v%s"):format(tostring(r.source.tag), v))
+    end
+    local h = io.open("csrc/collideslide.h")
+    local cv = h and h:read("*a"):match('#define CS_VERSION "([^"]*)"')
+    if h then h:close() end
+    if cv and cv ~= v then complain(spec, ("version %s, but CS_VERSION is %s"):format(v, cv)) end
+  end
 end
 if bad > 0 then os.exit(1) end

@@ -11,13 +11,13 @@ function love.conf(t)
   -- a scripted run (the headless test) runs at a fixed dt: no need to wait for
   -- the display
   for _, a in ipairs(arg or {}) do
-    if a == "--script" or a == "--screenshot" then t.window.vsync = 0 end
+    if a == "--script" or a == "--screenshot" or a == "--replay-compare" then t.window.vsync = 0 end
   end
-  -- nothing here plays sound or uses joysticks or physics (and a headless run
+  -- nothing here plays sound or uses physics (and a headless run
   -- under Xvfb has no sound device)
   t.modules.audio = false
   t.modules.sound = false
-  t.modules.joystick = false
+  t.modules.joystick = true     -- gamepads drive the character too
   t.modules.physics = false
   t.modules.video = false
 end

@@ -1,7 +1,7 @@
--- examples/love/level.lua: the playground's level. An OBJ file (the one given on
--- the command line, or the benchmark arena of ../shared/bench, generated into
--- bench/scenes/ when missing), or a small level built here when there is none,
--- so that the playground always runs. It keeps the flat vertex and index arrays
+-- examples/love/level.lua: the playground's level. The OBJ file given on the
+-- command line, or the benchmark arena (built in Lua by examples/arena.lua), or
+-- a small level built here when neither is there, so that the playground always
+-- runs. It keeps the flat vertex and index arrays
 -- as well as the mesh, since the views draw the triangles themselves.
 
 local level = {}
@@ -20,17 +20,13 @@ local function readAll(path)
   return text
 end
 
--- The benchmark arena, generated once (python3, no packages) when missing.
-local function arenaPath(root)
-  local path = root .. "/bench/scenes/arena.obj"
-  if exists(path) then return path end
-  local script = root .. "/../shared/bench/make_scenes.py"
-  if exists(script) then
-    print("playground: generating " .. path)
-    os.execute(string.format('python3 "%s" "%s" arena', script, root .. "/bench/scenes"))
-    if exists(path) then return path end
-  end
-  return nil
+-- The benchmark arena, built in Lua by examples/arena.lua (no files, no scripts);
+-- nil when that file is not there (the playground copied alone).
+local function arena(cs, root)
+  local file = root .. "/examples/arena.lua"
+  if not exists(file) then return nil end
+  local b = dofile(file).build(cs)
+  return b.vertices, b.indices, "arena (examples/arena.lua)"
 end
 
 -- A small level (40 x 40 m) with what the arena has: stairs, ramps of 20, 35 and
@@ -57,7 +53,7 @@ local function builtin(cs)
   for i = 0, 3 do                                                    -- pillars
     b:box(6 + 3 * i, 0, 8, 6.8 + 3 * i, 3, 8.8)
   end
-  return b.vertices, b.indices, "built-in level (no OBJ found)"
+  return b.vertices, b.indices, "built-in level"
 end
 
 --[[ level.load(cs, root, objPath) -> the level:
@@ -69,11 +65,15 @@ end
 function level.load(cs, root, objPath, builtinOnly)
   local V, I, name
   local path = objPath
-  if not path and not builtinOnly then path = arenaPath(root) end
+  local isArena = false
   if path then
     V, I = cs.parseOBJ(readAll(path), path)
     name = path:match("[^/\\]+$")
-  else
+  elseif not builtinOnly then
+    V, I, name = arena(cs, root)
+    isArena = V ~= nil
+  end
+  if not V then
     V, I, name = builtin(cs)
   end
   local L = { name = name, vertices = V, indices = I, path = path }
@@ -82,8 +82,8 @@ function level.load(cs, root, objPath, builtinOnly)
   L.body = L.world:add(L.mesh)
   L.bounds = { L.mesh:bounds() }
   L.tags = { 0 }                                  -- parseOBJ without options: all 0
-  L.arena = path ~= nil and name == "arena.obj" and objPath == nil
-  L.builtin = path == nil
+  L.arena = isArena
+  L.builtin = not path and not isArena
   -- the start: above the middle of the level, on whatever a ray down meets
   local b = L.bounds
   local cx, cz = (b[1] + b[4]) / 2, (b[3] + b[6]) / 2

@@ -159,9 +159,13 @@ function ui.rememberDefaults(S)
   for _, s in ipairs(ui.sliders) do s.default = s.get(S) end
 end
 
+-- Back to the defaults, exactly (not rounded to the step: gravity's 9.81 stays).
 function ui.resetDefaults(S)
   for _, s in ipairs(ui.sliders) do
-    if s.default then ui.setValue(S, s, s.default) end
+    if s.default then
+      s.set(S, s.default)
+      s.changed, s.changedFrame = love.timer.getTime(), S.frame
+    end
   end
 end
 

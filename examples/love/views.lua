@@ -3,9 +3,13 @@
 -- order: lower triangles first), recoloured when the slope limit changes. From
 -- the side: the triangles in a slab around the character, found each frame with
 -- world:queryBox, farthest first. Both show the character's ellipsoid, its path,
--- the last update's contacts with their normals and the ground normal.
+-- the last update's contacts with their normals and the ground normal, the
+-- recorded path as a ghost when a recording is replayed, and the scenario's
+-- additions: boxes and the lift, sensor zones (lit while the character is
+-- inside) and NPCs.
 
 local ffi = require "ffi"
+local draw = require "collideslide.draw"      -- contacts as segments (cs.draw)
 
 local views = {}
 
@@ -25,6 +29,10 @@ local C = {
   ground = { 0.10, 0.60, 0.25 },
   velocity = { 0.1, 0.1, 0.1 },
   text = { 0.12, 0.14, 0.17 },
+  ghost = { 0.55, 0.35, 0.75 },   -- the recorded path a replay is compared with
+  extra = { 0.62, 0.58, 0.52 },   -- the scenario's boxes and lift
+  sensor = { 0.20, 0.65, 0.45 }, sensorLit = { 1.0, 0.80, 0.10 },
+  npc = { 0.45, 0.45, 0.45 },
 }
 views.colours = C
 
@@ -193,20 +201,23 @@ local function grid(project, u0, u1, w0, w1, scale)
   end
 end
 
--- The path as polylines, orange on the ground and blue in the air.
-local function drawPath(path, project)
-  local n = path.n
+-- The path as polylines, orange on the ground and blue in the air; a ghost (a
+-- recorded path) wide, translucent and of one colour. path: a ring {first, n,
+-- size, entries...} of {x, y, z, onGround, ...}; a ghost: a plain list of them.
+local function drawPath(path, project, ghost)
+  local n = ghost and #path or path.n
   if n < 2 then return end
-  lg.setLineWidth(2)
+  lg.setLineWidth(ghost and 5 or 2)
   local pts, state = {}, nil
   local function flush()
     if #pts >= 4 then
-      setColour(state and C.pathGround or C.pathAir)
+      if ghost then setColour(C.ghost, state and 0.45 or 0.3)
+      else setColour(state and C.pathGround or C.pathAir) end
       lg.line(pts)
     end
   end
   for i = 1, n do
-    local p = path[(path.first + i - 2) % path.size + 1]
+    local p = ghost and path[i] or path[(path.first + i - 2) % path.size + 1]
     local x, y = project(p[1], p[2], p[3])
     if p[4] ~= state then
       local lx, ly = pts[#pts - 1], pts[#pts]
@@ -218,6 +229,71 @@ local function drawPath(path, project)
   end
   flush()
   lg.setLineWidth(1)
+end
+
+-- The ghost: the recorded path, and where the recorded run was at the replay's
+-- frame (S.ghostFrame) as a dashed ellipse.
+local function drawGhost(S, project, scale, ru, rv)
+  local g = S.ghost
+  if not g or #g < 2 then return end
+  drawPath(g, project, true)
+  local p = g[math.max(1, math.min(#g, S.ghostFrame or #g))]
+  local sx, sy = project(p[1], p[2], p[3])
+  setColour(C.ghost, 0.9)
+  lg.setLineWidth(2)
+  local k = 24
+  for i = 0, k - 1, 2 do
+    local a0, a1 = i / k * 2 * math.pi, (i + 1) / k * 2 * math.pi
+    lg.line(sx + ru * scale * math.cos(a0), sy + rv * scale * math.sin(a0),
+      sx + ru * scale * math.cos(a1), sy + rv * scale * math.sin(a1))
+  end
+  lg.setLineWidth(1)
+end
+
+--[[ The scenario's additions (S.X): boxes and the lift, sensor zones, NPCs. box
+{minx, miny, minz, maxx, maxy, maxz} -> a screen rectangle: rect(box) gives x,
+y, w, h or nil (not in the view). ]]
+local function drawScenario(S, rect, project, scale, npcRadii, font, inSlab)
+  local X = S.X
+  if not X then return end
+  for _, b in ipairs(X.boxes) do
+    local x, y, w, h = rect(b.box)
+    if x then
+      setColour(C.extra, b.moving and 0.85 or 0.6)
+      lg.rectangle("fill", x, y, w, h)
+      setColour(C.wall)
+      lg.rectangle("line", x, y, w, h)
+    end
+  end
+  lg.setFont(font)
+  for _, z in ipairs(X.sensors) do
+    local x, y, w, h = rect(z.box)
+    if x then
+      local lit = z.count and z.count > 0
+      local c = lit and C.sensorLit or C.sensor
+      setColour(c, lit and 0.45 or 0.16)
+      lg.rectangle("fill", x, y, w, h)
+      setColour(c, 0.9)
+      lg.setLineWidth(lit and 2.5 or 1.5)
+      lg.rectangle("line", x, y, w, h)
+      lg.setLineWidth(1)
+      setColour(C.text, 0.85)
+      local label = z.name
+      if not z.sensor then label = label .. " (no world:addSensor)"
+      elseif lit then label = label .. (z.player and " (inside)" or "") .. "  " .. z.count end
+      lg.print(label, x + 3, y + 2)
+    end
+  end
+  for _, n in ipairs(X.npcs) do
+    local px, py, pz = n.ch:getPosition()
+    local sx, sy = project(px, py, pz)
+    if not inSlab or inSlab(px, pz) then             -- the side view: within its slab
+      setColour(C.npc, 0.3)
+      lg.ellipse("fill", sx, sy, npcRadii[1] * scale, npcRadii[2] * scale, 24)
+      setColour(C.npc)
+      lg.ellipse("line", sx, sy, npcRadii[1] * scale, npcRadii[2] * scale, 24)
+    end
+  end
 end
 
 -- The character, its contacts, the ground normal and its velocity.
@@ -236,11 +312,10 @@ local function drawCharacter(ch, project, scale, ru, rv)
   setColour(C.velocity, 0.8)
   local ex, ey = project(px + v[1] * 0.25, py + v[2] * 0.25, pz + v[3] * 0.25)
   arrow(sx, sy, ex, ey, 6)
-  -- contacts: the point and its normal (0.5 m)
-  for i = 1, m:contactCount() do
-    local cx, cy, cz, nx, ny, nz = m:getContact(i)
-    local ax, ay = project(cx, cy, cz)
-    local bx, by = project(cx + nx * 0.5, cy + ny * 0.5, cz + nz * 0.5)
+  -- contacts: the point and its normal (0.5 m), as segments from cs.draw
+  for _, c in ipairs(draw.contacts(ch, 0.5)) do
+    local ax, ay = project(c[1], c[2], c[3])
+    local bx, by = project(c[4], c[5], c[6])
     setColour(C.contact)
     arrow(ax, ay, bx, by, 6)
     lg.circle("fill", ax, ay, 3.5)
@@ -309,8 +384,12 @@ function views.drawTop(top, S, r, font)
   end
   local u0, w0 = cam.x - r.w / 2 / s, cam.z - r.h / 2 / s
   grid(function(u, w) return project(u, 0, w) end, u0, u0 + r.w / s, w0, w0 + r.h / s, s)
-  drawPath(S.path, project)
   local rx, _, rz = S.ch.mover:getRadius()
+  drawScenario(S, function(b)
+    return ox + b[1] * s, oy + b[3] * s, (b[4] - b[1]) * s, (b[6] - b[3]) * s
+  end, project, s, { 0.4, 0.4 }, font)
+  drawGhost(S, project, s, rx, rz)
+  drawPath(S.path, project)
   drawCharacter(S.ch, project, s, rx, rz)
   scaleBar(r.x + 16, r.y + r.h - 18, s)
   lg.setScissor()
@@ -374,8 +453,8 @@ function views.drawSide(L, S, r, font, corners)
   if alongZ then minx, maxx, minz, maxz = cx - slab, cx + slab, u0, u1
   else minx, maxx, minz, maxz = u0, u1, cz - slab, cz + slab end
   local tris = {}
-  L.world:queryBox(minx, y0 - 1, minz, maxx, y1 + 1, maxz, function(_, t)
-    tris[#tris + 1] = t
+  L.world:queryBox(minx, y0 - 1, minz, maxx, y1 + 1, maxz, function(body, t)
+    if body == L.body then tris[#tris + 1] = t end   -- the scenario's bodies: drawScenario
   end)
   -- farthest first: seen from -x (axis z) the far side is +x; from +z it is -z
   local depth = {}
@@ -429,8 +508,18 @@ function views.drawSide(L, S, r, font, corners)
     setColour(C.text, 0.6)
     lg.line(sx - 8, sy, sx + 8, sy)
   end
-  drawPath(S.path, project)
   local rx, ry, rz = S.ch.mover:getRadius()
+  drawScenario(S, function(bx)
+    local lo, hi = alongZ and bx[1] or bx[3], alongZ and bx[4] or bx[6]
+    if hi < slabLo or lo > slabHi then return nil end          -- outside the slab
+    local a, c = alongZ and bx[3] or bx[1], alongZ and bx[6] or bx[4]
+    return ox + a * s, oy - bx[5] * s, (c - a) * s, (bx[5] - bx[2]) * s
+  end, project, s, { 0.4, 0.9 }, font, function(x, z)
+    local d = alongZ and x or z
+    return d >= slabLo and d <= slabHi
+  end)
+  drawGhost(S, project, s, alongZ and rz or rx, ry)
+  drawPath(S.path, project)
   drawCharacter(S.ch, project, s, alongZ and rz or rx, ry)
   scaleBar(r.x + 16, r.y + r.h - 18, s)
   lg.setScissor()

@@ -3,7 +3,12 @@
 -- snapping come from the mover's tunables, which the character sets game-style.
 --[[
     local ch = cs.newCharacter{ radius = {0.4, 0.9, 0.4}, position = {0, 2, 0} }
-    ch:update(world, dt, { x = 1, z = 0, jump = false, run = false })
+    ch:update(world, dt, { x = 1, z = 0, jump = false, run = false, yaw = 0 })
+    ch:push(0, 12, 0)                     -- once: a jump pad (or knockback across up)
+    local list, n = ch:contacts()         -- also ch:contactCount(), ch:getContact(i)
+
+Input keys: x, z (-1..1, the move direction), jump, run, yaw (radians: x and z
+turned about up, for camera-relative input); any other key is an error.
 
 Settings: plain fields, checked and applied at the next update (so changing one
 between frames takes effect on the next frame). A bad value raises an error.
@@ -26,22 +31,36 @@ between frames takes effect on the next frame). A bad value raises an error.
                                                          default true
   maxIterations, skin, collidesWith, filter: as the mover's (default: the mover's)
   up              {x, y, z}                              default {0, 1, 0}
+  pushDrag        1/s; how fast a push (character:push) dies away on the ground
+                                                         default 5
+  userdata        anything the game keeps with the character  default nil
+Any other field name is refused (a typo such as ch.walkspeed = 5 is an error).
 State, read after each update:
   position {x, y, z}; velocity {x, y, z} (m/s, actual: the position change / dt);
   fallVelocity {x, y, z} (m/s, the gravity pass's velocity: the papers' vy along
   up); onGround (walkable ground under the feet and not rising); groundState
   ("ground" | "steep" | "unsupported" | "air"); jumped (this update took off);
-  mover (the cs mover: contacts via mover:contactCount()/getContact(i)).
+  mover (the cs mover); contacts via character:contactCount(), getContact(i),
+  contacts(); sensorEvents (the crossings of this update, in path order: a list
+  of { sensor = s, event = "enter" | "exit", t = fraction of the update's path }).
+Moving platforms: move their body with body:setTransform every frame; that alone
+carries the characters standing on them. body:setVelocity is a displacement per
+collideAndSlide call (per update), not per second: cs.setPlatformVelocity(body,
+vx, vy, vz) gives a body a velocity in m/s that characters standing on it ride.
 ]]
 
 -- The core (collideslide.core, or collideslide.ffi's) is given to bind(core); `new`
 -- uses collideslide.core, required on its first call.
 
 local sqrt, floor, type, tostring = math.sqrt, math.floor, type, tostring
+local cos, sin, exp = math.cos, math.sin, math.exp
 local format = string.format
+local check = require "collideslide.check"
 
 local Character = {}
 Character.__index = Character
+local unknownField                              -- defined with the checks below
+Character.__name = "collideslide.Character"
 
 -- A contact normal whose dot with up is below this points down: a ceiling
 -- (within 60 degrees of straight down) that stops a rise.
@@ -50,6 +69,7 @@ local CEILING_DOT = -0.5
 local DEFAULTS = {
   walkSpeed = 4, runSpeed = 7, gravity = 9.81, jumpSpeed = 5, airControl = 0.3,
   slopeLimit = 45, stepHeight = 0.3, snapDistance = 0.2, blockSteepSlopes = true,
+  pushDrag = 5,
 }
 
 -- {======================================================================
@@ -109,7 +129,7 @@ local CHECKS = {
   end,
   airControl = between(0, 1),
   slopeLimit = between(0, 90),
-  stepHeight = atLeast(0), snapDistance = atLeast(0),
+  stepHeight = atLeast(0), snapDistance = atLeast(0), pushDrag = atLeast(0),
   blockSteepSlopes = function(v, name)
     if type(v) ~= "boolean" then return name .. " must be a boolean, got " .. type(v) end
   end,
@@ -136,6 +156,7 @@ local CHECKS = {
     if err then return err end
     if v[1] == 0 and v[2] == 0 and v[3] == 0 then return name .. " must not be zero" end
   end,
+  userdata = function() end,
 }
 
 -- The mover tunables the character forwards when they change.
@@ -154,19 +175,41 @@ end
 
 -- }======================================================================
 
+-- The settings' names, sorted, for the messages.
+local SETTING_NAMES = {}
+for name in pairs(CHECKS) do SETTING_NAMES[#SETTING_NAMES + 1] = name end
+table.sort(SETTING_NAMES)
+
+-- The message for an unknown field name k.
+function unknownField(k)
+  local hint = check.suggest(k, SETTING_NAMES)
+  return "unknown field '" .. tostring(k) .. "'" .. (hint and
+    (" (did you mean '" .. hint .. "'?)") or (" (settings: " .. table.concat(SETTING_NAMES, ", ")
+    .. "; game data goes in character.userdata)"))
+end
+
+-- Writing a field the character does not have is an error (settings that
+-- default to nil, such as filter or skin, can be written).
+function Character.__newindex(self, k, v)
+  if CHECKS[k] == nil then
+    error("bad argument #2 to '__newindex' (" .. unknownField(k) .. ")", 2)
+  end
+  rawset(self, k, v)
+end
+
 -- newCharacter's body for a core's newMover; errors blame level 3, the caller
 -- of the function bind(core) returns.
 local function construct(newMover, settings)
   if settings ~= nil and type(settings) ~= "table" then
     error("bad argument #1 to 'newCharacter' (table expected, got " .. type(settings) .. ")", 3)
   end
-  local self = setmetatable({}, Character)
+  local self = {}
   for k, v in pairs(DEFAULTS) do self[k] = v end
   self.radius, self.up = { 0.4, 0.9, 0.4 }, { 0, 1, 0 }
   self.position = { 0, 0, 0 }
   for k, v in pairs(settings or {}) do
     if CHECKS[k] == nil then
-      error("bad argument #1 to 'newCharacter' (unknown field '" .. tostring(k) .. "')", 3)
+      error("bad argument #1 to 'newCharacter' (" .. unknownField(k) .. ")", 3)
     end
     self[k] = v
   end
@@ -178,14 +221,18 @@ local function construct(newMover, settings)
   self.velocity = { 0, 0, 0 }
   self.fallVelocity = { 0, 0, 0 }
   self.onGround, self.groundState, self.jumped = false, "air", false
+  self.sensorEvents = {}
   self._hx, self._hy, self._hz = 0, 0, 0        -- horizontal velocity (m/s)
   self._sent = {}                               -- what the mover was last given
   for _, name in ipairs(FORWARDED) do self._sent[name] = UNSENT end
   self._moverDefaults = { maxIterations = self.mover.maxIterations,
     collidesWith = self.mover.collidesWith }    -- skin and filter: nil is the default
   self._placed = { p[1], p[2], p[3] }           -- the position the mover was last at
-  self:_sync()                                  -- the mover gets the settings now
-  return self
+  self._px, self._py, self._pz = 0, 0, 0        -- push velocity across up (m/s)
+  self._v, self._f = self.velocity, self.fallVelocity   -- to catch a script replacing them
+  self._vf = { 0, 0, 0, 0, 0, 0 }               -- or writing into them: what they held
+  Character._sync(self)                         -- the mover gets the settings now
+  return setmetatable(self, Character)          -- from now on unknown fields are refused
 end
 
 --- bind(core) -> newCharacter(settings) over that core (collideslide.core or the
@@ -208,6 +255,12 @@ end
 function Character:_sync()
   local err = checkAll(self)
   if err then return err end
+  local v, f, held = rawget(self, "velocity"), rawget(self, "fallVelocity"), self._vf
+  if v ~= self._v or f ~= self._f or v[1] ~= held[1] or v[2] ~= held[2] or v[3] ~= held[3]
+    or f[1] ~= held[4] or f[2] ~= held[5] or f[3] ~= held[6] then
+    return "velocity and fallVelocity are state, not settings: to push the character, "
+      .. "call character:push(vx, vy, vz)"
+  end
   local m, sent, defaults = self.mover, self._sent, self._moverDefaults
   for _, name in ipairs(FORWARDED) do
     local v = self[name]
@@ -235,12 +288,19 @@ function Character:_sync()
   end
 end
 
+-- self must be a character: a dot for a colon (ch.update(world, dt)) is named.
+local function checkSelf(self, fname, usage)
+  check.self(self, Character, fname, "collideslide.Character", "character:" .. fname .. usage, 2)
+end
+
 --- character:setPosition(x, y, z): teleports (velocities are kept).
 function Character:setPosition(x, y, z)
-  for i, v in ipairs { x, y, z } do
-    if not isFinite(v) then
+  checkSelf(self, "setPosition", "(x, y, z)")
+  local v = { x, y, z }
+  for i = 1, 3 do
+    if not isFinite(v[i]) then
       error(format("bad argument #%d to 'setPosition' (a finite number expected, got %s)",
-        i, describe(v)), 2)
+        i, v[i] == nil and "nil" or describe(v[i])), 2)
     end
   end
   local p = self.position
@@ -249,18 +309,122 @@ end
 
 --- character:getPosition() -> x, y, z
 function Character:getPosition()
+  checkSelf(self, "getPosition", "()")
   local p = self.position
   return p[1], p[2], p[3]
 end
 
--- The input as a horizontal direction (length <= 1, in the plane across up).
+--- character:push(vx, vy, vz): adds this velocity (m/s) once, for knockback and
+-- jump pads. The part along up goes to the fall velocity (a push up takes off as
+-- a jump does); the rest is a push velocity added to the walk, kept in the air and
+-- dying away at pushDrag per second on the ground; walls take it.
+function Character:push(vx, vy, vz)
+  checkSelf(self, "push", "(vx, vy, vz)")
+  local v = { vx, vy, vz }
+  local names = { "vx", "vy", "vz" }
+  for i = 1, 3 do check.num(v[i], i + 1, "push", names[i]) end
+  local u = self.up
+  local ul = sqrt(u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
+  local ux, uy, uz = u[1] / ul, u[2] / ul, u[3] / ul
+  local d = vx * ux + vy * uy + vz * uz
+  local f = self.fallVelocity
+  f[1], f[2], f[3] = f[1] + d * ux, f[2] + d * uy, f[3] + d * uz
+  local held = self._vf
+  held[4], held[5], held[6] = f[1], f[2], f[3]
+  self._px, self._py, self._pz = self._px + vx - d * ux, self._py + vy - d * uy, self._pz + vz - d * uz
+  if d > 0 then self.onGround = false end        -- it takes off at the next update
+end
+
+--- character:contactCount() -> the last update's contacts (its mover's).
+function Character:contactCount()
+  checkSelf(self, "contactCount", "()")
+  local n = self.mover:contactCount()
+  return n
+end
+
+--- character:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
+function Character:getContact(i)
+  checkSelf(self, "getContact", "(i)")
+  if type(i) ~= "number" or i ~= floor(i) then
+    error("bad argument #1 to 'getContact' (contact index must be an integer, got "
+      .. (type(i) == "number" and tostring(i) or type(i)) .. ")", 2)
+  end
+  local m = self.mover
+  local n = m:contactCount()
+  if i < 1 or i > n then
+    error(format("bad argument #1 to 'getContact' (contact %d out of range %s)", i,
+      n == 0 and "(there are none)" or "1.." .. n), 2)
+  end
+  return m:getContact(i)
+end
+
+-- Fills list with the mover's contacts as tables {x, y, z, nx, ny, nz, triangle,
+-- body, tag}, reusing the tables already in it; returns list, count.
+local function contactList(m, list)
+  local n = m:contactCount()
+  for i = 1, n do
+    local c = list[i]
+    if type(c) ~= "table" then c = {}; list[i] = c end
+    c.x, c.y, c.z, c.nx, c.ny, c.nz, c.triangle, c.body, c.tag = m:getContact(i)
+  end
+  for i = #list, n + 1, -1 do list[i] = nil end
+  return list, n
+end
+
+--- character:contacts([list]) -> list, count: the last update's contacts as
+-- tables { x, y, z, nx, ny, nz, triangle, body, tag } (a given list is refilled).
+function Character:contacts(list)
+  checkSelf(self, "contacts", "([list])")
+  if list ~= nil and type(list) ~= "table" then
+    error("bad argument #1 to 'contacts' (table or nil expected, got " .. type(list) .. ")", 2)
+  end
+  local l, n = contactList(self.mover, list or {})
+  return l, n
+end
+
+-- Per-second platform velocities: body -> {vx, vy, vz} (m/s). A character standing
+-- on such a body gives it vx * dt (the core's per-call displacement) right before
+-- its move.
+local PLATFORMS = setmetatable({}, { __mode = "k" })
+
+--- setPlatformVelocity(body, vx, vy, vz): cs.setPlatformVelocity.
+local function setPlatformVelocity(body, vx, vy, vz)
+  local t = type(body)
+  if (t ~= "userdata" and t ~= "table") or check.tname(body) ~= "collideslide.Body" then
+    error("bad argument #1 to 'setPlatformVelocity' (collideslide.Body expected, got "
+      .. (body == nil and "no value" or check.tname(body)) .. ")", 2)
+  end
+  local v = { vx, vy, vz }
+  local names = { "vx", "vy", "vz" }
+  for i = 1, 3 do check.num(v[i], i + 1, "setPlatformVelocity", names[i]) end
+  if vx == 0 and vy == 0 and vz == 0 then
+    PLATFORMS[body] = nil
+    body:setVelocity(0, 0, 0)
+  else
+    PLATFORMS[body] = { vx, vy, vz }
+  end
+end
+
+local INPUT_KEYS = { x = true, z = true, jump = true, run = true, yaw = true }
+
+-- The input as a horizontal direction (length <= 1, in the plane across up),
+-- turned by input.yaw about up.
 local function inputDirection(input, ux, uy, uz)
   local x, z = input.x or 0, input.z or 0
   local len = sqrt(x * x + z * z)
   if len == 0 then return 0, 0, 0 end
   if len > 1 then x, z, len = x / len, z / len, 1 end
-  local d = x * ux + z * uz                     -- remove the part along up
-  local hx, hy, hz = x - d * ux, -d * uy, z - d * uz
+  local vx, vy, vz = x, 0, z
+  local yaw = input.yaw
+  if yaw and yaw ~= 0 then                      -- Rodrigues: (vx, vy, vz) about up by yaw
+    local c, s = cos(yaw), sin(yaw)
+    local d = vx * ux + vy * uy + vz * uz
+    local cx, cy, cz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+    vx, vy, vz = vx * c + cx * s + ux * d * (1 - c), vy * c + cy * s + uy * d * (1 - c),
+      vz * c + cz * s + uz * d * (1 - c)
+  end
+  local d = vx * ux + vy * uy + vz * uz         -- remove the part along up
+  local hx, hy, hz = vx - d * ux, vy - d * uy, vz - d * uz
   local hl = sqrt(hx * hx + hy * hy + hz * hz)
   if hl == 0 then return 0, 0, 0 end            -- input straight along up
   return hx * len / hl, hy * len / hl, hz * len / hl
@@ -286,13 +450,30 @@ local function hitCeiling(m, ux, uy, uz)
   return false
 end
 
+-- The input table's error text, or nil when it is good.
+local function checkInput(input)
+  for k, v in pairs(input) do
+    if not INPUT_KEYS[k] then
+      local hint = check.suggest(k, { "x", "z", "jump", "run", "yaw" })
+      return "unknown input key '" .. tostring(k) .. "' (" .. (hint and ("did you mean '"
+        .. hint .. "'? ") or "") .. "keys: x, z, jump, run, yaw" .. (k == "y" and
+        "; to jump set jump = true, to push use character:push" or "") .. ")"
+    end
+    if (k == "x" or k == "z" or k == "yaw") and not isFinite(v) then
+      return "input." .. k .. " must be a finite number, got " .. describe(v)
+    end
+  end
+end
+
 --[[
 character:update(world, dt, input): one frame of dt seconds. input: { x, z in
--1..1 (the move direction, normalised when longer than 1), jump, run }, or nil
-for none. One world:collideAndSlide call with the walk displacement (horizontal
-velocity * dt) and the gravity displacement (fallVelocity * dt).
+-1..1 (the move direction, normalised when longer than 1; turned by yaw about up),
+jump, run, yaw (radians, a camera's yaw) }, or nil for none. One
+world:collideAndSlide call with the walk displacement ((horizontal velocity +
+push velocity) * dt) and the gravity displacement (fallVelocity * dt).
 ]]
 function Character:update(world, dt, input)
+  checkSelf(self, "update", "(world, dt, input)")
   if type(world) ~= "userdata" and type(world) ~= "table" then   -- table: collideslide.ffi's
     error("bad argument #1 to 'update' (world expected, got " .. type(world) .. ")", 2)
   end
@@ -304,9 +485,8 @@ function Character:update(world, dt, input)
     error("bad argument #3 to 'update' (table or nil expected, got " .. type(input) .. ")", 2)
   end
   input = input or NO_INPUT
-  if input.x ~= nil and not isFinite(input.x) or input.z ~= nil and not isFinite(input.z) then
-    error("bad argument #3 to 'update' (input.x and input.z must be finite numbers)", 2)
-  end
+  local ierr = checkInput(input)
+  if ierr then error("bad argument #3 to 'update' (" .. ierr .. ")", 2) end
   local err = self:_sync()
   if err then error("character:update: " .. err, 2) end
   if dt == 0 then return end
@@ -327,6 +507,14 @@ function Character:update(world, dt, input)
     hx, hy, hz = hx + (dx - hx) * k, hy + (dy - hy) * k, hz + (dz - hz) * k
   end
 
+  -- the push velocity: kept in the air, dying away on the ground
+  local px, py, pz = self._px, self._py, self._pz
+  if self.onGround and (px ~= 0 or py ~= 0 or pz ~= 0) then
+    local k = exp(-self.pushDrag * dt)
+    px, py, pz = px * k, py * k, pz * k
+    if px * px + py * py + pz * pz < 1e-6 then px, py, pz = 0, 0, 0 end
+  end
+
   -- gravity (the papers' vy, as a vector), then a jump overrides it; kept in
   -- locals until the move succeeds, so that an error changes nothing
   local f, g = self.fallVelocity, self.gravity
@@ -343,8 +531,12 @@ function Character:update(world, dt, input)
   end
 
   local m, p = self.mover, self.position
+  local gb = m:getGroundBody()                  -- a per-second platform velocity
+  local pv = gb and PLATFORMS[gb]
+  if pv then gb:setVelocity(pv[1] * dt, pv[2] * dt, pv[3] * dt) end
   local x0, y0, z0 = p[1], p[2], p[3]
-  local x, y, z = world:collideAndSlide(m, hx * dt, hy * dt, hz * dt, fx * dt, fy * dt, fz * dt)
+  local wx, wy, wz = (hx + px) * dt, (hy + py) * dt, (hz + pz) * dt
+  local x, y, z = world:collideAndSlide(m, wx, wy, wz, fx * dt, fy * dt, fz * dt)
 
   -- landing and ceilings
   local rising = fx * ux + fy * uy + fz * uz > 0
@@ -355,15 +547,33 @@ function Character:update(world, dt, input)
     local d = hx * ux + hy * uy + hz * uz       -- and it stays horizontal
     hx, hy, hz = hx - d * ux, hy - d * uy, hz - d * uz
   end
+  if px ~= 0 or py ~= 0 or pz ~= 0 then         -- walls take the push too
+    px, py, pz = clipVelocity(m, px, py, pz)
+    local d = px * ux + py * uy + pz * uz
+    px, py, pz = px - d * ux, py - d * uy, pz - d * uz
+  end
 
   -- the new state
   self.onGround, self.groundState, self.jumped = onGround, m:getGroundState(), jumped
   f[1], f[2], f[3] = fx, fy, fz
   self._hx, self._hy, self._hz = hx, hy, hz
+  self._px, self._py, self._pz = px, py, pz
   local v, q = self.velocity, self._placed
   v[1], v[2], v[3] = (x - x0) / dt, (y - y0) / dt, (z - z0) / dt
+  local held = self._vf
+  held[1], held[2], held[3], held[4], held[5], held[6] = v[1], v[2], v[3], f[1], f[2], f[3]
   p[1], p[2], p[3] = x, y, z
   q[1], q[2], q[3] = x, y, z
+  local n = m:sensorEventCount()
+  if n > 0 or #self.sensorEvents > 0 then     -- a new list (no garbage when none)
+    local ev = {}
+    for i = 1, n do
+      local sensor, event, t = m:getSensorEvent(i)
+      ev[i] = { sensor = sensor, event = event, t = t }
+    end
+    self.sensorEvents = ev
+  end
 end
 
-return { new = newCharacter, bind = bind, Character = Character }
+return { new = newCharacter, bind = bind, Character = Character,
+  contactList = contactList, setPlatformVelocity = setPlatformVelocity }

@@ -13,7 +13,9 @@
 --   2. package.cpath's templates with ? as libcollideslide, then as
 --      collideslide/libcollideslide (next to a collideslide/core.so);
 --   3. next to this file, and build/ two levels above it (a checkout of the repo);
---   4. the system's search (ffi.load "collideslide": LD_LIBRARY_PATH, ...).
+--   4. the system's search (ffi.load "collideslide": LD_LIBRARY_PATH, ...);
+--   5. the C module collideslide/core.so on package.cpath (what a rock installs;
+--      it exports every cs_* function), when built for LuaJIT's API (Lua 5.1).
 --
 -- How it differs from the C module, apart from what type() says (tables, not
 -- userdata):
@@ -133,6 +135,7 @@ typedef enum cs_Response {
   CS_RESPONSE_CROSS
 } cs_Response;
 typedef int (*cs_FilterFn)(void *ud, const cs_Body *body, int tag);
+typedef struct cs_Mover cs_Mover;
 typedef struct cs_Contact {
   cs_Vec3 point;
   cs_Vec3 normal;
@@ -141,8 +144,8 @@ typedef struct cs_Contact {
   unsigned triangle;
   int tag;
   int pass;
+  const cs_Mover *mover;
 } cs_Contact;
-typedef struct cs_Mover cs_Mover;
 cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out);
 void cs_mover_free(cs_Mover *mover);
 void cs_mover_set_position(cs_Mover *m, cs_Vec3 p);
@@ -160,7 +163,8 @@ typedef enum cs_Setting {
   CS_BLOCK_STEEP_SLOPES,
   CS_STEP_HEIGHT,
   CS_SNAP_DISTANCE,
-  CS_COLLIDES_WITH
+  CS_COLLIDES_WITH,
+  CS_LAYERS
 } cs_Setting;
 void cs_mover_set(cs_Mover *m, cs_Setting s, double value);
 double cs_mover_get(const cs_Mover *m, cs_Setting s);
@@ -169,7 +173,34 @@ size_t cs_mover_contact_count(const cs_Mover *m);
 const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i);
 cs_GroundState cs_mover_ground_state(const cs_Mover *m);
 int cs_mover_ground(const cs_Mover *m, cs_Vec3 *normal, const cs_Body **body, int *tag);
+const cs_Mover *cs_mover_ground_mover(const cs_Mover *m);
 int cs_mover_was_stuck(const cs_Mover *m);
+cs_Status cs_world_add_mover(cs_World *world, cs_Mover *m);
+cs_Status cs_world_remove_mover(cs_World *world, cs_Mover *m);
+size_t cs_world_mover_count(const cs_World *world);
+cs_World *cs_mover_added_to(const cs_Mover *m);
+typedef struct cs_Sensor cs_Sensor;
+typedef struct cs_SensorEvent {
+  const cs_Sensor *sensor;
+  int enter;
+  double t;
+} cs_SensorEvent;
+cs_Status cs_world_add_sensor(cs_World *world, cs_Mesh *mesh, cs_Sensor **out,
+                              unsigned bad_edge[2], int *uses);
+void cs_world_remove_sensor(cs_World *world, cs_Sensor *sensor);
+size_t cs_world_sensor_count(const cs_World *world);
+void cs_sensor_set_transform(cs_Sensor *s, cs_Vec3 t, const double q[4], cs_Vec3 scale);
+cs_Status cs_sensor_set_matrix(cs_Sensor *s, const double m[16]);
+void cs_sensor_get_matrix(const cs_Sensor *s, double m[16]);
+void cs_sensor_set_layers(cs_Sensor *s, unsigned layers);
+unsigned cs_sensor_get_layers(const cs_Sensor *s);
+void cs_sensor_set_userdata(cs_Sensor *s, void *ud);
+void *cs_sensor_get_userdata(const cs_Sensor *s);
+cs_Mesh *cs_sensor_mesh(const cs_Sensor *s);
+int cs_sensor_contains(cs_Sensor *s, cs_Vec3 p);
+size_t cs_mover_sensor_event_count(const cs_Mover *m);
+const cs_SensorEvent *cs_mover_sensor_event(const cs_Mover *m, size_t i);
+int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s);
 typedef struct cs_Hit {
   double t;
   cs_Vec3 point;
@@ -271,8 +302,16 @@ local function load_library()
   local ok, lib = pcall(ffi.load, "collideslide")
   if ok then return lib end
   tried[#tried + 1] = "the system's library path (" .. tostring(lib) .. ")"
+  for template in package.cpath:gmatch("[^;]+") do      -- the rock's C module
+    if template:find("?", 1, true) then
+      local core = try((template:gsub("%?", "collideslide/core")))
+      if core then return core end
+    end
+  end
   error("collideslide.ffi: libcollideslide." .. LIBEXT .. " not found (make ffi-lib builds it; "
-    .. "COLLIDESLIDE_LIB=path picks it); tried:\n  " .. table.concat(tried, "\n  "), 3)
+    .. "COLLIDESLIDE_LIB=path picks it; a collideslide/core.so built for LuaJIT, as "
+    .. "`luarocks --lua-version=5.1 make` or `make LUA=luajit` builds it, works too); tried:\n  "
+    .. table.concat(tried, "\n  "), 3)
 end
 
 local C = load_library()
@@ -1023,18 +1062,19 @@ local function check_xform(first, ...)
   return v
 end
 
--- Applies a checked transform; returns a cs_Status.
-local function apply_xform(b, x)
+-- Applies a checked transform to a body (or, given the sensor's setters, a
+-- sensor); returns a cs_Status.
+local function apply_xform(b, x, set_matrix, set_transform)
   if x.n == 16 then
     for i = 1, 16 do M16[i - 1] = x[i] end
-    return C.cs_body_set_matrix(b, M16)
+    return (set_matrix or C.cs_body_set_matrix)(b, M16)
   end
   V1.x, V1.y, V1.z = x[1], x[2], x[3]
   V2.x, V2.y, V2.z = 1, 1, 1
   Q4[0], Q4[1], Q4[2], Q4[3] = 0, 0, 0, 1
   if x.n >= 7 then Q4[0], Q4[1], Q4[2], Q4[3] = x[4], x[5], x[6], x[7] end
   if x.n == 10 then V2.x, V2.y, V2.z = x[8], x[9], x[10] end
-  C.cs_body_set_transform(b, V1, Q4, V2)
+  ;(set_transform or C.cs_body_set_transform)(b, V1, Q4, V2)
   return C.CS_OK
 end
 
@@ -1062,6 +1102,8 @@ local function newWorld()
     _p = ffi.gc(WORLD_OUT[0], world_finalizer(uses)),
     _uses = uses,                   -- mesh -> count (the finalizer's)
     _bodies = {},                   -- cs_Body address -> handle
+    _movers = {},                   -- added cs_Mover address -> handle
+    _sensors = {},                  -- cs_Sensor address -> handle
     _pending = setmetatable({}, { __mode = "k" }),   -- movers with unresolved contacts
     _busy = 0,                      -- > 0 while a filter or a query callback may run
     _moving = false,                -- inside collideAndSlide (its filter may run)
@@ -1094,6 +1136,16 @@ local function world_close(self)
   for a, h in next, bodies do
     h._b = nil
     bodies[a] = nil
+  end
+  local sensors = self._sensors
+  for a, h in next, sensors do
+    h._s = nil
+    sensors[a] = nil
+  end
+  local movers = self._movers
+  for a, h in next, movers do
+    h._inworld = false
+    movers[a] = nil
   end
 end
 
@@ -1276,14 +1328,16 @@ end
 local Mover = {}          -- methods
 
 local FIELDS = { maxIterations = 0, skin = 1, slopeLimit = 2, blockSteepSlopes = 3,
-  stepHeight = 4, snapDistance = 5, collidesWith = 6, filter = 7 }
-local MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_MASK, MF_FILTER = 0, 1, 2, 3, 6, 7
+  stepHeight = 4, snapDistance = 5, collidesWith = 6, layers = 7, filter = 8 }
+local MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_MASK, MF_LAYERS, MF_FILTER = 0, 1, 2, 3, 6, 7, 8
 local FIELD_ORDER = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
-  "snapDistance", "collidesWith" }     -- cs_Setting order
+  "snapDistance", "collidesWith", "layers" }     -- cs_Setting order
 
 local function check_mover(v, arg, none, fname)
   if getmetatable(v) ~= MOVER_MT then
-    fail_at(arg, fname, "collideslide.Mover expected, got " .. tname(v, none))
+    local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
+    fail_at(arg, fname, "collideslide.Mover expected, got " .. t
+      .. (t == "collideslide.Character" and " (pass character.mover)" or ""))
   end
   if not v._p then fail_at(arg, fname, "attempt to use a closed/collected Mover") end
   return v
@@ -1309,7 +1363,7 @@ local function check_field(f, name, v, arg, fname)
   elseif f == MF_BLOCK then
     if type(v) ~= "boolean" then fail_at(arg, fname, format("%s must be a boolean, got %s", name, tname(v))) end
     return v and 1 or 0
-  elseif f == MF_MASK then
+  elseif f == MF_MASK or f == MF_LAYERS then
     return check_mask(v, arg, fname, name)
   elseif f == MF_FILTER then
     if v ~= nil and type(v) ~= "function" then
@@ -1405,7 +1459,11 @@ local function newMover(...)
     _filter = rawget(t, "filter") or false,
     _contacts = {},         -- the handles of the last call's contacts, once resolved
     _nhandles = 0,
+    _events = {},           -- the handles of the last call's sensor events, once resolved
+    _nevents = 0,
     _ground = false,        -- the ground body's handle, once resolved
+    _gmover = false,        -- the ground mover's handle, once resolved
+    _inworld = false,       -- the world it was added to (world:addMover)
     _resolved = true,       -- false: the last call's handles are still to resolve
     _cworld = false,        -- the world of the last call, while unresolved
     -- (internal fields are never nil: assigning a missing key runs __newindex)
@@ -1422,6 +1480,9 @@ local function mover_close(self)
   if self._busy then error("cannot close a Mover inside its own filter", 0) end
   self._p = nil
   ffi.gc(p, nil)
+  local w = self._inworld
+  if w and w._p then w._movers[ptr_addr(p)] = nil end
+  self._inworld = false
   C.cs_mover_free(p)
 end
 
@@ -1459,12 +1520,16 @@ end
 local function resolve(m)
   local w = m._cworld
   m._resolved, m._cworld = true, false
-  local p, bodies, handles = m._p, w._bodies, m._contacts
+  local p, bodies, handles, movers = m._p, w._bodies, m._contacts, w._movers
   local n = tonumber(C.cs_mover_contact_count(p))
   for i = 0, n - 1 do
-    local b = C.cs_mover_contact(p, i).body
-    handles[i + 1] = b ~= nil and bodies[ptr_addr(b)] or nil
+    local c = C.cs_mover_contact(p, i)
+    local b = c.body
+    if c.mover ~= nil then handles[i + 1] = movers[ptr_addr(c.mover)]
+    else handles[i + 1] = b ~= nil and bodies[ptr_addr(b)] or nil end
   end
+  local gm = C.cs_mover_ground_mover(p)
+  m._gmover = gm ~= nil and movers[ptr_addr(gm)] or false
   for i = n + 1, m._nhandles do handles[i] = nil end
   m._nhandles = n
   if C.cs_mover_ground(p, GROUND_N, GROUND_B, GROUND_T) ~= 0 and GROUND_B[0] ~= nil then
@@ -1472,6 +1537,13 @@ local function resolve(m)
   else
     m._ground = false
   end
+  local sensors, events = w._sensors, m._events
+  n = tonumber(C.cs_mover_sensor_event_count(p))
+  for i = 0, n - 1 do
+    events[i + 1] = sensors[ptr_addr(C.cs_mover_sensor_event(p, i).sensor)]
+  end
+  for i = n + 1, m._nevents do events[i] = nil end
+  m._nevents = n
 end
 
 -- Resolves the pending contacts of every mover whose last call was in world w.
@@ -2011,6 +2083,223 @@ function World.raycastAll(self, ox, oy, oz, dx, dy, dz, fn, mask)
   return run_query(self, "raycastAll", fn, C.cs_world_raycast_all, self._p, vec_ct(ox, oy, oz),
     vec_ct(dx, dy, dz), mk, fn ~= nil and hit_cb or nil, nil)
 end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Sensors: closed volumes whose crossings movers record
+-- =======================================================================
+
+;(function()              -- (a function: the main chunk is at Lua's 200 locals)
+local Sensor = {}         -- methods
+local SENSOR_MT           -- set at the block's end
+local SENSOR_OUT = ffi.new("cs_Sensor *[1]")
+local BAD_EDGE, EDGE_USES = ffi.new("unsigned[2]"), ffi.new("int[1]")
+
+local function check_sensor_type(v, arg, none)
+  if getmetatable(v) ~= SENSOR_MT then
+    argerror(arg, "collideslide.Sensor expected, got " .. tname(v, none))
+  end
+  return v
+end
+
+local function check_sensor(v, arg, fname)
+  check_sensor_type(v, arg)
+  if not v._w._p then fail_at(arg, fname, "attempt to use a sensor of a closed/collected World") end
+  if not v._s then fail_at(arg, fname, "sensor was removed from its world") end
+  return v
+end
+
+local function apply_sensor_xform(p, x)
+  return apply_xform(p, x, C.cs_sensor_set_matrix, C.cs_sensor_set_transform)
+end
+
+--- world:addSensor(mesh [, transform...]) -> sensor
+function World.addSensor(self, ...)
+  check_world(self, 1)
+  local nargs = select("#", ...)
+  local mesh = check_mesh((...), 2, nargs < 1)
+  local x
+  if nargs >= 2 and not (nargs == 2 and select(2, ...) == nil) then x = check_xform(3, select(2, ...)) end
+  check_idle(self, "addSensor")
+  resolve_pending(self)
+  SENSOR_OUT[0] = nil
+  local s = C.cs_world_add_sensor(self._p, mesh._p, SENSOR_OUT, BAD_EDGE, EDGE_USES)
+  local p = SENSOR_OUT[0]
+  if s == C.CS_OK and x then
+    s = apply_sensor_xform(p, x)
+    if s ~= C.CS_OK then C.cs_world_remove_sensor(self._p, p); s = C.CS_ERANGE end
+  end
+  if s ~= C.CS_OK then
+    if s == C.CS_ERANGE then argerror(3, "matrix is not invertible") end
+    local uses = EDGE_USES[0]
+    if s == C.CS_EINVAL and uses == 0 then argerror(2, "mesh has no triangles (a sensor needs a closed mesh)") end
+    if s == C.CS_EINVAL then
+      argerror(2, format("mesh is not closed: the edge from vertex %d to vertex %d has %d triangle%s "
+        .. "on it, not a pair wound opposite ways (a sensor needs a closed mesh with shared "
+        .. "vertices and one winding)", BAD_EDGE[0] + 1, BAD_EDGE[1] + 1, uses, uses == 1 and "" or "s"))
+    end
+    status_error("addSensor", s)
+  end
+  local addr = ptr_addr(p)
+  local h = setmetatable({ _s = p, _addr = addr, _w = self, _mesh = mesh }, SENSOR_MT)
+  self._sensors[addr] = h
+  mesh._users = mesh._users + 1
+  self._uses[mesh] = (self._uses[mesh] or 0) + 1
+  return h
+end
+
+--- world:removeSensor(sensor): the handle is dead afterwards.
+function World.removeSensor(self, sensor)
+  check_world(self, 1)
+  check_sensor_type(sensor, 2, true)
+  if not rawequal(sensor._w, self) then argerror(2, "sensor belongs to another world") end
+  if not sensor._s then argerror(2, "sensor was removed from its world") end
+  check_idle(self, "removeSensor")
+  resolve_pending(self)
+  C.cs_world_remove_sensor(self._p, sensor._s)
+  sensor._s = nil
+  self._sensors[sensor._addr] = nil
+  local mesh, uses = sensor._mesh, self._uses
+  uses[mesh] = uses[mesh] - 1
+  if uses[mesh] <= 0 then uses[mesh] = nil end
+  mesh_release(mesh)
+end
+
+function World.sensorCount(self)
+  return tonumber(C.cs_world_sensor_count(check_world(self, 1)._p))
+end
+
+--- sensor:setTransform(...): the forms of body:setTransform.
+function Sensor.setTransform(self, ...)
+  check_sensor(self, 1)
+  if select("#", ...) < 1 then
+    argerror(2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none")
+  end
+  local x = check_xform(2, ...)
+  if apply_sensor_xform(self._s, x) ~= C.CS_OK then argerror(2, "matrix is not invertible") end
+end
+
+function Sensor.getTransform(self)
+  C.cs_sensor_get_matrix(check_sensor(self, 1)._s, M16)
+  local m = M16
+  return m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
+    m[12], m[13], m[14], m[15]
+end
+
+local XYZ = { "x", "y", "z" }
+
+function Sensor.contains(self, x, y, z)
+  check_sensor(self, 1)
+  check_vec3(x, y, z, 2, XYZ)
+  V1.x, V1.y, V1.z = x, y, z
+  return C.cs_sensor_contains(self._s, V1) ~= 0
+end
+
+function Sensor.getMesh(self)
+  return check_sensor(self, 1)._mesh
+end
+
+function Sensor.isRemoved(self)
+  check_sensor_type(self, 1)
+  return self._s == nil or not self._w._p
+end
+
+local function sensor_index(self, k)
+  local f = Sensor[k]
+  if f ~= nil then return f end
+  if k == "layers" then
+    return C.cs_sensor_get_layers(check_sensor(self, 1, "__index")._s)
+  elseif k == "userdata" then
+    return rawget(self, "_ud")
+  end
+  return nil
+end
+
+local function sensor_newindex(self, k, v)
+  if k == "layers" then
+    local mask = check_mask(v, 3, "__newindex", "layers")
+    C.cs_sensor_set_layers(check_sensor(self, 1, "__newindex")._s, mask)
+  elseif k == "userdata" then
+    rawset(self, "_ud", v)
+  elseif type(k) == "string" then
+    fail_at(2, "__newindex", format("unknown Sensor field '%s' (fields: layers, userdata)", k))
+  else
+    fail_at(2, "__newindex", format("unknown Sensor field (a %s key)", type(k)))
+  end
+end
+
+local function sensor_tostring(self)
+  if not self._s or not self._w._p then return "collideslide.Sensor (removed): " .. address(self) end
+  return format("collideslide.Sensor (mesh of %d triangles): %s",
+    tonumber(C.cs_mesh_triangle_count(C.cs_sensor_mesh(self._s))), address(self))
+end
+
+function Mover.sensorEventCount(self)
+  return tonumber(C.cs_mover_sensor_event_count(check_mover(self, 1)._p))
+end
+
+--- mover:getSensorEvent(i) -> sensor, "enter" | "exit", t
+function Mover.getSensorEvent(self, i)
+  check_mover(self, 1)
+  local n = tonumber(C.cs_mover_sensor_event_count(self._p))
+  local i0 = check_index(i, 2, "sensor event", n, true)
+  ensure_resolved(self)
+  local e = C.cs_mover_sensor_event(self._p, i0)
+  return self._events[i0 + 1], e.enter ~= 0 and "enter" or "exit", e.t
+end
+
+function Mover.isInside(self, sensor)
+  check_mover(self, 1)
+  check_sensor(sensor, 2)
+  return C.cs_mover_is_inside(self._p, sensor._s) ~= 0
+end
+
+SENSOR_MT = { __name = "collideslide.Sensor", __index = sensor_index, __newindex = sensor_newindex,
+  __tostring = sensor_tostring }
+for name, f in pairs(Sensor) do API[f] = name end
+end)()                    -- of the sensors' function
+
+;(function()              -- movers that meet (a function: the main chunk's 200 locals)
+--- world:addMover(mover)
+function World.addMover(self, m)
+  check_world(self, 1)
+  check_mover(m, 2, true)
+  check_mover_idle(m, "addMover")
+  check_idle(self, "addMover")
+  if C.cs_mover_added_to(m._p) ~= nil then
+    argerror(2, "the mover is in a world already (world:removeMover it there first)")
+  end
+  resolve_pending(self)
+  local s = C.cs_world_add_mover(self._p, m._p)
+  if s ~= C.CS_OK then status_error("addMover", s) end
+  self._movers[ptr_addr(m._p)] = m
+  m._inworld = self
+end
+
+--- world:removeMover(mover)
+function World.removeMover(self, m)
+  check_world(self, 1)
+  check_mover(m, 2, true)
+  check_mover_idle(m, "removeMover")
+  check_idle(self, "removeMover")
+  if C.cs_mover_added_to(m._p) ~= self._p then argerror(2, "the mover is not in this world") end
+  resolve_pending(self)
+  C.cs_world_remove_mover(self._p, m._p)
+  self._movers[ptr_addr(m._p)] = nil
+  m._inworld = false
+end
+
+function World.moverCount(self)
+  return tonumber(C.cs_world_mover_count(check_world(self, 1)._p))
+end
+
+function Mover.getGroundMover(self)
+  check_mover(self, 1)
+  ensure_resolved(self)
+  return self._gmover or nil
+end
+end)()                    -- of the movers' function
 
 -- }======================================================================
 

@@ -1,6 +1,39 @@
 -- collideslide: ellipsoids that collide and slide through triangle worlds.
 -- The module a script requires: every function of the C core (collideslide.core),
--- plus the Lua layer: the OBJ loader, a mesh builder for boxes and quads, and the
--- character controller (see API.md, "The Lua layer").
+-- plus the Lua layer: the OBJ loader, a mesh builder for boxes and quads, the
+-- character controller and the drawing helpers (see API.md, "The Lua layer").
 
-return require("collideslide.layer")(require "collideslide.core")
+-- The interpreter's name as the Makefile spells it (make LUA=...).
+local function interpreter()
+  if type(jit) == "table" then return "luajit" end
+  return "lua" .. _VERSION:match("%d+%.%d+")
+end
+
+-- The C module's load error as one line that names the fix.
+local function explain(err)
+  err = tostring(err)
+  local lua = interpreter()
+  if err:find("module 'collideslide.core' not found", 1, true) then
+    return "collideslide: the C module collideslide.core is not built for " .. lua
+      .. " or not on package.cpath: run `make" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
+      .. "` in the collideslide folder (it writes build/" .. lua .. "/collideslide/core.so), "
+      .. "then `eval \"$(make -s env" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
+      .. ")\"` there (LUA_CPATH for any directory) or `make install" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
+      .. " PREFIX=...`; or `luarocks" .. (lua == "luajit" and " --lua-version=5.1" or
+        lua == "lua5.4" and "" or " --lua-version=" .. lua:sub(4))
+      .. " make --local rockspec/collideslide-scm-1.rockspec`"
+  end
+  local symbol = err:match("undefined symbol: ([%w_]+)")
+  if symbol and symbol:match("^lua") then
+    local file = err:match("from file '([^']*)'") or "collideslide/core.so"
+    return "collideslide: " .. file .. " was built for another Lua than " .. lua
+      .. " (undefined symbol " .. symbol .. "): build it for this one with `make LUA=" .. lua
+      .. "` (build/" .. lua .. "/collideslide/core.so) and put that first on package.cpath"
+  end
+  return err
+end
+
+local ok, core = pcall(require, "collideslide.core")
+if not ok then error(explain(core), 0) end
+
+return require("collideslide.layer")(core)

@@ -7,6 +7,10 @@
 
 local obj = require "collideslide.obj"
 local character = require "collideslide.character"
+local check = require "collideslide.check"
+
+local type, ipairs, pairs, rawget, setmetatable = type, ipairs, pairs, rawget, setmetatable
+local floor, format = math.floor, string.format
 
 local function build(core)
   local cs = {}
@@ -37,47 +41,117 @@ local function build(core)
 
   local Builder = {}
   Builder.__index = Builder
+  Builder.__name = "collideslide.Builder"
+
+  local XYZ = { "x", "y", "z" }
+  local TRI = { "ax", "ay", "az", "bx", "by", "bz", "cx", "cy", "cz" }
+  local QUAD = { "x1", "y1", "z1", "x2", "y2", "z2", "x3", "y3", "z3", "x4", "y4", "z4" }
+  local BOX = { "minx", "miny", "minz", "maxx", "maxy", "maxz" }
+
+  -- self must be a builder (a dot for a colon is named).
+  local function checkBuilder(self, fname, usage)
+    check.self(self, Builder, fname, "collideslide.Builder", "builder:" .. fname .. usage, 2)
+  end
+
+  -- A tag: nil (0) or a 32-bit integer, as newMesh's options.tags take them.
+  local function checkTag(tag, arg, fname)
+    if tag == nil then return 0 end
+    if type(tag) ~= "number" or tag ~= floor(tag) then
+      check.argerror(arg, fname, "tag must be an integer, got "
+        .. (type(tag) == "number" and check.num2str(tag) or check.tname(tag)), 2)
+    end
+    if tag < -2147483648 or tag > 2147483647 then
+      check.argerror(arg, fname, "tag must be a 32-bit integer, got " .. check.num2str(tag), 2)
+    end
+    return tag
+  end
+
+  -- min <= max on each axis of a box given from argument arg on.
+  local function checkBox(arg, fname, minx, miny, minz, maxx, maxy, maxz)
+    local v = { minx, miny, minz, maxx, maxy, maxz }
+    for i = 1, 6 do check.num(v[i], arg + i - 1, fname, BOX[i], 2) end
+    local lo, hi = { minx, miny, minz }, { maxx, maxy, maxz }
+    for i = 1, 3 do
+      if hi[i] < lo[i] then
+        check.argerror(arg + 2 + i, fname, format("%s is less than %s (%s < %s): min corner first, then max",
+          BOX[3 + i], BOX[i], check.num2str(hi[i]), check.num2str(lo[i])), 2)
+      end
+    end
+  end
 
   --- cs.newBuilder() -> a builder that collects triangles into flat arrays
   -- (builder.vertices, builder.indices, builder.tags) for newMesh; builder.nv and
-  -- builder.nt count its vertices and triangles.
+  -- builder.nt count its vertices and triangles. Every method checks its
+  -- arguments at the call and changes nothing when they are bad.
   function cs.newBuilder()
     return setmetatable({ vertices = {}, indices = {}, tags = {}, hasTags = false,
       nv = 0, nt = 0 }, Builder)
   end
 
-  -- Appends a vertex; returns its 1-based index.
-  function Builder:vertex(x, y, z)
+  -- The unchecked appends.
+  local function addVertex(self, x, y, z)
     local v, n = self.vertices, self.nv
     v[3 * n + 1], v[3 * n + 2], v[3 * n + 3] = x, y, z
     self.nv = n + 1
     return n + 1
   end
 
-  -- Appends the triangle a b c (vertex indices) with a tag (default 0).
-  function Builder:face(a, b, c, tag)
+  local function addFace(self, a, b, c, tag)
     local ix, n = self.indices, self.nt
     ix[3 * n + 1], ix[3 * n + 2], ix[3 * n + 3] = a, b, c
-    self.tags[n + 1] = tag or 0
+    self.tags[n + 1] = tag
     self.nt = n + 1
-    if tag and tag ~= 0 then self.hasTags = true end
+    if tag ~= 0 then self.hasTags = true end
+  end
+
+  --- builder:vertex(x, y, z) -> the new vertex's 1-based index.
+  function Builder:vertex(x, y, z)
+    checkBuilder(self, "vertex", "(x, y, z)")
+    check.nums(2, "vertex", XYZ, x, y, z)
+    local i = addVertex(self, x, y, z)
+    return i
+  end
+
+  --- builder:face(a, b, c [, tag]): the triangle a b c (vertex indices, 1..nv) with
+  -- a tag (default 0). Returns the builder.
+  function Builder:face(a, b, c, tag)
+    checkBuilder(self, "face", "(a, b, c [, tag])")
+    local n = self.nv
+    for i, v in ipairs { a, b, c } do
+      local name = ({ "a", "b", "c" })[i]
+      check.int(v, i + 1, "face", name)
+      if v < 1 or v > n then
+        check.argerror(i + 1, "face", format("vertex index %s out of range 1..%d%s", check.num2str(v), n,
+          n == 0 and " (no vertices yet: add them with builder:vertex)" or ""))
+      end
+    end
+    addFace(self, a, b, c, checkTag(tag, 5, "face"))
     return self
   end
 
   --- builder:triangle(ax, ay, az, bx, by, bz, cx, cy, cz [, tag]): its front face is
-  -- the side from which a b c is counter-clockwise.
+  -- the side from which a b c is counter-clockwise. Returns the builder.
   function Builder:triangle(ax, ay, az, bx, by, bz, cx, cy, cz, tag)
-    return self:face(self:vertex(ax, ay, az), self:vertex(bx, by, bz),
-      self:vertex(cx, cy, cz), tag)
+    checkBuilder(self, "triangle", "(ax, ay, az, bx, by, bz, cx, cy, cz [, tag])")
+    check.nums(2, "triangle", TRI, ax, ay, az, bx, by, bz, cx, cy, cz)
+    tag = checkTag(tag, 11, "triangle")
+    addFace(self, addVertex(self, ax, ay, az), addVertex(self, bx, by, bz),
+      addVertex(self, cx, cy, cz), tag)
+    return self
   end
 
   --- builder:quad(12 numbers: corners p1 p2 p3 p4 [, tag]): counter-clockwise seen
   -- from the front; two triangles p1 p2 p3 and p1 p3 p4. The corners should be
-  -- coplanar.
+  -- coplanar. Returns the builder.
   function Builder:quad(x1, y1, z1, x2, y2, z2, x3, y3, z3, x4, y4, z4, tag)
-    local a, b = self:vertex(x1, y1, z1), self:vertex(x2, y2, z2)
-    local c, d = self:vertex(x3, y3, z3), self:vertex(x4, y4, z4)
-    return self:face(a, b, c, tag):face(a, c, d, tag)
+    checkBuilder(self, "quad", "(x1, y1, z1, ... x4, y4, z4 [, tag])")
+    check.nums(2, "quad", QUAD, x1, y1, z1, x2, y2, z2, x3, y3, z3, x4, y4, z4)
+    tag = checkTag(tag, 14, "quad")
+    local a, b = addVertex(self, x1, y1, z1), addVertex(self, x2, y2, z2)
+    local c, d = addVertex(self, x3, y3, z3), addVertex(self, x4, y4, z4)
+    addFace(self, a, b, c, tag)
+    addFace(self, a, c, d, tag)
+    return self
   end
 
   -- The six faces of a box as corner numbers 1..8 (bit 1: x, bit 2: y, bit 4: z
@@ -91,53 +165,118 @@ local function build(core)
     { 5, 6, 8, 7 },   -- +z
   }
 
-  --- builder:box(minx, miny, minz, maxx, maxy, maxz [, tag]): a closed box, 8
-  -- vertices and 12 triangles facing outward.
-  function Builder:box(minx, miny, minz, maxx, maxy, maxz, tag)
+  local function addBox(self, minx, miny, minz, maxx, maxy, maxz, tag)
     local first = self.nv + 1
     for i = 0, 7 do
-      self:vertex(i % 2 == 0 and minx or maxx,
+      addVertex(self, i % 2 == 0 and minx or maxx,
         i % 4 < 2 and miny or maxy,
         i < 4 and minz or maxz)
     end
     for _, f in ipairs(BOX_FACES) do
       local a, b, c, d = first + f[1] - 1, first + f[2] - 1, first + f[3] - 1, first + f[4] - 1
-      self:face(a, b, c, tag):face(a, c, d, tag)
+      addFace(self, a, b, c, tag)
+      addFace(self, a, c, d, tag)
     end
+  end
+
+  --- builder:box(minx, miny, minz, maxx, maxy, maxz [, tag]): a closed box, 8
+  -- vertices and 12 triangles facing outward. Returns the builder.
+  function Builder:box(minx, miny, minz, maxx, maxy, maxz, tag)
+    checkBuilder(self, "box", "(minx, miny, minz, maxx, maxy, maxz [, tag])")
+    checkBox(2, "box", minx, miny, minz, maxx, maxy, maxz)
+    addBox(self, minx, miny, minz, maxx, maxy, maxz, checkTag(tag, 8, "box"))
     return self
   end
 
+  -- An array's element i: a finite number, or an error naming what it is.
+  local function element(t, i, arg, fname, what)
+    local v = rawget(t, i)
+    if type(v) ~= "number" then
+      check.argerror(arg, fname, format("%s: element %d must be a number, got %s", what, i,
+        v == nil and "nil" or check.tname(v)), 2)
+    end
+    if v - v ~= 0 then
+      check.argerror(arg, fname, format("%s: element %d is %s", what, i, check.num2str(v)), 2)
+    end
+    return v
+  end
+
   --- builder:add(vertices, indices [, tags]): appends flat arrays (indices 1-based
-  -- into vertices, as newMesh takes them).
+  -- into vertices, as newMesh takes them). Returns the builder.
   function Builder:add(vertices, indices, tags)
+    checkBuilder(self, "add", "(vertices, indices [, tags])")
+    local arrays = { vertices, indices }
+    for i = 1, 2 do                               -- (not ipairs: it stops at a nil)
+      if type(arrays[i]) ~= "table" then
+        check.argerror(i + 1, "add", "table expected, got " .. (arrays[i] == nil and "nil" or check.tname(arrays[i])))
+      end
+    end
+    if tags ~= nil and type(tags) ~= "table" then
+      check.argerror(4, "add", "table or nil expected, got " .. check.tname(tags))
+    end
+    local nv, ni = #vertices, #indices
+    if nv % 3 ~= 0 then
+      check.argerror(2, "add", format("flat vertex array has %d numbers, not a multiple of 3", nv))
+    end
+    if ni % 3 ~= 0 then
+      check.argerror(3, "add", format("index count %d is not a multiple of 3", ni))
+    end
+    for i = 1, nv do element(vertices, i, 2, "add", "vertices") end
+    for i = 1, ni do
+      local v = element(indices, i, 3, "add", "indices")
+      if v ~= floor(v) or v < 1 or v > nv / 3 then
+        check.argerror(3, "add", format("triangle %d: index %s out of range 1..%d",
+          floor((i + 2) / 3), check.num2str(v), nv / 3))
+      end
+    end
+    if tags then
+      for t = 1, ni / 3 do
+        local g = tags[t]
+        if g ~= nil and (type(g) ~= "number" or g ~= floor(g) or g < -2147483648 or g > 2147483647) then
+          check.argerror(4, "add", format("tag %d must be a 32-bit integer, got %s", t,
+            type(g) == "number" and check.num2str(g) or check.tname(g)))
+        end
+      end
+    end
     local first = self.nv
-    for i = 1, #vertices, 3 do self:vertex(vertices[i], vertices[i + 1], vertices[i + 2]) end
-    for t = 1, math.floor(#indices / 3) do
+    for i = 1, nv, 3 do addVertex(self, vertices[i], vertices[i + 1], vertices[i + 2]) end
+    for t = 1, ni / 3 do
       local i = 3 * t - 2
-      self:face(first + indices[i], first + indices[i + 1], first + indices[i + 2],
-        tags and tags[t])
+      addFace(self, first + indices[i], first + indices[i + 1], first + indices[i + 2],
+        tags and tags[t] or 0)
     end
     return self
   end
 
   --- builder:triangleCount() -> how many triangles it holds.
   function Builder:triangleCount()
+    checkBuilder(self, "triangleCount", "()")
     return self.nt
   end
 
   --- builder:mesh([options]) -> cs.newMesh(vertices, indices, options), with the
   -- builder's tags when any is not 0.
   function Builder:mesh(options)
+    checkBuilder(self, "mesh", "([options])")
+    if options ~= nil and type(options) ~= "table" then
+      check.argerror(2, "mesh", "table or nil expected, got " .. check.tname(options))
+    end
+    if self.nt == 0 then
+      error("mesh: the builder is empty (add a box, quad or triangle first)", 2)
+    end
     local o = {}
     for k, v in pairs(options or {}) do o[k] = v end
     if self.hasTags and o.tags == nil then o.tags = self.tags end
-    return core.newMesh(self.vertices, self.indices, o)
+    local mesh = core.newMesh(self.vertices, self.indices, o)
+    return mesh
   end
 
   --- cs.box(minx, miny, minz, maxx, maxy, maxz) -> vertices, indices: a closed box
   -- (8 vertices, 12 outward-facing triangles) for newMesh.
   function cs.box(minx, miny, minz, maxx, maxy, maxz)
-    local b = cs.newBuilder():box(minx, miny, minz, maxx, maxy, maxz)
+    checkBox(1, "box", minx, miny, minz, maxx, maxy, maxz)
+    local b = cs.newBuilder()
+    addBox(b, minx, miny, minz, maxx, maxy, maxz, 0)
     return b.vertices, b.indices
   end
 
@@ -145,6 +284,70 @@ local function build(core)
 
   --- cs.newCharacter{...} -> a character controller (see collideslide/character.lua).
   cs.newCharacter = character.bind(core)
+
+  --- cs.setPlatformVelocity(body, vx, vy, vz): a body's velocity in m/s, which
+  -- the characters standing on it ride (body:setVelocity's is per call).
+  cs.setPlatformVelocity = character.setPlatformVelocity
+
+  -- {======================================================================
+  -- Contacts as a list; a ray with a direction and a distance
+  -- =======================================================================
+
+  local Character = character.Character
+
+  --- cs.contacts(mover [, list]) -> list, count: the last call's contacts as
+  -- tables { x, y, z, nx, ny, nz, triangle, body, tag } (list is refilled when
+  -- given, so that a game loop makes no garbage). A character gives its mover's.
+  function cs.contacts(m, list)
+    if getmetatable(m) == Character then m = rawget(m, "mover") end
+    if check.tname(m) ~= "collideslide.Mover" then
+      check.argerror(1, "contacts", "collideslide.Mover or collideslide.Character expected, got "
+        .. (m == nil and "no value" or check.tname(m)))
+    end
+    if list ~= nil and type(list) ~= "table" then
+      check.argerror(2, "contacts", "table or nil expected, got " .. check.tname(list))
+    end
+    local l, n = character.contactList(m, list or {})
+    return l, n
+  end
+
+  -- The world's methods (the same table for every world of this core): the layer
+  -- adds its own there, so that both cores' worlds have them.
+  local World = getmetatable(core.newWorld()).__index
+  local ORIGIN = { "ox", "oy", "oz" }
+  local DIR = { "dx", "dy", "dz" }
+
+  --- world:raycastDir(ox, oy, oz, dx, dy, dz, maxDistance [, mask]) -> distance,
+  -- px, py, pz, nx, ny, nz, triangle, body, tag, or nil: the first triangle hit by
+  -- the ray from o along the direction d (any length but 0) within maxDistance.
+  -- world:raycast takes a segment and returns a fraction of it; this takes a
+  -- direction and returns a distance along it.
+  function World:raycastDir(ox, oy, oz, dx, dy, dz, maxDistance, mask)
+    if check.tname(self) ~= "collideslide.World" then
+      error("bad argument #1 to 'raycastDir' (collideslide.World expected, got " .. check.tname(self)
+        .. ": call it with a colon, world:raycastDir(ox, oy, oz, dx, dy, dz, maxDistance [, mask]))", 2)
+    end
+    check.nums(2, "raycastDir", ORIGIN, ox, oy, oz)
+    check.nums(5, "raycastDir", DIR, dx, dy, dz)
+    check.num(maxDistance, 8, "raycastDir", "maxDistance")
+    if maxDistance < 0 then
+      check.argerror(8, "raycastDir", "maxDistance must be >= 0, got " .. check.num2str(maxDistance))
+    end
+    local len = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if len == 0 then
+      check.argerror(5, "raycastDir", "direction is zero (dx, dy, dz give the ray's direction)")
+    end
+    local s = maxDistance / len
+    local t, px, py, pz, nx, ny, nz, tri, body, tag =
+      self:raycast(ox, oy, oz, dx * s, dy * s, dz * s, mask)
+    if t == nil then return nil end
+    return t * maxDistance, px, py, pz, nx, ny, nz, tri, body, tag
+  end
+
+  -- }======================================================================
+
+  --- cs.draw: plain arrays for drawing (see collideslide/draw.lua).
+  cs.draw = require "collideslide.draw"
 
   return cs
 end

@@ -1,0 +1,40 @@
+/*
+** cs_body.h: a body's layout: a placed instance of a mesh (cs_mesh.h) in a
+** world. The world (cs_world.c) adds, removes and places bodies; cs_body.c
+** keeps a body's world bounds current with its mesh, and calls nothing but
+** the mesh's refit.
+*/
+#ifndef CS_BODY_H
+#define CS_BODY_H
+
+#include "cs_mesh.h"
+
+enum { CS_XFORM_TRANSLATE = 0, CS_XFORM_GENERAL = 1 };
+
+struct cs_Body {
+  cs_World *world;        /* its world, as an identity only (never called) */
+  cs_Mesh *mesh;
+  size_t slot;            /* index in world->bodies */
+  cs_Mat3 A, Ainv;        /* linear part (R S) and its inverse */
+  cs_Vec3 T;              /* translation */
+  int xform;              /* CS_XFORM_* */
+  double sigma_min;       /* lower bound of A's smallest singular value */
+  cs_Vec3 vel;
+  unsigned layers;
+  int enabled;
+  void *userdata;
+  cs_Vec3 lo, hi;         /* world bounds */
+  unsigned mesh_version;  /* of the mesh when lo/hi were computed */
+  unsigned generation;    /* bumped when removed (and when reused) */
+  int alive;              /* in its world (removed bodies are kept for reuse) */
+};
+
+/* Recomputes the body's world bounds from its mesh's (refitting the mesh
+** first if it was edited). */
+void cs_body_update_bounds(cs_Body *b);
+/* Brings a body's bounds up to date with its mesh's vertex edits. */
+CS_INLINE void cs_body_refresh(cs_Body *b) {
+  if (b->mesh->dirty || b->mesh_version != b->mesh->version) cs_body_update_bounds(b);
+}
+
+#endif

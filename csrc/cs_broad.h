@@ -1,0 +1,74 @@
+/*
+** cs_broad.h: the broad phase (cs_broad.c): the tree over body bounds that
+** a world holds, so that a call meets only the bodies near it however many
+** the world holds. It owns the tree and the count of the meshes in use; the
+** world hands it the body array and calls down into it, and walks are
+** iterators (no callbacks), so nothing here calls back up.
+*/
+#ifndef CS_BROAD_H
+#define CS_BROAD_H
+
+#include "cs_body.h"
+
+/* A mesh the bodies use, with the version its tree was built at. */
+typedef struct cs_MeshRef { cs_Mesh *mesh; unsigned version; long count; } cs_MeshRef;
+
+typedef struct cs_BroadNode {
+  cs_Vec3 lo, hi;
+  uint32_t index;         /* leaf: first in items; inner: right child (left is next) */
+  uint32_t count;         /* leaf: bodies; inner: 0 */
+} cs_BroadNode;
+
+typedef struct cs_Broad {
+  cs_Alloc alloc;
+  cs_BroadNode *nodes;
+  size_t nnodes, capnodes;
+  cs_Body **items;
+  size_t capitems;
+  int dirty;              /* bodies moved since it was fitted: refit */
+  int rebuild;            /* bodies added, removed or enabled: rebuild */
+  int ok;                 /* it is usable (not after an allocation failure) */
+  int walks;              /* walks under way (a callback's nested query) */
+  int refits;             /* refits since the last rebuild */
+  cs_MeshRef *meshes;     /* distinct meshes in use */
+  size_t nmeshes, capmeshes;
+} cs_Broad;
+
+void cs_broad_init(cs_Broad *bp, const cs_Alloc *a);
+void cs_broad_free(cs_Broad *bp);
+/* Counts a body's use of a mesh (delta +1 or -1). */
+cs_Status cs_broad_mesh_ref(cs_Broad *bp, cs_Mesh *mesh, int delta);
+/* Bodies moved (refit), or were added, removed or enabled (rebuild). */
+CS_INLINE void cs_broad_moved(cs_Broad *bp) { bp->dirty = 1; }
+CS_INLINE void cs_broad_changed(cs_Broad *bp) { bp->rebuild = 1; }
+/* Brings the tree up to date with the bodies[n] (refitting edited meshes
+** and the bodies' bounds); not while a walk is under way. Returns how many
+** meshes in use were found edited (the world's version moves by that). */
+unsigned cs_broad_update(cs_Broad *bp, cs_Body *const *bodies, size_t n);
+
+/* A walk over the enabled bodies whose layers meet mask and whose bounds
+** meet the box [lo, hi], one body per cs_broad_walk_next, NULL at the end.
+** Walks nest (a query's callback may run another query): the tree is not
+** updated while one is under way, and a nested walk over a tree that is
+** not current visits the bodies one by one. */
+#define CS_BROAD_STACK 128
+typedef struct cs_BroadWalk {
+  cs_Vec3 lo, hi;
+  unsigned mask;
+  cs_Body *const *all;    /* one by one: every body */
+  size_t nall;
+  size_t i, end;          /* the bodies left in the current leaf (or of all) */
+  int one_by_one, counted;
+  size_t top;
+  uint32_t stack[CS_BROAD_STACK];
+} cs_BroadWalk;
+void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies, size_t n,
+                         cs_Vec3 lo, cs_Vec3 hi, unsigned mask);
+cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it);
+void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it);
+/* The bounds of every enabled body of bodies[n]; returns 0 when there is
+** none. */
+int cs_broad_bounds(const cs_Broad *bp, cs_Body *const *bodies, size_t n,
+                    cs_Vec3 *lo, cs_Vec3 *hi);
+
+#endif

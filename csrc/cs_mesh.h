@@ -1,0 +1,38 @@
+/*
+** cs_mesh.h: the mesh's layout (cs_mesh.c). A mesh owns its vertices,
+** triangles and tree (cs_bvh.h); vertex edits mark it dirty and it refits
+** before its next use.
+*/
+#ifndef CS_MESH_H
+#define CS_MESH_H
+
+#include "cs_bvh.h"
+
+enum { CS_TRI_DEGENERATE = 1 };
+
+struct cs_Mesh {
+  cs_Alloc alloc;
+  double *verts;          /* 3 * nverts */
+  uint32_t *tris;         /* 3 * ntris, 0-based */
+  int32_t *tags;          /* ntris, or NULL when every tag is 0 */
+  uint8_t *flags;         /* ntris: CS_TRI_* */
+  uint32_t nverts, ntris, ndegenerate;
+  int backfaces;          /* CS_BACKFACES_* */
+  cs_Bvh bvh;
+  cs_Vec3 lo, hi;         /* bounds of every vertex */
+  unsigned version;       /* bumped by every vertex edit + refit */
+  int dirty;              /* vertices edited since the last refit */
+};
+
+/* Refits the mesh if vertices were edited since its last refit
+** (cs_mesh_refit, collideslide.h, implemented in cs_mesh.c). */
+CS_INLINE void cs_mesh_ensure_fit(cs_Mesh *m) {
+  if (m->dirty) cs_mesh_refit(m);
+}
+
+CS_INLINE cs_Vec3 cs_mesh_vert(const cs_Mesh *m, uint32_t i) {
+  const double *p = m->verts + 3 * (size_t)i;
+  return v3(p[0], p[1], p[2]);
+}
+
+#endif

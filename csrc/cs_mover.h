@@ -1,0 +1,130 @@
+/*
+** cs_mover.h: a mover's layout (cs_mover.c): its shape, tunables, the
+** results of its last call, and what it remembers between calls (the gather
+** cache, the clean start). The mover is data below the world and the slide:
+** cs_mover.c calls nothing but the allocator.
+*/
+#ifndef CS_MOVER_H
+#define CS_MOVER_H
+
+#include "cs_alloc.h"
+#include "cs_sweep.h"
+
+/* A mover's gathered triangles kept between calls (cs_world.c): in
+** ellipsoid space relative to c0, for a box a little larger than one call
+** needs, reused while the world is unchanged and the calls' boxes stay in it. */
+typedef struct cs_GatherCache {
+  uint64_t world;         /* the id of the world it was gathered in; 0: empty */
+  unsigned version;       /* of that world */
+  unsigned mask;
+  cs_Vec3 c0, radius, lo, hi;
+  double q[4];
+  cs_TriES *tris;
+  size_t ntris, captris;
+  const cs_Body **bodies;
+  size_t nbodies, capbodies;
+} cs_GatherCache;
+
+/* A sensor a mover is inside of, by id: the pointer is never read unless
+** the id is found among its world's live sensors. */
+typedef struct cs_SensorRef { const cs_Sensor *sensor; uint64_t id; } cs_SensorRef;
+
+/* The movers added to a world (cs_world_add_mover): kept by the mover
+** module, so that a mover freed while added can leave it, and the world,
+** freed, can tell its movers. */
+typedef struct cs_MoverSet {
+  cs_Mover **items;
+  size_t count, cap;
+  cs_World *world;        /* the owner, as an identity only (never called) */
+  cs_Alloc alloc;         /* the world's */
+  /* A hash grid over the movers' centres, for the movers near a call: a
+  ** mover is in the one cell its centre is in, and a query widens its box
+  ** by the largest half extent of any mover. Built on a query's need,
+  ** rebuilt when the movers outgrow it, kept as movers move. */
+  cs_Mover **heads;       /* buckets: the first mover of each, or NULL */
+  size_t nbuckets;        /* a power of 2; 0: not built */
+  double cell;            /* the cells' width */
+  double max_half;        /* no mover's half extent is larger */
+} cs_MoverSet;
+
+cs_Status cs_moverset_add(cs_MoverSet *set, const cs_Alloc *a, cs_Mover *m);
+void cs_moverset_remove(cs_MoverSet *set, cs_Mover *m);
+/* Every mover forgets the set; then its memory is freed. */
+void cs_moverset_free(cs_MoverSet *set, const cs_Alloc *a);
+/* The mover moved or changed shape: its cell and the set's largest extent. */
+void cs_moverset_moved(cs_MoverSet *set, cs_Mover *m);
+/* Calls fn for every mover of the set whose bounds may meet the box [lo,
+** hi] (a superset: fn tests exactly); stops when fn returns 0. */
+typedef int (*cs_MoverFn)(void *ud, cs_Mover *m);
+void cs_moverset_near(cs_MoverSet *set, cs_Vec3 lo, cs_Vec3 hi, cs_MoverFn fn, void *ud);
+/* The world half extents of the mover's ellipsoid: |row i of R diag(r)|. */
+cs_Vec3 cs_mover_half_extents(const cs_Mover *m);
+
+struct cs_Mover {
+  cs_Alloc alloc;
+  cs_Vec3 pos, radius, up;
+  double q[4];            /* orientation, unit quaternion */
+  int oriented;           /* q is not the identity */
+  cs_Mat3 rot;            /* R(q) */
+  int max_iterations;
+  double skin;            /* < 0: auto, 1% of the smallest radius */
+  double slope_limit;     /* degrees */
+  double cos_slope;       /* cos(slope_limit) */
+  int block_steep;
+  double step_height, snap_distance;
+  unsigned collides_with;
+  cs_FilterFn filter;
+  void *filter_ud;
+  /* results of the last call */
+  cs_Contact *contacts;
+  size_t ncontacts, capcontacts;
+  cs_GroundState ground;
+  int has_ground;
+  cs_Vec3 ground_normal;
+  /* What the mover remembers of the world of its last call, whose id is
+  ** `world`: the ground body, the contacts' bodies, the last safe place,
+  ** the clean start below and the cache. Each is used only by a call in the
+  ** world with that id; ids are never reused, so a freed world's memory is
+  ** never read, even when a new world gets its address (issue 10). */
+  uint64_t world;
+  const cs_Body *ground_body;
+  unsigned ground_generation;  /* of ground_body when it was met */
+  cs_Vec3 ground_anchor;  /* the centre in ground_body's space at the call's end */
+  int ground_tag;
+  int was_stuck;
+  cs_Vec3 last_safe;      /* where the last call ended outside geometry */
+  int has_safe;
+  /* The last call ended overlapping nothing in the world `world` at its
+  ** version clean_version; until the mover or that world changes, the next
+  ** call need not look for overlaps. */
+  int clean;
+  unsigned clean_version;
+  cs_GatherCache cache;
+  /* movers that meet (issue 14) */
+  uint64_t id;            /* unique in the process, never reused */
+  unsigned layers;        /* what other movers' collides_with must meet */
+  cs_MoverSet *set;       /* the world it was added to, or NULL */
+  size_t set_slot;
+  cs_Mover *grid_next;    /* the next mover in its grid bucket */
+  size_t grid_bucket;
+  double grid_cell[3];    /* the cell it is filed in (integers, as doubles) */
+  cs_Vec3 last_move;      /* the displacement of its last call (carries riders) */
+  void *userdata;
+  const cs_Mover *ground_mover;   /* the ground is this mover (when has_ground) */
+  uint64_t ground_mover_id;
+  /* the sensors of the last call: its events, and those it ended inside of */
+  cs_SensorEvent *sevents;
+  size_t nsevents, capsevents;
+  cs_SensorRef *inside;
+  size_t ninside, capinside;
+};
+
+/* The skin in world units: the set value, or 1% of the smallest radius. */
+double cs_mover_skin(const cs_Mover *m);
+/* Makes room for n sensor events and k inside-states (so that a call's
+** commit cannot fail after it). */
+cs_Status cs_mover_reserve_sensors(cs_Mover *m, size_t n, size_t k);
+/* Replaces the mover's contacts with n others (all or nothing). */
+cs_Status cs_mover_set_contacts(cs_Mover *m, const cs_Contact *c, size_t n);
+
+#endif

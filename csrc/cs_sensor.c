@@ -1,0 +1,287 @@
+/*
+** cs_sensor.c: the geometry of sensor volumes: is a mesh closed, is a point
+** inside it (its winding number), and where a mover's centre crosses its
+** surface along the path of one call. Pure functions of a mesh, its
+** placement and points; the world owns the sensors (cs_world.c) and the
+** slide records the path (cs_slide.c).
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_geom.h"
+#include "cs_sensor.h"
+
+/* {==================================================================
+** Closedness
+** ===================================================================*/
+
+/* One directed edge, keyed by its vertices in increasing order. */
+typedef struct Edge { uint32_t lo, hi; int dir; } Edge;
+
+static int edge_cmp(const void *pa, const void *pb) {
+  const Edge *a = (const Edge *)pa, *b = (const Edge *)pb;
+  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+  if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
+  return 0;
+}
+
+/* A closed, consistently oriented surface uses every edge as often in one
+** direction as in the other: then the winding number is the same integer on
+** either side of any face but one, and the crossings of a path change it by
+** one at a time. Sorts the 3n directed edges and sums each edge's
+** directions. On CS_EINVAL, *bad[0..1] are the open edge's vertices and
+** *uses the triangles on it. */
+cs_Status cs_mesh_check_closed(const cs_Mesh *m, const cs_Alloc *a, uint32_t bad[2],
+                               int *uses) {
+  size_t n = 3 * (size_t)m->ntris, i, j;
+  Edge *e;
+  cs_Status s = CS_OK;
+  if (m->ntris == 0) { bad[0] = bad[1] = 0; *uses = 0; return CS_EINVAL; }
+  if (!(e = (Edge *)cs_malloc_array(a, n, sizeof *e))) return CS_ENOMEM;
+  for (i = 0; i < m->ntris; i++)
+    for (j = 0; j < 3; j++) {
+      uint32_t p = m->tris[3 * i + j], q = m->tris[3 * i + (j + 1) % 3];
+      Edge *x = &e[3 * i + j];
+      x->lo = p < q ? p : q;
+      x->hi = p < q ? q : p;
+      x->dir = p < q ? 1 : -1;
+    }
+  qsort(e, n, sizeof *e, edge_cmp);
+  for (i = 0; i < n; i = j) {
+    int sum = 0, count = 0;
+    for (j = i; j < n && e[j].lo == e[i].lo && e[j].hi == e[i].hi; j++) {
+      sum += e[j].dir;
+      count++;
+    }
+    if (sum != 0 && e[i].lo != e[i].hi) {
+      bad[0] = e[i].lo;
+      bad[1] = e[i].hi;
+      *uses = count;
+      s = CS_EINVAL;
+      break;
+    }
+  }
+  cs_free(a, e, n * sizeof *e);
+  return s;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Inside: the winding number
+** ===================================================================*/
+
+/* The winding number of the mesh around p (mesh space): the sum of the
+** solid angles its triangles subtend at p, over 4 pi. Each solid angle by
+** Van Oosterom and Strackee (1983): tan(omega / 2) = a.(b x c) /
+** (|a||b||c| + (a.b)|c| + (b.c)|a| + (c.a)|b|), with a, b, c the vertices
+** relative to p. Exactly an integer away from the surface, up to rounding;
+** +1 or -1 inside a closed mesh (the sign is its orientation). */
+static double winding_number(const cs_Mesh *m, cs_Vec3 p) {
+  double sum = 0;
+  uint32_t t;
+  for (t = 0; t < m->ntris; t++) {
+    const uint32_t *ix = m->tris + 3 * (size_t)t;
+    cs_Vec3 a = v3_sub(cs_mesh_vert(m, ix[0]), p), b = v3_sub(cs_mesh_vert(m, ix[1]), p);
+    cs_Vec3 c = v3_sub(cs_mesh_vert(m, ix[2]), p);
+    double la = v3_len(a), lb = v3_len(b), lc = v3_len(c);
+    double num = v3_dot(a, v3_cross(b, c));
+    double den = la * lb * lc + v3_dot(a, b) * lc + v3_dot(b, c) * la + v3_dot(c, a) * lb;
+    sum += 2 * atan2(num, den);
+  }
+  return sum / (4 * 3.14159265358979323846);
+}
+
+/* A world point in the placed mesh's own space. */
+static cs_Vec3 to_mesh(const cs_Body *place, cs_Vec3 p) {
+  return m3_apply(&place->Ainv, v3_sub(p, place->T));
+}
+
+/* Inside when the winding number is not 0: it rounds to -1, 0 or 1 for a
+** closed mesh, so half is the threshold (a point on the surface, where it
+** is one half, is taken as outside). */
+static int inside_mesh(const cs_Mesh *m, cs_Vec3 p_mesh) {
+  return fabs(winding_number(m, p_mesh)) > 0.5 + 1e-9;
+}
+
+int cs_sensor_contains_point(const cs_Sensor *s, cs_Vec3 p) {
+  const cs_Body *pl = &s->place;
+  cs_Vec3 q = to_mesh(pl, p);
+  if (p.x < pl->lo.x || p.y < pl->lo.y || p.z < pl->lo.z ||
+      p.x > pl->hi.x || p.y > pl->hi.y || p.z > pl->hi.z)
+    return 0;
+  return inside_mesh(pl->mesh, q);
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Crossings along a path
+** ===================================================================*/
+
+/* Does the segment [p, p + d] meet the box [lo, hi]? (slab test) */
+static int segment_meets_box(cs_Vec3 p, cs_Vec3 d, cs_Vec3 lo, cs_Vec3 hi) {
+  double t0 = 0, t1 = 1;
+  int k;
+  for (k = 0; k < 3; k++) {
+    double o = v3_get(p, k), v = v3_get(d, k), l = v3_get(lo, k), h = v3_get(hi, k);
+    if (v == 0) {
+      if (o < l || o > h) return 0;
+    } else {
+      double a = (l - o) / v, b = (h - o) / v;
+      if (a > b) { double x = a; a = b; b = x; }
+      if (a > t0) t0 = a;
+      if (b < t1) t1 = b;
+      if (t0 > t1) return 0;
+    }
+  }
+  return 1;
+}
+
+static int double_cmp(const void *pa, const void *pb) {
+  double a = *(const double *)pa, b = *(const double *)pb;
+  return a < b ? -1 : a > b;
+}
+
+/* The sorted parameters in (0, 1) where the segment p + s d (mesh space)
+** meets a triangle; the ray test is watertight (cs_ray_triangle), so a
+** segment through an edge or vertex meets at least one of its triangles. */
+static cs_Status segment_hits(const cs_Mesh *m, cs_Vec3 p, cs_Vec3 d, const cs_Alloc *a,
+                              double **buf, size_t *cap, size_t *n) {
+  uint32_t t;
+  *n = 0;
+  for (t = 0; t < m->ntris; t++) {
+    const uint32_t *ix = m->tris + 3 * (size_t)t;
+    double s;
+    if (m->flags[t] & CS_TRI_DEGENERATE) continue;
+    if (!cs_ray_triangle(p, d, cs_mesh_vert(m, ix[0]), cs_mesh_vert(m, ix[1]),
+                         cs_mesh_vert(m, ix[2]), 1.0, &s))
+      continue;
+    if (*n == *cap) {
+      cs_Status st = cs_grow(a, (void **)buf, cap, *n + 1, sizeof(double));
+      if (st != CS_OK) return st;
+    }
+    (*buf)[(*n)++] = s;
+  }
+  if (*n > 1) qsort(*buf, *n, sizeof(double), double_cmp);
+  return CS_OK;
+}
+
+/* Walks one sensor along the polyline path[0..n) (world space; len[i] the
+** length up to point i, len[n - 1] > 0 or the path is a point) starting
+** from the state *inside, and appends an event at every change of state:
+** at the path's start when the state there differs from *inside, and at
+** each crossing of the surface. Between two consecutive hits of a segment
+** the state is the winding number at their midpoint, so a hit counted
+** twice (at an edge) or a graze changes nothing. *inside ends as the state
+** at the path's end. */
+cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const double *len,
+                          size_t n, int *inside, cs_SensorScratch *sc) {
+  const cs_Body *pl = &sensor->place;
+  const cs_Mesh *m = pl->mesh;
+  double total = len[n - 1];
+  int state = *inside, now;
+  size_t i, k;
+  cs_Status st;
+  now = cs_sensor_contains_point(sensor, path[0]);
+  if (now != state && (st = cs_sensor_push_event(sc, sensor, now, 0.0)) != CS_OK) return st;
+  state = now;
+  for (i = 0; i + 1 < n; i++) {
+    cs_Vec3 a = path[i], d = v3_sub(path[i + 1], path[i]);
+    cs_Vec3 am, dm;
+    size_t nh;
+    if (v3_len2(d) == 0 || !segment_meets_box(a, d, pl->lo, pl->hi)) continue;
+    am = to_mesh(pl, a);
+    dm = m3_apply(&pl->Ainv, d);
+    if ((st = segment_hits(m, am, dm, &sc->alloc, &sc->hits, &sc->caphits, &nh)) != CS_OK)
+      return st;
+    for (k = 0; k < nh; k++) {
+      double s = sc->hits[k], next = k + 1 < nh ? sc->hits[k + 1] : 1.0;
+      if (next <= s) continue;            /* the same point met twice */
+      now = inside_mesh(m, v3_madd(am, dm, 0.5 * (s + next)));
+      if (now != state) {
+        double t = total > 0 ? (len[i] + s * (len[i + 1] - len[i])) / total : 0;
+        if ((st = cs_sensor_push_event(sc, sensor, now, t)) != CS_OK) return st;
+        state = now;
+      }
+    }
+  }
+  *inside = state;
+  return CS_OK;
+}
+
+cs_Status cs_sensor_push_event(cs_SensorScratch *sc, const cs_Sensor *s, int enter, double t) {
+  cs_SensorEvent *e;
+  if (sc->nevents == sc->capevents) {
+    cs_Status st = cs_grow(&sc->alloc, (void **)&sc->events, &sc->capevents, sc->nevents + 1,
+                           sizeof(cs_SensorEvent));
+    if (st != CS_OK) return st;
+  }
+  e = &sc->events[sc->nevents++];
+  e->sensor = s;
+  e->enter = enter;
+  e->t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return CS_OK;
+}
+
+/* Was the mover inside sn at the end of its last call (in the world with
+** id `world`)? */
+static int was_inside(uint64_t world, const cs_Mover *m, const cs_Sensor *sn) {
+  size_t i;
+  if (m->world != world) return 0;
+  for (i = 0; i < m->ninside; i++)
+    if (m->inside[i].id == sn->id) return 1;
+  return 0;
+}
+
+/* Sorts the events by t, keeping the order of equal ones (insertion sort:
+** a call has a few). */
+static void sort_events(cs_SensorEvent *e, size_t n) {
+  size_t i, j;
+  for (i = 1; i < n; i++) {
+    cs_SensorEvent x = e[i];
+    for (j = i; j > 0 && e[j - 1].t > x.t; j--) e[j] = e[j - 1];
+    e[j] = x;
+  }
+}
+
+cs_Status cs_sensors_track(cs_Sensor *const *sensors, size_t nsensors, uint64_t world,
+                           const cs_Mover *m, cs_SensorScratch *sc) {
+  size_t i;
+  cs_Status s;
+  sc->nevents = 0;
+  sc->ninside = 0;
+  if (sc->npath > sc->caplen &&
+      (s = cs_grow(&sc->alloc, (void **)&sc->len, &sc->caplen, sc->npath, sizeof(double))) != CS_OK)
+    return s;
+  sc->len[0] = 0;
+  for (i = 1; i < sc->npath; i++)
+    sc->len[i] = sc->len[i - 1] + v3_len(v3_sub(sc->path[i], sc->path[i - 1]));
+  for (i = 0; i < nsensors; i++) {
+    const cs_Sensor *sn = sensors[i];
+    int inside;
+    if (!(sn->layers & m->collides_with)) continue;
+    inside = was_inside(world, m, sn);
+    if ((s = cs_sensor_track(sn, sc->path, sc->len, sc->npath, &inside, sc)) != CS_OK) return s;
+    if (!inside) continue;
+    if (sc->ninside == sc->capinside &&
+        (s = cs_grow(&sc->alloc, (void **)&sc->inside, &sc->capinside, sc->ninside + 1,
+                     sizeof(cs_SensorRef))) != CS_OK)
+      return s;
+    sc->inside[sc->ninside].sensor = sn;
+    sc->inside[sc->ninside++].id = sn->id;
+  }
+  sort_events(sc->events, sc->nevents);
+  return CS_OK;
+}
+
+/* The mover's memory by ids: s is read for its ids only. */
+int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s) {
+  size_t i;
+  if (m->world != s->world_id) return 0;
+  for (i = 0; i < m->ninside; i++)
+    if (m->inside[i].id == s->id) return 1;
+  return 0;
+}
+
+/* }================================================================== */

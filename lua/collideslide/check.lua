@@ -1,0 +1,95 @@
+-- collideslide/check.lua: argument checks for the Lua layer, with the messages of
+-- the C module ("bad argument #2 to 'box' (minx must be a number, got table)").
+-- Argument numbers count as Lua counts them (luaL_argerror): self is #1, except in
+-- a method call (b:box(...)), where the first argument after the colon is #1.
+
+local type, tostring, format, getinfo, floor = type, tostring, string.format, debug.getinfo, math.floor
+local error, getmetatable, rawget = error, getmetatable, rawget
+
+local check = {}
+
+-- A number as the messages show it: NaN, inf, -inf, or %.14g.
+function check.num2str(v)
+  if v ~= v then return "NaN" end
+  if v == math.huge then return "inf" end
+  if v == -math.huge then return "-inf" end
+  return format("%.14g", v)
+end
+
+-- The type of v as its metatable's __name (collideslide.Mesh, ...) or type(v).
+function check.tname(v)
+  local mt = getmetatable(v)
+  if type(mt) == "table" then
+    local n = rawget(mt, "__name")
+    if type(n) == "string" then return n end
+  end
+  return type(v)
+end
+
+--- check.argerror(arg, fname, msg [, depth]): raises "bad argument #arg to 'fname'
+-- (msg)" blaming the caller of the API function, which is `depth` calls above
+-- this one (default 1: the API function called argerror itself). arg counts self
+-- for methods; a method call (colon) shifts it down by one, as luaL_argerror does.
+function check.argerror(arg, fname, msg, depth)
+  depth = depth or 1
+  local info = getinfo(depth + 1, "n")
+  if info and info.namewhat == "method" then
+    arg = arg - 1
+    if arg == 0 then
+      error(format("calling '%s' on bad self (%s)", fname, msg), depth + 2)
+    end
+  end
+  error(format("bad argument #%d to '%s' (%s)", arg, fname, msg), depth + 2)
+end
+local argerror = check.argerror
+
+--- check.num(v, arg, fname, name [, depth]) -> v: a finite number (no strings).
+function check.num(v, arg, fname, name, depth)
+  if type(v) ~= "number" then
+    argerror(arg, fname, format("%s must be a number, got %s", name,
+      v == nil and "nil" or check.tname(v)), (depth or 1) + 1)
+  end
+  if v - v ~= 0 then
+    argerror(arg, fname, format("%s is %s", name, check.num2str(v)), (depth or 1) + 1)
+  end
+  return v
+end
+
+--- check.int(v, arg, fname, name [, depth]) -> v: a number with an integer value.
+function check.int(v, arg, fname, name, depth)
+  check.num(v, arg, fname, name, (depth or 1) + 1)
+  if v ~= floor(v) then
+    argerror(arg, fname, format("%s must be an integer, got %s", name, check.num2str(v)),
+      (depth or 1) + 1)
+  end
+  return v
+end
+
+--- check.nums(first, fname, names, ...): each of ... a finite number; names[i]
+-- names the i-th, which is argument first + i - 1. (Not `arg`: in a vararg
+-- function, Lua 5.1 declares its own local `arg`, which would hide it.)
+function check.nums(first, fname, names, ...)
+  for i = 1, #names do
+    check.num((select(i, ...)), first + i - 1, fname, names[i], 2)
+  end
+end
+
+--- check.self(self, mt, fname, what, usage [, depth]): self must have the
+-- metatable mt; otherwise the message names a dot used for a colon.
+function check.self(self, mt, fname, what, usage, depth)
+  if getmetatable(self) ~= mt then
+    error(format("bad argument #1 to '%s' (%s expected, got %s: call it with a colon, %s)",
+      fname, what, self == nil and "no value" or check.tname(self), usage), (depth or 1) + 2)
+  end
+end
+
+-- The closest name in `names` to `k` differing only in case, or nil.
+function check.suggest(k, names)
+  if type(k) ~= "string" then return nil end
+  local lk = k:lower()
+  for _, n in ipairs(names) do
+    if n:lower() == lk then return n end
+  end
+end
+
+return check

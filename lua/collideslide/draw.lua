@@ -1,0 +1,217 @@
+-- collideslide/draw.lua: plain arrays for drawing what collideslide holds, with no
+-- graphics API of its own (cs.draw, or require "collideslide.draw"):
+--
+--   triangles(mesh [, body or sensor]) / triangles(body or sensor) / triangles(vertices, indices)
+--       -> { {x, y, z, u, v, nx, ny, nz, 1, 1, 1, 1}, ... }, three per triangle
+--       (flat normals, white): the vertex format of g3d's models
+--       (g3d.newModel(verts)), love.graphics.newMesh(draw.FORMAT, verts, "triangles").
+--   topDown(mesh [, body or sensor]) / topDown(body or sensor) / topDown(vertices, indices)
+--       -> { {x, z, 0, 0, r, g, b, a}, ... }: the triangles seen from above (+y),
+--       lowest first, shaded by slope and height, in LÖVE's default 2D format:
+--       love.graphics.newMesh(verts, "triangles").
+--   ellipsoid(mover [, segments]) -> g3d/FORMAT vertices of the mover's ellipsoid.
+--   outline(mover [, segments])   -> {x1, z1, x2, z2, ...}: the ellipsoid from above,
+--       for love.graphics.polygon("line", points).
+--   contacts(mover [, length])    -> { {x1, y1, z1, x2, y2, z2}, ... }: each contact
+--       point and the point `length` (default 0.5) along its normal.
+-- A character can be given wherever a mover is (its mover is used).
+
+local draw = {}
+
+local type, getmetatable, rawget, error, format = type, getmetatable, rawget, error, string.format
+local sqrt, cos, sin, pi, floor = math.sqrt, math.cos, math.sin, math.pi, math.floor
+
+--- draw.FORMAT: the vertex format of triangles() and ellipsoid() for
+-- love.graphics.newMesh (position, texture coordinates, normal, colour), g3d's.
+draw.FORMAT = {
+  { "VertexPosition", "float", 3 },
+  { "VertexTexCoord", "float", 2 },
+  { "VertexNormal", "float", 3 },
+  { "VertexColor", "byte", 4 },
+}
+
+local function tname(v)
+  local mt = getmetatable(v)
+  if type(mt) == "table" and type(rawget(mt, "__name")) == "string" then return rawget(mt, "__name") end
+  return type(v)
+end
+
+-- Raises the error blaming the caller of the API function, `depth` calls up
+-- (1: the API function itself raises it, 2: a helper of it does).
+local function argerror(arg, fname, msg, depth)
+  error(format("bad argument #%d to '%s' (%s)", arg, fname, msg), depth + 2)
+end
+
+-- The mover of a mover or a character.
+local function moverOf(m, fname)
+  local t = tname(m)
+  if t == "collideslide.Character" then return m.mover end
+  if t ~= "collideslide.Mover" then
+    argerror(1, fname, "collideslide.Mover or collideslide.Character expected, got "
+      .. (m == nil and "no value" or t), 2)
+  end
+  return m
+end
+
+local PLACED = { ["collideslide.Body"] = true, ["collideslide.Sensor"] = true }
+
+-- Calls fn(ax, ay, az, bx, by, bz, cx, cy, cz) for each triangle of a mesh (placed
+-- by a body's or sensor's transform when given), of a body or a sensor (its mesh
+-- where it is), or of flat vertex/index arrays.
+local function eachTriangle(fname, a, b, fn)
+  if PLACED[tname(a)] and b == nil then a, b = a:getMesh(), a end
+  if tname(a) == "collideslide.Mesh" then
+    local m
+    if b ~= nil then
+      if not PLACED[tname(b)] then
+        argerror(2, fname, "collideslide.Body, collideslide.Sensor or nil expected, got " .. tname(b), 2)
+      end
+      m = { b:getTransform() }
+    end
+    local function at(i)
+      local x, y, z = a:getVertex(i)
+      if not m then return x, y, z end
+      return m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14],
+        m[3] * x + m[7] * y + m[11] * z + m[15]
+    end
+    for t = 1, a:triangleCount() do
+      local i, j, k = a:getTriangle(t)
+      local ax, ay, az = at(i)
+      local bx, by, bz = at(j)
+      local cx, cy, cz = at(k)
+      fn(ax, ay, az, bx, by, bz, cx, cy, cz)
+    end
+  elseif type(a) == "table" and type(b) == "table" then
+    for t = 1, floor(#b / 3) do
+      local i, j, k = 3 * b[3 * t - 2] - 2, 3 * b[3 * t - 1] - 2, 3 * b[3 * t] - 2
+      fn(a[i], a[i + 1], a[i + 2], a[j], a[j + 1], a[j + 2], a[k], a[k + 1], a[k + 2])
+    end
+  else
+    argerror(1, fname, "a collideslide.Mesh, Body or Sensor, or flat vertex and index arrays expected, got "
+      .. tname(a) .. (b == nil and "" or " and " .. tname(b)), 2)
+  end
+end
+
+-- The unit normal of a triangle (0, 0, 0 when degenerate).
+local function normal(ax, ay, az, bx, by, bz, cx, cy, cz)
+  local ux, uy, uz = bx - ax, by - ay, bz - az
+  local vx, vy, vz = cx - ax, cy - ay, cz - az
+  local nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+  local l = sqrt(nx * nx + ny * ny + nz * nz)
+  if l == 0 then return 0, 0, 0 end
+  return nx / l, ny / l, nz / l
+end
+
+--- draw.triangles(mesh [, body or sensor]), (body or sensor) or (vertices, indices) -> list of
+-- {x, y, z, u, v, nx, ny, nz, r, g, b, a} (u = v = 0, white), three per triangle.
+function draw.triangles(a, b)
+  local out, n = {}, 0
+  eachTriangle("triangles", a, b, function(ax, ay, az, bx, by, bz, cx, cy, cz)
+    local nx, ny, nz = normal(ax, ay, az, bx, by, bz, cx, cy, cz)
+    out[n + 1] = { ax, ay, az, 0, 0, nx, ny, nz, 1, 1, 1, 1 }
+    out[n + 2] = { bx, by, bz, 0, 0, nx, ny, nz, 1, 1, 1, 1 }
+    out[n + 3] = { cx, cy, cz, 0, 0, nx, ny, nz, 1, 1, 1, 1 }
+    n = n + 3
+  end)
+  return out
+end
+
+--- draw.topDown(mesh [, body or sensor]), (body or sensor) or (vertices, indices) -> list of
+-- {x, z, 0, 0, r, g, b, 1}: seen from above, lowest triangles first (so that
+-- higher ones cover them), grey by slope and height: flat ground light, walls
+-- dark, higher a little lighter (g = 0.25 + 0.45 |ny| + 0.3 (1 - e^(-y/3)) for
+-- y >= 0).
+function draw.topDown(a, b)
+  local tris = {}
+  eachTriangle("topDown", a, b, function(ax, ay, az, bx, by, bz, cx, cy, cz)
+    local _, ny = normal(ax, ay, az, bx, by, bz, cx, cy, cz)
+    local y = (ay + by + cy) / 3
+    local g = 0.25 + 0.45 * (ny < 0 and -ny or ny) + 0.3 * (1 - math.exp(-(y > 0 and y or 0) / 3))
+    tris[#tris + 1] = { y, #tris, ax, az, bx, bz, cx, cz, g }
+  end)
+  table.sort(tris, function(p, q) if p[1] ~= q[1] then return p[1] < q[1] end return p[2] < q[2] end)
+  local out = {}
+  for i, t in ipairs(tris) do
+    local g = t[9]
+    out[3 * i - 2] = { t[3], t[4], 0, 0, g, g, g, 1 }
+    out[3 * i - 1] = { t[5], t[6], 0, 0, g, g, g, 1 }
+    out[3 * i] = { t[7], t[8], 0, 0, g, g, g, 1 }
+  end
+  return out
+end
+
+-- Rotates (x, y, z) by the unit quaternion (qx, qy, qz, qw).
+local function rotate(qx, qy, qz, qw, x, y, z)
+  local tx, ty, tz = 2 * (qy * z - qz * y), 2 * (qz * x - qx * z), 2 * (qx * y - qy * x)
+  return x + qw * tx + (qy * tz - qz * ty), y + qw * ty + (qz * tx - qx * tz),
+    z + qw * tz + (qx * ty - qy * tx)
+end
+
+local function segmentsArg(s, fname, default)
+  if s == nil then return default end
+  if type(s) ~= "number" or s ~= floor(s) or s < 3 then
+    argerror(2, fname, "segments must be an integer >= 3, got " .. tostring(s), 2)
+  end
+  return s
+end
+
+--- draw.ellipsoid(mover [, segments]) -> list of draw.FORMAT vertices: the
+-- mover's ellipsoid (with its orientation), `segments` (default 16) around.
+function draw.ellipsoid(m, segments)
+  m = moverOf(m, "ellipsoid")
+  local sides = segmentsArg(segments, "ellipsoid", 16)
+  local rings = math.max(2, floor(sides / 2))
+  local px, py, pz = m:getPosition()
+  local rx, ry, rz = m:getRadius()
+  local qx, qy, qz, qw = m:getOrientation()
+  local function point(i, j)                    -- ring i (0..rings), side j
+    local th, ph = pi * i / rings, 2 * pi * j / sides
+    local ux, uy, uz = sin(th) * cos(ph), cos(th), sin(th) * sin(ph)
+    local x, y, z = rotate(qx, qy, qz, qw, rx * ux, ry * uy, rz * uz)
+    local nx, ny, nz = rotate(qx, qy, qz, qw, ux / rx, uy / ry, uz / rz)
+    local l = sqrt(nx * nx + ny * ny + nz * nz)
+    return { px + x, py + y, pz + z, j / sides, i / rings, nx / l, ny / l, nz / l, 1, 1, 1, 1 }
+  end
+  local out = {}
+  for i = 0, rings - 1 do
+    for j = 0, sides - 1 do
+      local a, b, c, d = point(i, j), point(i, j + 1), point(i + 1, j + 1), point(i + 1, j)
+      if i > 0 then out[#out + 1] = a; out[#out + 1] = b; out[#out + 1] = c end
+      if i < rings - 1 then out[#out + 1] = a; out[#out + 1] = c; out[#out + 1] = d end
+    end
+  end
+  return out
+end
+
+--- draw.outline(mover [, segments]) -> {x1, z1, x2, z2, ...}: the mover's
+-- ellipse from above (radii rx and rz; its orientation is not drawn).
+function draw.outline(m, segments)
+  m = moverOf(m, "outline")
+  local sides = segmentsArg(segments, "outline", 24)
+  local px, _, pz = m:getPosition()
+  local rx, _, rz = m:getRadius()
+  local out = {}
+  for j = 0, sides - 1 do
+    local a = 2 * pi * j / sides
+    out[2 * j + 1], out[2 * j + 2] = px + rx * cos(a), pz + rz * sin(a)
+  end
+  return out
+end
+
+--- draw.contacts(mover [, length]) -> list of {x1, y1, z1, x2, y2, z2}: each
+-- contact of the last call, from its point along its normal by length (0.5).
+function draw.contacts(m, length)
+  m = moverOf(m, "contacts")
+  if length == nil then length = 0.5 end
+  if type(length) ~= "number" or length - length ~= 0 then
+    argerror(2, "contacts", "length must be a finite number, got " .. tostring(length), 1)
+  end
+  local out = {}
+  for i = 1, m:contactCount() do
+    local x, y, z, nx, ny, nz = m:getContact(i)
+    out[i] = { x, y, z, x + nx * length, y + ny * length, z + nz * length }
+  end
+  return out
+end
+
+return draw

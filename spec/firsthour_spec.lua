@@ -1,0 +1,474 @@
+-- spec/firsthour_spec.lua: the traps a new user met (issue 12), each closed by an
+-- error that names the fix or by a documented behaviour: the builder's argument
+-- checks, the character's refusal of unknown fields and input keys, the
+-- dot-for-colon and wrong-object messages, contacts as lists, raycastDir, the
+-- ground state without gravity, platforms (setTransform alone, per-second
+-- velocities), pushing, camera yaw, the drawing helpers and the loader's messages.
+-- Runs under both bindings (make test, make test-ffi) but for #cbinding parts.
+
+local H = require "helper"
+local cs = require "collideslide"
+
+local function errorOf(f, ...)
+  local ok, err = pcall(f, ...)
+  assert(not ok, "expected an error")
+  return tostring(err)
+end
+
+-- A 20 x 20 floor at y = 0 and a box 1 high from x = 2 to 3.
+local function level()
+  local b = cs.newBuilder()
+  b:quad(-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10)
+  b:box(2, 0, -1, 3, 1, 1)
+  local world = cs.newWorld()
+  local body = world:add(b:mesh())
+  return world, body, b
+end
+
+describe("the builder checks its arguments at the call", function()
+  local b
+  before_each(function()
+    b = cs.newBuilder():box(0, 0, 0, 1, 1, 1)   -- 8 vertices, 12 triangles
+  end)
+
+  local function unchanged()
+    assert.equal(8, b.nv)
+    assert.equal(12, b.nt)
+    assert.equal(24, #b.vertices)
+    assert.equal(36, #b.indices)
+  end
+
+  it("tables for numbers", function()
+    assert.matches("bad argument #1 to 'box' %(minx must be a number, got table%)",
+      errorOf(function() b:box({ 0, 0, 0 }, { 1, 1, 1 }) end))
+    unchanged()
+  end)
+
+  it("swapped min and max", function()
+    assert.matches("bad argument #4 to 'box' %(maxx is less than minx %(0 < 1%): min corner first, then max%)",
+      errorOf(function() b:box(1, 1, 1, 0, 0, 0) end))
+    assert.matches("bad argument #5 to 'box' %(maxy is less than miny",
+      errorOf(function() cs.box(0, 0, 0, 1, -1, 1) end))
+    unchanged()
+    -- a flat box (min = max on an axis) is allowed
+    b:box(0, 0, 0, 1, 0, 1)
+    assert.equal(24, b.nt)
+  end)
+
+  it("a quad given three corners", function()
+    assert.matches("bad argument #10 to 'quad' %(x4 must be a number, got nil%)",
+      errorOf(function() b:quad(0, 0, 0, 1, 0, 0, 1, 0, 1) end))
+    unchanged()
+  end)
+
+  it("NaN, strings, bad tags and indices", function()
+    assert.matches("bad argument #6 to 'box' %(maxy is NaN%)",
+      errorOf(function() b.box(b, 0, 0, 0, 1, 0 / 0, 1) end))
+    assert.matches("bad argument #3 to 'vertex' %(z must be a number, got string%)",
+      errorOf(function() b:vertex(1, 2, "3") end))
+    assert.matches("bad argument #7 to 'box' %(tag must be an integer, got 2%.5%)",
+      errorOf(function() b:box(0, 0, 0, 1, 1, 1, 2.5) end))
+    assert.matches("bad argument #3 to 'face' %(vertex index 9 out of range 1%.%.8%)",
+      errorOf(function() b:face(1, 2, 9) end))
+    assert.matches("bad argument #2 to 'add' %(triangle 1: index 2 out of range 1%.%.1%)",
+      errorOf(function() b:add({ 1, 2, 3 }, { 1, 1, 2 }) end))
+    assert.matches("bad argument #1 to 'add' %(table expected, got nil%)",
+      errorOf(function() b:add() end))
+    assert.matches("bad argument #1 to 'mesh' %(table or nil expected, got number%)",
+      errorOf(function() b:mesh(5) end))
+    assert.matches("mesh: the builder is empty", errorOf(function() cs.newBuilder():mesh() end))
+    unchanged()
+  end)
+
+  it("a dot for a colon names the fix", function()
+    assert.matches("bad argument #1 to 'box' %(collideslide.Builder expected, got number: "
+      .. "call it with a colon, builder:box%(", errorOf(function() b.box(1, 1, 1, 2, 2, 2) end))
+    unchanged()
+  end)
+
+  it("good calls still build what they did", function()
+    local v, i = cs.box(0, 0, 0, 1, 2, 3)
+    assert.equal(24, #v)
+    assert.equal(36, #i)
+    assert.same({ 1, 2, 3 }, { v[22], v[23], v[24] })
+    b:add(v, i, { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 7 })
+    assert.equal(24, b.nt)
+    assert.equal(7, b.tags[24])
+    assert.is_true(b.hasTags)
+    assert.equal(24, b:mesh():triangleCount())
+  end)
+end)
+
+describe("the SVG helper checks its arguments at the call", function()
+  local svg = require "collideslide.svg"
+  it("names the argument and the fix", function()
+    local doc = svg.new(10, 10)
+    assert.matches("bad argument #1 to 'new' %(width must be a number, got string%)",
+      errorOf(svg.new, "a", 2))
+    assert.matches("bad argument #5 to 'view' %(umin must be a number, got nil%)",
+      errorOf(svg.view, 0, 0, 1, 1))
+    assert.matches("bad argument #7 to 'view' %(umax must be greater than umin%)",
+      errorOf(svg.view, 0, 0, 1, 1, 1, 0, 0, 1))
+    assert.matches("bad argument #1 to 'polygon' %(points has 3 numbers, not an even count%)",
+      errorOf(function() doc:polygon({ 1, 2, 3 }) end))
+    assert.matches("bad argument #1 to 'line' %(x1 must be a number, got string%)",
+      errorOf(function() doc:line("a") end))
+    assert.matches("bad argument #1 to 'circle' %(an SVG document expected, got number: call it with a colon",
+      errorOf(function() doc.circle(1, 2, 3) end))
+    assert.matches("bad argument #1 to 'save' %(string expected, got number%)",
+      errorOf(function() doc:save(5) end))
+    assert.equal(0, #doc.items)
+    doc:circle(1, 2, 3, { fill = "red" })
+    assert.equal('<circle cx="1.00" cy="2.00" r="3.00" fill="red"/>', doc.items[1])
+  end)
+end)
+
+describe("the character", function()
+  local world, body
+  before_each(function() world, body = level() end)
+
+  it("refuses unknown fields after creation, suggesting the right case", function()
+    local ch = cs.newCharacter()
+    assert.matches("bad argument #2 to '__newindex' %(unknown field 'walkspeed' %(did you mean 'walkSpeed'%?%)%)",
+      errorOf(function() ch.walkspeed = 5 end))
+    assert.matches("unknown field 'hp' %(settings: .*game data goes in character.userdata%)",
+      errorOf(function() ch.hp = 5 end))
+    assert.is_nil(rawget(ch, "walkspeed"))
+    -- settings that default to nil, and userdata, can be written
+    ch.skin = 0.01
+    ch.filter = function() return "slide" end
+    ch.userdata = { hp = 5 }
+    ch:update(world, 1 / 60)
+    assert.equal(0.01, ch.mover.skin)
+  end)
+
+  it("refuses unknown input keys", function()
+    local ch = cs.newCharacter { position = { 0, 1, 0 } }
+    assert.matches("bad argument #3 to 'update' %(unknown input key 'y' %(keys: x, z, jump, run, yaw; "
+      .. "to jump set jump = true", errorOf(function() ch:update(world, 1 / 60, { y = 1 }) end))
+    assert.matches("unknown input key 'X' %(did you mean 'x'%?",
+      errorOf(function() ch:update(world, 1 / 60, { X = 1 }) end))
+    assert.matches("input.yaw must be a finite number, got %-?n",
+      errorOf(function() ch:update(world, 1 / 60, { yaw = 0 / 0 }) end))
+    assert.same({ 0, 1, 0 }, ch.position)
+  end)
+
+  it("names the dot-for-colon mistake", function()
+    local ch = cs.newCharacter()
+    assert.matches("bad argument #1 to 'update' %(collideslide.Character expected, got collideslide.World: "
+      .. "call it with a colon, character:update%(world, dt, input%)%)",
+      errorOf(function() ch.update(world, 1 / 60) end))
+  end)
+
+  it("reports a written velocity and names push", function()
+    local ch = cs.newCharacter()
+    ch.velocity = { 1, 0, 0 }
+    assert.matches("character:update: velocity and fallVelocity are state, not settings: to push the character, "
+      .. "call character:push", errorOf(function() ch:update(world, 1 / 60) end))
+    local ch2 = cs.newCharacter { position = { 0, 2, 0 } }
+    for _ = 1, 5 do ch2:update(world, 1 / 60, { x = 1 }) end    -- its own writes are fine
+    ch2:push(1, 2, 0)
+    ch2:update(world, 1 / 60)
+    ch2.fallVelocity[2] = 10
+    assert.matches("velocity and fallVelocity are state", errorOf(function() ch2:update(world, 1 / 60) end))
+  end)
+
+  it("passed where a mover is expected, names character.mover", function()
+    local ch = cs.newCharacter()
+    assert.matches("bad argument #1 to 'collideAndSlide' %(collideslide.Mover expected, got "
+      .. "collideslide.Character %(pass character.mover%)%)",
+      errorOf(function() world:collideAndSlide(ch, 1, 0, 0) end))
+    assert.matches("collideslide.Mover expected, got collideslide.Mesh%)",
+      errorOf(function() world:collideAndSlide(body:getMesh(), 1, 0, 0) end))
+  end)
+
+  it("offers its mover's contacts: getContact, contactCount, contacts()", function()
+    local ch = cs.newCharacter { position = { 0, 0.905, 0 } }
+    ch:update(world, 1 / 60)
+    assert.is_true(ch.onGround)
+    local n = ch:contactCount()
+    assert.equal(ch.mover:contactCount(), n)
+    assert.is_true(n >= 1)
+    local m = { ch.mover:getContact(1) }
+    assert.same(m, { ch:getContact(1) })
+    local list, count = ch:contacts()
+    assert.equal(n, count)
+    assert.equal(n, #list)
+    local c = list[1]
+    assert.same(m, { c.x, c.y, c.z, c.nx, c.ny, c.nz, c.triangle, c.body, c.tag })
+    assert.equal(body, c.body)
+    assert.near(1, c.ny, H.EXACT)
+    assert.matches("bad argument #1 to 'getContact' %(contact 9 out of range 1%.%.", errorOf(ch.getContact, ch, 9))
+    -- a list is refilled: its tables reused, extra entries cleared
+    local mine = { c, { 1 }, { 2 }, { 3 }, { 4 }, { 5 }, { 6 } }
+    local same, k = cs.contacts(ch, mine)
+    assert.equal(mine, same)
+    assert.equal(n, k)
+    assert.equal(c, mine[1])
+    assert.is_nil(mine[n + 1])
+    local _, k2 = cs.contacts(ch.mover)
+    assert.equal(n, k2)
+    assert.matches("bad argument #1 to 'contacts' %(collideslide.Mover or collideslide.Character expected, got table%)",
+      errorOf(cs.contacts, {}))
+  end)
+
+  it("can be pushed: a jump pad up, a knockback that dies away on the ground", function()
+    local dt = 1 / 60
+    local ch = cs.newCharacter { position = { -5, 0.905, 0 } }
+    ch:update(world, dt)
+    assert.is_true(ch.onGround)
+    ch:push(0, 8, 0)
+    ch:update(world, dt)
+    assert.is_false(ch.onGround)
+    local top = 0
+    for _ = 1, 120 do
+      ch:update(world, dt)
+      top = math.max(top, ch.position[2])
+    end
+    -- 8 m/s up at 9.81 m/s^2: 8^2 / (2 * 9.81) = 3.26 m above the start (within a frame's rise)
+    assert.is_true(math.abs(top - 0.905 - 3.262) < 0.15, "top " .. top)
+    assert.is_true(ch.onGround)
+
+    -- knockback on the ground: 5 m/s dying at pushDrag 5: sum 5 dt e^(-5 dt k) = 0.958 m
+    local x0 = ch.position[1]
+    ch:push(5, 0, 0)
+    for _ = 1, 240 do ch:update(world, dt) end
+    assert.near(0.9585, ch.position[1] - x0, 0.002)
+    assert.near(0, ch.position[3], H.TIGHT)
+    assert.matches("bad argument #1 to 'push' %(vx must be a number, got nil%)",
+      errorOf(function() ch:push() end))
+  end)
+
+  it("walls take a push", function()
+    local dt = 1 / 60
+    local ch = cs.newCharacter { position = { 0, 0.905, 0 }, pushDrag = 0 }
+    ch:update(world, dt)
+    ch:push(20, 0, 0)
+    for _ = 1, 60 do ch:update(world, dt) end
+    -- stopped by the box at x = 2 (radius 0.4), not through it
+    assert.is_true(ch.position[1] < 1.6 + 1e-9 and ch.position[1] > 1.55, "x " .. ch.position[1])
+  end)
+
+  it("walks relative to a camera's yaw", function()
+    local dt = 1 / 60
+    local ch = cs.newCharacter { position = { 0, 0.905, -5 } }
+    ch:update(world, dt)
+    for _ = 1, 30 do ch:update(world, dt, { z = -1, yaw = math.pi / 2 }) end
+    -- forward (z = -1) turned a quarter left about up: along -x, at walkSpeed 4
+    assert.near(-2, ch.position[1], 1e-6)
+    assert.near(-5, ch.position[3], 1e-9)
+    for _ = 1, 30 do ch:update(world, dt, { x = 1, yaw = math.pi }) end
+    assert.near(-4, ch.position[1], 1e-6)    -- right, turned half around: along -x
+  end)
+end)
+
+describe("platforms", function()
+  -- A 4 x 4 platform, 0.5 thick, its top at y = 1, moved along +x at 1.5 m/s.
+  local function platformWorld()
+    local world = cs.newWorld()
+    local b = cs.newBuilder():box(-2, 0.5, -2, 2, 1, 2)
+    local body = world:add(b:mesh())
+    return world, body
+  end
+
+  it("setTransform alone carries a standing character exactly", function()
+    local dt = 1 / 60
+    local world, body = platformWorld()
+    local ch = cs.newCharacter { position = { 0, 1.905, 0 } }
+    ch:update(world, dt)
+    assert.is_true(ch.onGround)
+    local x0 = ch.position[1]
+    for f = 1, 60 do
+      body:setTransform(1.5 * f * dt, 0, 0)
+      ch:update(world, dt)
+    end
+    assert.near(1.5, ch.position[1] - x0, 1e-9)
+    assert.is_true(ch.onGround)
+  end)
+
+  it("cs.setPlatformVelocity takes m/s", function()
+    local dt = 1 / 60
+    local world, body = platformWorld()
+    local ch = cs.newCharacter { position = { 0, 1.905, 0 } }
+    ch:update(world, dt)
+    cs.setPlatformVelocity(body, 1.5, 0, 0)
+    local x0 = ch.position[1]
+    for f = 1, 60 do
+      body:setTransform(1.5 * f * dt, 0, 0)
+      ch:update(world, dt)
+    end
+    assert.near(1.5, ch.position[1] - x0, 1e-9)
+    assert.near(1.5 * dt, (body:getVelocity()), 1e-15)   -- per call, as the core takes it
+    cs.setPlatformVelocity(body, 0, 0, 0)
+    assert.same({ 0, 0, 0 }, { body:getVelocity() })
+    assert.matches("bad argument #1 to 'setPlatformVelocity' %(collideslide.Body expected, got no value%)",
+      errorOf(cs.setPlatformVelocity, nil, 1, 0, 0))
+    assert.matches("bad argument #2 to 'setPlatformVelocity' %(vx must be a number, got string%)",
+      errorOf(cs.setPlatformVelocity, body, "1", 0, 0))
+  end)
+end)
+
+describe("world:raycastDir", function()
+  it("takes a direction and returns a distance", function()
+    local world, body = level()
+    local d, px, py, pz, nx, ny, nz, tri, b = world:raycastDir(0, 10, 0, 0, -1, 0, 100)
+    assert.equal(10, d)
+    assert.same({ 0, 0, 0, 0, 1, 0 }, { px, py, pz, nx, ny, nz })
+    assert.equal(body, b)
+    assert.is_number(tri)
+    assert.near(10, (world:raycastDir(0, 10, 0, 0, -7, 0, 100)), H.EXACT)   -- any length
+    assert.is_nil(world:raycastDir(0, 10, 0, 0, -1, 0, 9.5))                -- out of reach
+    assert.is_nil(world:raycast(0, 10, 0, 0, -1, 0))     -- the segment form: a segment 1 long
+  end)
+
+  it("measures along the ray", function()
+    local world = level()
+    assert.near(1.5, (world:raycastDir(0.5, 0.5, 0, 1, 0, 0, 10)), H.EXACT)
+    assert.near(1.5 * math.sqrt(1.25), (world:raycastDir(0.5, 0.5, 0, 1, 0, 0.5, 10)), 1e-12)
+  end)
+
+  it("checks its arguments", function()
+    local world = level()
+    assert.matches("bad argument #5 to 'raycastDir' %(direction is zero",
+      errorOf(world.raycastDir, world, 0, 10, 0, 0, 0, 0, 5))
+    assert.matches("bad argument #8 to 'raycastDir' %(maxDistance must be >= 0, got %-1%)",
+      errorOf(world.raycastDir, world, 0, 10, 0, 0, -1, 0, -1))
+    assert.matches("bad argument #8 to 'raycastDir' %(maxDistance must be a number, got nil%)",
+      errorOf(world.raycastDir, world, 0, 10, 0, 0, -1, 0))
+    assert.matches("bad argument #2 to 'raycastDir' %(ox must be a number, got string%)",
+      errorOf(world.raycastDir, world, "0", 10, 0, 0, -1, 0, 5))
+  end)
+end)
+
+describe("the ground state without a gravity displacement (docs: mover:isOnGround)", function()
+  local world
+  before_each(function() world = level() end)
+  local function mover(y) return cs.newMover { radius = { 0.5, 1, 0.5 }, position = { 0, y, 0 } } end
+
+  it("a walk that ends on walkable ground below is ground", function()
+    local m = mover(1.5)
+    world:collideAndSlide(m, 0, -1, 0)
+    assert.equal("ground", m:getGroundState())
+    assert.is_true(m:isOnGround())
+    assert.equal(1, m:contactCount())
+  end)
+
+  it("a walk that touches nothing below is air, even resting on a floor", function()
+    local m = mover(1.005)
+    world:collideAndSlide(m, 1, 0, 0)
+    assert.equal("air", m:getGroundState())
+    assert.is_false(m:isOnGround())
+    assert.equal(0, m:contactCount())
+    world:collideAndSlide(m, 1, 0, 0, 0, -0.1, 0)      -- with gravity: the probe finds it
+    assert.equal("ground", m:getGroundState())
+  end)
+end)
+
+describe("mover defaults are the papers', character defaults game-style", function()
+  it("as the docs' tables label them", function()
+    local m, ch = cs.newMover(), cs.newCharacter()
+    assert.equal(0, m.stepHeight)
+    assert.equal(0, m.snapDistance)
+    assert.is_false(m.blockSteepSlopes)
+    assert.equal(0.3, ch.mover.stepHeight)
+    assert.equal(0.2, ch.mover.snapDistance)
+    assert.is_true(ch.mover.blockSteepSlopes)
+  end)
+end)
+
+describe("cs.draw", function()
+  local world, body, b
+  before_each(function() world, body, b = level() end)
+
+  it("turns a mesh into triangle vertices with normals", function()
+    local mesh = body:getMesh()
+    local v = cs.draw.triangles(mesh)
+    assert.equal(3 * mesh:triangleCount(), #v)
+    assert.same({ -10, 0, -10, 0, 0, 0, 1, 0, 1, 1, 1, 1 }, v[1]) -- the floor faces up, white
+    assert.same(v, cs.draw.triangles(b.vertices, b.indices))
+    body:setTransform(5, 0, 0)
+    local moved = cs.draw.triangles(mesh, body)
+    assert.equal(-5, moved[1][1])
+    assert.equal(#v, #cs.draw.topDown(mesh))
+    assert.same(moved, cs.draw.triangles(body))                  -- a body alone: its mesh, placed
+    local zone = world:addSensor(cs.newMesh(cs.box(0, 0, 0, 1, 1, 1)), 0, 0, 7)
+    local zv = cs.draw.triangles(zone)                           -- a trigger zone where it is
+    assert.equal(36, #zv)
+    for _, p in ipairs(zv) do assert.is_true(p[3] == 7 or p[3] == 8) end
+    assert.equal(36, #cs.draw.topDown(zone))
+    assert.matches("bad argument #2 to 'triangles' %(collideslide.Body, collideslide.Sensor or nil expected, got number%)",
+      errorOf(cs.draw.triangles, mesh, 5))
+    local td = cs.draw.topDown(b.vertices, b.indices)
+    assert.same({ -10, -10, 0, 0, 0.7, 0.7, 0.7, 1 }, td[1])     -- the floor first, y = 0
+    local last = td[#td]                                         -- the box's top, y = 1, last
+    local g = 0.7 + 0.3 * (1 - math.exp(-1 / 3))
+    assert.near(g, last[5], 1e-12)
+    assert.equal(4, #cs.draw.FORMAT)
+    assert.matches("bad argument #1 to 'triangles' %(a collideslide.Mesh, Body or Sensor, or flat vertex and index arrays expected, got number%)",
+      errorOf(cs.draw.triangles, 1))
+  end)
+
+  it("draws movers and contacts", function()
+    local ch = cs.newCharacter { position = { 0, 0.905, 0 }, radius = { 0.4, 0.9, 0.5 } }
+    ch:update(world, 1 / 60)
+    local x, y, z = ch:getPosition()
+    for _, p in ipairs(cs.draw.ellipsoid(ch, 8)) do
+      local u, w, s = (p[1] - x) / 0.4, (p[2] - y) / 0.9, (p[3] - z) / 0.5
+      assert.near(1, u * u + w * w + s * s, 1e-9)
+    end
+    local v = cs.draw.ellipsoid(ch, 8)
+    assert.equal(3 * 8 * 2 * (4 - 1), #v)                        -- 8 around, 4 rings, caps single
+    for i = 1, #v, 3 do                                          -- counter-clockwise from outside
+      local a, p, q = v[i], v[i + 1], v[i + 2]
+      local ux, uy, uz = p[1] - a[1], p[2] - a[2], p[3] - a[3]
+      local wx, wy, wz = q[1] - a[1], q[2] - a[2], q[3] - a[3]
+      local nx, ny, nz = uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx
+      local cx, cy, cz = (a[1] + p[1] + q[1]) / 3 - x, (a[2] + p[2] + q[2]) / 3 - y, (a[3] + p[3] + q[3]) / 3 - z
+      assert.is_true(nx * cx + ny * cy + nz * cz > 0)
+    end
+    local o = cs.draw.outline(ch.mover, 4)
+    assert.equal(8, #o)
+    assert.near(x + 0.4, o[1], 1e-12)
+    assert.near(z + 0.5, o[4], 1e-12)
+    local c = cs.draw.contacts(ch, 1)
+    assert.equal(ch:contactCount(), #c)
+    assert.near(c[1][2] + 1, c[1][5], 1e-12)                        -- along the floor's normal
+    assert.matches("bad argument #1 to 'outline' %(collideslide.Mover or collideslide.Character expected, got number%)",
+      errorOf(cs.draw.outline, 5))
+    assert.matches("bad argument #2 to 'ellipsoid' %(segments must be an integer >= 3",
+      errorOf(cs.draw.ellipsoid, ch, 2))
+  end)
+end)
+
+-- #cbinding: the loader of collideslide.core (init.lua) in a fresh interpreter.
+describe("the loader's messages #cbinding", function()
+  local function run(lua, cpath)
+    local cmd = ("cd /tmp && LUA_PATH='%s/lua/?.lua;%s/lua/?/init.lua;;' LUA_CPATH='%s' %s -e 'require \"collideslide\"' 2>&1")
+      :format(os.getenv("PWD"), os.getenv("PWD"), cpath, lua)
+    local p = assert(io.popen(cmd))
+    local out = p:read("*a")
+    p:close()
+    return out:match("^[^\n]*")                                     -- the first line
+  end
+
+  it("not built: one line that names make", function()
+    local line = run(H.LUA, "/nonexistent/?.so")
+    assert.matches("collideslide: the C module collideslide.core is not built for " .. H.LUA:gsub("%.", "%%.")
+      .. " or not on package.cpath: run `make", line)
+    assert.matches("`eval \"%$%(make %-s env", line)
+    assert.matches("`luarocks[%w =.%-]* make %-%-local rockspec/collideslide%-scm%-1%.rockspec`", line)
+  end)
+
+  it("built for another Lua: one line that names make LUA=", function()
+    local other = H.LUA == "lua5.4" and "lua5.1" or "lua5.4"
+    local so = os.getenv("PWD") .. "/build/" .. H.LUA .. "/collideslide/core.so"
+    if not io.open(so) or os.execute("command -v " .. other .. " >/dev/null 2>&1") ~= true
+      and os.execute("command -v " .. other .. " >/dev/null 2>&1") ~= 0 then
+      pending(other .. " is not installed")
+      return
+    end
+    local line = run(other, os.getenv("PWD") .. "/build/" .. H.LUA .. "/?.so")
+    assert.matches("was built for another Lua than " .. other:gsub("%.", "%%.") .. " %(undefined symbol lua_", line)
+    assert.matches("`make LUA=" .. other:gsub("%.", "%%.") .. "`", line)
+  end)
+end)

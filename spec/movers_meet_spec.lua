@@ -1,0 +1,224 @@
+-- spec/movers_meet_spec.lua: movers that meet (issue 14). A mover added to a
+-- world (world:addMover) is solid to the world's other movers whose
+-- collidesWith meets its layers; the same sweep, slide, ground and carry as
+-- for triangles. Scenes are drawn from above (x to the right) unless said.
+
+local cs = require "collideslide"
+local H = require "helper"
+
+local function dist(a, b)
+  local ax, ay, az = a:getPosition()
+  local bx, by, bz = b:getPosition()
+  return math.sqrt((ax - bx) ^ 2 + (ay - by) ^ 2 + (az - bz) ^ 2)
+end
+
+local function floor_world()
+  local w = cs.newWorld()
+  w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+  return w
+end
+
+describe("Movers that meet", function()
+  describe("head-on", function()
+    --   A o-->        <--o B     radius 0.5 each, 4 apart, each walks 3
+    it("stop with their surfaces 0 to 2 skins apart, never overlapping", function()
+      local w = cs.newWorld()
+      local a = cs.newMover { radius = 0.5, position = { -2, 0, 0 } }
+      local b = cs.newMover { radius = 0.5, position = { 2, 0, 0 } }
+      w:addMover(a); w:addMover(b)
+      assert.are.equal(2, w:moverCount())
+      w:collideAndSlide(a, 3, 0, 0)
+      local gap = dist(a, b) - 1
+      assert.is_true(gap >= 0 and gap <= 2 * a.skin, "gap " .. gap)
+      assert.are.equal(1, a:contactCount())
+      local _, _, _, nx, _, _, tri, other, tag = a:getContact(1)
+      assert.are.equal(b, other)                 -- the other mover, where a body would be
+      assert.near(-1, nx, 1e-9)
+      assert.are.equal(0, tag)
+      assert.is_truthy(tri)
+      w:collideAndSlide(b, -3, 0, 0)
+      gap = dist(a, b) - 1
+      assert.is_true(gap >= 0 and gap <= 2 * a.skin, "gap " .. gap)
+    end)
+  end)
+
+  describe("a crowd standing still", function()
+    --         o o o
+    --   A o-->  o o      A walks into a standing block of movers at 45 degrees
+    --         o o o      and slides along it
+    it("is slid around, not walked through", function()
+      local w = floor_world()
+      local crowd = {}
+      for i = 0, 2 do
+        for j = 0, 2 do
+          local m = cs.newMover { radius = 0.5, position = { 3 + i * 1.1, 0.51, j * 1.1 - 1.1 } }
+          w:addMover(m)
+          crowd[#crowd + 1] = m
+        end
+      end
+      local a = cs.newMover { radius = 0.5, position = { 0, 0.51, -3 } }
+      w:addMover(a)
+      for _ = 1, 60 do w:collideAndSlide(a, 0.1, 0, 0.1, 0, -0.05, 0) end
+      for _, m in ipairs(crowd) do assert.is_true(dist(a, m) >= 1 - 1e-9) end
+      local x, _, z = a:getPosition()
+      assert.is_true(x < 3 + 2 * 1.1 + 1 or z < -1.1 - 0.5, "walked through the crowd")
+    end)
+  end)
+
+  describe("standing on another mover", function()
+    --      o A (0.5)    dropped on B, a mover of radius 1 on the floor;
+    --     (  B  )       B walks 1 along x: A rides along
+    it("is ground, names the mover below, and is carried by its last move", function()
+      local w = floor_world()
+      local b = cs.newMover { radius = 1, position = { 0, 1.01, 0 } }
+      local a = cs.newMover { radius = 0.5, position = { 0, 3.2, 0 } }
+      w:addMover(b); w:addMover(a)
+      for _ = 1, 10 do w:collideAndSlide(a, 0, 0, 0, 0, -0.3, 0) end
+      assert.are.equal("ground", a:getGroundState())
+      assert.are.equal(b, a:getGroundMover())
+      assert.is_nil(a:getGroundBody())
+      local _, y = a:getPosition()
+      assert.is_true(y >= 2.51 and y <= 2.51 + 2 * a.skin + 1e-9)
+      w:collideAndSlide(b, 1, 0, 0, 0, -0.1, 0)
+      w:collideAndSlide(a, 0, 0, 0, 0, -0.1, 0)
+      local ax = a:getPosition()
+      assert.near(1, ax, 1e-9)
+      assert.are.equal(b, a:getGroundMover())
+    end)
+  end)
+
+  describe("shapes", function()
+    -- a cigar (radii 1, 0.25, 0.25) walks along x into a disc (radii 0.25, 1,
+    -- 1) turned a quarter about y: the tip stops at the disc's rim
+    it("meet by their true surfaces, any radii and orientation", function()
+      local w = cs.newWorld()
+      local a = cs.newMover { radius = { 1, 0.25, 0.25 }, position = { -5, 0, 0 } }
+      local b = cs.newMover { radius = { 0.25, 1, 1 }, position = { 0, 0, 0 },
+                              orientation = { 0, 0.70710678118654752, 0, 0.70710678118654752 } }
+      w:addMover(a); w:addMover(b)
+      local x = w:collideAndSlide(a, 10, 0, 0)
+      local gap = -x - 2
+      assert.is_true(gap >= 0 and gap <= 2 * a.skin, "gap " .. gap)
+    end)
+  end)
+
+  describe("layers", function()
+    it("let a mover through another whose layers its collidesWith does not meet", function()
+      local w = cs.newWorld()
+      local a = cs.newMover { radius = 0.5, position = { -2, 0, 0 }, collidesWith = 1 }
+      local b = cs.newMover { radius = 0.5 }
+      b.layers = 2
+      assert.are.equal(2, b.layers)
+      w:addMover(a); w:addMover(b)
+      assert.are.equal(2, (w:collideAndSlide(a, 4, 0, 0)))
+      a.collidesWith = 3
+      assert.is_true(w:collideAndSlide(a, -4, 0, 0) > -1)   -- now it meets b
+    end)
+
+    it("make a mover that is not added solid to nobody", function()
+      local w = cs.newWorld()
+      local a = cs.newMover { radius = 0.5, position = { -2, 0, 0 } }
+      local b = cs.newMover { radius = 0.5 }
+      w:addMover(a)                                          -- b is not added
+      assert.are.equal(2, (w:collideAndSlide(a, 4, 0, 0)))
+      w:removeMover(a)
+      assert.are.equal(0, w:moverCount())
+    end)
+  end)
+
+  describe("overlapping movers", function()
+    -- a mover teleported into another is pushed out by its next call
+    it("are pushed apart by depenetration", function()
+      local w = floor_world()
+      local a = cs.newMover { radius = 0.5, position = { 0, 0.51, 0 } }
+      local b = cs.newMover { radius = 0.5, position = { 0.3, 0.51, 0 } }
+      w:addMover(a); w:addMover(b)
+      w:collideAndSlide(b, 0, 0, 0, 0, -0.05, 0)
+      assert.is_true(dist(a, b) >= 1 - 1e-6)
+      assert.is_true(b:wasStuck())
+      local _, y = b:getPosition()
+      assert.is_true(y >= 0.5 - 1e-6)                      -- not into the floor
+    end)
+  end)
+
+  describe("bad input", function()
+    it("refuses adding twice, to two worlds, and removing an absent mover", function()
+      local w, v = cs.newWorld(), cs.newWorld()
+      local m = cs.newMover()
+      w:addMover(m)
+      local ok, e = pcall(w.addMover, w, m)
+      assert.is_false(ok); assert.matches("in a world already", e)
+      ok, e = pcall(v.addMover, v, m)
+      assert.is_false(ok); assert.matches("in a world already", e)
+      ok, e = pcall(v.removeMover, v, m)
+      assert.is_false(ok); assert.matches("not in this world", e)
+      assert.are.equal(1, w:moverCount())
+      assert.are.equal(0, v:moverCount())
+      assert.has_error(function() w:addMover({}) end)
+      assert.has_error(function() m.layers = "all" end)
+    end)
+  end)
+
+  describe("lifetimes", function()
+    it("survive closing the world or collecting the movers", function()
+      local w = cs.newWorld()
+      local a = cs.newMover { radius = 0.5, position = { -2, 0, 0 } }
+      w:addMover(a)
+      w:addMover(cs.newMover { radius = 0.5 })              -- kept alive by the world
+      collectgarbage("collect")
+      w:collideAndSlide(a, 3, 0, 0)
+      assert.are.equal(1, a:contactCount())
+      local mt = getmetatable(w)
+      if type(mt) == "table" and mt.__close then
+        mt.__close(w)
+        local v = cs.newWorld()
+        v:addMover(a)                                      -- in no world any more
+        assert.are.equal(1, v:moverCount())
+      end
+    end)
+  end)
+
+  describe("a random crowd on a floor", function()
+    -- 120 movers of radii 0.3 to 0.6 walking to random goals in a walled
+    -- yard: after every step no two overlap (centre distance against the
+    -- radii sum) and none is below the floor
+    it("never overlaps", function()
+      local rng = H.rng(H.seed(1414, "crowd"))
+      local w = floor_world()
+      w:add(cs.newMesh(cs.box(-12, 0, -12, -11, 3, 12)))
+      w:add(cs.newMesh(cs.box(11, 0, -12, 12, 3, 12)))
+      w:add(cs.newMesh(cs.box(-11, 0, -12, 11, 3, -11)))
+      w:add(cs.newMesh(cs.box(-11, 0, 11, 11, 3, 12)))
+      local n, movers, goals, radius = H.count(120, 40), {}, {}, {}
+      for i = 1, n do
+        local r = rng:range(0.3, 0.6)
+        movers[i] = cs.newMover { radius = r, position = { -10 + (i % 12) * 1.7, r + 0.01, -10 + math.floor(i / 12) * 1.7 } }
+        radius[i] = r
+        goals[i] = { rng:range(-10, 10), rng:range(-10, 10) }
+        w:addMover(movers[i])
+      end
+      local overlaps, met = 0, 0
+      for _ = 1, H.count(100, 30) do
+        for i, m in ipairs(movers) do
+          local x, _, z = m:getPosition()
+          local dx, dz = goals[i][1] - x, goals[i][2] - z
+          local l = math.sqrt(dx * dx + dz * dz)
+          if l < 0.5 then goals[i] = { rng:range(-10, 10), rng:range(-10, 10) }; l = 1 end
+          w:collideAndSlide(m, dx / l * 0.15, 0, dz / l * 0.15, 0, -0.05, 0)
+          for c = 1, m:contactCount() do
+            if select(8, m:getContact(c)) == nil or getmetatable(select(8, m:getContact(c))) == getmetatable(m) then
+              met = met + 1
+            end
+          end
+          local _, y = m:getPosition()
+          assert.is_true(y >= radius[i] - 1e-6, "below the floor")
+          for j, o in ipairs(movers) do
+            if j ~= i and dist(m, o) < radius[i] + radius[j] - 1e-9 then overlaps = overlaps + 1 end
+          end
+        end
+      end
+      assert.are.equal(0, overlaps)
+      assert.is_true(met > 0)
+    end)
+  end)
+end)

@@ -1,0 +1,338 @@
+-- spec/sensor_spec.lua: sensor volumes (world:addSensor) and the crossings a
+-- mover's centre makes along the path of each call (issue 16). Exact cases
+-- first, then random straight paths against inside-ness sampled densely
+-- with sensor:contains, then bad input and lifetimes.
+
+local cs = require "collideslide"
+local H = require "helper"
+
+local EXACT = 1e-12
+
+-- A box sensor mesh [lo, hi] (closed, shared vertices).
+local function box(x0, y0, z0, x1, y1, z1) return cs.newMesh(cs.box(x0, y0, z0, x1, y1, z1)) end
+
+-- Asserts that the mover's events are `want` ({ sensor, kind, t } each),
+-- t within EXACT.
+local function assert_events(m, want)
+  assert.are.equal(#want, m:sensorEventCount())
+  for i, w in ipairs(want) do
+    local s, kind, t = m:getSensorEvent(i)
+    assert.are.equal(w[1], s)
+    assert.are.equal(w[2], kind)
+    assert.near(w[3], t, EXACT)
+  end
+end
+
+-- The mover's events as a list of { sensor, kind, t }.
+local function events(m)
+  local out = {}
+  for i = 1, m:sensorEventCount() do
+    local s, kind, t = m:getSensorEvent(i)
+    out[i] = { s, kind, t }
+  end
+  return out
+end
+
+describe("Sensor", function()
+  describe("crossings along a call", function()
+    --   o ------------------------|-------------------->   10 m in one call
+    --                          x = 5 .. 5.01 (the sensor, 0.01 thick)
+    it("catches a 0.01 m sensor crossed at 10 m per call, enter then exit", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(box(5, -5, -5, 5.01, 5, 5))
+      local m = cs.newMover { radius = 0.5 }
+      w:collideAndSlide(m, 10, 0, 0)
+      local e = events(m)
+      assert.are.equal(2, #e)
+      assert.are.equal(s, e[1][1]); assert.are.equal("enter", e[1][2]); assert.near(0.5, e[1][3], EXACT)
+      assert.are.equal(s, e[2][1]); assert.are.equal("exit", e[2][2]); assert.near(0.501, e[2][3], EXACT)
+      assert.is_false(m:isInside(s))
+    end)
+
+    it("gives an enter at t = 0 when a call starts inside, and nothing while it stays", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(box(-1, -1, -1, 1, 1, 1))
+      local m = cs.newMover { radius = 0.5 }
+      w:collideAndSlide(m, 0.2, 0, 0)
+      local e = events(m)
+      assert.are.equal(1, #e)
+      assert.are.same({ s, "enter", 0 }, e[1])
+      assert.is_true(m:isInside(s))
+      w:collideAndSlide(m, -0.4, 0, 0)
+      assert.are.equal(0, m:sensorEventCount())
+      assert.is_true(m:isInside(s))
+    end)
+
+    --          wall (box x in [1, 2])
+    --   o -->  |        the walk (4, 0, 4) meets the wall at once and slides
+    --    \     |        along +z; the zone spans z in [2, 3] left of the wall
+    --     zone z = 2..3
+    it("places the events where the slide's centre crossed", function()
+      local w = cs.newWorld()
+      w:add(box(1, -5, -5, 2, 5, 5))
+      local s = w:addSensor(box(-5, -5, 2, 0.8, 5, 3))
+      local m = cs.newMover { radius = 0.5 }
+      local x, _, z = w:collideAndSlide(m, 4, 0, 4)
+      assert.is_true(z > 3)
+      -- the path: (0, 0, 0) to (x, 0, x) on the diagonal, then along the wall
+      local leg = math.sqrt(2) * x
+      local total = leg + (z - x)
+      local e = events(m)
+      assert.are.equal(2, #e)
+      assert.are.same({ s, "enter" }, { e[1][1], e[1][2] })
+      assert.near((leg + 2 - x) / total, e[1][3], 1e-9)
+      assert.are.same({ s, "exit" }, { e[2][1], e[2][2] })
+      assert.near((leg + 3 - x) / total, e[2][3], 1e-9)
+    end)
+
+    --   o      falling 3 m in one call's gravity pass
+    --  ---     a zone y in [-1, -0.9]
+    --  ===     the floor at y = -2.5
+    it("follows the gravity pass", function()
+      local w = cs.newWorld()
+      w:add(box(-5, -3.5, -5, 5, -2.5, 5))
+      local s = w:addSensor(box(-5, -1, -5, 5, -0.9, 5))
+      local m = cs.newMover { radius = 0.5 }
+      local _, y = w:collideAndSlide(m, 0, 0, 0, 0, -3, 0)
+      assert.near(-2.0, y, 0.01)
+      local e = events(m)
+      assert.are.equal(2, #e)
+      assert.are.same({ s, "enter" }, { e[1][1], e[1][2] })
+      assert.near(0.9 / -y, e[1][3], 1e-9)
+      assert.are.same({ s, "exit" }, { e[2][1], e[2][2] })
+      assert.near(1.0 / -y, e[2][3], 1e-9)
+    end)
+
+    it("orders the events of several sensors along the path", function()
+      local w = cs.newWorld()
+      local a = w:addSensor(box(2, -1, -1, 4, 1, 1))
+      local b = w:addSensor(box(3, -1, -1, 6, 1, 1))   -- overlaps a
+      local m = cs.newMover { radius = 0.5 }
+      w:collideAndSlide(m, 10, 0, 0)
+      assert_events(m, { { a, "enter", 0.2 }, { b, "enter", 0.3 }, { a, "exit", 0.4 }, { b, "exit", 0.6 } })
+    end)
+
+    it("tests a moved sensor where the script placed it for the call", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(box(-0.5, -0.5, -0.5, 0.5, 0.5, 0.5))
+      local m = cs.newMover { radius = 0.5 }
+      s:setTransform(3, 0, 0)
+      w:collideAndSlide(m, 4, 0, 0)
+      assert_events(m, { { s, "enter", 0.625 }, { s, "exit", 0.875 } })
+      s:setTransform(4, 0, 0, 0, 0, 0, 1, 2, 2, 2)      -- over the mover now
+      w:collideAndSlide(m, 0, 0, 0)
+      assert_events(m, { { s, "enter", 0 } })
+      assert.is_true(m:isInside(s))
+    end)
+
+    it("tracks only sensors whose layers meet the mover's collidesWith", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(box(2, -1, -1, 4, 1, 1))
+      s.layers = 4
+      local m = cs.newMover { radius = 0.5, collidesWith = 3 }
+      w:collideAndSlide(m, 5, 0, 0)
+      assert.are.equal(0, m:sensorEventCount())
+      m.collidesWith = 4
+      w:collideAndSlide(m, -2, 0, 0)
+      assert_events(m, { { s, "enter", 0.5 } })
+    end)
+  end)
+
+  describe("with the character controller", function()
+    -- a character walking +x at 4 m/s through a zone x in [1, 1.5]: its
+    -- updates list the enter and the exit in sensorEvents, once each
+    it("lists the crossings of each update in character.sensorEvents", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-10, -1, -10, 10, 0, 10)))
+      local zone = w:addSensor(box(1, 0, -5, 1.5, 3, 5))
+      local ch = cs.newCharacter { position = { 0, 0.9, 0 } }
+      local seen = {}
+      for _ = 1, 60 do
+        ch:update(w, 1 / 60, { x = 1 })
+        for _, e in ipairs(ch.sensorEvents) do
+          seen[#seen + 1] = e.event
+          assert.are.equal(zone, e.sensor)
+          assert.is_true(e.t >= 0 and e.t <= 1)
+          local x = ch.position[1]
+          if e.event == "enter" then assert.is_true(x >= 1 and x < 1.2) end
+          if e.event == "exit" then assert.is_true(x >= 1.5 and x < 1.7) end
+        end
+      end
+      assert.are.same({ "enter", "exit" }, seen)
+    end)
+  end)
+
+  describe("as a volume", function()
+    it("never blocks a mover and is not seen by queries", function()
+      local w = cs.newWorld()
+      w:addSensor(box(1, -1, -1, 2, 1, 1))
+      local m = cs.newMover { radius = 0.5 }
+      assert.are.equal(3, (w:collideAndSlide(m, 3, 0, 0)))
+      assert.are.equal(0, m:contactCount())
+      assert.is_nil(w:raycast(0, 0, 0, 5, 0, 0))
+      assert.is_nil(w:sweepEllipsoid(0, 0, 0, 0.5, 0.5, 0.5, 5, 0, 0))
+      assert.is_nil(w:closestPoint(1.5, 0, 0))
+      local n = 0
+      w:queryBox(-10, -10, -10, 10, 10, 10, function() n = n + 1 end)
+      assert.are.equal(0, n)
+    end)
+
+    it("contains a point when the mesh winds around it, in any placement", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(box(0, 0, 0, 1, 1, 1), 10, 0, 0, 0, 0.3826834, 0, 0.9238795, 2, 1, 1)
+      local M = { s:getTransform() }
+      local function placed(x, y, z)
+        return M[1] * x + M[5] * y + M[9] * z + M[13], M[2] * x + M[6] * y + M[10] * z + M[14],
+               M[3] * x + M[7] * y + M[11] * z + M[15]
+      end
+      assert.is_true(s:contains(placed(0.5, 0.5, 0.5)))      -- the placed box's middle
+      assert.is_true(s:contains(placed(0.99, 0.01, 0.5)))
+      assert.is_false(s:contains(placed(1.01, 0.5, 0.5)))
+      assert.is_false(s:contains(placed(0.5, -0.01, 0.5)))
+      assert.is_false(s:contains(0.5, 0.5, 0.5))
+    end)
+
+    it("has layers, userdata, its mesh and its transform", function()
+      local w = cs.newWorld()
+      local mesh = box(0, 0, 0, 1, 1, 1)
+      local s = w:addSensor(mesh, 1, 2, 3)
+      assert.are.equal(1, s.layers)
+      s.layers = 6
+      assert.are.equal(6, s.layers)
+      s.userdata = { name = "hall" }
+      assert.are.equal("hall", s.userdata.name)
+      assert.are.equal(mesh, s:getMesh())
+      local t = { s:getTransform() }
+      assert.are.same({ 1, 2, 3 }, { t[13], t[14], t[15] })
+      assert.are.equal(1, w:sensorCount())
+      assert.matches("collideslide.Sensor %(mesh of 12 triangles%)", tostring(s))
+    end)
+  end)
+
+  describe("bad input", function()
+    it("refuses a mesh that is not closed, naming the open edge", function()
+      local w = cs.newWorld()
+      local open = cs.newMesh({ 0, 0, 0, 1, 0, 0, 1, 0, 1 }, { 1, 2, 3 })
+      local ok, e = pcall(w.addSensor, w, open)
+      assert.is_false(ok)
+      assert.matches("mesh is not closed: the edge from vertex %d to vertex %d has 1 triangle", e)
+      assert.are.equal(0, w:sensorCount())
+      -- a triangle soup (no shared vertices) is open too
+      local soup = H.box()
+      local vs, is = {}, {}
+      for i = 1, #soup.indices do
+        local k = soup.indices[i]
+        vs[#vs + 1], vs[#vs + 2], vs[#vs + 3] = soup.vertices[3 * k - 2], soup.vertices[3 * k - 1], soup.vertices[3 * k]
+        is[i] = i
+      end
+      assert.has_error(function() w:addSensor(cs.newMesh(vs, is)) end)
+      assert.are.equal(0, w:sensorCount())
+    end)
+
+    it("refuses NaN and singular transforms, leaving the sensor where it was", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(box(0, 0, 0, 1, 1, 1), 1, 0, 0)
+      assert.has_error(function() s:setTransform(0 / 0, 0, 0) end, nil)
+      assert.has_error(function() s:setTransform(0, 0, 0, 0, 0, 0, 1, 0, 1, 1) end)
+      assert.has_error(function() w:addSensor(box(0, 0, 0, 1, 1, 1), 0, 1 / 0, 0) end)
+      assert.are.equal(1, w:sensorCount())
+      assert.are.equal(1, (select(13, s:getTransform())))
+      assert.has_error(function() s:contains(0 / 0, 0, 0) end)
+      assert.has_error(function() s.layers = "all" end)
+      assert.has_error(function() s.colour = 1 end, nil)
+    end)
+
+    it("refuses a removed sensor, or one of another world", function()
+      local w, v = cs.newWorld(), cs.newWorld()
+      local s = w:addSensor(box(0, 0, 0, 1, 1, 1))
+      local m = cs.newMover()
+      assert.has_error(function() v:removeSensor(s) end)
+      w:removeSensor(s)
+      assert.is_true(s:isRemoved())
+      assert.are.equal(0, w:sensorCount())
+      for _, f in ipairs { function() s:contains(0, 0, 0) end, function() s:setTransform(1, 2, 3) end,
+                           function() m:isInside(s) end, function() w:removeSensor(s) end } do
+        local ok, e = pcall(f)
+        assert.is_false(ok)
+        assert.matches("sensor was removed from its world", e)
+      end
+      assert.has_error(function() w:addSensor({}) end)
+      assert.has_error(function() m:isInside(m) end)
+      assert.has_error(function() m:getSensorEvent(1) end)
+    end)
+  end)
+
+  describe("lifetimes", function()
+    it("keeps the handles of a call's events; a closed world's sensors are dead", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(box(2, -1, -1, 3, 1, 1))
+      s = nil
+      collectgarbage("collect")
+      local m = cs.newMover()
+      w:collideAndSlide(m, 5, 0, 0)
+      local got = m:getSensorEvent(1)
+      collectgarbage("collect")
+      assert.are.equal(got, (m:getSensorEvent(1)))
+      local mt = getmetatable(w)
+      if type(mt) == "table" and mt.__close then
+        mt.__close(w)
+        assert.is_true(got:isRemoved())
+        assert.has_error(function() got:contains(0, 0, 0) end)
+      end
+    end)
+  end)
+
+  describe("against dense sampling", function()
+    -- Straight calls in an empty world: the path is the segment from the
+    -- start to the end; every change of sensor:contains between samples must
+    -- be one event, in order, within a sample of where it was sampled.
+    it("misses no crossing of random sensors along random paths", function()
+      local rng = H.rng(H.seed(1616, "sensors"))
+      local w = cs.newWorld()
+      local sensors = {}
+      for k = 1, 4 do
+        local x, y, z = rng:range(-4, 4), rng:range(-4, 4), rng:range(-4, 4)
+        local s = w:addSensor(box(x, y, z, x + rng:range(0.05, 3), y + rng:range(0.05, 3), z + rng:range(0.05, 3)))
+        local qx, qy, qz, qw = rng:range(-0.5, 0.5), rng:range(-0.5, 0.5), rng:range(-0.5, 0.5), rng:range(0.1, 1)
+        local l = math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
+        s:setTransform(rng:range(-0.5, 0.5), rng:range(-0.5, 0.5), rng:range(-0.5, 0.5),
+                       qx / l, qy / l, qz / l, qw / l, rng:range(0.5, 1.5), rng:range(0.5, 1.5), rng:range(0.5, 1.5))
+        sensors[k] = s
+      end
+      local m = cs.newMover()
+      local SAMPLES, crossings, calls = 1500, 0, H.count(300, 150)
+      for _ = 1, calls do
+        local ax, ay, az = m:getPosition()
+        if math.abs(ax) > 8 or math.abs(ay) > 8 or math.abs(az) > 8 then
+          m:setPosition(rng:range(-2, 2), rng:range(-2, 2), rng:range(-2, 2))
+          w:collideAndSlide(m, 0, 0, 0)
+          ax, ay, az = m:getPosition()
+        end
+        local state = {}
+        for k, s in ipairs(sensors) do state[k] = m:isInside(s) end
+        -- to a random point of the region the sensors are in
+        local tx, ty, tz = rng:range(-5, 5), rng:range(-5, 5), rng:range(-5, 5)
+        local bx, by, bz = w:collideAndSlide(m, tx - ax, ty - ay, tz - az)
+        local e, nxt = events(m), 1
+        for i = 1, SAMPLES do
+          local t = i / SAMPLES
+          for k, s in ipairs(sensors) do
+            local now = s:contains(ax + (bx - ax) * t, ay + (by - ay) * t, az + (bz - az) * t)
+            if now ~= state[k] then
+              crossings = crossings + 1
+              local ev = e[nxt]
+              assert.is_truthy(ev, "a crossing with no event")
+              assert.are.equal(s, ev[1])
+              assert.are.equal(now and "enter" or "exit", ev[2])
+              assert.is_true(ev[3] <= t + 1e-9 and ev[3] >= t - 1 / SAMPLES - 1e-9)
+              nxt, state[k] = nxt + 1, now
+            end
+          end
+        end
+        assert.are.equal(#e, nxt - 1)
+        for k, s in ipairs(sensors) do assert.are.equal(state[k], m:isInside(s)) end
+      end
+      assert.is_true(crossings > calls / 10, ("only %d crossings in %d calls"):format(crossings, calls))
+    end)
+  end)
+end)
