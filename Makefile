@@ -299,13 +299,16 @@ bench-callgrind: $(BENCH_BIN) $(BENCH_SCENES)/terrain_708.obj
 #       cd $$JOLT_DIR/Build && ./cmake_linux_clang_gcc.sh Distribution g++ \
 #         && cd Linux_Distribution && make -j2 Jolt
 #       make bench-peers JOLT_DIR=/path/to/JoltPhysics
-#     JOLT_LIB is the library built (default Build/Linux_Distribution/libJolt.a)
-#     and JOLT_CFLAGS must carry the defines of that build (Jolt checks them
-#     when it starts): the default matches a Distribution build with its
-#     default options (AVX2, FMA); a Release build adds -DJPH_PROFILE_ENABLED
-#     -DJPH_DEBUG_RENDERER -DJPH_FLOATING_POINT_EXCEPTIONS_ENABLED.
+#     JOLT_BUILD is the build folder (default the first of
+#     Build/Linux_Distribution and Build/Linux_Release holding libJolt.a).
+#     The driver is compiled with that build's own defines and instruction
+#     set, LTO and RTTI flags, read from its CMake flags.make (Jolt checks
+#     the defines when it starts; a mismatch also breaks its vtables), or
+#     JOLT_CFLAGS when given.
+#   PEERS: which to run (default "bullet jolt"; jolt only with JOLT_DIR).
 #   PEER_SCENES (default terrain_708 terrain_33 terrain_256 arena),
 #   PEER_ROUNDS (3), PEER_FRAMES (600).
+PEERS ?= bullet jolt
 PEER_SCENES ?= terrain_708 terrain_33 terrain_256 arena
 PEER_ROUNDS ?= 3
 PEER_FRAMES ?= 600
@@ -313,10 +316,14 @@ PEER_ARGS = --rounds $(PEER_ROUNDS) --frames $(PEER_FRAMES)
 PEER_OURS := build/bench/peer_ours.o
 BULLET_BIN := build/bench/walkers_bullet
 JOLT_BIN := build/bench/walkers_jolt
-JOLT_LIB ?= $(JOLT_DIR)/Build/Linux_Distribution/libJolt.a
-JOLT_CFLAGS ?= -DJPH_OBJECT_STREAM -DJPH_USE_AVX2 -DJPH_USE_AVX -DJPH_USE_SSE4_1 \
-  -DJPH_USE_SSE4_2 -DJPH_USE_LZCNT -DJPH_USE_TZCNT -DJPH_USE_F16C -DJPH_USE_FMADD \
-  -mavx2 -mbmi -mpopcnt -mlzcnt -mf16c -mfma
+JOLT_BUILD ?= $(or $(patsubst %/libJolt.a,%,$(firstword $(wildcard \
+  $(JOLT_DIR)/Build/Linux_Distribution/libJolt.a $(JOLT_DIR)/Build/Linux_Release/libJolt.a))),\
+  $(JOLT_DIR)/Build/Linux_Distribution)
+JOLT_LIB ?= $(JOLT_BUILD)/libJolt.a
+JOLT_FLAGS_MAKE = $(JOLT_BUILD)/CMakeFiles/Jolt.dir/flags.make
+JOLT_CFLAGS ?= $(if $(wildcard $(JOLT_FLAGS_MAKE)),$(shell sed -n 's/^CXX_DEFINES = //p' \
+  $(JOLT_FLAGS_MAKE)) $(filter -m% -flto% -fno-rtti -ffp-contract%,$(shell sed -n \
+  's/^CXX_FLAGS = //p' $(JOLT_FLAGS_MAKE))))
 CXX ?= c++
 
 .PHONY: bench-peers
@@ -338,14 +345,18 @@ $(JOLT_BIN): bench/peers/walkers_jolt.cpp bench/peers/peer_main.h bench/peers/pe
 	$(CXX) -std=c++17 -O2 -g $(JOLT_CFLAGS) -I$(JOLT_DIR) -Icsrc -o $@ $< $(PEER_OURS) \
 	  $(CORE_LIB) $(JOLT_LIB) -lpthread -lm
 
-bench-peers: $(BULLET_BIN) $(patsubst %,$(BENCH_SCENES)/%.obj,$(PEER_SCENES))
+bench-peers: $(if $(filter bullet,$(PEERS)),$(BULLET_BIN)) \
+             $(patsubst %,$(BENCH_SCENES)/%.obj,$(PEER_SCENES))
 	@mkdir -p bench/out
 	@: > bench/out/peers.txt
+ifneq ($(filter bullet,$(PEERS)),)
 	@for s in $(PEER_SCENES); do \
 	  echo "== Bullet: $(BULLET_BIN) $(BENCH_SCENES)/$$s.obj $(PEER_ARGS)" | tee -a bench/out/peers.txt; \
 	  $(BULLET_BIN) $(BENCH_SCENES)/$$s.obj $(PEER_ARGS) | tee -a bench/out/peers.txt || exit 1; \
 	done
-ifeq ($(strip $(JOLT_DIR)),)
+endif
+ifeq ($(filter jolt,$(PEERS)),)
+else ifeq ($(strip $(JOLT_DIR)),)
 	@echo "== Jolt: skipped (JOLT_DIR is not set; see the Makefile's bench-peers notes to build Jolt)" | tee -a bench/out/peers.txt
 else
 	@test -f $(JOLT_LIB) || { echo "bench-peers: $(JOLT_LIB) not found: build Jolt first (see the Makefile)"; exit 1; }
