@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "collideslide.h"
+#include "../spec/c/by_value.h"
 
 #define PI 3.14159265358979323846
 #define SPACING 4.0             /* metres between bodies on the grid */
@@ -147,14 +148,14 @@ static void bench_memory(int instances, double *mesh_bytes, double *body_bytes, 
   *mesh_bytes = (double)c.bytes;
   check(cs_world_new(&a, &w), "cs_world_new");
   check(cs_world_add(w, m, &b), "cs_world_add");
-  cs_world_raycast(w, (cs_Vec3){0, 1, 0}, (cs_Vec3){0, -2, 0}, ~0u, &hit);
+  cs_world_raycast(w, &(cs_Vec3){0, 1, 0}, &(cs_Vec3){0, -2, 0}, ~0u, &hit);
   before = c.bytes;
   for (i = 0; i < instances; i++) {
     double q[4] = {0, sin(0.1 * i), 0, cos(0.1 * i)};
     check(cs_world_add(w, m, &b), "cs_world_add");
-    cs_body_set_transform(b, (cs_Vec3){(i % 40) * 120.0, 0, (i / 40) * 120.0}, q, (cs_Vec3){1, 1, 1});
+    cs_body_set_transform(b, &(cs_Vec3){(i % 40) * 120.0, 0, (i / 40) * 120.0}, q, &(cs_Vec3){1, 1, 1});
   }
-  cs_world_raycast(w, (cs_Vec3){0, 1, 0}, (cs_Vec3){0, -2, 0}, ~0u, &hit);   /* tree over bodies */
+  cs_world_raycast(w, &(cs_Vec3){0, 1, 0}, &(cs_Vec3){0, -2, 0}, ~0u, &hit);   /* tree over bodies */
   *body_bytes = (double)(c.bytes - before) / instances;
   if ((size_t)*mesh_bytes < cs_mesh_memory(m)) die("mesh:memory() above the bytes allocated", NULL);
   cs_world_free(w);
@@ -184,8 +185,8 @@ static void place_body(Scene *s, int i, int f) {
   double a = 0.03 * f + s->base[3 * i + 2];
   double q[4] = {0, sin(a / 2), 0, cos(a / 2)};
   cs_body_set_transform(s->bodies[i],
-                        (cs_Vec3){s->base[3 * i] + 0.6 * cos(a), 0.5, s->base[3 * i + 1] + 0.6 * sin(a)},
-                        q, (cs_Vec3){1, 1, 1});
+                        &(cs_Vec3){s->base[3 * i] + 0.6 * cos(a), 0.5, s->base[3 * i + 1] + 0.6 * sin(a)},
+                        q, &(cs_Vec3){1, 1, 1});
 }
 
 static void scene_init(Scene *s, const cs_Alloc *a, int nbodies, int nmovers) {
@@ -219,8 +220,8 @@ static void scene_init(Scene *s, const cs_Alloc *a, int nbodies, int nmovers) {
     int mside = (int)ceil(sqrt((double)nmovers));
     for (i = 0; i < nmovers; i++) {
       check(cs_mover_new(a, &s->movers[i]), "cs_mover_new");
-      cs_mover_set_radius(s->movers[i], (cs_Vec3){0.4, 0.9, 0.4});
-      cs_mover_set_position(s->movers[i], (cs_Vec3){(i % mside - mside / 2) * SPACING + SPACING / 2, 0.91,
+      cs_mover_set_radius(s->movers[i], &(cs_Vec3){0.4, 0.9, 0.4});
+      cs_mover_set_position(s->movers[i], &(cs_Vec3){(i % mside - mside / 2) * SPACING + SPACING / 2, 0.91,
                                                     (i / mside - mside / 2) * SPACING + SPACING / 2});
     }
   }
@@ -248,7 +249,7 @@ static void frame(Scene *s, int f, FrameTimes *ft) {
   t0 = now_cpu();
   for (i = 0; i < s->nbodies; i++) place_body(s, i, f);
   t1 = now_cpu();
-  cs_world_raycast(s->world, (cs_Vec3){0, 50, 0}, (cs_Vec3){0, -0.1, 0}, ~0u, &hit);
+  cs_world_raycast(s->world, &(cs_Vec3){0, 50, 0}, &(cs_Vec3){0, -0.1, 0}, ~0u, &hit);
   t2 = now_cpu();
   for (i = 0; i < s->nmovers; i++) {
     cs_Vec3 g;
@@ -259,7 +260,7 @@ static void frame(Scene *s, int f, FrameTimes *ft) {
     }
     s->vy[i] -= 9.81 * dt;
     g = (cs_Vec3){0, s->vy[i] * dt, 0};
-    check(cs_world_collide_and_slide(s->world, s->movers[i], (cs_Vec3){s->wx[i], 0, s->wz[i]}, &g),
+    check(cs_world_collide_and_slide(s->world, s->movers[i], &(cs_Vec3){s->wx[i], 0, s->wz[i]}, &g),
           "cs_world_collide_and_slide");
     if (cs_mover_ground_state(s->movers[i]) == CS_GROUND_ON) s->vy[i] = 0;
   }
@@ -305,30 +306,30 @@ static double bench_query(Scene *s, int k, int n, double *per) {
     double a = rnd(0, 2 * PI);
     cs_Vec3 d = {10 * cos(a), rnd(-1, 1), 10 * sin(a)};   /* 10 m, about level */
     switch (k) {
-      case Q_RAYCAST: results += cs_world_raycast(s->world, p, d, ~0u, &h); break;
-      case Q_RAYCAST_ALL: cs_world_raycast_all(s->world, p, d, ~0u, count_hit, &results); break;
+      case Q_RAYCAST: results += cs_world_raycast(s->world, &p, &d, ~0u, &h); break;
+      case Q_RAYCAST_ALL: cs_world_raycast_all(s->world, &p, &d, ~0u, count_hit, &results); break;
       case Q_SWEEP: {
         cs_Vec3 d5 = {d.x / 2, d.y / 2, d.z / 2};
-        results += cs_world_sweep_ellipsoid(s->world, p, (cs_Vec3){0.4, 0.9, 0.4}, NULL, d5, ~0u, &h) == 1;
+        results += cs_world_sweep_ellipsoid(s->world, &p, &(cs_Vec3){0.4, 0.9, 0.4}, NULL, &d5, ~0u, &h) == 1;
         break;
       }
       case Q_SWEEP_ORIENTED: {
         cs_Vec3 d5 = {d.x / 2, d.y / 2, d.z / 2};
         double q[4] = {0.3, 0.1, -0.2, 0.92};
-        results += cs_world_sweep_ellipsoid(s->world, p, (cs_Vec3){0.4, 0.9, 0.4}, q, d5, ~0u, &h) == 1;
+        results += cs_world_sweep_ellipsoid(s->world, &p, &(cs_Vec3){0.4, 0.9, 0.4}, q, &d5, ~0u, &h) == 1;
         break;
       }
-      case Q_CLOSEST: results += cs_world_closest_point(s->world, p, 3.0, ~0u, &h); break;
+      case Q_CLOSEST: results += cs_world_closest_point(s->world, &p, 3.0, ~0u, &h); break;
       case Q_CLOSEST_FAR:
         p.y += 20;   /* 20 m up: the nearest body is not next to the point */
-        results += cs_world_closest_point(s->world, p, HUGE_VAL, ~0u, &h);
+        results += cs_world_closest_point(s->world, &p, HUGE_VAL, ~0u, &h);
         break;
       case Q_BOX:
-        cs_world_query_box(s->world, (cs_Vec3){p.x - 1, p.y - 1, p.z - 1},
-                           (cs_Vec3){p.x + 1, p.y + 1, p.z + 1}, ~0u, count_tri, &results);
+        cs_world_query_box(s->world, &(cs_Vec3){p.x - 1, p.y - 1, p.z - 1},
+                           &(cs_Vec3){p.x + 1, p.y + 1, p.z + 1}, ~0u, count_tri, &results);
         break;
       case Q_OVERLAP:
-        cs_world_overlap_ellipsoid(s->world, p, (cs_Vec3){1, 1, 1}, NULL, ~0u, count_overlap, &results);
+        cs_world_overlap_ellipsoid(s->world, &p, &(cs_Vec3){1, 1, 1}, NULL, ~0u, count_overlap, &results);
         break;
     }
   }
@@ -382,7 +383,7 @@ int main(int argc, char **argv) {
   printf("  total                   %8.3f ms/frame\n", 1e3 * (sum.xf + sum.tree + sum.moves) / frames);
   {
     int fell = 0;
-    for (i = 0; i < nmovers; i++) if (cs_mover_get_position(s.movers[i]).y < 0.85) fell++;
+    for (i = 0; i < nmovers; i++) if (csv_mover_position(s.movers[i]).y < 0.85) fell++;
     printf("  movers below the floor: %d\n", fell);
   }
   printf("queries on the last frame's world, %d each (10 m rays, 5 m sweeps, 2 m boxes, r = 1 overlaps):\n", nqueries);

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "collideslide.h"
+#include "../spec/c/by_value.h"
 
 static cs_Alloc A;
 
@@ -60,17 +61,17 @@ static double run_apart(int n, int frames, int added) {
     cs_Vec3 p;
     cs_mover_new(&A, &m[i]);
     p.x = -200 + 4.0 * (i % side); p.y = 0.51; p.z = -200 + 4.0 * (i / side);
-    cs_mover_set_position(m[i], p);
+    cs_mover_set_position(m[i], &p);
     if (added) cs_world_add_mover(w, m[i]);
   }
-  for (i = 0; i < n; i++) cs_world_collide_and_slide(w, m[i], (cs_Vec3){0, 0, 0}, &g);
+  for (i = 0; i < n; i++) cs_world_collide_and_slide(w, m[i], &(cs_Vec3){0, 0, 0}, &g);
   t0 = now();
   for (f = 0; f < frames; f++)
     for (i = 0; i < n; i++) {
       double a = 0.2 * f + i;
       cs_Vec3 v;
       v.x = 0.05 * cos(a); v.y = 0; v.z = 0.05 * sin(a);
-      cs_world_collide_and_slide(w, m[i], v, &g);
+      cs_world_collide_and_slide(w, m[i], &v, &g);
     }
   t = (now() - t0) / frames;
   cs_world_free(w);
@@ -96,20 +97,20 @@ static double run_dense(int frames) {
   for (i = 0; i < N; i++) {
     cs_Vec3 p;
     cs_mover_new(&A, &m[i]);
-    cs_mover_set_radius(m[i], (cs_Vec3){0.4, 0.4, 0.4});
+    cs_mover_set_radius(m[i], &(cs_Vec3){0.4, 0.4, 0.4});
     p.x = -20 + 1.25 * (i % 32); p.y = 0.41; p.z = -20 + 1.25 * (i / 32);
-    cs_mover_set_position(m[i], p);
+    cs_mover_set_position(m[i], &p);
     cs_world_add_mover(w, m[i]);
     goal[i].x = rnd() * 40 - 20; goal[i].y = 0; goal[i].z = rnd() * 40 - 20;
   }
   t0 = now();
   for (f = 0; f < frames; f++)
     for (i = 0; i < N; i++) {
-      cs_Vec3 p = cs_mover_get_position(m[i]), v;
+      cs_Vec3 p = csv_mover_position(m[i]), v;
       double dx = goal[i].x - p.x, dz = goal[i].z - p.z, l = sqrt(dx * dx + dz * dz);
       if (l < 0.5) { goal[i].x = rnd() * 40 - 20; goal[i].z = rnd() * 40 - 20; l = 1; }
       v.x = dx / l * 0.08; v.y = 0; v.z = dz / l * 0.08;
-      cs_world_collide_and_slide(w, m[i], v, &g);
+      cs_world_collide_and_slide(w, m[i], &v, &g);
     }
   t = (now() - t0) / frames;
   cs_world_free(w);

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "collideslide.h"
+#include "../spec/c/by_value.h"
 
 #define WALK_SPEED 6.0          /* m/s (README: walk displacement) */
 #define GRAVITY 9.81            /* m/s^2 */
@@ -241,7 +242,7 @@ typedef struct Walkers {
 static int surface_height(const Scene *sc, double x, double z, double *y) {
   cs_Hit hit;
   double top = sc->hi.y + 10.0, len = sc->hi.y - sc->lo.y + 20.0;
-  if (cs_world_raycast(sc->world, (cs_Vec3){x, top, z}, (cs_Vec3){0, -len, 0}, ~0u, &hit) != 1)
+  if (cs_world_raycast(sc->world, &(cs_Vec3){x, top, z}, &(cs_Vec3){0, -len, 0}, ~0u, &hit) != 1)
     return 0;
   *y = hit.point.y;
   return 1;
@@ -290,7 +291,7 @@ static void walkers_init(Walkers *w, const Scene *sc, int n) {
   if (!w->m || !w->spawn || !w->vy || !w->wx || !w->wz) die("out of memory", NULL);
   for (i = 0; i < n; i++) {
     check(cs_mover_new(&a, &w->m[i]), "cs_mover_new");
-    cs_mover_set_radius(w->m[i], (cs_Vec3){0.4, 0.9, 0.4});
+    cs_mover_set_radius(w->m[i], &(cs_Vec3){0.4, 0.9, 0.4});
     w->spawn[i] = spawn_point(sc, i);
   }
 }
@@ -299,7 +300,7 @@ static void walkers_init(Walkers *w, const Scene *sc, int n) {
 static void walkers_reset(Walkers *w) {
   int i;
   for (i = 0; i < w->n; i++) {
-    cs_mover_set_position(w->m[i], w->spawn[i]);
+    cs_mover_set_position(w->m[i], &w->spawn[i]);
     w->vy[i] = 0.0;
   }
 }
@@ -322,7 +323,7 @@ __attribute__((noinline)) static void step_frames(cs_World *world, Walkers *w, i
       cs_Status s;
       w->vy[i] = w->vy[i] - GRAVITY * dt;
       g = (cs_Vec3){0, w->vy[i] * dt, 0};
-      s = cs_world_collide_and_slide(world, w->m[i], (cs_Vec3){w->wx[i], 0, w->wz[i]}, &g);
+      s = cs_world_collide_and_slide(world, w->m[i], &(cs_Vec3){w->wx[i], 0, w->wz[i]}, &g);
       if (s != CS_OK) die("cs_world_collide_and_slide", cs_status_string(s));
       if (cs_mover_ground_state(w->m[i]) == CS_GROUND_ON) w->vy[i] = 0.0;
     }
@@ -346,7 +347,7 @@ __attribute__((noinline)) long run_frames(cs_World *world, Walkers *w, int f0, i
 static int fell_through(const Scene *sc, const Walkers *w) {
   int i, fell = 0;
   for (i = 0; i < w->n; i++) {
-    cs_Vec3 p = cs_mover_get_position(w->m[i]);
+    cs_Vec3 p = csv_mover_position(w->m[i]);
     if (sc->kind == KIND_ARENA) {
       if (p.y < 0 || fabs(p.x) > ARENA_HALF || fabs(p.z) > ARENA_HALF) fell++;
     } else {
@@ -386,10 +387,10 @@ static void bench_sweeps(const Scene *sc, const Walkers *w, int rounds, int runs
     hits = total = 0;
     for (r = 0; r < rounds; r++)
       for (i = 0; i < w->n; i++) {
-        cs_mover_set_position(m, w->spawn[i]);
+        cs_mover_set_position(m, &w->spawn[i]);
         for (j = 0; j < 2; j++) {
           cs_Hit hit;
-          int k = cs_world_sweep(sc->world, m, dirs[2 * i + j], &hit);
+          int k = cs_world_sweep(sc->world, m, &dirs[2 * i + j], &hit);
           if (k < 0) die("cs_world_sweep", cs_status_string((cs_Status)-k));
           hits += k;
           total++;
@@ -493,7 +494,7 @@ int main(int argc, char **argv) {
   }
   /* A checksum of the end positions: walkers.lua must print the same. */
   for (i = 0; i < movers; i++) {
-    cs_Vec3 p = cs_mover_get_position(w.m[i]);
+    cs_Vec3 p = csv_mover_position(w.m[i]);
     sum += p.x + p.y + p.z;
   }
   qsort(rates, (size_t)runs, sizeof *rates, cmp_double);

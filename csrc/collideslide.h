@@ -1,25 +1,72 @@
 /*
-** collideslide.h: the C API of collideslide, ellipsoids that collide and slide
-** through triangle worlds (Fauerby 2003, Rouwe 2003, Nettle 2000).
+** collideslide.h: ellipsoids that collide and slide through triangle worlds
+** (Fauerby 2003, "Improved Collision detection and Response"; Rouwe 2003;
+** Nettle 2000), in C99, with no dependency but libm. This header is the
+** manual of the C API; the Lua module (collideslide.core) and the LuaJIT
+** FFI binding (collideslide.ffi) are two thin layers over it.
 **
-** Conventions (the same as the Lua API, see README.md):
-**  - y is up by default; units are the caller's (metres in the docs).
+** A SHORT EXAMPLE: a sphere of radius 0.5 dropped onto a floor.
+**
+**   cs_Alloc a = cs_default_alloc();
+**   double v[] = {-10,0,-10, -10,0,10, 10,0,10, 10,0,-10};
+**   unsigned ix[] = {0,1,2, 0,2,3};             (counter-clockwise from above)
+**   cs_MeshDesc d = {v, 4, ix, 2, NULL, CS_BACKFACES_COLLIDE};
+**   cs_Mesh *floor; cs_World *w; cs_Body *b; cs_Mover *m;
+**   cs_Vec3 walk = {0.1, 0, 0}, gravity = {0, -0.2, 0}, p = {0, 3, 0};
+**   cs_mesh_new(&a, &d, &floor, NULL);          (check every cs_Status)
+**   cs_world_new(&a, &w);
+**   cs_world_add(w, floor, &b);
+**   cs_mover_new(&a, &m);                       (radius 0.5 by default)
+**   cs_mover_set_position(m, &p);
+**   for (int i = 0; i < 60; i++)                (one call per frame)
+**     if (cs_world_collide_and_slide(w, m, &walk, &gravity) != CS_OK)
+**       puts(cs_world_error(w)->message);       (e.g. "vx is NaN")
+**   cs_mover_get_position(m, &p);               (p.y is 0.5 + the skin)
+**   cs_mover_free(m); cs_world_free(w); cs_mesh_free(floor);
+**
+** CONVENTIONS (the same as the Lua API's, docs/API.md):
+**  - y is up by default (cs_mover_set_up changes it); units are the
+**    caller's (metres in the docs); angles are degrees.
 **  - A triangle's front face is the side its normal points to,
 **    normal = normalize((b - a) x (c - a)).
-**  - Moves take displacements, not velocities.
-**  - Indices in this C API are 0-based (the Lua binding adds 1).
-**  - Every function that can fail returns a cs_Status; nothing here prints,
-**    aborts or jumps out. Inputs must be finite: the Lua binding checks them.
+**  - Moves take displacements (this frame's), not velocities.
+**  - Indices are 0-based (the Lua bindings add 1). Messages number vertices
+**    and triangles from 1, as the Lua API does.
+**  - Vectors go in and out through pointers (const cs_Vec3 *in,
+**    cs_Vec3 *out): LuaJIT's FFI compiles such calls, not struct-by-value
+**    ones.
 **
-** Ownership: every object is created through a cs_Alloc the caller gives and
-** freed with its *_free function. A mesh must outlive the bodies that use it
-** (the Lua binding guarantees this). Contacts of a mover are valid until its
-** next call that moves it. The body pointers a mover reports (contacts,
-** ground) point into the world of its last call and dangle once that world
-** is freed; the mover itself never reads them again then: a mover may
-** outlive any world it moved in and move on in another (worlds have ids
-** that are never reused, so a new world at a freed one's address is not
-** taken for it).
+** ERRORS: nothing here prints, aborts or jumps out. A function that can fail
+** returns a cs_Status (or, for the queries that return a count or a found
+** flag, a negative number: -(cs_Status)); a call that fails changes nothing.
+** Every number is checked once, here: NaN and infinities are CS_EINVAL,
+** numbers past CS_MAX_COORD (or a move that would overflow) CS_ERANGE, each
+** with a message in the object's cs_Error (cs_world_error, cs_mover_error,
+** cs_mesh_error) naming the argument and the problem, in the words the Lua
+** bindings show.
+**
+** PRECISION: positions and vertices are doubles; every call works relative
+** to the mover's centre, so a mover 1e5 from the origin sweeps as well as
+** one at the origin. Contract (spec/sweep_spec.lua, spec/c/stress.c): after
+** any call a mover with the default skin keeps clear of every triangle; a
+** stopped mover ends between 0 and its skin from what stopped it; at 1e5
+** from the origin results agree with the same scene at the origin within
+** 1e-4 of the move. Measured: the least ellipsoid-space distance after a
+** step is 1 - 2.3e-10 at 1e5, 1 - 3.7e-7 at 1e8 (README, "Where precision
+** ends"). Coordinates, moves, translations, scales and radii are held to
+** CS_MAX_COORD (1e30), and a move to 1e30 radii of its mover.
+**
+** OWNERSHIP: every object is created through a cs_Alloc the caller gives and
+** freed with its *_free function; the library holds no global state but an
+** atomic counter of world ids. A mesh must outlive the bodies that use it
+** (the Lua bindings guarantee this). A world may be used by one thread at a
+** time; worlds are independent. The contacts of a mover (cs_mover_contact)
+** are valid until its next call that moves it. The body pointers a mover
+** reports (contacts, ground) point into the world of its last call and
+** dangle once that world is freed; the mover itself never reads them again
+** then: a mover may outlive any world it moved in and move on in another
+** (worlds have ids that are never reused, so a new world at a freed one's
+** address is not taken for it).
 */
 #ifndef COLLIDESLIDE_H
 #define COLLIDESLIDE_H
@@ -41,14 +88,36 @@ typedef struct cs_Vec3 { double x, y, z; } cs_Vec3;
 typedef enum cs_Status {
   CS_OK = 0,
   CS_ENOMEM,      /* the allocator failed; nothing was changed */
-  CS_EINVAL,      /* a bad argument (see the function for which) */
-  CS_ERANGE,      /* an index out of range; *bad_index names it */
+  CS_EINVAL,      /* a bad argument: NaN, infinite, out of its range (cs_Error says which) */
+  CS_ERANGE,      /* an index out of range (cs_mesh_new: *bad_index names it), or a
+                  ** number past CS_MAX_COORD, or a move that would overflow */
   CS_ETOOBIG,     /* a size that would overflow the internal 32-bit indices */
   CS_EBUSY,       /* the world is in a move (a filter called back into it) */
   CS_EABORT       /* a callback asked to stop with an error */
 } cs_Status;
 
 const char *cs_status_string(cs_Status s);
+
+/* The largest coordinate, translation, move, radius and displacement (world
+** units) the calls take: past it they return CS_ERANGE and change nothing,
+** so that no sum, square or map into a mover's ellipsoid space inside a
+** call can overflow a double. Moves are also held to 1e30 radii of the
+** mover (its smallest radius). */
+#define CS_MAX_COORD 1e30
+
+/* What the last failed call on an object said (cs_world_error,
+** cs_mover_error, cs_mesh_error): the status, the argument at fault and a
+** message naming it and the problem, e.g. "vy is NaN" or "rx must be > 0,
+** got 0". arg counts the call's number arguments after its objects from 1,
+** each vector as its 3 components (x, y, z) and a quaternion as 4
+** (qx, qy, qz, qw), in the order the declaration lists them; 0: none in
+** particular. The Lua bindings turn it into "bad argument #n to 'name'
+** (message)". A successful call may leave the previous error in place. */
+typedef struct cs_Error {
+  cs_Status status;
+  int arg;
+  char message[120];
+} cs_Error;
 
 /* An allocator on top of realloc/free, for C users. */
 cs_Alloc cs_default_alloc(void);
@@ -76,6 +145,7 @@ typedef struct cs_MeshDesc {
 cs_Status cs_mesh_new(const cs_Alloc *alloc, const cs_MeshDesc *desc,
                       cs_Mesh **out, size_t *bad_index);
 void cs_mesh_free(cs_Mesh *mesh);
+const cs_Error *cs_mesh_error(const cs_Mesh *mesh);
 
 size_t cs_mesh_triangle_count(const cs_Mesh *mesh);
 size_t cs_mesh_vertex_count(const cs_Mesh *mesh);
@@ -83,13 +153,13 @@ size_t cs_mesh_degenerate_count(cs_Mesh *mesh);   /* refits first if edited */
 size_t cs_mesh_memory(const cs_Mesh *mesh);     /* bytes the mesh holds, tree included */
 int cs_mesh_backfaces(const cs_Mesh *mesh);
 void cs_mesh_bounds(cs_Mesh *mesh, cs_Vec3 *lo, cs_Vec3 *hi);  /* likewise */
-cs_Vec3 cs_mesh_vertex(const cs_Mesh *mesh, size_t i);
+void cs_mesh_vertex(const cs_Mesh *mesh, size_t i, cs_Vec3 *out);
 void cs_mesh_triangle(const cs_Mesh *mesh, size_t t, unsigned idx[3]);
 int cs_mesh_tag(const cs_Mesh *mesh, size_t t);
 /* Vertex edits. set_vertices refits the tree at once; set_vertex marks the
 ** mesh, and the refit happens before its next use (or call cs_mesh_refit). */
-void cs_mesh_set_vertex(cs_Mesh *mesh, size_t i, cs_Vec3 p);
-void cs_mesh_set_vertices(cs_Mesh *mesh, const double *xyz);  /* 3 * vertex_count */
+cs_Status cs_mesh_set_vertex(cs_Mesh *mesh, size_t i, const cs_Vec3 *p);
+cs_Status cs_mesh_set_vertices(cs_Mesh *mesh, const double *xyz);  /* 3 * vertex_count */
 void cs_mesh_refit(cs_Mesh *mesh);
 
 /* }================================================================== */
@@ -103,6 +173,8 @@ typedef struct cs_Body cs_Body;
 
 cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out);
 void cs_world_free(cs_World *world);
+/* The error of the last failed call on the world, its bodies or its queries. */
+const cs_Error *cs_world_error(const cs_World *world);
 
 /* A placed instance of a mesh, at the identity transform. */
 cs_Status cs_world_add(cs_World *world, cs_Mesh *mesh, cs_Body **out);
@@ -115,14 +187,15 @@ double cs_world_get_friction(const cs_World *world, int tag);
 /* A body point p lands at T + R(q) * (S * p). q need not be normalised
 ** (it is normalised here; it must not be zero). Scale components must be
 ** nonzero. */
-void cs_body_set_transform(cs_Body *body, cs_Vec3 t, const double q[4], cs_Vec3 s);
+cs_Status cs_body_set_transform(cs_Body *body, const cs_Vec3 *t, const double q[4],
+                                const cs_Vec3 *s);
 /* A general affine map: m is 4x4 column-major (m[12..14] the translation);
 ** its 3x3 part must be invertible (returns CS_EINVAL otherwise). */
 cs_Status cs_body_set_matrix(cs_Body *body, const double m[16]);
 void cs_body_get_matrix(const cs_Body *body, double m[16]);
 /* The displacement the body makes during the next step (moving platforms). */
-void cs_body_set_velocity(cs_Body *body, cs_Vec3 v);
-cs_Vec3 cs_body_get_velocity(const cs_Body *body);
+cs_Status cs_body_set_velocity(cs_Body *body, const cs_Vec3 *v);
+void cs_body_get_velocity(const cs_Body *body, cs_Vec3 *out);
 void cs_body_set_layers(cs_Body *body, unsigned layers);
 unsigned cs_body_get_layers(const cs_Body *body);
 void cs_body_set_enabled(cs_Body *body, int enabled);
@@ -182,32 +255,60 @@ enum { CS_PASS_WALK = 0, CS_PASS_GRAVITY, CS_PASS_CARRY, CS_PASS_STEP,
 ** collides_with all bits, no filter. */
 cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out);
 void cs_mover_free(cs_Mover *mover);
+/* The error of the last failed setter on the mover (the calls that move it
+** report in their world's error). */
+const cs_Error *cs_mover_error(const cs_Mover *mover);
 
-void cs_mover_set_position(cs_Mover *m, cs_Vec3 p);
-cs_Vec3 cs_mover_get_position(const cs_Mover *m);
+cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p);
+void cs_mover_get_position(const cs_Mover *m, cs_Vec3 *out);
 /* Radii must be > 0 and finite. */
-void cs_mover_set_radius(cs_Mover *m, cs_Vec3 r);
-cs_Vec3 cs_mover_get_radius(const cs_Mover *m);
+cs_Status cs_mover_set_radius(cs_Mover *m, const cs_Vec3 *r);
+void cs_mover_get_radius(const cs_Mover *m, cs_Vec3 *out);
 /* Unit quaternion (normalised here; must not be zero). */
-void cs_mover_set_orientation(cs_Mover *m, const double q[4]);
+cs_Status cs_mover_set_orientation(cs_Mover *m, const double q[4]);
 void cs_mover_get_orientation(const cs_Mover *m, double q[4]);
 /* Up must be nonzero; it is normalised. */
-void cs_mover_set_up(cs_Mover *m, cs_Vec3 up);
-cs_Vec3 cs_mover_get_up(const cs_Mover *m);
+cs_Status cs_mover_set_up(cs_Mover *m, const cs_Vec3 *up);
+void cs_mover_get_up(const cs_Mover *m, cs_Vec3 *out);
 
-/* Tunables: the binding checks ranges; see README for units and meaning. */
+/* The tunables, their units, ranges and defaults. cs_mover_set checks the
+** value against the range (CS_EINVAL, or CS_ERANGE past CS_MAX_COORD, with
+** cs_mover_error naming the setting as the Lua API does: "skin must be
+** >= 0, got -1") and changes nothing on an error. */
+#define CS_MAX_ITERATIONS_CAP 1000
 typedef enum cs_Setting {
-  CS_MAX_ITERATIONS,      /* integer >= 1, default 5 */
-  CS_SKIN,                /* world units >= 0; negative = auto (1% of min radius) */
-  CS_SLOPE_LIMIT,         /* degrees in [0, 90], default 45 */
-  CS_BLOCK_STEEP_SLOPES,  /* 0 or 1, default 0 */
-  CS_STEP_HEIGHT,         /* world units >= 0, default 0 */
-  CS_SNAP_DISTANCE,       /* world units >= 0, default 0 */
-  CS_COLLIDES_WITH,       /* bitmask, default all bits */
-  CS_LAYERS               /* bitmask, default 1: what other movers meet of it */
+  /* Sweeps per pass (walk, gravity, ...), an integer in 1..1000, default 5:
+  ** each sweep after the first slides along one more surface. */
+  CS_MAX_ITERATIONS,
+  /* The gap (world units, >= 0) a mover keeps from what stops it, measured
+  ** along the contact normal (Fauerby 2003's veryCloseDistance). Default
+  ** auto: 1% of the smallest radius (cs_mover_set_skin_auto). */
+  CS_SKIN,
+  /* The steepest walkable ground, degrees in [0, 90] between the
+  ** triangle's normal and up, default 45. */
+  CS_SLOPE_LIMIT,
+  /* 1: a walk treats ground steeper than the slope limit (and ledges higher
+  ** than the step height) as a wall; 0 (default): slides up it, as the
+  ** papers do. */
+  CS_BLOCK_STEEP_SLOPES,
+  /* How high (world units, >= 0) a walk steps up onto a ledge, default 0. */
+  CS_STEP_HEIGHT,
+  /* How far down (world units, >= 0) a grounded mover follows the ground
+  ** it walks off (stairs down, slopes), default 0. */
+  CS_SNAP_DISTANCE,
+  /* The bodies' layers the mover collides with, an integer bitmask in
+  ** 0..2^32-1, default all bits. */
+  CS_COLLIDES_WITH,
+  /* What other movers meet of this one (movers that meet, issue 14): an
+  ** integer bitmask in 0..2^32-1, default 1; another mover collides with it
+  ** when its collides_with meets these layers. */
+  CS_LAYERS
 } cs_Setting;
-void cs_mover_set(cs_Mover *m, cs_Setting s, double value);
+cs_Status cs_mover_set(cs_Mover *m, cs_Setting s, double value);
+/* The value; CS_SKIN gives the skin in use (auto resolved). */
 double cs_mover_get(const cs_Mover *m, cs_Setting s);
+/* Back to the automatic skin (1% of the smallest radius). */
+void cs_mover_set_skin_auto(cs_Mover *m);
 void cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
 
 /* Results of the last call. */
@@ -267,8 +368,10 @@ cs_Status cs_world_add_sensor(cs_World *world, cs_Mesh *mesh, cs_Sensor **out,
 /* Frees the sensor (movers forget it; events naming it must not be read). */
 void cs_world_remove_sensor(cs_World *world, cs_Sensor *sensor);
 size_t cs_world_sensor_count(const cs_World *world);
-/* Placement, as for bodies (cs_body_set_transform, cs_body_set_matrix). */
-void cs_sensor_set_transform(cs_Sensor *s, cs_Vec3 t, const double q[4], cs_Vec3 scale);
+/* Placement, as for bodies (cs_body_set_transform, cs_body_set_matrix; errors
+** in the world's cs_Error). */
+cs_Status cs_sensor_set_transform(cs_Sensor *s, const cs_Vec3 *t, const double q[4],
+                                  const cs_Vec3 *scale);
 cs_Status cs_sensor_set_matrix(cs_Sensor *s, const double m[16]);
 void cs_sensor_get_matrix(const cs_Sensor *s, double m[16]);
 void cs_sensor_set_layers(cs_Sensor *s, unsigned layers);
@@ -276,8 +379,9 @@ unsigned cs_sensor_get_layers(const cs_Sensor *s);
 void cs_sensor_set_userdata(cs_Sensor *s, void *ud);
 void *cs_sensor_get_userdata(const cs_Sensor *s);
 cs_Mesh *cs_sensor_mesh(const cs_Sensor *s);
-/* Is p inside (the mesh's winding number around p is not 0)? */
-int cs_sensor_contains(cs_Sensor *s, cs_Vec3 p);
+/* Is p inside (the mesh's winding number around p is not 0)? 1 or 0, or
+** -(cs_Status) for a bad p. */
+int cs_sensor_contains(cs_Sensor *s, const cs_Vec3 *p);
 
 /* The crossings of the mover's last call, for sensors whose layers meet its
 ** collides_with; a call that starts inside a sensor the mover was not known
@@ -297,17 +401,19 @@ int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s);
 /* One hit of a sweep or a ray. */
 typedef struct cs_Hit {
   double t;               /* fraction of the displacement, in [0, 1] */
-  cs_Vec3 point;          /* on the triangle, world space */
+  cs_Vec3 point;          /* on the triangle (or the mover), world space */
   cs_Vec3 normal;         /* unit, world space (see each call) */
-  const cs_Body *body;
+  const cs_Body *body;    /* NULL for an added mover */
   unsigned triangle;      /* 0-based in the body's mesh */
   int tag;
+  const cs_Mover *mover;  /* the added mover hit (raycast, raycast_all, the
+                          ** sweeps; layers & mask), or NULL for a triangle */
 } cs_Hit;
 
 /* Moves the mover by walk, sliding; then, when gravity is not NULL, a second
 ** pass with it. Updates the mover (position, contacts, ground state). On an
 ** error the mover is left as it was. */
-cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
+cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *walk,
                                      const cs_Vec3 *gravity);
 
 /* First contact of the mover swept along d (the mover does not move). Returns
@@ -316,27 +422,30 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
 ** tangent-plane normal at the contact, from the point toward the centre.
 ** An overlap at the start is a hit at t = 0. Honours collides_with, not the
 ** filter. */
-int cs_world_sweep(cs_World *w, const cs_Mover *m, cs_Vec3 d, cs_Hit *hit);
+int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit);
 
 /* The same for any ellipsoid: centre p, radii r, orientation q (NULL: none). */
-int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
-                             cs_Vec3 d, unsigned mask, cs_Hit *hit);
+int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
+                             const cs_Vec3 *d, unsigned mask, cs_Hit *hit);
 
-/* First triangle on the segment o .. o + d. hit->normal is the triangle's
-** normal facing the ray's origin. Backface-ignoring meshes are hit only from
-** the front. */
-int cs_world_raycast(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask, cs_Hit *hit);
+/* First triangle on the segment o .. o + d. Returns 1 and fills *hit, 0
+** when the segment is free, or -(cs_Status) on a bad argument (o: numbers
+** 1-3 "ox".."oz", d: 4-6 "dx".."dz"). hit->normal is the triangle's normal
+** facing the ray's origin. Backface-ignoring meshes are hit only from the
+** front. */
+int cs_world_raycast(cs_World *w, const cs_Vec3 *o, const cs_Vec3 *d, unsigned mask, cs_Hit *hit);
 
 /* Every hit on the segment, nearest first. fn returns 0 to stop. Returns the
-** number of hits reported, or -1 on allocation failure. */
+** number of hits reported, or -(cs_Status): -1 is CS_ENOMEM. */
 typedef int (*cs_HitFn)(void *ud, const cs_Hit *hit);
-long cs_world_raycast_all(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask,
+long cs_world_raycast_all(cs_World *w, const cs_Vec3 *o, const cs_Vec3 *d, unsigned mask,
                           cs_HitFn fn, void *ud);
 
-/* The nearest point on any triangle within max_distance of p. Returns 1 and
-** fills hit (hit->t is the distance, hit->normal from the point toward p or the
-** triangle normal when p is on it), 0 when none is that close. */
-int cs_world_closest_point(cs_World *w, cs_Vec3 p, double max_distance,
+/* The nearest point on any triangle within max_distance (>= 0, HUGE_VAL: no
+** limit) of p. Returns 1 and fills hit (hit->t is the distance, hit->normal
+** from the point toward p or the triangle normal when p is on it), 0 when
+** none is that close, -(cs_Status) on a bad argument. */
+int cs_world_closest_point(cs_World *w, const cs_Vec3 *p, double max_distance,
                            unsigned mask, cs_Hit *hit);
 
 /* Query callbacks (cs_HitFn, cs_TriFn, cs_OverlapFn) must not add, remove,
@@ -346,14 +455,14 @@ int cs_world_closest_point(cs_World *w, cs_Vec3 p, double max_distance,
 ** Triangles that meet the box exactly. fn returns 0 to stop. Returns the
 ** count reported, or -1 on allocation failure. */
 typedef int (*cs_TriFn)(void *ud, const cs_Body *body, unsigned triangle);
-long cs_world_query_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask,
+long cs_world_query_box(cs_World *w, const cs_Vec3 *lo, const cs_Vec3 *hi, unsigned mask,
                         cs_TriFn fn, void *ud);
 
 /* Triangles the ellipsoid intersects, with the depth (world units, along the
 ** normal) and the unit direction that pushes the ellipsoid out (world space). */
 typedef int (*cs_OverlapFn)(void *ud, const cs_Body *body, unsigned triangle,
-                            double depth, cs_Vec3 normal);
-long cs_world_overlap_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
+                            double depth, const cs_Vec3 *normal);
+long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
                                 unsigned mask, cs_OverlapFn fn, void *ud);
 
 /* }================================================================== */

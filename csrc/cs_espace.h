@@ -21,15 +21,34 @@ typedef struct cs_ESpace {
 } cs_ESpace;
 
 void cs_espace_init(cs_ESpace *es, cs_Vec3 c0, cs_Vec3 r, const cs_Mat3 *rot, int oriented);
-/* Points: x_e = E^-1 (x - c0), and back. */
-cs_Vec3 cs_espace_to(const cs_ESpace *es, cs_Vec3 world_point);
-cs_Vec3 cs_espace_from(const cs_ESpace *es, cs_Vec3 es_point);
-/* Displacements: v_e = E^-1 v, and back. */
-cs_Vec3 cs_espace_vec_to(const cs_ESpace *es, cs_Vec3 world_vec);
-cs_Vec3 cs_espace_vec_from(const cs_ESpace *es, cs_Vec3 es_vec);
-/* A normal from ellipsoid space to world space (inverse transpose), unit. */
-cs_Vec3 cs_espace_normal_from(const cs_ESpace *es, cs_Vec3 es_normal);
 /* World-space half extents of the ellipsoid's bounding box. */
 cs_Vec3 cs_espace_half_extents(const cs_ESpace *es);
+
+/* The maps themselves are inline: the slide calls them a few dozen times a
+** step. */
+
+/* Displacements: v_e = E^-1 v = diag(1/r) R^T v, and back, v = R diag(r) v_e. */
+CS_INLINE cs_Vec3 cs_espace_vec_to(const cs_ESpace *es, cs_Vec3 v) {
+  if (es->oriented) v = m3_apply_t(&es->R, v);
+  return v3_mul(v, es->inv_r);
+}
+CS_INLINE cs_Vec3 cs_espace_vec_from(const cs_ESpace *es, cs_Vec3 v) {
+  v = v3_mul(v, es->r);
+  return es->oriented ? m3_apply(&es->R, v) : v;
+}
+/* Points: x_e = E^-1 (x - c0), and back. */
+CS_INLINE cs_Vec3 cs_espace_to(const cs_ESpace *es, cs_Vec3 p) {
+  return cs_espace_vec_to(es, v3_sub(p, es->c0));
+}
+CS_INLINE cs_Vec3 cs_espace_from(const cs_ESpace *es, cs_Vec3 p) {
+  return v3_add(es->c0, cs_espace_vec_from(es, p));
+}
+/* A normal from ellipsoid space to world space, unit: normals map by the
+** inverse transpose, E^-T = R diag(1/r). */
+CS_INLINE cs_Vec3 cs_espace_normal_from(const cs_ESpace *es, cs_Vec3 n) {
+  n = v3_mul(n, es->inv_r);
+  if (es->oriented) n = m3_apply(&es->R, n);
+  return v3_normalize(n);
+}
 
 #endif

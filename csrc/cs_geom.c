@@ -196,3 +196,23 @@ int cs_triangle_box_overlap(cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 a, cs_Vec3 b, cs_Vec
 }
 
 /* }================================================================== */
+
+/* 1 when the segment o + s d, s in [0, tmax], meets the box [lo, hi] (slabs,
+** boundaries included). */
+int cs_segment_meets_box(cs_Vec3 o, cs_Vec3 d, double tmax, cs_Vec3 lo, cs_Vec3 hi) {
+  double t0 = 0, t1 = tmax;
+  int i;
+  for (i = 0; i < 3; i++) {
+    double oi = v3_get(o, i), di = v3_get(d, i), l = v3_get(lo, i), h = v3_get(hi, i);
+    if (di == 0) {
+      if (oi < l || oi > h) return 0;
+    } else {
+      double ta = (l - oi) / di, tb = (h - oi) / di;
+      if (ta > tb) { double tmp = ta; ta = tb; tb = tmp; }
+      if (ta > t0) t0 = ta;
+      if (tb < t1) t1 = tb;
+      if (t0 > t1) return 0;
+    }
+  }
+  return 1;
+}

@@ -19,5 +19,8 @@ int cs_ray_triangle(cs_Vec3 o, cs_Vec3 d, cs_Vec3 a, cs_Vec3 b, cs_Vec3 c,
 /* Exact triangle / box overlap by the separating axis theorem
 ** (Akenine-Moller 2001). */
 int cs_triangle_box_overlap(cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 a, cs_Vec3 b, cs_Vec3 c);
+/* Does the segment o + s d, s in [0, tmax], meet the box [lo, hi]? (slabs,
+** boundaries included) */
+int cs_segment_meets_box(cs_Vec3 o, cs_Vec3 d, double tmax, cs_Vec3 lo, cs_Vec3 hi);
 
 #endif

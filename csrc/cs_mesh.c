@@ -5,6 +5,7 @@
 */
 #include <string.h>
 
+#include "cs_check.h"
 #include "cs_mesh.h"
 
 /* A triangle is degenerate when its area is zero relative to its size:
@@ -141,7 +142,11 @@ void cs_mesh_bounds(cs_Mesh *m, cs_Vec3 *lo, cs_Vec3 *hi) {
   *hi = m->hi;
 }
 
-cs_Vec3 cs_mesh_vertex(const cs_Mesh *m, size_t i) { return cs_mesh_vert(m, (uint32_t)i); }
+const cs_Error *cs_mesh_error(const cs_Mesh *m) { return &m->err; }
+
+void cs_mesh_vertex(const cs_Mesh *m, size_t i, cs_Vec3 *out) {
+  *out = i < m->nverts ? cs_mesh_vert(m, (uint32_t)i) : v3(0, 0, 0);
+}
 
 void cs_mesh_triangle(const cs_Mesh *m, size_t t, unsigned idx[3]) {
   idx[0] = m->tris[3 * t];
@@ -151,16 +156,35 @@ void cs_mesh_triangle(const cs_Mesh *m, size_t t, unsigned idx[3]) {
 
 int cs_mesh_tag(const cs_Mesh *m, size_t t) { return m->tags ? m->tags[t] : 0; }
 
-void cs_mesh_set_vertex(cs_Mesh *m, size_t i, cs_Vec3 p) {
-  double *v = m->verts + 3 * i;
-  v[0] = p.x; v[1] = p.y; v[2] = p.z;
+cs_Status cs_mesh_set_vertex(cs_Mesh *m, size_t i, const cs_Vec3 *p) {
+  double *v;
+  cs_Status s;
+  if (i >= m->nverts) return cs_fail(&m->err, CS_ERANGE, 1, "vertex index out of range");
+  /* any finite vertex (as cs_mesh_new takes): triangles the calls cannot map
+  ** without overflow are skipped where they are gathered */
+  if ((s = cs_check_finite(&m->err, 2, "x", p->x)) != CS_OK ||
+      (s = cs_check_finite(&m->err, 3, "y", p->y)) != CS_OK ||
+      (s = cs_check_finite(&m->err, 4, "z", p->z)) != CS_OK)
+    return s;
+  v = m->verts + 3 * i;
+  v[0] = p->x; v[1] = p->y; v[2] = p->z;
   m->dirty = 1;
   m->version++;
+  return CS_OK;
 }
 
-void cs_mesh_set_vertices(cs_Mesh *m, const double *xyz) {
+/* Messages number the vertices from 1, as the Lua API does. */
+cs_Status cs_mesh_set_vertices(cs_Mesh *m, const double *xyz) {
+  size_t i;
+  for (i = 0; i < 3 * (size_t)m->nverts; i++) {
+    char b[CS_NUMBUF], c[CS_NUMBUF];
+    if (!isfinite(xyz[i]))
+      return cs_fail(&m->err, CS_EINVAL, 1, "vertex %s: %s is %s", cs_fmtnum(b, (double)(i / 3 + 1)),
+                     cs_names_xyz[i % 3], cs_fmtnum(c, xyz[i]));
+  }
   memcpy(m->verts, xyz, 3 * (size_t)m->nverts * sizeof(double));
   cs_mesh_refit(m);
+  return CS_OK;
 }
 
 /* After vertex edits: degenerate flags, bounds and the tree's boxes. */

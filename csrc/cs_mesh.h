@@ -22,6 +22,7 @@ struct cs_Mesh {
   cs_Vec3 lo, hi;         /* bounds of every vertex */
   unsigned version;       /* bumped by every vertex edit + refit */
   int dirty;              /* vertices edited since the last refit */
+  cs_Error err;           /* of the last failed call (cs_mesh_error) */
 };
 
 /* Refits the mesh if vertices were edited since its last refit

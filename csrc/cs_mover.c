@@ -4,7 +4,10 @@
 */
 #include <string.h>
 
+#include "cs_check.h"
 #include "cs_mover.h"
+
+static void set_orientation(cs_Mover *m, const double q[4]);
 
 cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
   static const double identity[4] = {0, 0, 0, 1};
@@ -15,7 +18,7 @@ cs_Status cs_mover_new(const cs_Alloc *alloc, cs_Mover **out) {
   m->alloc = *alloc;
   m->radius = v3(0.5, 0.5, 0.5);
   m->up = v3(0, 1, 0);
-  cs_mover_set_orientation(m, identity);
+  set_orientation(m, identity);
   m->max_iterations = 5;
   m->skin = -1.0;
   cs_mover_set(m, CS_SLOPE_LIMIT, 45.0);
@@ -38,22 +41,36 @@ void cs_mover_free(cs_Mover *m) {
   cs_free(&m->alloc, m, sizeof *m);
 }
 
-void cs_mover_set_position(cs_Mover *m, cs_Vec3 p) {
-  m->pos = p;
+const cs_Error *cs_mover_error(const cs_Mover *m) { return &m->err; }
+
+void cs_mover_set_skin_auto(cs_Mover *m) { m->skin = -1.0; }
+
+static const char *const RXYZ[3] = {"rx", "ry", "rz"};
+static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
+
+cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p) {
+  cs_Status s = cs_check_vec(&m->err, 1, cs_names_xyz, p);
+  if (s != CS_OK) return s;
+  m->pos = *p;
   if (m->set) cs_moverset_moved(m->set, m);
   m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
   m->ground_body = NULL;  /* nor does the platform it stood on */
   m->clean = 0;
+  return CS_OK;
 }
-cs_Vec3 cs_mover_get_position(const cs_Mover *m) { return m->pos; }
-void cs_mover_set_radius(cs_Mover *m, cs_Vec3 r) {
-  m->radius = r;
+void cs_mover_get_position(const cs_Mover *m, cs_Vec3 *out) { *out = m->pos; }
+
+cs_Status cs_mover_set_radius(cs_Mover *m, const cs_Vec3 *r) {
+  cs_Status s = cs_check_radii(&m->err, 1, RXYZ, r);
+  if (s != CS_OK) return s;
+  m->radius = *r;
   m->clean = 0;
   if (m->set) cs_moverset_moved(m->set, m);
+  return CS_OK;
 }
-cs_Vec3 cs_mover_get_radius(const cs_Mover *m) { return m->radius; }
+void cs_mover_get_radius(const cs_Mover *m, cs_Vec3 *out) { *out = m->radius; }
 
-void cs_mover_set_orientation(cs_Mover *m, const double q[4]) {
+static void set_orientation(cs_Mover *m, const double q[4]) {
   double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   int i;
   for (i = 0; i < 4; i++) m->q[i] = l > 0 ? q[i] / l : (i == 3);
@@ -63,14 +80,24 @@ void cs_mover_set_orientation(cs_Mover *m, const double q[4]) {
   if (m->set) cs_moverset_moved(m->set, m);
 }
 
+cs_Status cs_mover_set_orientation(cs_Mover *m, const double q[4]) {
+  cs_Status s = cs_check_quat(&m->err, 1, QXYZW, q);
+  if (s != CS_OK) return s;
+  set_orientation(m, q);
+  return CS_OK;
+}
+
 void cs_mover_get_orientation(const cs_Mover *m, double q[4]) {
   memcpy(q, m->q, sizeof m->q);
 }
 
-void cs_mover_set_up(cs_Mover *m, cs_Vec3 up) {
-  if (v3_len2(up) > 0) m->up = v3_normalize(up);
+cs_Status cs_mover_set_up(cs_Mover *m, const cs_Vec3 *up) {
+  cs_Status s = cs_check_dir(&m->err, 1, cs_names_xyz, up, "up vector");
+  if (s != CS_OK) return s;
+  m->up = v3_normalize(*up);
+  return CS_OK;
 }
-cs_Vec3 cs_mover_get_up(const cs_Mover *m) { return m->up; }
+void cs_mover_get_up(const cs_Mover *m, cs_Vec3 *out) { *out = m->up; }
 
 /* The skin in world units: the set value, or 1% of the smallest radius. */
 double cs_mover_skin(const cs_Mover *m) {
@@ -81,9 +108,52 @@ double cs_mover_skin(const cs_Mover *m) {
   return 0.01 * r;
 }
 
-void cs_mover_set(cs_Mover *m, cs_Setting s, double v) {
+static const char *const SETTING_NAMES[] = {
+  "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight", "snapDistance",
+  "collidesWith", "layers"
+};
+
+/* The setting's checks (collideslide.h, cs_Setting); the error names the
+** setting as the Lua API does. */
+static cs_Status check_setting(cs_Error *e, cs_Setting s, double v) {
+  const char *name;
+  char b[CS_NUMBUF];
+  if ((unsigned)s > (unsigned)CS_LAYERS) return cs_fail(e, CS_EINVAL, 1, "unknown setting");
+  name = SETTING_NAMES[s];
   switch (s) {
-    case CS_MAX_ITERATIONS: m->max_iterations = v < 1 ? 1 : (int)v; break;
+    case CS_MAX_ITERATIONS:
+      if (!isfinite(v) || v != floor(v))
+        return cs_fail(e, CS_EINVAL, 1, "%s must be an integer, got %s", name, cs_fmtnum(b, v));
+      if (v < 1 || v > CS_MAX_ITERATIONS_CAP)
+        return cs_fail(e, CS_EINVAL, 1, "%s must be in 1..%d, got %s", name,
+                       CS_MAX_ITERATIONS_CAP, cs_fmtnum(b, v));
+      return CS_OK;
+    case CS_BLOCK_STEEP_SLOPES:
+      if (v != 0 && v != 1) return cs_fail(e, CS_EINVAL, 1, "%s must be 0 or 1, got %s", name, cs_fmtnum(b, v));
+      return CS_OK;
+    case CS_COLLIDES_WITH: case CS_LAYERS:
+      if (!isfinite(v) || v != floor(v) || v < 0 || v > 4294967295.0)
+        return cs_fail(e, CS_EINVAL, 1, "%s must be a 32-bit integer bitmask, got %s", name, cs_fmtnum(b, v));
+      return CS_OK;
+    default: break;
+  }
+  if (!isfinite(v)) return cs_fail(e, CS_EINVAL, 1, "%s is %s", name, cs_fmtnum(b, v));
+  if (s == CS_SLOPE_LIMIT) {
+    if (v < 0 || v > 90)
+      return cs_fail(e, CS_EINVAL, 1, "%s must be in [0, 90] degrees, got %s", name, cs_fmtnum(b, v));
+    return CS_OK;
+  }
+  if (v < 0) return cs_fail(e, CS_EINVAL, 1, "%s must be >= 0, got %s", name, cs_fmtnum(b, v));
+  if (v > CS_MAX_COORD)
+    return cs_fail(e, CS_ERANGE, 1, "%s is out of range (|%s| > 1e30), got %s", name, name, cs_fmtnum(b, v));
+  return CS_OK;
+}
+
+cs_Status cs_mover_set(cs_Mover *m, cs_Setting s, double v) {
+  cs_Status st = check_setting(&m->err, s, v);
+  if (st != CS_OK) return st;
+  switch (s) {
+    case CS_MAX_ITERATIONS: m->max_iterations = (int)v; break;
     case CS_SKIN: m->skin = v; break;
     case CS_SLOPE_LIMIT:
       m->slope_limit = v;
@@ -95,6 +165,7 @@ void cs_mover_set(cs_Mover *m, cs_Setting s, double v) {
     case CS_COLLIDES_WITH: m->collides_with = (unsigned)v; m->clean = 0; break;
     case CS_LAYERS: m->layers = (unsigned)v; break;
   }
+  return CS_OK;
 }
 
 double cs_mover_get(const cs_Mover *m, cs_Setting s) {

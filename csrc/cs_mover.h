@@ -100,6 +100,7 @@ struct cs_Mover {
   int clean;
   unsigned clean_version;
   cs_GatherCache cache;
+  cs_Error err;           /* of the last failed setter (cs_mover_error) */
   /* movers that meet (issue 14) */
   uint64_t id;            /* unique in the process, never reused */
   unsigned layers;        /* what other movers' collides_with must meet */

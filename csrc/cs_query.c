@@ -5,7 +5,9 @@
 ** non-uniform scale and mirroring stay exact. Allocates only where noted.
 */
 #include <stdlib.h>
+#include <string.h>
 
+#include "cs_check.h"
 #include "cs_geom.h"
 #include "cs_world.h"
 
@@ -121,6 +123,7 @@ static void fill_hit(cs_Hit *h, const QBody *qb, uint32_t tri, double t, cs_Vec3
   h->body = qb->body;
   h->triangle = tri;
   h->tag = qbody_tag(qb, tri);
+  h->mover = NULL;
 }
 
 /* 1 when (slot, tri) comes before the hit recorded as (bslot, btri): the tie
@@ -240,25 +243,6 @@ typedef struct RayQuery {
   int oom;
 } RayQuery;
 
-/* 1 when the segment o + s d, s in [0, tmax], meets the box (slabs, world
-** space, boundaries included). */
-static int segment_meets_box(cs_Vec3 o, cs_Vec3 d, double tmax, cs_Vec3 lo, cs_Vec3 hi) {
-  double t0 = 0, t1 = tmax;
-  int i;
-  for (i = 0; i < 3; i++) {
-    double oi = v3_get(o, i), di = v3_get(d, i), l = v3_get(lo, i), h = v3_get(hi, i);
-    if (di == 0) {
-      if (oi < l || oi > h) return 0;
-    } else {
-      double ta = (l - oi) / di, tb = (h - oi) / di;
-      if (ta > tb) { double tmp = ta; ta = tb; tb = tmp; }
-      if (ta > t0) t0 = ta;
-      if (tb < t1) t1 = tb;
-      if (t0 > t1) return 0;
-    }
-  }
-  return 1;
-}
 
 /* cs_BvhRayFn: tests one triangle in world space; keeps it (all) or keeps the
 ** nearest and lowers *tmax to it. Returns 0 only to stop after a failed
@@ -302,7 +286,7 @@ static int ray_triangle_fn(void *ud, uint32_t tri, double *tmax) {
 static int ray_body_fn(void *ud, const QBody *qb) {
   RayQuery *q = (RayQuery *)ud;
   double tmax = !q->all && q->found ? q->best.hit.t : 1;
-  if (!segment_meets_box(q->o, q->d, tmax, qb->lo, qb->hi)) return 1;
+  if (!cs_segment_meets_box(q->o, q->d, tmax, qb->lo, qb->hi)) return 1;
   q->qb = qb;
   cs_bvh_raycast(&qb->mesh->bvh, qbody_point_in(qb, q->o), qbody_vec_in(qb, q->d), tmax,
                  ray_triangle_fn, q);
@@ -325,13 +309,106 @@ static int ray_run(cs_World *w, RayQuery *q, cs_Vec3 o, cs_Vec3 d, unsigned mask
   return for_bodies(w, v3_min(o, e), v3_max(o, e), mask, ray_body_fn, q);
 }
 
+/* {==================================================================
+** Rays against the world's added movers (issue 14)
+** ===================================================================*/
+
+/* The segment o + s d, s in [0, 1], against mover m's ellipsoid: in its
+** unit-sphere space (x' = diag(1/r) R^T (x - c)) the quadratic
+** |o' + s d'|^2 = 1. A segment starting inside it does not hit it (a
+** mover's own centre). Returns 1 with *s and the world normal. */
+static int ray_mover(const cs_Mover *m, cs_Vec3 o, cs_Vec3 d, double *s, cs_Vec3 *n) {
+  cs_Vec3 r = m->radius, oc = v3_sub(o, m->pos), oe, de, p;
+  double a, b, c, disc, t;
+  if (m->oriented) { oc = m3_apply_t(&m->rot, oc); d = m3_apply_t(&m->rot, d); }
+  oe = v3_div(oc, r);
+  de = v3_div(d, r);
+  c = v3_dot(oe, oe) - 1;
+  if (c <= 0) return 0;                    /* starts inside (or on) it */
+  a = v3_dot(de, de);
+  b = v3_dot(oe, de);
+  if (a == 0 || b >= 0) return 0;          /* going away */
+  disc = b * b - a * c;
+  if (disc < 0) return 0;
+  t = c / (-b + sqrt(disc));               /* the nearer root, without cancellation */
+  if (!(t >= 0 && t <= 1)) return 0;
+  p = v3_madd(oe, de, t);                  /* on the unit sphere: the normal is E^-T p */
+  p = v3_div(p, r);
+  if (m->oriented) p = m3_apply(&m->rot, p);
+  *s = t;
+  *n = v3_normalize(p);
+  return 1;
+}
+
+typedef struct RayMovers {
+  cs_Vec3 o, d;
+  unsigned mask;
+  RayQuery *q;
+} RayMovers;
+
+/* cs_moverset_near's visitor: keeps the mover's hit (the nearest, or all). */
+static int ray_mover_fn(void *ud, cs_Mover *m) {
+  RayMovers *rm = (RayMovers *)ud;
+  RayQuery *q = rm->q;
+  HitRec rec;
+  cs_Vec3 n;
+  double s;
+  if (!(m->layers & rm->mask) || !ray_mover(m, rm->o, rm->d, &s, &n)) return 1;
+  if (!q->all && q->found && !(s < q->best.hit.t)) return 1;
+  memset(&rec, 0, sizeof rec);
+  rec.hit.t = s;
+  rec.hit.point = v3_madd(rm->o, rm->d, s);
+  rec.hit.normal = n;
+  rec.hit.mover = m;
+  rec.slot = (size_t)-1;                   /* after every body at the same t */
+  if (q->all) {
+    if (cs_grow(q->alloc, (void **)&q->hits, &q->caphits, q->nhits + 1, sizeof(HitRec)) != CS_OK) {
+      q->oom = 1;
+      return 0;
+    }
+    q->hits[q->nhits++] = rec;
+  } else {
+    q->best = rec;
+    q->found = 1;
+  }
+  return 1;
+}
+
+/* The world's added movers on the segment, into q. */
+static void ray_movers(cs_World *w, RayQuery *q, cs_Vec3 o, cs_Vec3 d, unsigned mask) {
+  RayMovers rm;
+  cs_Vec3 e = v3_add(o, d);
+  if (w->movers.count == 0 || q->oom || (d.x == 0 && d.y == 0 && d.z == 0)) return;
+  rm.o = o; rm.d = d; rm.mask = mask; rm.q = q;
+  cs_moverset_near(&w->movers, v3_min(o, e), v3_max(o, e), ray_mover_fn, &rm);
+}
+
+/* }================================================================== */
+
 /* The nearest triangle on the world segment o .. o + d. Returns 1 and fills
 ** *hit (t in [0, 1], world point, unit world normal facing the origin), or 0
 ** when the segment is free (or d is zero). Ties go to the lower body slot,
 ** then the lower triangle index. */
-int cs_world_raycast(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask, cs_Hit *hit) {
+static const char *const OXYZ[3] = {"ox", "oy", "oz"};
+static const char *const DXYZ[3] = {"dx", "dy", "dz"};
+static const char *const RXYZ[3] = {"rx", "ry", "rz"};
+static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
+static const char *const MINXYZ[3] = {"minx", "miny", "minz"};
+static const char *const MAXXYZ[3] = {"maxx", "maxy", "maxz"};
+
+/* The numbers of a segment (o, d): 0, or -(status) with the world's error. */
+static int check_segment(cs_World *w, const cs_Vec3 *o, const cs_Vec3 *d) {
+  if (cs_check_vec(&w->err, 1, OXYZ, o) != CS_OK || cs_check_vec(&w->err, 4, DXYZ, d) != CS_OK)
+    return -(int)w->err.status;
+  return 0;
+}
+
+int cs_world_raycast(cs_World *w, const cs_Vec3 *op, const cs_Vec3 *dp, unsigned mask, cs_Hit *hit) {
   RayQuery q;
-  ray_run(w, &q, o, d, mask, 0);
+  int bad = check_segment(w, op, dp);
+  if (bad) return bad;
+  ray_run(w, &q, *op, *dp, mask, 0);
+  ray_movers(w, &q, *op, *dp, mask);
   if (!q.found) return 0;
   if (hit) *hit = q.best.hit;
   return 1;
@@ -350,12 +427,16 @@ static int hit_order(const void *pa, const void *pb) {
 ** until it returns 0. Returns the number given (the one that stopped
 ** included), or -1 when the hit buffer cannot be allocated (fn not called).
 ** The hits are gathered before the first call, so fn may use the world. */
-long cs_world_raycast_all(cs_World *w, cs_Vec3 o, cs_Vec3 d, unsigned mask,
+long cs_world_raycast_all(cs_World *w, const cs_Vec3 *op, const cs_Vec3 *dp, unsigned mask,
                           cs_HitFn fn, void *ud) {
   RayQuery q;
   long count = 0;
   size_t i;
-  int r = ray_run(w, &q, o, d, mask, 1);
+  int r = check_segment(w, op, dp);
+  if (r) return r;
+  r = ray_run(w, &q, *op, *dp, mask, 1);
+  if (r >= 0) ray_movers(w, &q, *op, *dp, mask);
+  if (q.oom) r = -1;
   if (r >= 0 && q.nhits > 0) {
     qsort(q.hits, q.nhits, sizeof(HitRec), hit_order);
     for (i = 0; i < q.nhits; i++) {
@@ -434,12 +515,19 @@ static int point_body_fn(void *ud, const QBody *qb) {
 ** triangle (world), normal the unit direction from it toward p (the face's
 ** normal toward p inside a face; the front normal when p lies on the
 ** triangle). Returns 0 when nothing is that close. */
-int cs_world_closest_point(cs_World *w, cs_Vec3 p, double max_distance,
+int cs_world_closest_point(cs_World *w, const cs_Vec3 *pp, double max_distance,
                            unsigned mask, cs_Hit *hit) {
   PointQuery q;
-  cs_Vec3 lo, hi;
+  cs_Vec3 lo, hi, p;
   double r, far;
-  if (!(max_distance >= 0)) return 0;
+  char b[CS_NUMBUF];
+  if (cs_check_vec(&w->err, 1, cs_names_xyz, pp) != CS_OK) return -(int)w->err.status;
+  if (max_distance != max_distance)
+    return -(int)cs_fail(&w->err, CS_EINVAL, 4, "maxDistance is NaN");
+  if (!(max_distance >= 0))
+    return -(int)cs_fail(&w->err, CS_EINVAL, 4, "maxDistance must be >= 0, got %s",
+                         cs_fmtnum(b, max_distance));
+  p = *pp;
   q.p = p;
   q.qb = NULL;
   q.found = 0;
@@ -487,9 +575,14 @@ static int box_triangle_fn(void *ud, const QBody *qb, uint32_t tri, const cs_Vec
 ** included), until fn returns 0. Returns the number given (the one that
 ** stopped included), or -1 when an index buffer cannot be allocated (fn may
 ** have been called for earlier bodies). */
-long cs_world_query_box(cs_World *w, cs_Vec3 lo, cs_Vec3 hi, unsigned mask,
+long cs_world_query_box(cs_World *w, const cs_Vec3 *lop, const cs_Vec3 *hip, unsigned mask,
                         cs_TriFn fn, void *ud) {
   BoxQuery q;
+  cs_Vec3 lo, hi;
+  if (cs_check_vec(&w->err, 1, MINXYZ, lop) != CS_OK || cs_check_vec(&w->err, 4, MAXXYZ, hip) != CS_OK)
+    return -(long)w->err.status;
+  lo = *lop;
+  hi = *hip;
   q.lo = lo;
   q.hi = hi;
   q.fn = fn;
@@ -536,7 +629,8 @@ static int ell_triangle_fn(void *ud, const QBody *qb, uint32_t tri, const cs_Vec
   lm = v3_len(m);
   q->count++;
   if (!q->fn) return 1;
-  return q->fn(q->ud, qb->body, tri, (1 - g) / lm, v3_scale(m, 1.0 / lm)) != 0;
+  m = v3_scale(m, 1.0 / lm);
+  return q->fn(q->ud, qb->body, tri, (1 - g) / lm, &m) != 0;
 }
 
 /* Gives fn every triangle the ellipsoid (centre p, radii r > 0, orientation
@@ -544,13 +638,19 @@ static int ell_triangle_fn(void *ud, const QBody *qb, uint32_t tri, const cs_Vec
 ** intersecting), with the depth in world units and the unit world normal
 ** that pushes the ellipsoid out. Returns the number given (the one that
 ** stopped included), or -1 when an index buffer cannot be allocated. */
-long cs_world_overlap_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
-                                unsigned mask, cs_OverlapFn fn, void *ud) {
+long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp,
+                                const double q[4], unsigned mask, cs_OverlapFn fn, void *ud) {
   EllQuery eq;
-  cs_Vec3 h;
-  double e[3], ql = q ? sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) : 0;
+  cs_Vec3 h, p, r;
+  double e[3], ql;
   int i;
-  if (!(r.x > 0 && r.y > 0 && r.z > 0)) return 0;
+  if (cs_check_vec(&w->err, 1, cs_names_xyz, pp) != CS_OK ||
+      cs_check_radii(&w->err, 4, RXYZ, rp) != CS_OK ||
+      (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK))
+    return -(long)w->err.status;
+  p = *pp;
+  r = *rp;
+  ql = q ? sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) : 0;
   eq.R = m3_identity();
   if (ql > 0) {
     double qn[4];

@@ -119,24 +119,6 @@ int cs_sensor_contains_point(const cs_Sensor *s, cs_Vec3 p) {
 ** Crossings along a path
 ** ===================================================================*/
 
-/* Does the segment [p, p + d] meet the box [lo, hi]? (slab test) */
-static int segment_meets_box(cs_Vec3 p, cs_Vec3 d, cs_Vec3 lo, cs_Vec3 hi) {
-  double t0 = 0, t1 = 1;
-  int k;
-  for (k = 0; k < 3; k++) {
-    double o = v3_get(p, k), v = v3_get(d, k), l = v3_get(lo, k), h = v3_get(hi, k);
-    if (v == 0) {
-      if (o < l || o > h) return 0;
-    } else {
-      double a = (l - o) / v, b = (h - o) / v;
-      if (a > b) { double x = a; a = b; b = x; }
-      if (a > t0) t0 = a;
-      if (b < t1) t1 = b;
-      if (t0 > t1) return 0;
-    }
-  }
-  return 1;
-}
 
 static int double_cmp(const void *pa, const void *pb) {
   double a = *(const double *)pa, b = *(const double *)pb;
@@ -190,7 +172,7 @@ cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const do
     cs_Vec3 a = path[i], d = v3_sub(path[i + 1], path[i]);
     cs_Vec3 am, dm;
     size_t nh;
-    if (v3_len2(d) == 0 || !segment_meets_box(a, d, pl->lo, pl->hi)) continue;
+    if (v3_len2(d) == 0 || !cs_segment_meets_box(a, d, 1.0, pl->lo, pl->hi)) continue;
     am = to_mesh(pl, a);
     dm = m3_apply(&pl->Ainv, d);
     if ((st = segment_hits(m, am, dm, &sc->alloc, &sc->hits, &sc->caphits, &nh)) != CS_OK)

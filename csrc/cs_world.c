@@ -6,8 +6,10 @@
 ** near a call, each body's tree for their triangles, the slide for the
 ** response, the sweep kernel for a sweep.
 */
+#include <stdio.h>
 #include <string.h>
 
+#include "cs_check.h"
 #include "cs_world.h"
 
 /* {==================================================================
@@ -29,6 +31,14 @@ cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   return CS_OK;
 }
 
+const cs_Error *cs_world_error(const cs_World *w) { return &w->err; }
+
+static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
+static const char *const SXYZ[3] = {"sx", "sy", "sz"};
+static const char *const VXYZ[3] = {"vx", "vy", "vz"};
+static const char *const GXYZ[3] = {"gx", "gy", "gz"};
+static const char *const DXYZ[3] = {"dx", "dy", "dz"};
+static const char *const RXYZ[3] = {"rx", "ry", "rz"};
 static void sensors_free(cs_World *w);
 static int prepare_sensors(cs_World *w, unsigned mask);
 
@@ -138,13 +148,18 @@ size_t cs_world_body_count(const cs_World *w) { return w->nbodies; }
 ** is a change of the world, which the movers' caches see. */
 cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
   size_t i;
+  char b[CS_NUMBUF];
+  cs_Status s = cs_check_finite(&w->err, 2, "coefficient", c);
+  if (s != CS_OK) return s;
+  if (c < 0 || c > 1)
+    return cs_fail(&w->err, CS_EINVAL, 2, "coefficient must be in [0, 1], got %s", cs_fmtnum(b, c));
   w->version++;
   for (i = 0; i < w->nfriction; i++)
     if (w->friction[i].tag == tag) { w->friction[i].coefficient = c; return CS_OK; }
   if (w->nfriction == w->capfriction) {
-    cs_Status s = cs_grow(&w->alloc, (void **)&w->friction, &w->capfriction,
-                          w->nfriction + 1, sizeof(cs_FrictionEntry));
-    if (s != CS_OK) return s;
+    s = cs_grow(&w->alloc, (void **)&w->friction, &w->capfriction, w->nfriction + 1,
+                sizeof(cs_FrictionEntry));
+    if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
   }
   w->friction[w->nfriction].tag = tag;
   w->friction[w->nfriction].coefficient = c;
@@ -159,10 +174,31 @@ double cs_world_get_friction(const cs_World *w, int tag) {
   return 0.0;
 }
 
-void cs_body_set_transform(cs_Body *b, cs_Vec3 t, const double q[4], cs_Vec3 s) {
-  double qn[4], l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+/* A scale component: nonzero, with a finite inverse, at most CS_MAX_COORD. */
+static cs_Status check_scale(cs_Error *e, int arg, const char *name, double x) {
+  char b[CS_NUMBUF];
+  cs_Status st = cs_check_coord(e, arg, name, x);
+  if (st != CS_OK) return st;
+  if (x == 0 || !isfinite(1.0 / x))
+    return cs_fail(e, CS_EINVAL, arg, "scale %s must be nonzero, got %s", name, cs_fmtnum(b, x));
+  return CS_OK;
+}
+
+/* The transform of a body or a sensor's placement; errors go to e. */
+static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const double q[4],
+                               const cs_Vec3 *sp) {
+  double qn[4], l;
   cs_Mat3 R, A, Ainv;
+  cs_Vec3 t = *tp, s = *sp;
+  cs_Status st;
   int i, j;
+  if ((st = cs_check_vec(e, 1, cs_names_xyz, tp)) != CS_OK ||
+      (st = cs_check_quat(e, 4, QXYZW, q)) != CS_OK ||
+      (st = check_scale(e, 8, SXYZ[0], s.x)) != CS_OK ||
+      (st = check_scale(e, 9, SXYZ[1], s.y)) != CS_OK ||
+      (st = check_scale(e, 10, SXYZ[2], s.z)) != CS_OK)
+    return st;
+  l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   for (i = 0; i < 4; i++) qn[i] = l > 0 ? q[i] / l : (i == 3);
   R = m3_from_quat(qn);
   /* A = R S: column j of R scaled by s_j; A^-1 = S^-1 R^T */
@@ -174,16 +210,46 @@ void cs_body_set_transform(cs_Body *b, cs_Vec3 t, const double q[4], cs_Vec3 s) 
       Ainv.m[i][j] = R.m[j][i] / si;
     }
   body_set_linear(b, &A, &Ainv, t);
+  return CS_OK;
+}
+
+cs_Status cs_body_set_transform(cs_Body *b, const cs_Vec3 *t, const double q[4], const cs_Vec3 *s) {
+  return set_transform(b, &b->world->err, t, q, s);
+}
+
+static cs_Status set_matrix(cs_Body *b, cs_Error *e, const double m[16]) {
+  cs_Mat3 A, Ainv;
+  char name[16], buf[CS_NUMBUF];
+  double det;
+  cs_Status st;
+  int i, j;
+  for (i = 0; i < 16; i++) {
+    snprintf(name, sizeof name, "m[%d]", i + 1);
+    if ((st = cs_check_finite(e, i + 1, name, m[i])) != CS_OK) return st;
+  }
+  for (i = 12; i < 15; i++) {
+    snprintf(name, sizeof name, "m[%d]", i + 1);
+    if ((st = cs_check_coord(e, i + 1, name, m[i])) != CS_OK) return st;
+  }
+  if (fabs(m[3]) > 1e-9 || fabs(m[7]) > 1e-9 || fabs(m[11]) > 1e-9 || fabs(m[15] - 1) > 1e-9)
+    return cs_fail(e, CS_EINVAL, 1, "matrix is not affine (its last row must be 0, 0, 0, 1)");
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++) A.m[i][j] = m[4 * j + i];   /* column-major */
+  det = m3_det(&A);
+  if (det == 0 || !isfinite(det) || !isfinite(1.0 / det))
+    return cs_fail(e, CS_EINVAL, 1, "matrix is not invertible (determinant %s)", cs_fmtnum(buf, det));
+  if (!m3_inverse(&A, &Ainv))
+    return cs_fail(e, CS_EINVAL, 1, "matrix is not invertible (its inverse overflows)");
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++)
+      if (!isfinite(Ainv.m[i][j]))
+        return cs_fail(e, CS_EINVAL, 1, "matrix is not invertible (its inverse overflows)");
+  body_set_linear(b, &A, &Ainv, v3(m[12], m[13], m[14]));
+  return CS_OK;
 }
 
 cs_Status cs_body_set_matrix(cs_Body *b, const double m[16]) {
-  cs_Mat3 A, Ainv;
-  int i, j;
-  for (i = 0; i < 3; i++)
-    for (j = 0; j < 3; j++) A.m[i][j] = m[4 * j + i];   /* column-major */
-  if (!m3_inverse(&A, &Ainv)) return CS_EINVAL;
-  body_set_linear(b, &A, &Ainv, v3(m[12], m[13], m[14]));
-  return CS_OK;
+  return set_matrix(b, &b->world->err, m);
 }
 
 void cs_body_get_matrix(const cs_Body *b, double m[16]) {
@@ -196,8 +262,13 @@ void cs_body_get_matrix(const cs_Body *b, double m[16]) {
   m[15] = 1;
 }
 
-void cs_body_set_velocity(cs_Body *b, cs_Vec3 v) { b->vel = v; }
-cs_Vec3 cs_body_get_velocity(const cs_Body *b) { return b->vel; }
+cs_Status cs_body_set_velocity(cs_Body *b, const cs_Vec3 *v) {
+  cs_Status s = cs_check_vec(&b->world->err, 1, VXYZ, v);
+  if (s != CS_OK) return s;
+  b->vel = *v;
+  return CS_OK;
+}
+void cs_body_get_velocity(const cs_Body *b, cs_Vec3 *out) { *out = b->vel; }
 void cs_body_set_layers(cs_Body *b, unsigned layers) {
   b->layers = layers;
   b->world->version++;
@@ -492,7 +563,8 @@ size_t cs_world_mover_count(const cs_World *w) { return w->movers.count; }
 ** and its mover, the output and the first failure. */
 typedef struct MoverGather {
   cs_World *w;
-  const cs_Mover *m;
+  const cs_Mover *m;      /* left out (the moving mover, or NULL) */
+  unsigned mask;          /* what the others' layers must meet */
   const cs_ESpace *es;
   cs_Mat3 Ainv;
   cs_Vec3 lo, hi;
@@ -500,11 +572,12 @@ typedef struct MoverGather {
   cs_Status status;
 } MoverGather;
 
-/* Does o (not m, its layers meeting m's collides_with) have bounds that
-** meet the box [lo, hi]? */
-static int mover_meets_box(const cs_Mover *m, const cs_Mover *o, cs_Vec3 lo, cs_Vec3 hi) {
+/* Does o (not m, its layers meeting mask) have bounds that meet the box
+** [lo, hi]? */
+static int mover_meets_box(const cs_Mover *m, unsigned mask, const cs_Mover *o,
+                           cs_Vec3 lo, cs_Vec3 hi) {
   cs_Vec3 h;
-  if (o == m || !(o->layers & m->collides_with)) return 0;
+  if (o == m || !(o->layers & mask)) return 0;
   h = cs_mover_half_extents(o);
   return o->pos.x + h.x >= lo.x && o->pos.x - h.x <= hi.x && o->pos.y + h.y >= lo.y &&
          o->pos.y - h.y <= hi.y && o->pos.z + h.z >= lo.z && o->pos.z - h.z <= hi.z;
@@ -517,7 +590,7 @@ static int gather_one_mover(void *ud, cs_Mover *o) {
   cs_World *w = g->w;
   cs_Mat3 EB;
   int a, j;
-  if (!mover_meets_box(g->m, o, g->lo, g->hi)) return 1;
+  if (!mover_meets_box(g->m, g->mask, o, g->lo, g->hi)) return 1;
   if ((g->n == w->capells &&
        cs_grow(&w->alloc, (void **)&w->ells, &w->capells, g->n + 1, sizeof(cs_EllipsoidES)) != CS_OK) ||
       (g->n == w->capellm &&
@@ -533,16 +606,17 @@ static int gather_one_mover(void *ud, cs_Mover *o) {
   return 1;
 }
 
-/* Gathers into w->ells the added movers other than m whose layers meet its
-** collides_with and whose bounds meet the box [lo, hi], mapped into es
+/* Gathers into w->ells the added movers other than m (may be NULL) whose
+** layers meet mask and whose bounds meet the box [lo, hi], mapped into es
 ** (found through the movers' grid). Returns the count in *n. */
-static cs_Status gather_movers(cs_World *w, const cs_Mover *m, const cs_ESpace *es,
-                               cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
+static cs_Status gather_movers(cs_World *w, const cs_Mover *m, unsigned mask,
+                               const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
   MoverGather g;
   int i, j;
   *n = 0;
   if (w->movers.count == 0) return CS_OK;
-  g.w = w; g.m = m; g.es = es; g.lo = lo; g.hi = hi; g.n = 0; g.status = CS_OK;
+  g.w = w; g.m = m; g.mask = mask; g.es = es; g.lo = lo; g.hi = hi; g.n = 0;
+  g.status = CS_OK;
   /* E_A^-1 = diag(1/r) R^T */
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++)
@@ -583,7 +657,9 @@ static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
   {
     cs_Vec3 before = m->pos;
     s = cs_slide_move(m, set, &ends_clear);
-    if (s != CS_OK) return s;
+    if (s == CS_ERANGE)
+      return cs_fail(&w->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
+    if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
     m->last_move = v3_sub(m->pos, before);
     if (m->set) cs_moverset_moved(m->set, m);
   }
@@ -593,18 +669,37 @@ static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
   return CS_OK;
 }
 
-cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
+/* A call's reach (world units: its moves, and for a move the step height,
+** snap distance and skin too) must stay within CS_MAX_COORD and within
+** CS_MAX_COORD of the mover's smallest radius, so that nothing mapped into
+** its ellipsoid space can overflow. arg: the argument to blame (0: the
+** mover's settings). */
+static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *r) {
+  double rmin = fmin(fmin(r->x, r->y), r->z);
+  char b[CS_NUMBUF], c[CS_NUMBUF];
+  if (reach <= CS_MAX_COORD && reach / rmin <= CS_MAX_COORD) return CS_OK;
+  return cs_fail(e, CS_ERANGE, arg,
+                 "the move is out of range: it reaches %s (%s radii of the mover), more than 1e30",
+                 cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));
+}
+
+cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *walkp,
                                      const cs_Vec3 *gravity) {
   cs_ESpace es;
   cs_SlideSet set;
-  cs_Vec3 lo, hi, carry = v3(0, 0, 0);
-  const cs_Body *ground = live_ground_body(w, m);
-  const cs_Mover *ground_mover = ground ? NULL : live_ground_mover(w, m);
+  cs_Vec3 lo, hi, carry = v3(0, 0, 0), walk;
+  const cs_Body *ground;
+  const cs_Mover *ground_mover;
   double margin, fat, diameter, skin = cs_mover_skin(m);
   size_t nells = 0;
   cs_Status s;
   int clear;
-  if (w->busy) return CS_EBUSY;
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if ((s = cs_check_vec(&w->err, 1, VXYZ, walkp)) != CS_OK) return s;
+  if (gravity && (s = cs_check_vec(&w->err, 4, GXYZ, gravity)) != CS_OK) return s;
+  walk = *walkp;
+  ground = live_ground_body(w, m);
+  ground_mover = ground ? NULL : live_ground_mover(w, m);
   if (ground) carry = ground_carry(ground, m);
   else if (ground_mover) carry = ground_mover->last_move;
   cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
@@ -613,6 +708,13 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   ** the ground probe reach down a little more. */
   margin = v3_len(walk) + (gravity ? v3_len(*gravity) : 0) + v3_len(carry)
          + 2 * m->step_height + m->snap_distance + 4 * skin + 1e-9;
+  if (margin > CS_MAX_COORD || !(margin / fmin(fmin(m->radius.x, m->radius.y), m->radius.z) <= CS_MAX_COORD)) {
+    double lw = v3_len(walk), lg = gravity ? v3_len(*gravity) : 0;
+    /* blame the walk or the gravity when it alone is too long, else the settings */
+    int arg = check_reach(&w->err, 1, lw, &m->radius) != CS_OK ? 1
+            : check_reach(&w->err, 4, lg, &m->radius) != CS_OK ? 4 : 0;
+    return check_reach(&w->err, arg, margin, &m->radius);
+  }
   w->busy = 1;
   cs_world_sync(w);
   /* A start not known to be clear may need pushing out of something: room
@@ -624,7 +726,10 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   ** es from the start); they move between calls, so with any of them near
   ** the start is not known clear */
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
-  if ((s = gather_movers(w, m, &es, lo, hi, &nells)) != CS_OK) { w->busy = 0; return s; }
+  if ((s = gather_movers(w, m, m->collides_with, &es, lo, hi, &nells)) != CS_OK) {
+    w->busy = 0;
+    return s;
+  }
   if (nells) clear = 0;
   if (!clear) margin += diameter;
   memset(&set, 0, sizeof set);
@@ -657,6 +762,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, cs_Vec3 walk,
   fat = m->filter ? 0 : CACHE_FAT * v3_len(m->radius);
   ellipsoid_box(&es, margin + fat, &lo, &hi);
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
+  if (s != CS_OK) cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
   if (s == CS_OK) {
     if (!m->filter) cache_store(w, m, &es, lo, hi);
     set.tris = w->tris;
@@ -677,21 +783,28 @@ static void hit_to_world(const cs_World *w, const cs_ESpace *es, const cs_TriES 
   hit->body = w->gbodies[te->body];
   hit->triangle = te->tri;
   hit->tag = te->tag;
+  hit->mover = NULL;
 }
 
-int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4],
-                             cs_Vec3 d, unsigned mask, cs_Hit *hit) {
+/* The sweep of any ellipsoid, leaving out mover self (NULL: none); darg is
+** the number of d.x among the call's numbers (the mover's sweep has only d). */
+static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3 r,
+                           const double q[4], cs_Vec3 d, unsigned mask, cs_Hit *hit, int darg) {
   cs_ESpace es;
   cs_Mat3 R = m3_identity();
-  cs_Vec3 lo, hi;
+  cs_Vec3 lo, hi, vel;
   cs_SweepHit sh;
-  long i;
+  long i, km = -1;
+  size_t k, nells = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
-  if (w->busy) return -(int)CS_EBUSY;
+  if (w->busy) return -(int)cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (cs_check_vec(&w->err, darg, DXYZ, &d) != CS_OK ||
+      check_reach(&w->err, darg, v3_len(d), &r) != CS_OK)
+    return -(int)w->err.status;
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
-    int k;
-    for (k = 0; k < 4; k++) qn[k] = q[k] / l;
+    int c;
+    for (c = 0; c < 4; c++) qn[c] = q[c] / l;
     R = m3_from_quat(qn);
   }
   cs_espace_init(&es, p, r, &R, oriented);
@@ -702,19 +815,50 @@ int cs_world_sweep_ellipsoid(cs_World *w, cs_Vec3 p, cs_Vec3 r, const double q[4
   w->busy = 1;
   if (cs_world_gather(w, &es, lo, hi, mask, NULL, NULL) != CS_OK) {
     w->busy = 0;
+    return -(int)cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
+  }
+  if (gather_movers(w, self, mask, &es, lo, hi, &nells) != CS_OK) {
+    w->busy = 0;
     return -(int)CS_ENOMEM;
   }
   w->busy = 0;
-  i = cs_sweep_triangles(v3(0, 0, 0), cs_espace_vec_to(&es, d), w->tris, w->ntris, 1.0,
-                         CS_SWEEP_ONCE, &sh);
+  vel = cs_espace_vec_to(&es, d);
+  i = cs_sweep_triangles(v3(0, 0, 0), vel, w->tris, w->ntris, 1.0, CS_SWEEP_ONCE, &sh);
+  for (k = 0; k < nells; k++) {            /* an added mover met earlier wins */
+    cs_SweepHit eh;
+    if (cs_sweep_ellipsoid(v3(0, 0, 0), vel, &w->ells[k], i >= 0 || km >= 0 ? sh.t : 1.0, 0, &eh) &&
+        (i < 0 && km < 0 ? 1 : eh.t < sh.t)) {
+      sh = eh;
+      km = (long)k;
+    }
+  }
+  if (km >= 0) {
+    hit->t = sh.t;
+    hit->point = cs_espace_from(&es, sh.point);
+    hit->normal = cs_espace_normal_from(&es, sh.normal);
+    hit->body = NULL;
+    hit->triangle = 0;
+    hit->tag = 0;
+    hit->mover = w->ell_movers[km];
+    return 1;
+  }
   if (i < 0) return 0;
   hit_to_world(w, &es, &w->tris[i], &sh, hit);
   return 1;
 }
 
-int cs_world_sweep(cs_World *w, const cs_Mover *m, cs_Vec3 d, cs_Hit *hit) {
-  return cs_world_sweep_ellipsoid(w, m->pos, m->radius, m->oriented ? m->q : NULL, d,
-                                  m->collides_with, hit);
+int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
+                             const cs_Vec3 *d, unsigned mask, cs_Hit *hit) {
+  if (cs_check_vec(&w->err, 1, cs_names_xyz, p) != CS_OK ||
+      cs_check_radii(&w->err, 4, RXYZ, r) != CS_OK)
+    return -(int)w->err.status;
+  if (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK) return -(int)w->err.status;
+  return sweep_ellipsoid(w, NULL, *p, *r, q, *d, mask, hit, 11);
+}
+
+int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit) {
+  return sweep_ellipsoid(w, m, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
+                         m->collides_with, hit, 1);
 }
 
 /* }================================================================== */
@@ -777,11 +921,12 @@ void cs_world_remove_sensor(cs_World *w, cs_Sensor *sn) {
 
 size_t cs_world_sensor_count(const cs_World *w) { return w->nsensors; }
 
-void cs_sensor_set_transform(cs_Sensor *sn, cs_Vec3 t, const double q[4], cs_Vec3 scale) {
-  cs_body_set_transform(&sn->place, t, q, scale);
+cs_Status cs_sensor_set_transform(cs_Sensor *sn, const cs_Vec3 *t, const double q[4],
+                                  const cs_Vec3 *scale) {
+  return set_transform(&sn->place, &sn->world->err, t, q, scale);
 }
 cs_Status cs_sensor_set_matrix(cs_Sensor *sn, const double m[16]) {
-  return cs_body_set_matrix(&sn->place, m);
+  return set_matrix(&sn->place, &sn->world->err, m);
 }
 void cs_sensor_get_matrix(const cs_Sensor *sn, double m[16]) { cs_body_get_matrix(&sn->place, m); }
 void cs_sensor_set_layers(cs_Sensor *sn, unsigned layers) { sn->layers = layers; }
@@ -790,9 +935,10 @@ void cs_sensor_set_userdata(cs_Sensor *sn, void *ud) { sn->userdata = ud; }
 void *cs_sensor_get_userdata(const cs_Sensor *sn) { return sn->userdata; }
 cs_Mesh *cs_sensor_mesh(const cs_Sensor *sn) { return sn->place.mesh; }
 
-int cs_sensor_contains(cs_Sensor *sn, cs_Vec3 p) {
+int cs_sensor_contains(cs_Sensor *sn, const cs_Vec3 *p) {
+  if (cs_check_vec(&sn->world->err, 1, cs_names_xyz, p) != CS_OK) return -(int)sn->world->err.status;
   cs_body_refresh(&sn->place);
-  return cs_sensor_contains_point(sn, p);
+  return cs_sensor_contains_point(sn, *p);
 }
 
 /* Does any sensor meet mask? Then the call records its path, and the

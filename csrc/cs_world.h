@@ -40,6 +40,7 @@ struct cs_World {
   size_t nfilters, capfilters;
   cs_ContactBuf contacts;   /* a move's contacts, copied to the mover at its end */
   cs_Broad broad;           /* the tree over body bounds */
+  cs_Error err;             /* of the last failed call (cs_world_error) */
   cs_MoverSet movers;       /* added movers, solid to each other (issue 14) */
   cs_EllipsoidES *ells;     /* a call's other movers, in its ellipsoid space */
   const cs_Mover **ell_movers;

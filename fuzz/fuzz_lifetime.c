@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "collideslide.h"
+#include "../spec/c/by_value.h"
 #include "fuzz_alloc.h"
 
 #define NW 3
@@ -85,6 +86,16 @@ static int live_in(const Life *L, int wi, const cs_Body *body) {
   return 0;
 }
 
+/* Does a query's hit name a live body of world wi, or one of our movers
+** added to it? */
+static int hit_live_in(const Life *L, int wi, const cs_Hit *h) {
+  int j;
+  if (!h->mover) return live_in(L, wi, h->body);
+  for (j = 0; j < NV; j++)
+    if (L->mv[j] == h->mover) return cs_mover_added_to(h->mover) == L->w[wi];
+  return 0;
+}
+
 /* The distance from p to triangle t of body, placed as it is now (a loose
 ** test: the point must be on the triangle's plane and within its bounds). */
 static int on_body_triangle(const cs_Body *body, unsigned t, cs_Vec3 p) {
@@ -96,7 +107,7 @@ static int on_body_triangle(const cs_Body *body, unsigned t, cs_Vec3 p) {
   cs_body_get_matrix(body, m);
   cs_mesh_triangle(mesh, t, idx);
   for (i = 0; i < 3; i++) {
-    cs_Vec3 q = cs_mesh_vertex(mesh, idx[i]);
+    cs_Vec3 q = csv_mesh_vertex(mesh, idx[i]);
     for (j = 0; j < 3; j++) {
       v[i][j] = m[j] * q.x + m[4 + j] * q.y + m[8 + j] * q.z + m[12 + j];
       scale = fmax(scale, fabs(v[i][j]));
@@ -124,7 +135,7 @@ static int on_body_triangle(const cs_Body *body, unsigned t, cs_Vec3 p) {
 static void check_results(const Life *L, int wi, int k, int op) {
   const cs_Mover *m = L->mv[k];
   const cs_Body *gb = NULL;
-  cs_Vec3 p = cs_mover_get_position(m);
+  cs_Vec3 p = csv_mover_position(m);
   size_t i, n = cs_mover_contact_count(m);
   if (!isfinite(p.x) || !isfinite(p.y) || !isfinite(p.z)) fail("a position not finite", op);
   for (i = 0; i < n; i++) {
@@ -159,8 +170,8 @@ static void place_body(Life *L, int wi, int bi, int mi, int x, int y, int z) {
   double q[4] = {0, 0, 0, 1};
   if (cs_world_add(L->w[wi], L->mesh[mi], &b) != CS_OK) return;
   q[1] = signed_unit(z) * 0.3;
-  cs_body_set_transform(b, (cs_Vec3){signed_unit(y) * 3, signed_unit(x) * 2 - 1, 0}, q,
-                        (cs_Vec3){1, 1, 1});
+  cs_body_set_transform(b, &(cs_Vec3){signed_unit(y) * 3, signed_unit(x) * 2 - 1, 0}, q,
+                        &(cs_Vec3){1, 1, 1});
   L->b[wi][bi] = b;
   L->placed[wi][bi].used = 1;
   L->placed[wi][bi].mesh = mi;
@@ -215,30 +226,30 @@ static void run_op(Life *L, int op, int x, int y, int z, int n) {
   case 4:                               /* a velocity, or disabled/enabled */
     if (w && L->b[wi][bi]) {
       if (z & 1) cs_body_set_enabled(L->b[wi][bi], z & 2);
-      else cs_body_set_velocity(L->b[wi][bi], (cs_Vec3){signed_unit(z) * 0.5, 0, 0});
+      else cs_body_set_velocity(L->b[wi][bi], &(cs_Vec3){signed_unit(z) * 0.5, 0, 0});
     }
     break;
   case 5: case 6:                       /* a move, with gravity or without */
     if (w && L->mv[k]) {
       cs_Vec3 walk = {signed_unit(z) * 0.5, 0, signed_unit(x) * 0.2}, g = {0, -0.1, 0};
-      if (cs_world_collide_and_slide(w, L->mv[k], walk, op % 10 == 5 ? &g : NULL) == CS_OK)
+      if (cs_world_collide_and_slide(w, L->mv[k], &walk, op % 10 == 5 ? &g : NULL) == CS_OK)
         check_results(L, wi, k, n);
     }
     break;
   case 7:                               /* a query with a mover's shape */
     if (w && L->mv[k]) {
       cs_Hit h;
-      int r = cs_world_sweep(w, L->mv[k], (cs_Vec3){signed_unit(z) * 2, -1, 0}, &h);
-      if (r > 0 && !live_in(L, wi, h.body)) fail("a sweep names a body not live here", n);
-      r = cs_world_raycast(w, cs_mover_get_position(L->mv[k]), (cs_Vec3){0, -5, 0}, ~0u, &h);
-      if (r > 0 && !live_in(L, wi, h.body)) fail("a ray names a body not live here", n);
+      int r = cs_world_sweep(w, L->mv[k], &(cs_Vec3){signed_unit(z) * 2, -1, 0}, &h);
+      if (r > 0 && !hit_live_in(L, wi, &h)) fail("a sweep names a body not live here", n);
+      r = cs_world_raycast(w, (cs_Vec3[1]){csv_mover_position(L->mv[k])}, &(cs_Vec3){0, -5, 0}, ~0u, &h);
+      if (r > 0 && !hit_live_in(L, wi, &h)) fail("a ray names a body not live here", n);
     }
     break;
   case 8:                               /* a shared mesh edited */
     if (L->mesh[mi]) {
-      cs_Vec3 v = cs_mesh_vertex(L->mesh[mi], 0);
+      cs_Vec3 v = csv_mesh_vertex(L->mesh[mi], 0);
       v.y += signed_unit(x) * 0.1;
-      cs_mesh_set_vertex(L->mesh[mi], 0, v);
+      cs_mesh_set_vertex(L->mesh[mi], 0, &v);
     }
     break;
   default:                              /* a mover freed and made anew, or teleported */
@@ -247,7 +258,7 @@ static void run_op(Life *L, int op, int x, int y, int z, int n) {
       L->mv[k] = NULL;
       if (cs_mover_new(&L->a, &L->mv[k]) != CS_OK) L->mv[k] = NULL;
     }
-    if (L->mv[k]) cs_mover_set_position(L->mv[k], (cs_Vec3){signed_unit(x), 0.6, 0});
+    if (L->mv[k]) cs_mover_set_position(L->mv[k], &(cs_Vec3){signed_unit(x), 0.6, 0});
     break;
   }
 }
@@ -265,7 +276,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (i = 0; i < NM; i++) L.mesh[i] = make_mesh(&L.a, (int)i);
   for (i = 0; i < NV; i++) {
     if (cs_mover_new(&L.a, &L.mv[i]) != CS_OK) L.mv[i] = NULL;
-    else cs_mover_set_position(L.mv[i], (cs_Vec3){0.3 * (double)i, 0.6, 0});
+    else cs_mover_set_position(L.mv[i], &(cs_Vec3){0.3 * (double)i, 0.6, 0});
   }
   for (i = 1; i + 3 < size + 3 && n < 400; i += 4, n++)
     run_op(&L, byte_at(&L, i), byte_at(&L, i + 1), byte_at(&L, i + 2), byte_at(&L, i + 3), n);

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "collideslide.h"
+#include "by_value.h"
 #include "fuzz_alloc.h"
 #include "invariants.h"
 
@@ -66,7 +67,8 @@ static void fm_check_hit(int r, const cs_Hit *h, const char *what) {
 }
 
 static int fm_tri_cb(void *ud, const cs_Body *b, unsigned t) { (void)ud; (void)b; (void)t; return 1; }
-static int fm_ov_cb(void *ud, const cs_Body *b, unsigned t, double depth, cs_Vec3 n) {
+static int fm_ov_cb(void *ud, const cs_Body *b, unsigned t, double depth, const cs_Vec3 *np) {
+  cs_Vec3 n = *np;
   (void)ud; (void)b; (void)t;
   if (!isfinite(depth) || !fm_finite3(n)) fm_fail("overlap: non-finite depth or normal", 0, 0);
   return 1;
@@ -90,33 +92,33 @@ static void fm_use(const cs_Alloc *al, cs_Mesh *mesh, const uint8_t *data, size_
     q[0] = (int8_t)data[0]; q[1] = (int8_t)data[1]; q[2] = (int8_t)data[2]; q[3] = (int8_t)data[3] + 0.5;
     s.x = ((int8_t)data[4] | 1) / 16.0; s.y = ((int8_t)data[5] | 1) / 16.0; s.z = ((int8_t)data[6] | 1) / 16.0;
     t.x = (int8_t)data[7]; t.y = 0; t.z = -t.x;
-    cs_body_set_transform(b, t, q, s);
+    cs_body_set_transform(b, &t, q, &s);
   }
   cs_body_bounds(b, &lo, &hi);
   if (cs_mover_new(al, &m) == CS_OK) {
-    cs_mover_set_radius(m, (cs_Vec3){r, 2 * r, r});
+    cs_mover_set_radius(m, &(cs_Vec3){r, 2 * r, r});
     for (k = 0; k < 4; k++) {
       cs_Vec3 walk = {(k & 1) ? 3.0 : -1.0, 0.25 * k, (k & 2) ? 2.0 : -0.5}, p;
-      cs_Status st = cs_world_collide_and_slide(w, m, walk, k & 1 ? &g : NULL);
+      cs_Status st = cs_world_collide_and_slide(w, m, &walk, k & 1 ? &g : NULL);
       if (st != CS_OK && st != CS_ENOMEM) fm_fail("collide_and_slide status", st, k);
-      p = cs_mover_get_position(m);
+      p = csv_mover_position(m);
       if (!fm_finite3(p)) fm_fail("collide_and_slide: non-finite position", k, 0);
     }
-    fm_check_hit(cs_world_sweep(w, m, (cs_Vec3){0, -10, 0}, &h), &h, "sweep");
+    fm_check_hit(cs_world_sweep(w, m, &(cs_Vec3){0, -10, 0}, &h), &h, "sweep");
     cs_mover_free(m);
   }
-  fm_check_hit(cs_world_raycast(w, (cs_Vec3){-5, 5, -5}, (cs_Vec3){10, -10, 10}, ~0u, &h), &h, "raycast");
-  fm_check_hit(cs_world_sweep_ellipsoid(w, (cs_Vec3){0, 3, 0}, (cs_Vec3){1, 0.5, 2}, NULL,
-                                        (cs_Vec3){1, -6, 1}, ~0u, &h), &h, "sweep_ellipsoid");
-  k = cs_world_closest_point(w, (cs_Vec3){0.25, 0.5, 0.75}, 1e3, ~0u, &h);
+  fm_check_hit(cs_world_raycast(w, &(cs_Vec3){-5, 5, -5}, &(cs_Vec3){10, -10, 10}, ~0u, &h), &h, "raycast");
+  fm_check_hit(cs_world_sweep_ellipsoid(w, &(cs_Vec3){0, 3, 0}, &(cs_Vec3){1, 0.5, 2}, NULL,
+                                        &(cs_Vec3){1, -6, 1}, ~0u, &h), &h, "sweep_ellipsoid");
+  k = cs_world_closest_point(w, &(cs_Vec3){0.25, 0.5, 0.75}, 1e3, ~0u, &h);
   if (k < 0 && k != -(int)CS_ENOMEM) fm_fail("closest_point", k, 0);
   if (k == 1 && (!fm_finite3(h.point) || !(h.t >= 0))) fm_fail("closest_point result", 0, 0);
-  (void)cs_world_query_box(w, (cs_Vec3){-2, -2, -2}, (cs_Vec3){2, 2, 2}, ~0u, fm_tri_cb, NULL);
-  (void)cs_world_overlap_ellipsoid(w, (cs_Vec3){0, 0, 0}, (cs_Vec3){1, 1, 1}, NULL, ~0u, fm_ov_cb, NULL);
+  (void)cs_world_query_box(w, &(cs_Vec3){-2, -2, -2}, &(cs_Vec3){2, 2, 2}, ~0u, fm_tri_cb, NULL);
+  (void)cs_world_overlap_ellipsoid(w, &(cs_Vec3){0, 0, 0}, &(cs_Vec3){1, 1, 1}, NULL, ~0u, fm_ov_cb, NULL);
   /* vertex edits, then the same queries on the refitted tree */
   if (cs_mesh_vertex_count(mesh) > 0) {
-    cs_mesh_set_vertex(mesh, size % cs_mesh_vertex_count(mesh), (cs_Vec3){1, 2, 3});
-    fm_check_hit(cs_world_raycast(w, (cs_Vec3){0, 5, 0}, (cs_Vec3){1, -10, 2}, ~0u, &h), &h,
+    cs_mesh_set_vertex(mesh, size % cs_mesh_vertex_count(mesh), &(cs_Vec3){1, 2, 3});
+    fm_check_hit(cs_world_raycast(w, &(cs_Vec3){0, 5, 0}, &(cs_Vec3){1, -10, 2}, ~0u, &h), &h,
                  "raycast after an edit");
     cs_mesh_refit(mesh);
   }
@@ -196,7 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       int k;
       cs_mesh_triangle(mesh, i, tri);
       for (k = 0; k < 3; k++) {
-        cs_Vec3 p = cs_mesh_vertex(mesh, tri[k]);
+        cs_Vec3 p = csv_mesh_vertex(mesh, tri[k]);
         v[k][0] = p.x; v[k][1] = p.y; v[k][2] = p.z;
       }
       if (inv_triangle_degenerate(v[0], v[1], v[2])) continue;

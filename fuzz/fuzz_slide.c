@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "collideslide.h"
+#include "by_value.h"
 #include "fuzz_alloc.h"
 #include "invariants.h"
 
@@ -71,7 +72,7 @@ static void fsl_soup_add(inv_Soup *soup, const cs_Mesh *mesh, const cs_Body *b) 
     int k, i;
     cs_mesh_triangle(mesh, t, tri);
     for (k = 0; k < 3; k++) {
-      cs_Vec3 v = cs_mesh_vertex(mesh, tri[k]);
+      cs_Vec3 v = csv_mesh_vertex(mesh, tri[k]);
       loc[k][0] = v.x; loc[k][1] = v.y; loc[k][2] = v.z;
       for (i = 0; i < 3; i++) p[k][i] = m[i] * v.x + m[4 + i] * v.y + m[8 + i] * v.z + m[12 + i];
     }
@@ -137,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     s.z = ((int8_t)fsl_byte(11) | 1) / 32.0;
     t.x = fsl_i8(8) * grid; t.y = 0; t.z = fsl_i8(11) * grid;
     if (cs_world_add(w, mesh, &body) != CS_OK) abort();
-    cs_body_set_transform(body, t, bq, s);
+    cs_body_set_transform(body, &t, bq, &s);
     fsl_soup_add(&soup, mesh, body);
   }
   if (has_room) {                       /* a box around everything, facing in */
@@ -172,7 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)lo; (void)hi;
   }
   if (cs_mover_new(&al, &m) != CS_OK) abort();
-  cs_mover_set_radius(m, (cs_Vec3){r[0], r[1], r[2]});
+  cs_mover_set_radius(m, &(cs_Vec3){r[0], r[1], r[2]});
   if (oriented) cs_mover_set_orientation(m, q);
   switch ((flags >> 4) & 3) {
     case 1: cs_mover_set(m, CS_SKIN, 0); break;
@@ -185,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cs_mover_set(m, CS_STEP_HEIGHT, fsl_byte(10) / 255.0 * r[1]);
   cs_mover_set(m, CS_SNAP_DISTANCE, fsl_byte(11) / 255.0 * r[1]);
   cs_mover_set(m, CS_BLOCK_STEEP_SLOPES, fsl_byte(9) & 1);
-  cs_mover_set_position(m, start);
+  cs_mover_set_position(m, &start);
   if (verbose) {
     fprintf(stderr, "flags %#x radii {%a, %a, %a} q {%g, %g, %g, %g}%s skin %a iters %g slope %g "
             "step %a snap %a block %g\n", flags, r[0], r[1], r[2], q[0], q[1], q[2], q[3],
@@ -210,7 +211,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   for (k = 0; k < 16 && pos + 8 <= size; k++, pos += 8) {
     double rm = (r[0] + r[1] + r[2]) / 3, ws, gs, dist, c[3], tol = INV_OVERLAP_TOL;
-    cs_Vec3 walk, grav, p, before = cs_mover_get_position(m);
+    cs_Vec3 walk, grav, p, before = csv_mover_position(m);
     cs_Status st;
     inv_Ellipsoid e;
     long tri;
@@ -222,11 +223,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     grav.x = fsl_i8(pos + 4) * gs; grav.y = fsl_i8(pos + 5) * gs; grav.z = fsl_i8(pos + 6) * gs;
     if (verbose)
       fprintf(stderr, "move %d from {%a, %a, %a}: walk {%a, %a, %a} gravity %s{%a, %a, %a}\n", k,
-              cs_mover_get_position(m).x, cs_mover_get_position(m).y, cs_mover_get_position(m).z,
+              csv_mover_position(m).x, csv_mover_position(m).y, csv_mover_position(m).z,
               walk.x, walk.y, walk.z, has_g ? "" : "(none) ", grav.x, grav.y, grav.z);
-    st = cs_world_collide_and_slide(w, m, walk, has_g ? &grav : NULL);
+    st = cs_world_collide_and_slide(w, m, &walk, has_g ? &grav : NULL);
     if (st != CS_OK) fsl_fail("status", k, st);
-    p = cs_mover_get_position(m);
+    p = csv_mover_position(m);
     if (!fsl_finite3(p)) fsl_fail("non-finite position", k, p.x);
     n = cs_mover_contact_count(m);
     for (j = 0; j < n; j++) {

@@ -19,11 +19,12 @@ build = {
   type = "builtin",
   modules = {
     ["collideslide.core"] = {
-      sources = { "csrc/cs_alloc.c", "csrc/cs_mesh.c", "csrc/cs_bvh.c", "csrc/cs_body.c",
+      sources = { "csrc/cs_alloc.c", "csrc/cs_check.c", "csrc/cs_mesh.c", "csrc/cs_bvh.c", "csrc/cs_body.c",
                   "csrc/cs_broad.c",
                   "csrc/cs_geom.c", "csrc/cs_espace.c", "csrc/cs_sweep.c", "csrc/cs_slide.c", "csrc/cs_mover.c",
                   "csrc/cs_world.c", "csrc/cs_query.c", "csrc/cs_sensor.c", "csrc/cs_ellipsoid.c",
-                  "csrc/cs_lua.c" },
+                  "csrc/cs_lua.c", "csrc/cs_lua_mesh.c", "csrc/cs_lua_world.c",
+                  "csrc/cs_lua_mover.c", "csrc/cs_lua_query.c" },
       incdirs = { "csrc" },
       defines = { "_POSIX_C_SOURCE=200809L" },
       libraries = { "m" },

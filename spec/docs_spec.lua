@@ -8,7 +8,7 @@
 -- objects), character, builder (the Lua layer's), svg, doc, view (the SVG
 -- helper). "a:b" documents a method, "a.b" a field (or a module function).
 -- What cannot be listed at run time is read from the sources: the mover's
--- fields (mover_fields in csrc/cs_lua.c), newMover's keys, and the character's
+-- fields (mover_fields in csrc/cs_lua_mover.c), newMover's keys, and the character's
 -- settings that default to nil (CHECKS in lua/collideslide/character.lua).
 
 local cs = require "collideslide"
@@ -81,14 +81,16 @@ local OBJECTS = {
 
 local function public(name) return type(name) == "string" and name:sub(1, 1) ~= "_" end
 
-local csrc = read("csrc/cs_lua.c")
+-- the Lua binding's sources, one text (csrc/cs_lua*.c, split by object)
+local csrc = table.concat({ read("csrc/cs_lua.c"), read("csrc/cs_lua_mesh.c"), read("csrc/cs_lua_world.c"),
+  read("csrc/cs_lua_mover.c"), read("csrc/cs_lua_query.c") }, "\n")
 local charSrc = read("lua/collideslide/character.lua")
 
 -- The methods of a C type as its luaL_Reg table in csrc/cs_lua.c lists them
 -- ({"name", fn} pairs), each checked to be there at run time.
 local function cMethods(obj, cname)
-  local block = csrc:match("static const luaL_Reg " .. cname .. "_methods%[%]%s*=%s*(%b{})")
-  assert(block, "spec/docs_spec.lua: cannot find " .. cname .. "_methods in csrc/cs_lua.c")
+  local block = csrc:match("const luaL_Reg " .. cname .. "_methods%[%]%s*=%s*(%b{})")
+  assert(block, "spec/docs_spec.lua: cannot find " .. cname .. "_methods in csrc/cs_lua*.c")
   local t = {}
   for name in block:gmatch('{%s*"([%a_][%w_]*)"%s*,') do
     assert(type(obj[name]) == "function", cname .. "_methods lists " .. name
@@ -116,7 +118,7 @@ end
 -- The names of a Lua array of string literals in C source: name[...] = { "a", "b", NULL }.
 local function cStrings(src, pattern)
   local block = src:match(pattern)
-  assert(block, "spec/docs_spec.lua: cannot find " .. pattern .. " in csrc/cs_lua.c")
+  assert(block, "spec/docs_spec.lua: cannot find " .. pattern .. " in csrc/cs_lua*.c")
   local out = {}
   for s in block:gmatch('"([%a_][%w_]*)"') do out[#out + 1] = s end
   return out
@@ -240,8 +242,8 @@ describe("docs/API.md", function()
   it("documents newMover's keys under cs.newMover", function()
     local section = docText:match("\n### `cs%.newMover.-\n## ")
     assert.is_truthy(section, "no '### `cs.newMover' section in " .. DOC)
-    local body = csrc:match("static int cs_newMover%(lua_State %*L%) (%b{})")
-    assert.is_truthy(body, "cannot find cs_newMover in csrc/cs_lua.c")
+    local body = csrc:match("int cs_newMover%(lua_State %*L%) (%b{})")
+    assert.is_truthy(body, "cannot find cs_newMover in csrc/cs_lua_mover.c")
     local missing = {}
     for key in body:gmatch('strcmp%(k, "([%a_][%w_]*)"%)') do
       if not section:find("`" .. key .. "`", 1, true) then missing[#missing + 1] = key end

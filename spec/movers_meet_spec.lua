@@ -141,6 +141,45 @@ describe("Movers that meet", function()
     end)
   end)
 
+  describe("queries", function()
+    --   ray from x = -5 ---->  o npc (radius 0.5 at x = 0)   | wall x = 3
+    it("find added movers: raycast, raycastAll, sweepEllipsoid, sweep", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(3, -5, -5, 4, 5, 5)))
+      local npc = cs.newMover { radius = 0.5 }
+      local player = cs.newMover { radius = 0.5, position = { -5, 0, 0 } }
+      w:addMover(npc); w:addMover(player)
+      -- from the player's centre: its own mover is not hit, the NPC is
+      local t, px, _, _, nx, _, _, _, other = w:raycast(-5, 0, 0, 10, 0, 0)
+      assert.near(0.45, t, 1e-12)
+      assert.near(-0.5, px, 1e-12)
+      assert.near(-1, nx, 1e-12)
+      assert.are.equal(npc, other)
+      local hits = {}
+      w:raycastAll(-5, 0, 0, 10, 0, 0, function(ht, _, _, _, _, _, _, _, o) hits[#hits + 1] = { ht, o } end)
+      assert.is_true(#hits >= 3)                   -- the NPC, then the wall's faces
+      assert.are.equal(npc, hits[1][2])
+      for i = 2, #hits do assert.is_true(hits[i][1] > hits[1][1] and hits[i][2] ~= npc) end
+      -- a mask that leaves the NPC's layer out
+      npc.layers = 4
+      t, _, _, _, _, _, _, _, other = w:raycast(-5, 0, 0, 10, 0, 0, 3)
+      assert.near(0.8, t, 1e-12)
+      assert.are_not.equal(npc, other)
+      npc.layers = 1
+      -- a swept ellipsoid where the player stands overlaps it at once (t = 0,
+      -- as with triangles); the player's own sweep never meets itself
+      t, _, _, _, _, _, _, _, other = w:sweepEllipsoid(-5, 0, 0, 0.5, 0.5, 0.5, 10, 0, 0)
+      assert.are.equal(0, t)
+      assert.are.equal(player, other)
+      t, _, _, _, _, _, _, _, other = w:sweepEllipsoid(-3, 0, 0, 0.5, 0.5, 0.5, 10, 0, 0)
+      assert.near(0.2, t, 1e-9)
+      assert.are.equal(npc, other)
+      t, _, _, _, _, _, _, _, other = w:sweep(player, 10, 0, 0)
+      assert.near(0.4, t, 1e-9)
+      assert.are.equal(npc, other)
+    end)
+  end)
+
   describe("bad input", function()
     it("refuses adding twice, to two worlds, and removing an absent mover", function()
       local w, v = cs.newWorld(), cs.newWorld()

@@ -49,7 +49,7 @@ def main(argv):
     raw = {f: open(os.path.join(root, f), encoding="utf-8").read() for f in files}
     text = {f: strip(raw[f]) for f in files}
     defined = {}   # function name -> module
-    def_re_c = re.compile(r"^(?!static\b)[A-Za-z_][\w \*]*?\b(cs_\w+|luaopen_\w+)\s*\([^;{]*\)\s*\{",
+    def_re_c = re.compile(r"^(?!static\b)(?!typedef\b)[A-Za-z_][\w \*]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{",
                           re.M)
     def_re_inline = re.compile(r"^CS_INLINE\b[\w \*]*?\b(\w+)\s*\([^;{]*\)\s*\{", re.M)
     for f, src in text.items():
@@ -69,7 +69,10 @@ def main(argv):
                 problems.append("%s includes cs_internal.h (the tests' umbrella)" % f)
             if im not in EXEMPT and im != mod and inc in raw:
                 d.add(im)
-        for name in re.findall(r"\b([A-Za-z_]\w*)\s*\(", src):
+        code = src
+        if f.endswith(".h"):   # a header's prototypes declare, they do not call
+            code = re.sub(r"^[A-Za-z_][\w \*]*\b\w+\s*\([^;{]*\)\s*;", "", code, flags=re.M)
+        for name in re.findall(r"\b([A-Za-z_]\w*)\s*\(", code):
             callee = defined.get(name)
             if callee and callee != mod:
                 d.add(callee)

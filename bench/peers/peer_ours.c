@@ -107,8 +107,9 @@ double peer_run_ours(PeerScene *ps, int frames, int *fell, double *travel) {
   *fell = fell_through(&ps->sc, &ps->w);
   *travel = 0;
   for (i = 0; i < ps->w.n; i++) {
-    cs_Vec3 p = cs_mover_get_position(ps->w.m[i]);
+    cs_Vec3 p;
     double q[3];
+    cs_mover_get_position(ps->w.m[i], &p);
     q[0] = p.x; q[1] = p.y; q[2] = p.z;
     *travel += peer_travel(ps, i, q) / ps->w.n;
   }

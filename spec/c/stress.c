@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "collideslide.h"
+#include "by_value.h"
 #include "invariants.h"
 #include "sweep_reference.h"
 
@@ -266,7 +267,7 @@ static void scene_add(Scene *sc, ref_Rng *rng, const Geo *g, int backfaces) {
   T[0] = bake ? 0 : sc->offset; T[1] = 0; T[2] = bake ? 0 : sc->offset;
   if (!bake) {
     double q[4] = {0, 0, 0, 1};
-    cs_body_set_transform(body, vec(T[0], T[1], T[2]), q, vec(1, 1, 1));
+    cs_body_set_transform(body, (cs_Vec3[1]){vec(T[0], T[1], T[2])}, q, (cs_Vec3[1]){vec(1, 1, 1)});
   }
   /* the checker's copy: world vertex = mesh vertex + T, as the body places it */
   for (t = 0; t < g->nt; t++) {
@@ -700,11 +701,11 @@ static int place_mover(Scene *sc, ref_Rng *rng, Mover *mv) {
       if (i < sc->nrooms) continue;
       mover_ellipsoid(mv, p, &e);
       if (inv_soup_min_distance(&sc->soup, &e, &tri) < 1.05) continue;
-      cs_mover_set_position(mv->m, p);
+      cs_mover_set_position(mv->m, &p);
       return 1;
     }
     for (tries = 0; tries < 3; tries++) mv->r[tries] *= 0.6;
-    cs_mover_set_radius(mv->m, vec(mv->r[0], mv->r[1], mv->r[2]));
+    cs_mover_set_radius(mv->m, (cs_Vec3[1]){vec(mv->r[0], mv->r[1], mv->r[2])});
   }
   return 0;
 }
@@ -724,9 +725,9 @@ static void rand_tunables(ref_Rng *rng, Mover *mv, int auto_skin) {
   if (urand(rng) < 0.1) {
     double up[3];
     rand_unit(rng, up);
-    cs_mover_set_up(m, vec(up[0], up[1], up[2]));
+    cs_mover_set_up(m, (cs_Vec3[1]){vec(up[0], up[1], up[2])});
   } else {
-    cs_mover_set_up(m, vec(0, 1, 0));
+    cs_mover_set_up(m, (cs_Vec3[1]){vec(0, 1, 0)});
   }
 }
 
@@ -791,7 +792,7 @@ static void rand_move(ref_Rng *rng, const Mover *mv, double huge, cs_Vec3 *walk,
                       int *has_g, Totals *tot) {
   double u = urand(rng), d[3], rmin = fmin(mv->r[0], fmin(mv->r[1], mv->r[2]));
   double rmax = fmax(mv->r[0], fmax(mv->r[1], mv->r[2])), len;
-  cs_Vec3 up = cs_mover_get_up(mv->m);
+  cs_Vec3 up = csv_mover_up(mv->m);
   rand_unit(rng, d);
   if (u < 0.55) {                       /* ordinary: mostly horizontal */
     d[1] *= 0.3;
@@ -863,7 +864,7 @@ static void run_world(const Opts *o, long index, long long budget, Totals *tot) 
       rand_quat(&rng, m->q);
       cs_mover_set_orientation(m->m, m->q);
     }
-    cs_mover_set_radius(m->m, vec(m->r[0], m->r[1], m->r[2]));
+    cs_mover_set_radius(m->m, (cs_Vec3[1]){vec(m->r[0], m->r[1], m->r[2])});
     rand_tunables(&rng, m, o->auto_skin);
     if (!place_mover(&sc, &rng, m)) { tot->unplaced++; cs_mover_free(m->m); m->m = NULL; }
   }
@@ -877,9 +878,9 @@ static void run_world(const Opts *o, long index, long long budget, Totals *tot) 
       if (!m->m) continue;
       if (urand(&rng) < 0.002) rand_tunables(&rng, m, o->auto_skin);
       rand_move(&rng, m, o->huge, &m->walk, &m->grav, &m->has_g, tot);
-      m->before = cs_mover_get_position(m->m);
+      m->before = csv_mover_position(m->m);
       m->margin = gather_margin(m->m, m->walk, m->has_g ? &m->grav : NULL);
-      m->status = cs_world_collide_and_slide(sc.w, m->m, m->walk, m->has_g ? &m->grav : NULL);
+      m->status = cs_world_collide_and_slide(sc.w, m->m, &m->walk, m->has_g ? &m->grav : NULL);
     }
     t1 = now();
     tot->slide_time += t1 - t0;
@@ -896,7 +897,7 @@ static void run_world(const Opts *o, long index, long long budget, Totals *tot) 
       if (!m->m) continue;
       tot->steps++;
       tot->steps_by_kind[kind]++;
-      after = cs_mover_get_position(m->m);
+      after = csv_mover_position(m->m);
       stuck = cs_mover_was_stuck(m->m);
       tot->stuck += stuck;
       if (m->status != CS_OK) {
@@ -965,7 +966,7 @@ static void run_world(const Opts *o, long index, long long budget, Totals *tot) 
       }
       if (bad) {                        /* carry on from a fresh place */
         tot->respawned++;
-        cs_mover_set_position(m->m, before);
+        cs_mover_set_position(m->m, &before);
         if (!place_mover(&sc, &rng, m)) { cs_mover_free(m->m); m->m = NULL; }
       }
     }

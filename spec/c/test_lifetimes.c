@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "collideslide.h"
+#include "by_value.h"
+#include "scenes.h"
 #include "../../fuzz/fuzz_alloc.h"
 
 static int passed, failed;
@@ -22,23 +24,8 @@ static void check(int ok, const char *mode, const char *name, const char *detail
   else { failed++; printf("FAIL %s (%s): %s\n", name, mode, detail); }
 }
 
-/* A box [lo, hi] as 12 triangles, outward. */
-static cs_Mesh *box_mesh(cs_Alloc *a, cs_Vec3 lo, cs_Vec3 hi) {
-  static const unsigned idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                                   3, 7, 6, 3, 6, 2, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5};
-  double v[24];
-  cs_MeshDesc d;
-  cs_Mesh *m = NULL;
-  int i;
-  for (i = 0; i < 8; i++) {
-    v[3 * i + 0] = (i == 1 || i == 2 || i == 5 || i == 6) ? hi.x : lo.x;
-    v[3 * i + 1] = (i >= 4) ? hi.y : lo.y;
-    v[3 * i + 2] = (i == 2 || i == 3 || i == 6 || i == 7) ? hi.z : lo.z;
-  }
-  memset(&d, 0, sizeof d);
-  d.vertices = v; d.vertex_count = 8; d.indices = idx; d.triangle_count = 12;
-  return cs_mesh_new(a, &d, &m, NULL) == CS_OK ? m : NULL;
-}
+/* A box [lo, hi] (scenes.h). */
+static cs_Mesh *box_mesh(cs_Alloc *a, cs_Vec3 lo, cs_Vec3 hi) { return scene_box(a, lo, hi); }
 
 /* A 20 x 20 floor at y = 0 facing up, or a lone triangle at x = 1000. */
 static cs_Mesh *floor_mesh(cs_Alloc *a, int far) {
@@ -56,7 +43,7 @@ static cs_Mesh *floor_mesh(cs_Alloc *a, int far) {
 static cs_Mover *sphere(cs_Alloc *a, cs_Vec3 at) {
   cs_Mover *m = NULL;
   if (cs_mover_new(a, &m) != CS_OK) return NULL;
-  cs_mover_set_position(m, at);
+  cs_mover_set_position(m, &at);
   return m;
 }
 
@@ -79,15 +66,15 @@ static void stale_cache(cs_Alloc *a, int reuse, const char *mode) {
   void *old;
   cs_world_new(a, &wa);
   cs_world_add(wa, wall, &b);
-  cs_world_collide_and_slide(wa, m, dx, NULL);
-  cs_world_collide_and_slide(wa, m, dx, NULL);
+  cs_world_collide_and_slide(wa, m, &dx, NULL);
+  cs_world_collide_and_slide(wa, m, &dx, NULL);
   old = wa;
   cs_world_free(wa);
   cs_world_new(a, &wc);
   check_reused(reuse, old, wc, "stale cache");
   cs_world_add(wc, far, &b);
-  cs_world_collide_and_slide(wc, m, (cs_Vec3){0.4, 0, 0}, NULL);
-  p = cs_mover_get_position(m);
+  cs_world_collide_and_slide(wc, m, &(cs_Vec3){0.4, 0, 0}, NULL);
+  p = csv_mover_position(m);
   check(fabs(p.x - 0.402) < 1e-12 && p.y == 0 && p.z == 0, mode, "stale cache",
         "the mover met a freed world's wall");
   check(cs_mover_contact_count(m) == 0, mode, "stale cache", "a contact in an empty space");
@@ -110,15 +97,15 @@ static void ghost_floor(cs_Alloc *a, int reuse, const char *mode) {
   int i;
   cs_world_new(a, &w1);
   cs_world_add(w1, fl, &b);
-  for (i = 0; i < 5; i++) cs_world_collide_and_slide(w1, m, zero, &g);
+  for (i = 0; i < 5; i++) cs_world_collide_and_slide(w1, m, &zero, &g);
   check(cs_mover_ground_state(m) == CS_GROUND_ON, mode, "ghost floor", "did not settle");
   old = w1;
   cs_world_free(w1);
   cs_world_new(a, &w2);
   check_reused(reuse, old, w2, "ghost floor");
   cs_world_add(w2, tri, &b);
-  for (i = 0; i < 5; i++) cs_world_collide_and_slide(w2, m, zero, &g);
-  check(fabs(cs_mover_get_position(m).y - 0.005) < 1e-9, mode, "ghost floor",
+  for (i = 0; i < 5; i++) cs_world_collide_and_slide(w2, m, &zero, &g);
+  check(fabs(csv_mover_position(m).y - 0.005) < 1e-9, mode, "ghost floor",
         "the mover stood on a freed world's floor");
   check(cs_mover_ground_state(m) == CS_GROUND_AIR && cs_mover_contact_count(m) == 0, mode,
         "ghost floor", "ground or contacts from a freed world");
@@ -144,7 +131,7 @@ static void ground_body(cs_Alloc *a, int reuse, const char *mode) {
   int i;
   cs_world_new(a, &wa);
   cs_world_add(wa, fl, &ba);
-  for (i = 0; i < 3; i++) cs_world_collide_and_slide(wa, m, zero, &g);
+  for (i = 0; i < 3; i++) cs_world_collide_and_slide(wa, m, &zero, &g);
   check(cs_mover_ground(m, NULL, &gb, NULL) && gb == ba, mode, "ground body", "not on A's floor");
   old = wa;
   cs_world_free(wa);
@@ -152,14 +139,14 @@ static void ground_body(cs_Alloc *a, int reuse, const char *mode) {
   check_reused(reuse, old, wb, "ground body");
   cs_world_add(wb, fl, &bb);
   check_reused(reuse, (void *)ba, bb, "ground body");
-  cs_body_set_velocity(bb, (cs_Vec3){1, 0, 0});
-  cs_world_collide_and_slide(wb, m, zero, &g);
-  p = cs_mover_get_position(m);
+  cs_body_set_velocity(bb, &(cs_Vec3){1, 0, 0});
+  cs_world_collide_and_slide(wb, m, &zero, &g);
+  p = csv_mover_position(m);
   check(p.x == 0 && fabs(p.y - 0.505) < 1e-9, mode, "ground body",
         "carried by a body it never stood on in this world");
   /* standing on B's floor now, the next call is carried by it */
-  cs_world_collide_and_slide(wb, m, zero, &g);
-  p = cs_mover_get_position(m);
+  cs_world_collide_and_slide(wb, m, &zero, &g);
+  p = csv_mover_position(m);
   check(fabs(p.x - 1) < 1e-12, mode, "ground body", "not carried by its own ground");
   cs_world_free(wb);
   cs_mover_free(m);

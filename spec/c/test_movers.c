@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "collideslide.h"
+#include "by_value.h"
+#include "scenes.h"
 
 static int passed, failed;
 static cs_Alloc A;
@@ -27,8 +29,8 @@ static cs_Vec3 V(double x, double y, double z) { cs_Vec3 v; v.x = x; v.y = y; v.
 static cs_Mover *sphere(cs_World *w, double r, cs_Vec3 at) {
   cs_Mover *m = NULL;
   cs_mover_new(&A, &m);
-  cs_mover_set_radius(m, V(r, r, r));
-  cs_mover_set_position(m, at);
+  cs_mover_set_radius(m, (cs_Vec3[1]){V(r, r, r)});
+  cs_mover_set_position(m, &at);
   if (w) cs_world_add_mover(w, m);
   return m;
 }
@@ -37,23 +39,8 @@ static double dist(cs_Vec3 a, cs_Vec3 b) {
   return sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
 }
 
-/* The box [lo, hi] as 12 triangles facing out. */
-static cs_Mesh *box(cs_Vec3 lo, cs_Vec3 hi) {
-  static const unsigned idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                                   3, 7, 6, 3, 6, 2, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5};
-  double v[24];
-  cs_MeshDesc d;
-  cs_Mesh *m = NULL;
-  int i;
-  for (i = 0; i < 8; i++) {
-    v[3 * i + 0] = (i == 1 || i == 2 || i == 5 || i == 6) ? hi.x : lo.x;
-    v[3 * i + 1] = (i >= 4) ? hi.y : lo.y;
-    v[3 * i + 2] = (i == 2 || i == 3 || i == 6 || i == 7) ? hi.z : lo.z;
-  }
-  memset(&d, 0, sizeof d);
-  d.vertices = v; d.vertex_count = 8; d.indices = idx; d.triangle_count = 12;
-  return cs_mesh_new(&A, &d, &m, NULL) == CS_OK ? m : NULL;
-}
+/* The box [lo, hi] (scenes.h). */
+static cs_Mesh *box(cs_Vec3 lo, cs_Vec3 hi) { return scene_box(&A, lo, hi); }
 
 /* {==================================================================
 ** Hand scenes
@@ -70,19 +57,19 @@ static void head_on(void) {
   a = sphere(w, 0.5, V(-2, 0, 0));
   b = sphere(w, 0.5, V(2, 0, 0));
   skin = cs_mover_get(a, CS_SKIN);
-  cs_world_collide_and_slide(w, a, V(3, 0, 0), NULL);
-  gap = dist(cs_mover_get_position(a), cs_mover_get_position(b)) - 1;
+  cs_world_collide_and_slide(w, a, (cs_Vec3[1]){V(3, 0, 0)}, NULL);
+  gap = dist(csv_mover_position(a), csv_mover_position(b)) - 1;
   check(gap >= 0 && gap <= 2 * skin, "head-on", "A not stopped a skin short of B");
   check(cs_mover_contact_count(a) == 1 && cs_mover_contact(a, 0)->mover == b &&
         cs_mover_contact(a, 0)->body == NULL && fabs(cs_mover_contact(a, 0)->normal.x + 1) < 1e-9,
         "head-on", "the contact does not name B");
-  cs_world_collide_and_slide(w, b, V(-3, 0, 0), NULL);
-  gap = dist(cs_mover_get_position(a), cs_mover_get_position(b)) - 1;
+  cs_world_collide_and_slide(w, b, (cs_Vec3[1]){V(-3, 0, 0)}, NULL);
+  gap = dist(csv_mover_position(a), csv_mover_position(b)) - 1;
   check(gap >= 0 && gap <= 2 * skin, "head-on", "B not stopped a skin short of A");
   /* a mover not added is solid to nobody, but meets the added ones */
   cs_world_remove_mover(w, b);
-  cs_world_collide_and_slide(w, a, V(3, 0, 0), NULL);
-  check(fabs(cs_mover_get_position(a).x - (cs_mover_get_position(b).x + 3 - 1 - gap)) < 1 &&
+  cs_world_collide_and_slide(w, a, (cs_Vec3[1]){V(3, 0, 0)}, NULL);
+  check(fabs(csv_mover_position(a).x - (csv_mover_position(b).x + 3 - 1 - gap)) < 1 &&
         cs_mover_contact_count(a) == 0, "removed", "a removed mover still blocks");
   check(cs_world_add_mover(w, a) == CS_EINVAL && cs_world_remove_mover(w, b) == CS_EINVAL,
         "add twice, remove absent", "accepted");
@@ -103,15 +90,15 @@ static void standing_on(void) {
   cs_world_new(&A, &w);
   b = sphere(w, 1.0, V(0, 0, 0));
   a = sphere(w, 0.5, V(0, 2, 0));
-  for (i = 0; i < 5; i++) cs_world_collide_and_slide(w, a, V(0, 0, 0), &g);
-  p = cs_mover_get_position(a);
+  for (i = 0; i < 5; i++) cs_world_collide_and_slide(w, a, (cs_Vec3[1]){V(0, 0, 0)}, &g);
+  p = csv_mover_position(a);
   check(cs_mover_ground_state(a) == CS_GROUND_ON && cs_mover_ground_mover(a) == b,
         "standing on a mover", "not on B");
   check(p.y >= 1.5 && p.y <= 1.5 + 2 * cs_mover_get(a, CS_SKIN) && fabs(p.x) < 1e-12,
         "standing on a mover", "not resting a skin above B's top");
-  cs_world_collide_and_slide(w, b, V(1, 0, 0), NULL);
-  cs_world_collide_and_slide(w, a, V(0, 0, 0), &g);
-  p = cs_mover_get_position(a);
+  cs_world_collide_and_slide(w, b, (cs_Vec3[1]){V(1, 0, 0)}, NULL);
+  cs_world_collide_and_slide(w, a, (cs_Vec3[1]){V(0, 0, 0)}, &g);
+  p = csv_mover_position(a);
   check(fabs(p.x - 1) < 1e-9 && cs_mover_ground_mover(a) == b, "carried", "not carried by B");
   cs_world_free(w);
   cs_mover_free(a);
@@ -127,8 +114,8 @@ static void layers(void) {
   b = sphere(w, 0.5, V(0, 0, 0));
   cs_mover_set(b, CS_LAYERS, 2);
   cs_mover_set(a, CS_COLLIDES_WITH, 1);
-  cs_world_collide_and_slide(w, a, V(4, 0, 0), NULL);
-  check(fabs(cs_mover_get_position(a).x - 2) < 1e-12, "layers", "blocked by a mover on another layer");
+  cs_world_collide_and_slide(w, a, (cs_Vec3[1]){V(4, 0, 0)}, NULL);
+  check(fabs(csv_mover_position(a).x - 2) < 1e-12, "layers", "blocked by a mover on another layer");
   cs_world_free(w);
   cs_mover_free(a);
   cs_mover_free(b);
@@ -146,15 +133,15 @@ static void shapes(void) {
   cs_world_new(&A, &w);
   cs_mover_new(&A, &a);
   cs_mover_new(&A, &b);
-  cs_mover_set_radius(a, V(1, 0.25, 0.25));
-  cs_mover_set_radius(b, V(0.25, 1, 1));
+  cs_mover_set_radius(a, (cs_Vec3[1]){V(1, 0.25, 0.25)});
+  cs_mover_set_radius(b, (cs_Vec3[1]){V(0.25, 1, 1)});
   cs_mover_set_orientation(b, q);
-  cs_mover_set_position(a, V(-5, 0, 0));
-  cs_mover_set_position(b, V(0, 0, 0));
+  cs_mover_set_position(a, (cs_Vec3[1]){V(-5, 0, 0)});
+  cs_mover_set_position(b, (cs_Vec3[1]){V(0, 0, 0)});
   cs_world_add_mover(w, a);
   cs_world_add_mover(w, b);
-  cs_world_collide_and_slide(w, a, V(10, 0, 0), NULL);
-  gap = -cs_mover_get_position(a).x - 2;
+  cs_world_collide_and_slide(w, a, (cs_Vec3[1]){V(10, 0, 0)}, NULL);
+  gap = -csv_mover_position(a).x - 2;
   check(gap >= 0 && gap <= 2 * cs_mover_get(a, CS_SKIN), "shapes", "the cigar did not stop at the disc's rim");
   cs_world_free(w);
   cs_mover_free(a);
@@ -178,8 +165,8 @@ static double rnd(void) {
 ** (independent of the kernel; finds overlaps deeper than the sampling's
 ** spacing, about 1e-2 radii). */
 static int movers_overlap(const cs_Mover *a, const cs_Mover *b, double tol) {
-  cs_Vec3 ra = cs_mover_get_radius(a), rb = cs_mover_get_radius(b);
-  cs_Vec3 pa = cs_mover_get_position(a), pb = cs_mover_get_position(b);
+  cs_Vec3 ra = csv_mover_radius(a), rb = csv_mover_radius(b);
+  cs_Vec3 pa = csv_mover_position(a), pb = csv_mover_position(b);
   double qa[4], qb[4];
   int i, j;
   cs_mover_get_orientation(a, qa);
@@ -244,28 +231,28 @@ static void crowd(int n, int frames, int turned) {
     cs_mover_new(&A, &m[i]);
     if (turned && i % 2) {
       double q[4] = {rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, 1};
-      cs_mover_set_radius(m[i], V(r, 0.6 * r, 0.8 * r));
+      cs_mover_set_radius(m[i], (cs_Vec3[1]){V(r, 0.6 * r, 0.8 * r)});
       cs_mover_set_orientation(m[i], q);
     } else {
-      cs_mover_set_radius(m[i], V(r, r, r));
+      cs_mover_set_radius(m[i], (cs_Vec3[1]){V(r, r, r)});
     }
-    cs_mover_set_position(m[i], V(x, r + 0.01, z));
+    cs_mover_set_position(m[i], (cs_Vec3[1]){V(x, r + 0.01, z)});
     cs_mover_set(m[i], CS_STEP_HEIGHT, 0.2);
     cs_world_add_mover(w, m[i]);
     goal[i] = V(rnd() * 2 * half - half, 0, rnd() * 2 * half - half);
   }
   for (f = 0; f < frames; f++)
     for (i = 0; i < n; i++) {
-      cs_Vec3 p = cs_mover_get_position(m[i]), g = V(0, -0.05, 0);
+      cs_Vec3 p = csv_mover_position(m[i]), g = V(0, -0.05, 0);
       double dx = goal[i].x - p.x, dz = goal[i].z - p.z, l = sqrt(dx * dx + dz * dz);
       size_t c;
       if (l < 1 || rnd() < 0.005) goal[i] = V(rnd() * 2 * half - half, 0, rnd() * 2 * half - half);
       l = l > 1e-9 ? l : 1;
-      cs_world_collide_and_slide(w, m[i], V(dx / l * 0.1, 0, dz / l * 0.1), &g);
+      cs_world_collide_and_slide(w, m[i], (cs_Vec3[1]){V(dx / l * 0.1, 0, dz / l * 0.1)}, &g);
       steps++;
       for (c = 0; c < cs_mover_contact_count(m[i]); c++)
         if (cs_mover_contact(m[i], c)->mover) { met++; break; }
-      p = cs_mover_get_position(m[i]);
+      p = csv_mover_position(m[i]);
       if (p.y < 0.1 || fabs(p.x) > half || fabs(p.z) > half) inside++;   /* in the floor or walls */
       for (j = 0; j < n; j++)
         if (j != i && movers_overlap(m[i], m[j], 1e-6)) overlaps++;

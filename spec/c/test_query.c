@@ -200,12 +200,12 @@ static void place_body(ref_Rng *r, Scene *sc, int i, int kind) {
     s.y = ref_rng_range(r, 0.3, 3);
     s.z = ref_rng_range(r, 0.3, 3);
   }
-  cs_body_set_transform(b, t, q, s);
+  cs_body_set_transform(b, &t, q, &s);
   if (kind == 3) {
     cs_body_get_matrix(b, m);
     m[4] += ref_rng_range(r, -0.8, 0.8);      /* shear: column 1, row 0 */
     m[2] += ref_rng_range(r, -0.8, 0.8);
-    if (cs_body_set_matrix(b, m) != CS_OK) cs_body_set_transform(b, t, q, s);
+    if (cs_body_set_matrix(b, m) != CS_OK) cs_body_set_transform(b, &t, q, &s);
   }
   cs_body_get_matrix(b, m);
   for (k = 0; k < 3; k++) {
@@ -252,7 +252,7 @@ static void edit_scene(ref_Rng *r, Scene *sc) {
     cs_Vec3 p;
     for (k = 0; k < 3; k++) m->v[3 * vi + k] += ref_rng_range(r, -2, 2);
     p.x = m->v[3 * vi]; p.y = m->v[3 * vi + 1]; p.z = m->v[3 * vi + 2];
-    cs_mesh_set_vertex(m->mesh, vi, p);
+    cs_mesh_set_vertex(m->mesh, vi, &p);
   }
   place_body(r, sc, 0, 2);
 }
@@ -418,7 +418,7 @@ static void test_rays(Stats *st, ref_Rng *r, Scene *sc, int nrays) {
       if (bh[i].sure && (best < 0 || bh[i].t < bh[best].t)) best = i;
     for (i = 0; i < nb; i++)
       if (!bh[i].sure && (best < 0 || bh[i].t <= bh[best].t + 1e-9L)) uncertain_near = 1;
-    got = cs_world_raycast(sc->world, o, d, mask, &h);
+    got = cs_world_raycast(sc->world, &o, &d, mask, &h);
     if (uncertain_near) { skipped++; continue; }
     check(st, got == (best >= 0), "raycast: hit or miss as brute force", got, best >= 0);
     if (got && best >= 0) {
@@ -429,7 +429,7 @@ static void test_rays(Stats *st, ref_Rng *r, Scene *sc, int nrays) {
     /* raycast_all: every sure hit, no sure miss, nearest first */
     all.n = 0;
     all.stop_after = -1;
-    count = cs_world_raycast_all(sc->world, o, d, mask, collect_hit, &all);
+    count = cs_world_raycast_all(sc->world, &o, &d, mask, collect_hit, &all);
     check(st, count == all.n, "raycastAll: count = calls", (double)count, all.n);
     for (i = 1; i < all.n; i++)
       check(st, all.hits[i].t >= all.hits[i - 1].t, "raycastAll: nearest first", all.hits[i].t,
@@ -461,7 +461,7 @@ static void test_rays(Stats *st, ref_Rng *r, Scene *sc, int nrays) {
       int n0 = all.n;
       all.n = 0;
       all.stop_after = 1;
-      count = cs_world_raycast_all(sc->world, o, d, mask, collect_hit, &all);
+      count = cs_world_raycast_all(sc->world, &o, &d, mask, collect_hit, &all);
       check(st, count == 1 && all.n == 1, "raycastAll: fn returning 0 stops", (double)count, n0);
     }
   }
@@ -491,7 +491,7 @@ static void test_watertight(Stats *st, ref_Rng *r, Scene *sc, int n) {
       o.y = p.y + (double)(n0[1] + n1[1]) * 3;
       o.z = p.z + (double)(n0[2] + n1[2]) * 3;
       d.x = (p.x - o.x) * 2; d.y = (p.y - o.y) * 2; d.z = (p.z - o.z) * 2;
-      got = cs_world_raycast(sc->world, o, d, cs_body_get_layers(sc->bodies[i]), &h);
+      got = cs_world_raycast(sc->world, &o, &d, cs_body_get_layers(sc->bodies[i]), &h);
       check(st, got && h.t <= 0.5 + 1e-12, "raycast: no gap along a shared edge", h.t, 0.5);
     }
   }
@@ -527,7 +527,7 @@ static void test_closest(Stats *st, ref_Rng *r, Scene *sc, int n) {
         else if (d < second) second = d;
       }
     }
-    got = cs_world_closest_point(sc->world, pp, maxd, mask, &h);
+    got = cs_world_closest_point(sc->world, &pp, maxd, mask, &h);
     if (bi >= 0 && fabsl(best - maxd) < 1e-9L) { skipped++; continue; }
     check(st, got == (bi >= 0 && best <= maxd), "closest: found as brute force", got,
           bi >= 0 && best <= maxd);
@@ -580,7 +580,8 @@ static int collect_tri(void *ud, const cs_Body *b, unsigned tri) {
   return c->stop_after < 0 || c->n < c->stop_after;
 }
 
-static int collect_overlap(void *ud, const cs_Body *b, unsigned tri, double depth, cs_Vec3 n) {
+static int collect_overlap(void *ud, const cs_Body *b, unsigned tri, double depth, const cs_Vec3 *np) {
+  cs_Vec3 n = *np;
   TriCtx *c = (TriCtx *)ud;
   c->rec[c->n].body = body_index(b);
   c->rec[c->n].tri = tri;
@@ -618,7 +619,7 @@ static void test_boxes(Stats *st, ref_Rng *r, Scene *sc, int n) {
     hi[0] = chi.x; hi[1] = chi.y; hi[2] = chi.z;
     c.n = 0;
     c.stop_after = -1;
-    count = cs_world_query_box(sc->world, clo, chi, mask, collect_tri, &c);
+    count = cs_world_query_box(sc->world, &clo, &chi, mask, collect_tri, &c);
     check(st, count == c.n, "queryBox: count = calls", (double)count, c.n);
     for (i = 0; i < sc->nbodies; i++) {
       const SMesh *m = &sc->meshes[sc->body_mesh[i]];
@@ -641,7 +642,7 @@ static void test_boxes(Stats *st, ref_Rng *r, Scene *sc, int n) {
     if (nsure >= 2) {
       c.n = 0;
       c.stop_after = 2;
-      count = cs_world_query_box(sc->world, clo, chi, mask, collect_tri, &c);
+      count = cs_world_query_box(sc->world, &clo, &chi, mask, collect_tri, &c);
       check(st, count == 2 && c.n == 2, "queryBox: fn returning 0 stops", (double)count, 2);
     }
   }
@@ -682,7 +683,7 @@ static void test_ellipsoids(Stats *st, ref_Rng *r, Scene *sc, int n) {
     e.r[0] = rad.x; e.r[1] = rad.y; e.r[2] = rad.z;
     c.n = 0;
     c.stop_after = -1;
-    count = cs_world_overlap_ellipsoid(sc->world, p, rad, q % 3 == 0 && q % 2 ? NULL : qt, mask,
+    count = cs_world_overlap_ellipsoid(sc->world, &p, &rad, q % 3 == 0 && q % 2 ? NULL : qt, mask,
                                        collect_overlap, &c);
     check(st, count == c.n, "overlap: count = calls", (double)count, c.n);
     for (i = 0; i < sc->nbodies; i++) {
@@ -727,7 +728,8 @@ static void test_ellipsoids(Stats *st, ref_Rng *r, Scene *sc, int n) {
 
 static int first_hit(void *ud, const cs_Hit *h) { (void)ud; (void)h; return 1; }
 static int count_tri(void *ud, const cs_Body *b, unsigned t) { (void)b; (void)t; ++*(int *)ud; return 1; }
-static int keep_overlap(void *ud, const cs_Body *b, unsigned tri, double depth, cs_Vec3 n) {
+static int keep_overlap(void *ud, const cs_Body *b, unsigned tri, double depth, const cs_Vec3 *np) {
+  cs_Vec3 n = *np;
   double *o = (double *)ud;
   (void)b; (void)tri;
   o[0] = depth; o[1] = n.x; o[2] = n.y; o[3] = n.z;
@@ -762,80 +764,80 @@ static void test_hand(Stats *st) {
   check(st, cs_world_new(&al, &w) == CS_OK, "hand: world", 0, 0);
   cs_world_add(w, floor_c, &b);
   o.x = 0.5; o.y = 5; o.z = 0.25; dv.x = 0; dv.y = -10; dv.z = 0;
-  check(st, cs_world_raycast(w, o, dv, ~0u, &h) && h.t == 0.5 && near3(h.point, 0.5, 0, 0.25, 0)
+  check(st, cs_world_raycast(w, &o, &dv, ~0u, &h) && h.t == 0.5 && near3(h.point, 0.5, 0, 0.25, 0)
             && near3(h.normal, 0, 1, 0, 0), "hand: ray down onto the floor", h.t, 0.5);
   o.y = -5; dv.y = 10;
-  check(st, cs_world_raycast(w, o, dv, ~0u, &h) && h.t == 0.5 && near3(h.normal, 0, -1, 0, 0),
+  check(st, cs_world_raycast(w, &o, &dv, ~0u, &h) && h.t == 0.5 && near3(h.normal, 0, -1, 0, 0),
         "hand: ray up into the floor: normal faces the origin", h.normal.y, -1);
-  check(st, !cs_world_raycast(w, o, dv, 2u, &h), "hand: layers outside the mask", 0, 0);
+  check(st, !cs_world_raycast(w, &o, &dv, 2u, &h), "hand: layers outside the mask", 0, 0);
   cs_body_set_enabled(b, 0);
-  check(st, !cs_world_raycast(w, o, dv, ~0u, &h), "hand: disabled body", 0, 0);
+  check(st, !cs_world_raycast(w, &o, &dv, ~0u, &h), "hand: disabled body", 0, 0);
   cs_body_set_enabled(b, 1);
   dv.y = 4;
-  check(st, !cs_world_raycast(w, o, dv, ~0u, &h), "hand: ray stopping short", 0, 0);
+  check(st, !cs_world_raycast(w, &o, &dv, ~0u, &h), "hand: ray stopping short", 0, 0);
   dv.x = 0; dv.y = 0; dv.z = 0;
-  check(st, !cs_world_raycast(w, o, dv, ~0u, &h), "hand: zero ray", 0, 0);
+  check(st, !cs_world_raycast(w, &o, &dv, ~0u, &h), "hand: zero ray", 0, 0);
   /* backface-ignoring floor, and the same mirrored (scale y -1: front faces down) */
   cs_world_remove(w, b);
   cs_world_add(w, floor_i, &b);
   o.y = -5; dv.y = 10;
-  check(st, !cs_world_raycast(w, o, dv, ~0u, &h), "hand: one-sided floor from below", 0, 0);
+  check(st, !cs_world_raycast(w, &o, &dv, ~0u, &h), "hand: one-sided floor from below", 0, 0);
   o.y = 5; dv.y = -10;
-  check(st, cs_world_raycast(w, o, dv, ~0u, &h), "hand: one-sided floor from above", 0, 0);
+  check(st, cs_world_raycast(w, &o, &dv, ~0u, &h), "hand: one-sided floor from above", 0, 0);
   {
     cs_Vec3 t0 = {0, 0, 0}, sm = {1, -1, 1};
-    cs_body_set_transform(b, t0, q0, sm);
+    cs_body_set_transform(b, &t0, q0, &sm);
   }
-  check(st, !cs_world_raycast(w, o, dv, ~0u, &h), "hand: mirrored one-sided floor from above", 0, 0);
+  check(st, !cs_world_raycast(w, &o, &dv, ~0u, &h), "hand: mirrored one-sided floor from above", 0, 0);
   o.y = -5; dv.y = 10;
-  check(st, cs_world_raycast(w, o, dv, ~0u, &h) && near3(h.normal, 0, -1, 0, 0),
+  check(st, cs_world_raycast(w, &o, &dv, ~0u, &h) && near3(h.normal, 0, -1, 0, 0),
         "hand: mirrored one-sided floor from below", h.normal.y, -1);
-  check(st, cs_world_raycast_all(w, o, dv, ~0u, first_hit, NULL) == 1, "hand: raycastAll count", 0, 0);
+  check(st, cs_world_raycast_all(w, &o, &dv, ~0u, first_hit, NULL) == 1, "hand: raycastAll count", 0, 0);
   /* closest point: 2 above; on the floor (front normal, mirrored: down) */
   o.x = 1; o.y = 2; o.z = 1;
-  check(st, cs_world_closest_point(w, o, HUGE_VAL, ~0u, &h) && h.t == 2 &&
+  check(st, cs_world_closest_point(w, &o, HUGE_VAL, ~0u, &h) && h.t == 2 &&
             near3(h.point, 1, 0, 1, 0) && near3(h.normal, 0, 1, 0, 0),
         "hand: closest point 2 above", h.t, 2);
-  check(st, cs_world_closest_point(w, o, 2, ~0u, &h), "hand: max distance inclusive", 0, 0);
-  check(st, !cs_world_closest_point(w, o, 1.999, ~0u, &h), "hand: beyond max distance", 0, 0);
+  check(st, cs_world_closest_point(w, &o, 2, ~0u, &h), "hand: max distance inclusive", 0, 0);
+  check(st, !cs_world_closest_point(w, &o, 1.999, ~0u, &h), "hand: beyond max distance", 0, 0);
   o.y = 0;
-  check(st, cs_world_closest_point(w, o, 1, ~0u, &h) && h.t == 0 && near3(h.normal, 0, -1, 0, 0),
+  check(st, cs_world_closest_point(w, &o, 1, ~0u, &h) && h.t == 0 && near3(h.normal, 0, -1, 0, 0),
         "hand: on the triangle: the front normal", h.normal.y, -1);
   o.x = 7; o.y = 0; o.z = 0;
-  check(st, cs_world_closest_point(w, o, HUGE_VAL, ~0u, &h) && h.t == 2 &&
+  check(st, cs_world_closest_point(w, &o, HUGE_VAL, ~0u, &h) && h.t == 2 &&
             near3(h.normal, 1, 0, 0, 0), "hand: beside an edge, in the plane", h.t, 2);
   /* box touching the floor from above: boundaries count */
   lo.x = -1; lo.y = 0; lo.z = -1; hi.x = 1; hi.y = 1; hi.z = 1;
   n = 0;
-  check(st, cs_world_query_box(w, lo, hi, ~0u, count_tri, &n) == 2 && n == 2,
+  check(st, cs_world_query_box(w, &lo, &hi, ~0u, count_tri, &n) == 2 && n == 2,
         "hand: box resting on the floor meets both triangles", n, 2);
   lo.y = 1e-9;
   n = 0;
-  check(st, cs_world_query_box(w, lo, hi, ~0u, count_tri, &n) == 0, "hand: box above", n, 0);
+  check(st, cs_world_query_box(w, &lo, &hi, ~0u, count_tri, &n) == 0, "hand: box above", n, 0);
   /* overlap: sphere at 0.5 above: depth 0.5 up; ellipsoid (1, 2, 1) at 1: depth 1;
   ** r (2, 1, 1) turned 90 degrees about z (long axis up) at 1: depth 1 */
-  cs_body_set_transform(b, zero, q0, one);
+  cs_body_set_transform(b, &zero, q0, &one);
   o.x = 2; o.y = 0.5; o.z = -2;    /* over triangle 1 only */
   out[0] = -1;
-  check(st, cs_world_overlap_ellipsoid(w, o, one, NULL, ~0u, keep_overlap, out) == 1 &&
+  check(st, cs_world_overlap_ellipsoid(w, &o, &one, NULL, ~0u, keep_overlap, out) == 1 &&
             fabs(out[0] - 0.5) < 1e-12 && fabs(out[2] - 1) < 1e-12,
         "hand: sphere half sunk", out[0], 0.5);
   {
     cs_Vec3 r2 = {1, 2, 1}, r3 = {2, 1, 1};
     double s = sqrt(0.5);
     o.y = 1;
-    check(st, cs_world_overlap_ellipsoid(w, o, r2, NULL, ~0u, keep_overlap, out) == 1 &&
+    check(st, cs_world_overlap_ellipsoid(w, &o, &r2, NULL, ~0u, keep_overlap, out) == 1 &&
               fabs(out[0] - 1) < 1e-12 && fabs(out[2] - 1) < 1e-12,
           "hand: tall ellipsoid sunk 1", out[0], 1);
     qz[0] = 0; qz[1] = 0; qz[2] = s; qz[3] = s;
-    check(st, cs_world_overlap_ellipsoid(w, o, r3, qz, ~0u, keep_overlap, out) == 1 &&
+    check(st, cs_world_overlap_ellipsoid(w, &o, &r3, qz, ~0u, keep_overlap, out) == 1 &&
               fabs(out[0] - 1) < 1e-12 && fabs(out[2] - 1) < 1e-12,
           "hand: turned ellipsoid sunk 1", out[0], 1);
     o.y = 2.5;
-    check(st, cs_world_overlap_ellipsoid(w, o, r2, NULL, ~0u, keep_overlap, out) == 0,
+    check(st, cs_world_overlap_ellipsoid(w, &o, &r2, NULL, ~0u, keep_overlap, out) == 0,
           "hand: ellipsoid above", 0, 0);
     o.y = 2;
-    check(st, cs_world_overlap_ellipsoid(w, o, r2, NULL, ~0u, keep_overlap, out) == 0,
+    check(st, cs_world_overlap_ellipsoid(w, &o, &r2, NULL, ~0u, keep_overlap, out) == 0,
           "hand: touching is not overlapping", 0, 0);
   }
   /* allocation failures: -1, nothing leaked */
@@ -844,15 +846,15 @@ static void test_hand(Stats *st) {
     o.x = 0.5; o.y = 5; o.z = -0.5; dv.x = 0; dv.y = -10; dv.z = 0;
     lo.x = -1; lo.y = -1; lo.z = -1; hi.x = 1; hi.y = 1; hi.z = 1;
     ca.fail_after = 0;
-    got = cs_world_raycast_all(w, o, dv, ~0u, first_hit, NULL);
+    got = cs_world_raycast_all(w, &o, &dv, ~0u, first_hit, NULL);
     check(st, got == -1 && ca.live == live, "hand: raycastAll out of memory", (double)got, -1);
-    got = cs_world_query_box(w, lo, hi, ~0u, count_tri, &n);
+    got = cs_world_query_box(w, &lo, &hi, ~0u, count_tri, &n);
     check(st, got == -1 && ca.live == live, "hand: queryBox out of memory", (double)got, -1);
     o.y = 0.5;
-    got = cs_world_overlap_ellipsoid(w, o, one, NULL, ~0u, keep_overlap, out);
+    got = cs_world_overlap_ellipsoid(w, &o, &one, NULL, ~0u, keep_overlap, out);
     check(st, got == -1 && ca.live == live, "hand: overlap out of memory", (double)got, -1);
     ca.fail_after = -1;
-    check(st, cs_world_raycast(w, o, dv, ~0u, &h), "hand: raycast allocates nothing", 0, 0);
+    check(st, cs_world_raycast(w, &o, &dv, ~0u, &h), "hand: raycast allocates nothing", 0, 0);
   }
   cs_world_free(w);
   cs_mesh_free(floor_c);

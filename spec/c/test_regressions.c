@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cs_internal.h"
+#include "by_value.h"
 #include "invariants.h"
 
 typedef struct Stats { int passed, failed, known, fixed; } Stats;
@@ -39,7 +40,7 @@ static cs_TriES make_tri(cs_Vec3 a, cs_Vec3 b, cs_Vec3 c) {
 /* The least ellipsoid-space distance from the mover to the triangles. */
 static double mover_distance(const cs_Mover *m, const double *tris, int n) {
   inv_Ellipsoid e;
-  cs_Vec3 p = cs_mover_get_position(m), r = cs_mover_get_radius(m);
+  cs_Vec3 p = csv_mover_position(m), r = csv_mover_radius(m);
   double c[3], rr[3], best = HUGE_VAL;
   int i;
   c[0] = p.x; c[1] = p.y; c[2] = p.z;
@@ -123,13 +124,13 @@ static void slide_long_edge(Stats *st) {
     report(st, 0, 0, "slide: long edge", "setup failed");
     return;
   }
-  cs_mover_set_radius(m, v3(0x1.999999999999ap-5, 0x1.aa7d2ce15b234p-3, 0x1p-1));
+  cs_mover_set_radius(m, &(cs_Vec3){0x1.999999999999ap-5, 0x1.aa7d2ce15b234p-3, 0x1p-1});
   cs_mover_set(m, CS_SKIN, 0x1.b7cdfd9d7bdbcp-35);
   cs_mover_set(m, CS_MAX_ITERATIONS, 4);
   cs_mover_set(m, CS_SLOPE_LIMIT, 90);
   cs_mover_set(m, CS_BLOCK_STEEP_SLOPES, 1);
-  cs_mover_set_position(m, v3(0x1.e4p+13, 0, 0));
-  cs_world_collide_and_slide(w, m, v3(-0x1.86f88bf0ace62p+14, 0, -0x1.f97f69f15baadp+7), &g);
+  cs_mover_set_position(m, &(cs_Vec3){0x1.e4p+13, 0, 0});
+  cs_world_collide_and_slide(w, m, &(cs_Vec3){-0x1.86f88bf0ace62p+14, 0, -0x1.f97f69f15baadp+7}, &g);
   dist = mover_distance(m, tri, 1);
   snprintf(detail, sizeof detail, "ellipsoid-space distance %.17g", dist);
   report(st, dist >= 1 - INV_OVERLAP_TOL, 0, "slide: 25 km along a long edge ends clear", detail);
@@ -172,9 +173,9 @@ static void slide_depenetration_beyond_gather(Stats *st) {
     report(st, 0, 0, "slide: depenetration", "setup failed");
     return;
   }
-  cs_mover_set_radius(m, v3(1, 1, 1));
-  cs_mover_set_position(m, v3(0, 0, 0));
-  cs_world_collide_and_slide(w, m, v3(0, 0, 0), NULL);
+  cs_mover_set_radius(m, &(cs_Vec3){1, 1, 1});
+  cs_mover_set_position(m, &(cs_Vec3){0, 0, 0});
+  cs_world_collide_and_slide(w, m, &(cs_Vec3){0, 0, 0}, NULL);
   dist = mover_distance(m, v + 9, 1);
   snprintf(detail, sizeof detail, "stuck %d, then distance %.17g to a wall it never gathered",
            cs_mover_was_stuck(m), dist);

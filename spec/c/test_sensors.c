@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "collideslide.h"
+#include "by_value.h"
+#include "scenes.h"
 
 static int passed, failed;
 
@@ -21,23 +23,8 @@ static void check(int ok, const char *name, const char *detail) {
 
 static cs_Alloc A;
 
-/* The box [lo, hi], 12 triangles facing out, vertices shared. */
-static cs_Mesh *box(cs_Vec3 lo, cs_Vec3 hi) {
-  static const unsigned idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                                   3, 7, 6, 3, 6, 2, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5};
-  double v[24];
-  cs_MeshDesc d;
-  cs_Mesh *m = NULL;
-  int i;
-  for (i = 0; i < 8; i++) {
-    v[3 * i + 0] = (i == 1 || i == 2 || i == 5 || i == 6) ? hi.x : lo.x;
-    v[3 * i + 1] = (i >= 4) ? hi.y : lo.y;
-    v[3 * i + 2] = (i == 2 || i == 3 || i == 6 || i == 7) ? hi.z : lo.z;
-  }
-  memset(&d, 0, sizeof d);
-  d.vertices = v; d.vertex_count = 8; d.indices = idx; d.triangle_count = 12;
-  return cs_mesh_new(&A, &d, &m, NULL) == CS_OK ? m : NULL;
-}
+/* The box [lo, hi] (scenes.h). */
+static cs_Mesh *box(cs_Vec3 lo, cs_Vec3 hi) { return scene_box(&A, lo, hi); }
 
 static cs_Vec3 V(double x, double y, double z) { cs_Vec3 v; v.x = x; v.y = y; v.z = z; return v; }
 
@@ -66,7 +53,7 @@ static void closed_meshes(void) {
   check(uses == 1 && bad[0] != bad[1], "open quad", "the open edge not named");
   /* the box with one triangle flipped: closed but not consistently wound */
   for (i = 0; i < 8; i++) {
-    cs_Vec3 p = cs_mesh_vertex(b, (size_t)i);
+    cs_Vec3 p = csv_mesh_vertex(b, (size_t)i);
     bv[3 * i] = p.x; bv[3 * i + 1] = p.y; bv[3 * i + 2] = p.z;
   }
   for (i = 0; i < 12; i++) cs_mesh_triangle(b, (size_t)i, fi + 3 * i);
@@ -94,9 +81,9 @@ static void inside_test(void) {
   cs_world_new(&A, &w);
   cs_world_add_sensor(w, b, &s, NULL, NULL);
   for (k = 0; k < 3; k++) {
-    if (k == 0) cs_sensor_set_transform(s, V(2, 3, 4), (double[4]){0, 0, 0, 1}, V(1, 1, 1));
-    if (k == 1) cs_sensor_set_transform(s, V(-1, 0.5, 2), q, V(2, 0.5, 3));
-    if (k == 2) cs_sensor_set_transform(s, V(0, 0, 0), q, V(-1.5, 1, 1));   /* mirrored */
+    if (k == 0) cs_sensor_set_transform(s, (cs_Vec3[1]){V(2, 3, 4)}, (double[4]){0, 0, 0, 1}, (cs_Vec3[1]){V(1, 1, 1)});
+    if (k == 1) cs_sensor_set_transform(s, (cs_Vec3[1]){V(-1, 0.5, 2)}, q, (cs_Vec3[1]){V(2, 0.5, 3)});
+    if (k == 2) cs_sensor_set_transform(s, (cs_Vec3[1]){V(0, 0, 0)}, q, (cs_Vec3[1]){V(-1.5, 1, 1)});   /* mirrored */
     cs_sensor_get_matrix(s, m);
     for (i = 0; i < 20000; i++) {
       double u[3], p[3];
@@ -111,7 +98,7 @@ static void inside_test(void) {
       if (fabs(u[0]) < 1e-6 || fabs(u[0] - 1) < 1e-6 || fabs(u[1]) < 1e-6 ||
           fabs(u[1] - 1) < 1e-6 || fabs(u[2]) < 1e-6 || fabs(u[2] - 1) < 1e-6)
         continue;                             /* on the surface: either */
-      if (cs_sensor_contains(s, V(p[0], p[1], p[2])) != in) bad++;
+      if (cs_sensor_contains(s, (cs_Vec3[1]){V(p[0], p[1], p[2])}) != in) bad++;
     }
   }
   (void)l;
@@ -137,7 +124,7 @@ static void fast_thin_crossing(void) {
   cs_world_new(&A, &w);
   cs_world_add_sensor(w, slab, &s, NULL, NULL);
   cs_mover_new(&A, &m);
-  cs_world_collide_and_slide(w, m, V(10, 0, 0), NULL);
+  cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(10, 0, 0)}, NULL);
   e0 = cs_mover_sensor_event(m, 0);
   e1 = cs_mover_sensor_event(m, 1);
   check(cs_mover_sensor_event_count(m) == 2 && e0->sensor == s && e0->enter &&
@@ -145,19 +132,19 @@ static void fast_thin_crossing(void) {
         "10 m through 0.01 m", "missed or misplaced");
   check(!cs_mover_is_inside(m, s), "10 m through 0.01 m", "inside after leaving");
   /* back to x = 5.005, inside: an enter only, at t = (10 - 5.01) / 4.995 */
-  cs_world_collide_and_slide(w, m, V(-4.995, 0, 0), NULL);
+  cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(-4.995, 0, 0)}, NULL);
   e0 = cs_mover_sensor_event(m, 0);
   check(cs_mover_sensor_event_count(m) == 1 && e0->enter && fabs(e0->t - 4.99 / 4.995) < 1e-9,
         "stopping inside", "wrong events");
   check(cs_mover_is_inside(m, s), "stopping inside", "not inside");
   /* standing still inside: nothing new */
-  cs_world_collide_and_slide(w, m, V(0, 0, 0), NULL);
+  cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(0, 0, 0)}, NULL);
   check(cs_mover_sensor_event_count(m) == 0 && cs_mover_is_inside(m, s), "standing inside",
         "an event without a crossing");
   /* layers that do not meet: no events, not inside */
   cs_sensor_set_layers(s, 2);
   cs_mover_set(m, CS_COLLIDES_WITH, 1);
-  cs_world_collide_and_slide(w, m, V(1, 0, 0), NULL);
+  cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(1, 0, 0)}, NULL);
   check(cs_mover_sensor_event_count(m) == 0 && !cs_mover_is_inside(m, s), "layers", "tracked");
   cs_world_free(w);
   cs_mover_free(m);
@@ -174,13 +161,13 @@ static void start_inside(void) {
   cs_world_new(&A, &w);
   cs_world_add_sensor(w, b, &s, NULL, NULL);
   cs_mover_new(&A, &m);
-  cs_world_collide_and_slide(w, m, V(0.1, 0, 0), NULL);
+  cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(0.1, 0, 0)}, NULL);
   e = cs_mover_sensor_event(m, 0);
   check(cs_mover_sensor_event_count(m) == 1 && e->enter && e->t == 0 && cs_mover_is_inside(m, s),
         "start inside", "no enter at t = 0");
   /* the sensor moved away (as a script places it before the call): exit at 0 */
-  cs_sensor_set_transform(s, V(50, 0, 0), (double[4]){0, 0, 0, 1}, V(1, 1, 1));
-  cs_world_collide_and_slide(w, m, V(0.1, 0, 0), NULL);
+  cs_sensor_set_transform(s, (cs_Vec3[1]){V(50, 0, 0)}, (double[4]){0, 0, 0, 1}, (cs_Vec3[1]){V(1, 1, 1)});
+  cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(0.1, 0, 0)}, NULL);
   e = cs_mover_sensor_event(m, 0);
   check(cs_mover_sensor_event_count(m) == 1 && !e->enter && e->t == 0 && !cs_mover_is_inside(m, s),
         "sensor moved away", "no exit at t = 0");
@@ -209,8 +196,8 @@ static void slide_into_sensor(void) {
   cs_world_add(w, wall, &b);
   cs_world_add_sensor(w, zone, &s, NULL, NULL);
   cs_mover_new(&A, &m);
-  cs_world_collide_and_slide(w, m, V(4, 0, 4), NULL);
-  p = cs_mover_get_position(m);
+  cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(4, 0, 4)}, NULL);
+  p = csv_mover_position(m);
   n = cs_mover_sensor_event_count(m);
   check(n == 2 && p.z > 3, "slide into a sensor", "not through the zone");
   if (n == 2) {
@@ -263,31 +250,31 @@ static void random_paths(void) {
     mesh[k] = box(lo, hi);
     cs_world_add_sensor(w, mesh[k], &s[k], NULL, NULL);
     q[0] = rnd() - 0.5; q[1] = rnd() - 0.5; q[2] = rnd() - 0.5; q[3] = rnd();
-    cs_sensor_set_transform(s[k], V(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5), q,
-                            V(0.5 + rnd(), 0.5 + rnd(), 0.5 + rnd()));
+    cs_sensor_set_transform(s[k], (cs_Vec3[1]){V(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5)}, q,
+                            (cs_Vec3[1]){V(0.5 + rnd(), 0.5 + rnd(), 0.5 + rnd())});
   }
   cs_mover_new(&A, &m);
   for (c = 0; c < CALLS; c++) {
-    cs_Vec3 a = cs_mover_get_position(m), d, b;
+    cs_Vec3 a = csv_mover_position(m), d, b;
     int state[NS], i;
     size_t next = 0, n;
     double len = 1 + rnd() * 19;
     if (fabs(a.x) > 8 || fabs(a.y) > 8 || fabs(a.z) > 8) {   /* wander back */
-      cs_mover_set_position(m, V(rnd() * 4 - 2, rnd() * 4 - 2, rnd() * 4 - 2));
-      cs_world_collide_and_slide(w, m, V(0, 0, 0), NULL);
-      a = cs_mover_get_position(m);
+      cs_mover_set_position(m, (cs_Vec3[1]){V(rnd() * 4 - 2, rnd() * 4 - 2, rnd() * 4 - 2)});
+      cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(0, 0, 0)}, NULL);
+      a = csv_mover_position(m);
     }
     d = V(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5);
     { double l = sqrt(d.x * d.x + d.y * d.y + d.z * d.z); d.x *= len / l; d.y *= len / l; d.z *= len / l; }
     for (k = 0; k < NS; k++) state[k] = cs_mover_is_inside(m, s[k]);
-    cs_world_collide_and_slide(w, m, d, NULL);
-    b = cs_mover_get_position(m);
+    cs_world_collide_and_slide(w, m, &d, NULL);
+    b = csv_mover_position(m);
     n = cs_mover_sensor_event_count(m);
     for (i = 1; i <= SAMPLES; i++) {
       double t = (double)i / SAMPLES;
       cs_Vec3 p = V(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
       for (k = 0; k < NS; k++) {
-        int in = cs_sensor_contains(s[k], p);
+        int in = cs_sensor_contains(s[k], &p);
         const cs_SensorEvent *e;
         if (in == state[k]) continue;
         crossings++;
@@ -340,19 +327,19 @@ static void random_slides(void) {
   cs_mover_new(&A, &m);
   cs_mover_set(m, CS_STEP_HEIGHT, 0.3);
   cs_mover_set(m, CS_SNAP_DISTANCE, 0.2);
-  cs_mover_set_position(m, V(0, 3, 0));
+  cs_mover_set_position(m, (cs_Vec3[1]){V(0, 3, 0)});
   for (c = 0; c < CALLS; c++) {
     int state[NS];
     double last = 0;
     size_t i, n;
-    cs_Vec3 p = cs_mover_get_position(m), g = V(0, -0.2, 0);
-    if (fabs(p.x) > 9 || fabs(p.z) > 9 || p.y < -2) cs_mover_set_position(m, V(0, 3, 0));
+    cs_Vec3 p = csv_mover_position(m), g = V(0, -0.2, 0);
+    if (fabs(p.x) > 9 || fabs(p.z) > 9 || p.y < -2) cs_mover_set_position(m, (cs_Vec3[1]){V(0, 3, 0)});
     for (k = 0; k < NS; k++) state[k] = cs_mover_is_inside(m, s[k]);
     if (c % 40 == 0) target = V(rnd() * 16 - 8, 0, rnd() * 16 - 8);   /* walk to it */
     {
       double dx = target.x - p.x, dz = target.z - p.z, l = sqrt(dx * dx + dz * dz) + 1e-9;
       double step = 0.2 + rnd() * 0.8;
-      cs_world_collide_and_slide(w, m, V(dx / l * step, 0, dz / l * step), &g);
+      cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(dx / l * step, 0, dz / l * step)}, &g);
     }
     n = cs_mover_sensor_event_count(m);
     events += (int)n;
@@ -363,9 +350,9 @@ static void random_slides(void) {
       if (k < NS) state[k] = e->enter;
       last = e->t;
     }
-    p = cs_mover_get_position(m);
+    p = csv_mover_position(m);
     for (k = 0; k < NS; k++)
-      if (cs_mover_is_inside(m, s[k]) != state[k] || cs_sensor_contains(s[k], p) != state[k]) bad++;
+      if (cs_mover_is_inside(m, s[k]) != state[k] || cs_sensor_contains(s[k], &p) != state[k]) bad++;
   }
   printf("random slides: %d calls, %d events, %d inconsistencies\n", CALLS, events, bad);
   check(bad == 0 && events > 100, "random slides", "events inconsistent with the states");

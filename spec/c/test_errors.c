@@ -1,0 +1,87 @@
+/*
+** spec/c/test_errors.c: the core's own argument checks (collideslide.h,
+** ERRORS): a C engine gets the status, the argument and the message the Lua
+** bindings show, and nothing changes on an error.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collideslide.h"
+
+static int passed, failed;
+
+static void expect(int ok, const char *what) {
+  if (ok) passed++;
+  else { failed++; printf("FAIL %s\n", what); }
+}
+
+static void expect_error(const cs_Error *e, cs_Status s, int arg, const char *msg, const char *what) {
+  int ok = e->status == s && e->arg == arg && strcmp(e->message, msg) == 0;
+  if (!ok) printf("  got status %d arg %d \"%s\"\n", (int)e->status, e->arg, e->message);
+  expect(ok, what);
+}
+
+int main(void) {
+  cs_Alloc a = cs_default_alloc();
+  double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
+  unsigned ix[] = {0, 1, 2, 0, 2, 3};
+  cs_MeshDesc d = {v, 4, ix, 2, NULL, CS_BACKFACES_COLLIDE};
+  cs_Mesh *mesh;
+  cs_World *w;
+  cs_Body *b;
+  cs_Mover *m;
+  cs_Hit hit;
+  cs_Vec3 p = {0, 0.6, 0}, walk = {0.1, 0, 0}, bad, got;
+  double q0[4] = {0, 0, 0, 0};
+  if (cs_mesh_new(&a, &d, &mesh, NULL) != CS_OK || cs_world_new(&a, &w) != CS_OK ||
+      cs_world_add(w, mesh, &b) != CS_OK || cs_mover_new(&a, &m) != CS_OK) {
+    puts("setup failed");
+    return 1;
+  }
+  cs_mover_set_position(m, &p);
+
+  bad = walk; bad.y = NAN;
+  expect(cs_world_collide_and_slide(w, m, &bad, NULL) == CS_EINVAL, "collide: NaN is CS_EINVAL");
+  expect_error(cs_world_error(w), CS_EINVAL, 2, "vy is NaN", "collide: NaN names vy");
+  bad = walk; bad.x = 1e308;
+  expect(cs_world_collide_and_slide(w, m, &bad, NULL) == CS_ERANGE, "collide: 1e308 is CS_ERANGE");
+  expect_error(cs_world_error(w), CS_ERANGE, 1, "vx is out of range (|vx| > 1e30), got 1e+308",
+               "collide: 1e308 names vx");
+  cs_mover_get_position(m, &got);
+  expect(got.x == 0 && got.y == 0.6 && got.z == 0, "collide: the mover is left where it was");
+  bad = walk; bad.z = -INFINITY;
+  expect(cs_world_collide_and_slide(w, m, &walk, &bad) == CS_EINVAL, "collide: gravity -inf");
+  expect_error(cs_world_error(w), CS_EINVAL, 6, "gz is -inf", "collide: names gz");
+  expect(cs_world_collide_and_slide(w, m, &walk, NULL) == CS_OK, "collide: a good move");
+
+  bad.x = 0; bad.y = 0; bad.z = 0;
+  expect(cs_mover_set_radius(m, &bad) == CS_EINVAL, "radius 0");
+  expect_error(cs_mover_error(m), CS_EINVAL, 1, "rx must be > 0, got 0", "radius 0 names rx");
+  expect(cs_mover_set_orientation(m, q0) == CS_EINVAL, "zero quaternion");
+  expect_error(cs_mover_error(m), CS_EINVAL, 1, "quaternion is zero", "zero quaternion message");
+  expect(cs_mover_set(m, CS_SLOPE_LIMIT, 91) == CS_EINVAL, "slope 91");
+  expect_error(cs_mover_error(m), CS_EINVAL, 1, "slopeLimit must be in [0, 90] degrees, got 91",
+               "slope 91 message");
+  expect(cs_mover_set(m, CS_MAX_ITERATIONS, 2.5) == CS_EINVAL, "maxIterations 2.5");
+  expect(cs_mover_get(m, CS_SLOPE_LIMIT) == 45 && cs_mover_get(m, CS_MAX_ITERATIONS) == 5,
+         "settings unchanged by the errors");
+  expect(cs_world_set_friction(w, 1, 1.5) == CS_EINVAL, "friction 1.5");
+  expect_error(cs_world_error(w), CS_EINVAL, 2, "coefficient must be in [0, 1], got 1.5", "friction message");
+  bad.x = 0; bad.y = 1e31; bad.z = 0;
+  expect(cs_world_raycast(w, &p, &bad, ~0u, &hit) == -(int)CS_ERANGE, "raycast 1e31");
+  expect_error(cs_world_error(w), CS_ERANGE, 5, "dy is out of range (|dy| > 1e30), got 1e+31",
+               "raycast names dy");
+  expect(cs_world_closest_point(w, &p, NAN, ~0u, &hit) == -(int)CS_EINVAL, "closest NaN");
+  expect_error(cs_world_error(w), CS_EINVAL, 4, "maxDistance is NaN", "closest names maxDistance");
+  bad.x = NAN;
+  expect(cs_mesh_set_vertex(mesh, 1, &bad) == CS_EINVAL, "vertex NaN");
+  expect_error(cs_mesh_error(mesh), CS_EINVAL, 2, "x is NaN", "vertex names x");
+  expect(cs_mesh_set_vertex(mesh, 9, &p) == CS_ERANGE, "vertex index 9");
+
+  cs_mover_free(m);
+  cs_world_free(w);
+  cs_mesh_free(mesh);
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
