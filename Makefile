@@ -285,6 +285,90 @@ bench-callgrind: $(BENCH_BIN) $(BENCH_SCENES)/terrain_708.obj
 
 # }====
 
+# {==== make bench-peers: ours beside Bullet and Jolt (bench/peers/) ===========
+#   Each peer driver runs the walkers workload with its own character
+#   controller and with ours in one process, alternating a full run of ours
+#   and one of the peer (PEER_ROUNDS rounds), and prints steps/s of each and
+#   their ratio per scene and shape (sphere 0.5, capsule 0.4/1.8); the lines
+#   also go to bench/out/peers.txt.
+#   - Bullet: Debian's libbullet-dev (installed when missing),
+#     btKinematicCharacterController on a btBvhTriangleMeshShape, step 0.35.
+#   - Jolt: CharacterVirtual, only when JOLT_DIR names a checkout of
+#     jrouwe/JoltPhysics that you built yourself (Jolt is not packaged in
+#     Debian; never copy its code here), for example:
+#       cd $$JOLT_DIR/Build && ./cmake_linux_clang_gcc.sh Distribution g++ \
+#         && cd Linux_Distribution && make -j2 Jolt
+#       make bench-peers JOLT_DIR=/path/to/JoltPhysics
+#     JOLT_BUILD is the build folder (default the first of
+#     Build/Linux_Distribution and Build/Linux_Release holding libJolt.a).
+#     The driver is compiled with that build's own defines and instruction
+#     set, LTO and RTTI flags, read from its CMake flags.make (Jolt checks
+#     the defines when it starts; a mismatch also breaks its vtables), or
+#     JOLT_CFLAGS when given.
+#   PEERS: which to run (default "bullet jolt"; jolt only with JOLT_DIR).
+#   PEER_SCENES (default terrain_708 terrain_33 terrain_256 arena),
+#   PEER_ROUNDS (3), PEER_FRAMES (600).
+PEERS ?= bullet jolt
+PEER_SCENES ?= terrain_708 terrain_33 terrain_256 arena
+PEER_ROUNDS ?= 3
+PEER_FRAMES ?= 600
+PEER_ARGS = --rounds $(PEER_ROUNDS) --frames $(PEER_FRAMES)
+PEER_OURS := build/bench/peer_ours.o
+BULLET_BIN := build/bench/walkers_bullet
+JOLT_BIN := build/bench/walkers_jolt
+JOLT_BUILD ?= $(or $(patsubst %/libJolt.a,%,$(firstword $(wildcard \
+  $(JOLT_DIR)/Build/Linux_Distribution/libJolt.a $(JOLT_DIR)/Build/Linux_Release/libJolt.a))),\
+  $(JOLT_DIR)/Build/Linux_Distribution)
+JOLT_LIB ?= $(JOLT_BUILD)/libJolt.a
+JOLT_FLAGS_MAKE = $(JOLT_BUILD)/CMakeFiles/Jolt.dir/flags.make
+JOLT_CFLAGS ?= $(if $(wildcard $(JOLT_FLAGS_MAKE)),$(shell sed -n 's/^CXX_DEFINES = //p' \
+  $(JOLT_FLAGS_MAKE)) $(filter -m% -flto% -fno-rtti -ffp-contract%,$(shell sed -n \
+  's/^CXX_FLAGS = //p' $(JOLT_FLAGS_MAKE))))
+CXX ?= c++
+
+.PHONY: bench-peers
+
+# Our side, compiled like build/bench/walkers (walkers.c without its main).
+$(PEER_OURS): bench/peers/peer_ours.c bench/peers/peer.h bench/walkers.c csrc/collideslide.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -Wno-unused-function -O2 -g $(CFLAGS) \
+	  -Icsrc -c -o $@ $<
+
+$(BULLET_BIN): bench/peers/walkers_bullet.cpp bench/peers/peer_main.h bench/peers/peer.h \
+               $(PEER_OURS) $(CORE_LIB)
+	@sh tools/deps.sh $(LUA) bullet
+	$(CXX) -std=c++11 -O2 -g $$(pkg-config --cflags bullet) -Icsrc -o $@ $< $(PEER_OURS) \
+	  $(CORE_LIB) $$(pkg-config --libs bullet) -lm
+
+$(JOLT_BIN): bench/peers/walkers_jolt.cpp bench/peers/peer_main.h bench/peers/peer.h \
+             $(PEER_OURS) $(CORE_LIB)
+	$(CXX) -std=c++17 -O2 -g $(JOLT_CFLAGS) -I$(JOLT_DIR) -Icsrc -o $@ $< $(PEER_OURS) \
+	  $(CORE_LIB) $(JOLT_LIB) -lpthread -lm
+
+bench-peers: $(if $(filter bullet,$(PEERS)),$(BULLET_BIN)) \
+             $(patsubst %,$(BENCH_SCENES)/%.obj,$(PEER_SCENES))
+	@mkdir -p bench/out
+	@: > bench/out/peers.txt
+ifneq ($(filter bullet,$(PEERS)),)
+	@for s in $(PEER_SCENES); do \
+	  echo "== Bullet: $(BULLET_BIN) $(BENCH_SCENES)/$$s.obj $(PEER_ARGS)" | tee -a bench/out/peers.txt; \
+	  $(BULLET_BIN) $(BENCH_SCENES)/$$s.obj $(PEER_ARGS) | tee -a bench/out/peers.txt || exit 1; \
+	done
+endif
+ifeq ($(filter jolt,$(PEERS)),)
+else ifeq ($(strip $(JOLT_DIR)),)
+	@echo "== Jolt: skipped (JOLT_DIR is not set; see the Makefile's bench-peers notes to build Jolt)" | tee -a bench/out/peers.txt
+else
+	@test -f $(JOLT_LIB) || { echo "bench-peers: $(JOLT_LIB) not found: build Jolt first (see the Makefile)"; exit 1; }
+	@$(MAKE) --no-print-directory $(JOLT_BIN)
+	@for s in $(PEER_SCENES); do \
+	  echo "== Jolt: $(JOLT_BIN) $(BENCH_SCENES)/$$s.obj $(PEER_ARGS)" | tee -a bench/out/peers.txt; \
+	  $(JOLT_BIN) $(BENCH_SCENES)/$$s.obj $(PEER_ARGS) | tee -a bench/out/peers.txt || exit 1; \
+	done
+endif
+
+# }====
+
 # {==== make bench-movers: movers that meet (bench/movers.c) ====
 #   10,000 movers apart on a floor, none added then all added (they never
 #   meet), and a dense crowd of 1,024 added movers in 40 x 40 m: ms per frame

@@ -411,6 +411,8 @@ static void bench_sweeps(const Scene *sc, const Walkers *w, int rounds, int runs
 
 /* }================================================================== */
 
+#ifndef WALKERS_NO_MAIN   /* bench/peers/peer_ours.c reuses the above without main */
+
 static void usage(void) {
   fprintf(stderr, "usage: walkers SCENE.obj [--runs N] [--frames F] [--movers M] [--sweeps]\n"
                   "                         [--kind terrain|arena] [--sweep-rounds R]\n");
@@ -531,3 +533,5 @@ int main(int argc, char **argv) {
   cs_mesh_free(sc.mesh);
   return fell ? 3 : 0;
 }
+
+#endif

@@ -59,6 +59,67 @@ static int sweep_edge(cs_Vec3 base, cs_Vec3 vel, double vv, cs_Vec3 p1, cs_Vec3 
   return 1;
 }
 
+/* Can the sphere meet the triangle's boundary (its vertices and edges) at
+** some t in [0, te]? A cheap conservative bound that spares most triangles
+** the six quadratics. For unit directions u1, u2 at right angles, the
+** distance from a point c to the triangle is at least sqrt(s1^2 + s2^2),
+** s the separations u.c - max over the vertices v of u.v (where positive):
+** the support function bounds every point of the triangle, also of a sliver
+** whose vertices rounding left off its plane (by up to tr->off). u1 is the
+** normal (or its opposite) and u2 the outward normal in the plane of one
+** edge (the one that separates most; cs_tri_bounds keeps them). Every
+** separation is linear in t along c(t) = base + t vel, so its least value
+** on an interval is at an end (or 0 where the height changes sign). The
+** interval starts where the centre comes within 1 + off of the plane (t0 on
+** a sound triangle): no root of the quadratics lies before that. When even
+** these lower bounds put the centre farther than 1 for the whole interval,
+** nothing is met. Double precision with a margin far above the rounding of
+** this test and of the quadratics (relative to the coordinates' size), so
+** that it drops only triangles the full test would not hit: results do not
+** change (spec/c/test_sweep.c compares with a reference).
+** move_size: move_size_of(base, vel, te) or more.
+** The bound is on the distance to the whole triangle over [ts, te], so it
+** also rules out a face contact (at t0, in the interval) and an overlap at
+** the start (then ts = 0): cs_sweep_triangles uses it before the kernel.
+** Returns 0 when the triangle is surely out of reach. */
+/* The size of a move's coordinates up to te, for boundary_in_reach. */
+CS_INLINE double move_size_of(cs_Vec3 base, cs_Vec3 vel, double te) {
+  return 1.0 + fabs(base.x) + fabs(base.y) + fabs(base.z)
+       + te * (fabs(vel.x) + fabs(vel.y) + fabs(vel.z));
+}
+
+CS_INLINE int boundary_in_reach(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double dist,
+                            double ndv, double t0, double te, double move_size) {
+  cs_Vec3 p, q = v3_madd(base, vel, te);
+  double ts = 0.0, hs, he = dist + te * ndv, h, l = -HUGE_VAL, size, margin;
+  int k;
+  /* the size of the coordinates the test and the quadratics work with */
+  size = move_size + tr->size;
+  margin = 1e-8 * size + 1e-15 * size * size;
+  if (t0 > 0.0) {
+    ts = t0 - (tr->off + margin) / fabs(ndv);
+    if (ts < 0.0) ts = 0.0;
+  }
+  p = v3_madd(base, vel, ts);
+  for (k = 0; k < 3; k++) {
+    double gs = v3_dot(tr->edge_n[k], p), ge = v3_dot(tr->edge_n[k], q);
+    double g = (gs < ge ? gs : ge) - tr->edge_d[k];
+    if (g > l) l = g;
+  }
+  l -= margin;
+  if (!(l > 0)) return 1;                 /* the foot may lie over the triangle */
+  /* the height's separation: above the highest vertex or below the lowest */
+  hs = dist + ts * ndv;
+  h = hs < he ? hs : he;
+  if (h > tr->off) h -= tr->off;
+  else {
+    h = hs > he ? hs : he;
+    h = h < -tr->off ? -tr->off - h : 0.0;
+  }
+  h = h > margin ? h - margin : 0.0;
+  return !(h * h + l * l > 1.0);
+}
+
 /* The contact normal at time t: from the contact point toward the centre. */
 static void finish_hit(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int feature,
                        double t, cs_Vec3 point, cs_SweepHit *hit) {
@@ -146,6 +207,9 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   t = t1 < tmax ? t1 : tmax;
   vv = v3_len2(vel);
   if (vv == 0.0) return 0;
+  if (tr->edge_ready &&
+      !boundary_in_reach(base, vel, tr, dist, ndv, t0, t, move_size_of(base, vel, t)))
+    return 0;
   if (sweep_vertex(base, vel, vv, tr->a, &t)) { feature = CS_FEATURE_VERTEX; point = tr->a; }
   if (sweep_vertex(base, vel, vv, tr->b, &t)) { feature = CS_FEATURE_VERTEX; point = tr->b; }
   if (sweep_vertex(base, vel, vv, tr->c, &t)) { feature = CS_FEATURE_VERTEX; point = tr->c; }
@@ -157,24 +221,78 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   return 1;
 }
 
+/* The unit outward normal in the plane (normal n) of edge ab, whose third
+** vertex is c, and the vertices' largest projection on it; |(b - a) x n| =
+** |b - a| since n is a unit normal to the edge, and b lies on the edge's
+** line, so the largest projection is a's or c's (up to rounding far below
+** the kernel's margin). An edge of no length bounds nothing. */
+CS_INLINE void edge_plane(cs_Vec3 a, cs_Vec3 b, cs_Vec3 c, cs_Vec3 n, cs_Vec3 *m, double *d) {
+  cs_Vec3 e = v3_sub(b, a);
+  double el = v3_len(e), da, dc;
+  if (!(el > 0 && el < HUGE_VAL)) { *m = v3(0, 0, 0); *d = 0.0; return; }
+  *m = v3_scale(v3_cross(e, n), 1.0 / el);
+  da = v3_dot(*m, a);
+  dc = v3_dot(*m, c);
+  *d = da > dc ? da : dc;
+}
+
+/* Fills t's data for boundary_in_reach (from its vertices, normal, plane
+** and bounds). */
+static void edge_data(cs_TriES *t) {
+  double ob = fabs(v3_dot(t->n, t->b) + t->d), oc = fabs(v3_dot(t->n, t->c) + t->d);
+  t->size = fabs(t->a.x) + fabs(t->a.y) + fabs(t->a.z)
+          + (t->hi.x - t->lo.x) + (t->hi.y - t->lo.y) + (t->hi.z - t->lo.z);
+  t->off = ob > oc ? ob : oc;     /* a itself is on the plane: d = -dot(n, a) */
+  edge_plane(t->a, t->b, t->c, t->n, &t->edge_n[0], &t->edge_d[0]);
+  edge_plane(t->b, t->c, t->a, t->n, &t->edge_n[1], &t->edge_d[1]);
+  edge_plane(t->c, t->a, t->b, t->n, &t->edge_n[2], &t->edge_d[2]);
+  t->edge_ready = 1;
+}
+
 void cs_tri_bounds(cs_TriES *t) {
   t->lo = v3_min(v3_min(t->a, t->b), t->c);
   t->hi = v3_max(v3_max(t->a, t->b), t->c);
+  t->edge_ready = 0;
 }
 
-long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t n,
+long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, cs_TriES *tris, size_t n,
                         double tmax, int flags, cs_SweepHit *hit) {
   /* the box the sphere sweeps through: no triangle outside it is met */
   cs_Vec3 end = v3_madd(base, vel, tmax), one = v3(1, 1, 1);
   cs_Vec3 lo = v3_sub(v3_min(base, end), one), hi = v3_add(v3_max(base, end), one);
   long best = -1;
+  double move_size = move_size_of(base, vel, tmax);   /* tmax only drops below */
   size_t i;
   for (i = 0; i < n; i++) {
-    const cs_TriES *t = &tris[i];
+    cs_TriES *t = &tris[i];
     if (t->response == CS_RESPONSE_CROSS ||
         t->lo.x > hi.x || t->hi.x < lo.x || t->lo.y > hi.y || t->hi.y < lo.y ||
         t->lo.z > hi.z || t->hi.z < lo.z)
       continue;
+    /* The plane interval of cs_sweep_triangle (Fauerby 3.2) before the call,
+    ** the same expressions, so the same doubles; then boundary_in_reach,
+    ** whose bound holds for every contact (the face's at t0 and an overlap
+    ** at 0 too, both at distance 1 or less): most triangles of a slide end
+    ** here. Its data pays when the triangles are swept again, as the
+    ** slide's passes do; a single sweep (CS_SWEEP_ONCE) goes straight to
+    ** the kernel, where the two tests would only be made twice. */
+    if (!(flags & CS_SWEEP_ONCE)) {
+      double dist = v3_dot(t->n, base) + t->d, ndv = v3_dot(t->n, vel), t0, t1;
+      if (t->one_sided && ndv > 0.0) continue;
+      if (ndv == 0.0) {
+        if (fabs(dist) >= 1.0) continue;
+        t0 = 0.0;
+        t1 = tmax;
+      } else {
+        t0 = (-1.0 - dist) / ndv;
+        t1 = (1.0 - dist) / ndv;
+        if (t0 > t1) { double tmp = t0; t0 = t1; t1 = tmp; }
+        if (t0 > tmax || t1 < 0.0) continue;
+      }
+      if (!t->edge_ready) edge_data(t);
+      if (!boundary_in_reach(base, vel, t, dist, ndv, t0, t1 < tmax ? t1 : tmax, move_size))
+        continue;
+    }
     if (cs_sweep_triangle(base, vel, &tris[i], tmax, flags, hit)) {
       best = (long)i;
       tmax = hit->t;

@@ -19,6 +19,12 @@ typedef struct cs_TriES {
   cs_Vec3 n;              /* unit front normal, ellipsoid space */
   double d;               /* plane: dot(n, x) + d = 0 */
   cs_Vec3 lo, hi;         /* bounds of a, b, c (cs_sweep_triangles' first test) */
+  /* the kernel's distance bound (cs_sweep.c), filled when first needed by
+  ** cs_sweep_triangles (edge_ready), which cs_tri_bounds clears: */
+  cs_Vec3 edge_n[3];      /* unit outward normals in the plane of ab, bc, ca */
+  double edge_d[3];       /* max over the vertices v of dot(edge_n[k], v) */
+  double off;             /* the vertices' largest |dot(n, v) + d| (rounding) */
+  double size;            /* |a| (1-norm) + the sum of hi - lo: its coordinates' size */
   double friction;        /* the world's coefficient for tag, in [0, 1] */
   uint32_t tri;           /* index in its mesh */
   uint32_t body;          /* index into the gathered set's bodies */
@@ -28,6 +34,7 @@ typedef struct cs_TriES {
   uint8_t filter_response;  /* the filter's answer (SLIDE without one): what
                             ** response returns to after the carry pass has
                             ** hidden the carrier's triangles as CROSS */
+  uint8_t edge_ready;     /* edge_n, edge_d, off and size are set */
 } cs_TriES;
 
 enum { CS_FEATURE_FACE = 0, CS_FEATURE_EDGE = 1, CS_FEATURE_VERTEX = 2,
@@ -47,10 +54,16 @@ enum {
   CS_SWEEP_DEEPENING_ONLY = 1,
   /* The caller knows the sphere overlaps nothing at base (the slide, after
   ** a clean start): the overlap test is skipped. */
-  CS_SWEEP_CLEAR_START = 2
+  CS_SWEEP_CLEAR_START = 2,
+  /* cs_sweep_triangles: the triangles are swept once (a query): no bound
+  ** before the kernel, whose data would not pay (results are the same) */
+  CS_SWEEP_ONCE = 4
 };
 
-/* Sets tri->lo/hi from its vertices. */
+/* Sets tri->lo/hi from its vertices and marks its distance-bound data
+** unset (cs_sweep_triangles fills it when first needed); every cs_TriES
+** handed to the sweep must have been through it after its vertices, normal
+** and plane were set. */
 void cs_tri_bounds(cs_TriES *tri);
 
 /* The unit sphere centred at base, moving by vel, against tri (Fauerby 2003,
@@ -59,9 +72,10 @@ void cs_tri_bounds(cs_TriES *tri);
 int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tri, double tmax,
                       int flags, cs_SweepHit *hit);
 /* Loops cs_sweep_triangle over n triangles (those with response CROSS are
-** skipped, and those whose bounds the swept sphere's box misses); returns
-** the index of the earliest hit, or -1. */
-long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tris, size_t n,
+** skipped, and those that a cheap bound shows out of reach); returns the
+** index of the earliest hit, or -1. Fills the triangles' distance-bound
+** data where it is not yet set (the only change it makes to them). */
+long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, cs_TriES *tris, size_t n,
                         double tmax, int flags, cs_SweepHit *hit);
 
 #endif

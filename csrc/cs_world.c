@@ -834,7 +834,7 @@ static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3
   }
   w->busy = 0;
   vel = cs_espace_vec_to(&es, d);
-  i = cs_sweep_triangles(v3(0, 0, 0), vel, w->tris, w->ntris, 1.0, 0, &sh);
+  i = cs_sweep_triangles(v3(0, 0, 0), vel, w->tris, w->ntris, 1.0, CS_SWEEP_ONCE, &sh);
   for (k = 0; k < nells; k++) {            /* an added mover met earlier wins */
     cs_SweepHit eh;
     if (cs_sweep_ellipsoid(v3(0, 0, 0), vel, &w->ells[k], i >= 0 || km >= 0 ? sh.t : 1.0, 0, &eh) &&

@@ -129,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!(v3_len(n) > 0) || !isfinite(v3_len(n))) return 0;   /* the gather drops these */
   tri.n = v3_scale(n, 1.0 / v3_len(n));
   tri.d = -v3_dot(tri.n, tri.a);
+  cs_tri_bounds(&tri);
   tri.one_sided = (uint8_t)one_sided;
   tri.response = CS_RESPONSE_SLIDE;
   base = v3(x[0], x[1], x[2]);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/deps.sh [LUA [TOOL...]]: make sure what `make test` needs is here: the
 # interpreter LUA (default lua5.4), its headers, busted running on that LUA and
-# a C compiler; plus any TOOL named (valgrind, luarocks, clang). Installs what is
+# a C compiler; plus any TOOL named (valgrind, luarocks, clang, bullet). Installs what is
 # missing from Debian packages when we are root or sudo needs no password,
 # otherwise prints the command to run and exits 1. Silent when nothing is missing.
 set -eu
@@ -56,7 +56,10 @@ check() {
       luarocks) command -v luarocks >/dev/null 2>&1 || need luarocks ;;
       # libFuzzer's runtime lives in libclang-rt-14-dev on Debian 12.
       clang) fuzz_ok || need clang libclang-rt-14-dev ;;
-      *) echo "deps.sh: unknown tool '$tool' (valgrind luarocks clang)" >&2; exit 2 ;;
+      # make bench-peers: Bullet's headers and libraries, and a C++ compiler
+      bullet) pkg-config --exists bullet 2>/dev/null || need libbullet-dev pkg-config
+              command -v ${CXX:-c++} >/dev/null 2>&1 || need g++ ;;
+      *) echo "deps.sh: unknown tool '$tool' (valgrind luarocks clang bullet)" >&2; exit 2 ;;
     esac
   done
 }

@@ -32,6 +32,7 @@ static cs_TriES make_tri(cs_Vec3 a, cs_Vec3 b, cs_Vec3 c) {
   t.a = a; t.b = b; t.c = c;
   t.n = v3_normalize(v3_cross(v3_sub(b, a), v3_sub(c, a)));
   t.d = -v3_dot(t.n, a);
+  cs_tri_bounds(&t);
   t.response = CS_RESPONSE_SLIDE;
   return t;
 }
