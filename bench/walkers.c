@@ -4,7 +4,8 @@
 ** 1024 ellipsoids for 600 frames with collide and slide, and reports
 ** mover-steps per second, build time, memory and movers that fell through.
 **
-** usage: walkers SCENE.obj [--runs N] [--frames F] [--movers M] [--sweeps]
+** usage: walkers SCENE.obj [--runs N] [--frames F] [--movers M] [--sweeps] [--added]
+** (--added: every mover added to the world, solid to the others: issue 14)
 **                          [--kind terrain|arena] [--sweep-rounds R] [--warmup W]
 ** --warmup W: frames 0..W-1 run untimed (and outside run_frames, for
 ** callgrind), frames W..F-1 are measured.
@@ -242,7 +243,8 @@ typedef struct Walkers {
 static int surface_height(const Scene *sc, double x, double z, double *y) {
   cs_Hit hit;
   double top = sc->hi.y + 10.0, len = sc->hi.y - sc->lo.y + 20.0;
-  if (cs_world_raycast(sc->world, &(cs_Vec3){x, top, z}, &(cs_Vec3){0, -len, 0}, ~0u, &hit) != 1)
+  /* mask 1: the level (added movers are on layer 2, see --added) */
+  if (cs_world_raycast(sc->world, &(cs_Vec3){x, top, z}, &(cs_Vec3){0, -len, 0}, 1u, &hit) != 1)
     return 0;
   *y = hit.point.y;
   return 1;
@@ -414,7 +416,7 @@ static void bench_sweeps(const Scene *sc, const Walkers *w, int rounds, int runs
 #ifndef WALKERS_NO_MAIN   /* bench/peers/peer_ours.c reuses the above without main */
 
 static void usage(void) {
-  fprintf(stderr, "usage: walkers SCENE.obj [--runs N] [--frames F] [--movers M] [--sweeps]\n"
+  fprintf(stderr, "usage: walkers SCENE.obj [--runs N] [--frames F] [--movers M] [--sweeps] [--added]\n"
                   "                         [--kind terrain|arena] [--sweep-rounds R]\n");
   exit(2);
 }
@@ -422,7 +424,7 @@ static void usage(void) {
 int main(int argc, char **argv) {
   const char *path = NULL, *base;
   int runs = 5, frames = 600, movers = 1024, sweeps = 0, sweep_rounds = 200, kind = -1;
-  int warmup = 0;
+  int warmup = 0, added = 0;
   int i, run, fell = 0;
   double dt = 1.0 / 60.0;
   double t0, t_parse, t_build, *rates, *walls, sum = 0;
@@ -441,6 +443,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--sweep-rounds") && i + 1 < argc) sweep_rounds = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--sweeps")) sweeps = 1;
+    else if (!strcmp(argv[i], "--added")) added = 1;
     else if (!strcmp(argv[i], "--kind") && i + 1 < argc) {
       i++;
       if (!strcmp(argv[i], "terrain")) kind = KIND_TERRAIN;
@@ -477,6 +480,11 @@ int main(int argc, char **argv) {
   sc.kind = kind;
 
   walkers_init(&w, &sc, movers);
+  if (added)                      /* on layer 2, so the level's rays (mask 1) miss them */
+    for (i = 0; i < movers; i++) {
+      check(cs_mover_set(w.m[i], CS_LAYERS, 2), "cs_mover_set");
+      check(cs_world_add_mover(sc.world, w.m[i]), "cs_world_add_mover");
+    }
   rates = malloc((size_t)runs * sizeof *rates);
   walls = malloc((size_t)runs * sizeof *walls);
   if (!rates || !walls) die("out of memory", NULL);

@@ -701,7 +701,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   const cs_Body *ground;
   const cs_Mover *ground_mover;
   double margin, fat, diameter, skin = cs_mover_skin(m);
-  size_t nells = 0;
+  size_t nells = 0, k;
   cs_Status s;
   int clear;
   if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
@@ -733,14 +733,15 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   clear = m->clean && m->world == w->id && m->clean_version == w->version && !m->filter;
   diameter = 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
   /* the other movers near, once, in the widest box the call may need (in
-  ** es from the start); they move between calls, so with any of them near
-  ** the start is not known clear */
+  ** es from the start); they move between calls, so a start that overlaps
+  ** one of them is not known clear */
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
   if ((s = gather_movers(w, m, m->collides_with, &es, lo, hi, &nells)) != CS_OK) {
     w->busy = 0;
     return s;
   }
-  if (nells) clear = 0;
+  for (k = 0; clear && k < nells; k++)    /* the centre is es's origin */
+    if (cs_ellipsoid_distance(&w->ells[k], v3(0, 0, 0), NULL, NULL) < 1) clear = 0;
   if (!clear) margin += diameter;
   memset(&set, 0, sizeof set);
   set.es = &es;
@@ -759,7 +760,6 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   if (cache_usable(w, m, lo, hi)) {
     /* the cache's space starts at its own c0: the movers follow */
     cs_Vec3 shift;
-    size_t k;
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
     shift = cs_espace_vec_to(&es, v3_sub(m->pos, m->cache.c0));
     for (k = 0; k < nells; k++) w->ells[k].c = v3_add(w->ells[k].c, shift);
