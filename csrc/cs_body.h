@@ -27,6 +27,7 @@ struct cs_Body {
   unsigned mesh_version;  /* of the mesh when lo/hi were computed */
   unsigned generation;    /* bumped when removed (and when reused) */
   int alive;              /* in its world (removed bodies are kept for reuse) */
+  int riders;             /* an added mover stood on it at its last call (a hint) */
 };
 
 /* Recomputes the body's world bounds from its mesh's (refitting the mesh

@@ -66,6 +66,8 @@ void cs_world_free(cs_World *w) {
   cs_free(&a, w, sizeof *w);
 }
 
+static void carry_riders(cs_World *w, cs_Body *b);
+
 static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3 t) {
   cs_Mat3 id = m3_identity();
   int i, j;
@@ -82,7 +84,27 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
   if (b->world) {
     cs_broad_moved(&b->world->broad);
     b->world->version++;
+    if (b->riders) carry_riders(b->world, b);
   }
+}
+
+/* A body placed anew takes the added movers standing on it along (their
+** anchors in its space, issue 14): a platform placed after its riders moved
+** then carries them as one placed before, and the riders' next call sees no
+** carry left to do. A rider of another world, or of a removed body, stays. */
+static void carry_riders(cs_World *w, cs_Body *b) {
+  size_t i;
+  int any = 0;
+  for (i = 0; i < w->movers.count; i++) {
+    cs_Mover *m = w->movers.items[i];
+    if (m->world != w->id || !m->has_ground || m->ground_body != b ||
+        m->ground_generation != b->generation)
+      continue;
+    m->pos = v3_add(m3_apply(&b->A, m->ground_anchor), b->T);
+    cs_moverset_moved(&w->movers, m);
+    any = 1;
+  }
+  b->riders = any;
 }
 
 cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
@@ -671,7 +693,12 @@ static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
       return cs_fail(&w->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
     if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
     m->last_move = v3_sub(m->pos, before);
-    if (m->set) cs_moverset_moved(m->set, m);
+    if (m->set) {
+      cs_moverset_moved(m->set, m);
+      if (m->has_ground && m->ground_body && m->ground_body->slot < w->nbodies &&
+          w->bodies[m->ground_body->slot] == m->ground_body)
+        w->bodies[m->ground_body->slot]->riders = 1;   /* (the world's own, not const) */
+    }
   }
   m->world = w->id;
   m->clean = ends_clear;

@@ -87,6 +87,32 @@ describe("Movers that meet", function()
     end)
   end)
 
+  describe("riding a platform", function()
+    --   o      a mover added to the world stands on a lift that starts rising
+    --  ===     0.02 a frame at frame 10; the script places the lift before the
+    --          mover's call, or after it: either way, after every frame the
+    --          mover rests on the lift's top, 0 to 2 skins above it
+    for _, order in ipairs { "before", "after" } do
+      it("stays on it when the script places it " .. order .. " moving the mover", function()
+        local w = cs.newWorld()
+        local lift = w:add(cs.newMesh(cs.box(-2, -0.5, -2, 2, 0, 2)))
+        local m = cs.newMover { radius = 0.5, position = { 0, 0.51, 0 } }
+        w:addMover(m)
+        local y = 0
+        for f = 1, 60 do
+          local speed = f >= 10 and 0.02 or 0
+          if order == "before" then y = y + speed; lift:setTransform(0, y, 0) end
+          w:collideAndSlide(m, 0, 0, 0, 0, -0.05, 0)
+          if order == "after" then y = y + speed; lift:setTransform(0, y, 0) end
+          local _, my = m:getPosition()
+          local gap = my - 0.5 - y
+          assert.is_true(gap >= -1e-9 and gap <= 2 * m.skin + 1e-9, ("frame %d: gap %g"):format(f, gap))
+          assert.are.equal("ground", m:getGroundState())
+        end
+      end)
+    end
+  end)
+
   describe("shapes", function()
     -- a cigar (radii 1, 0.25, 0.25) walks along x into a disc (radii 0.25, 1,
     -- 1) turned a quarter about y: the tip stops at the disc's rim
