@@ -468,10 +468,11 @@ stress-1e6: $(STRESS_BIN) $(STRESS_SCENE_FILES)
 	$(STRESS_RUN) --steps $(STRESS_FAR_STEPS) --offset 1e6
 
 # Movers that meet: the issue's crowd, 1,000 added movers walking 600 frames
-# in a walled yard, checked after every step (spec/c/test_movers.c).
+# in a walled yard, then in the bench arena, checked after every step
+# (spec/c/test_movers.c: no two overlap, none inside the geometry).
 .PHONY: stress-movers
-stress-movers: build/ctest/test_movers
-	build/ctest/test_movers 1000 600
+stress-movers: build/ctest/test_movers $(STRESS_SCENES)/arena.obj
+	build/ctest/test_movers 1000 600 $(STRESS_SCENES)/arena.obj
 
 # (no scene files needed: without them the runner builds its own worlds only)
 stress-short: $(STRESS_BIN)

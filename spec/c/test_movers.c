@@ -4,8 +4,11 @@
 ** movers overlap (sphere distances, and for turned ellipsoids a check that
 ** samples one surface against the other's quadric, written apart from the
 ** kernel) and none is inside the geometry. Prints "N passed, M failed".
-** CS_MOVERS_CROWD=n frames=f sets the crowd's size (default 150 movers,
-** 200 frames; the issue's 1,000 x 600 runs in make stress-movers).
+** test_movers [n [frames [arena.obj]]] sets the crowd's size (default 150
+** movers, 200 frames; the issue's 1,000 x 600 runs in make stress-movers)
+** and, given the bench arena, runs a crowd of n in it too (make
+** stress-movers-arena), with each mover's distance to the arena's triangles
+** checked exactly (spec/c/invariants.c) after every step.
 */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 #include <string.h>
 
 #include "collideslide.h"
+#include "invariants.h"
 #include "by_value.h"
 #include "scenes.h"
 
@@ -267,6 +271,99 @@ static void crowd(int n, int frames, int turned) {
   free(goal);
 }
 
+/* A crowd of n in the bench arena (an OBJ of triangles): spheres of radii
+** 0.3 to 0.6 dropped on a grid from y = 7, walking to random goals. After
+** every step: no two overlap (centre distance against the radii sum), and
+** none is inside the arena's geometry: once a mover has been clear of it,
+** its exact ellipsoid-space distance to the nearest triangle stays at least
+** 1 - 1e-9 (a spawn inside a pillar is pushed out first). */
+static void arena_crowd(int n, int frames, const char *path) {
+  FILE *fp = fopen(path, "r");
+  char line[4096];
+  double *v = NULL;
+  unsigned *ix = NULL;
+  size_t nv = 0, capv = 0, nt = 0, capt = 0, k;
+  cs_MeshDesc d;
+  cs_Mesh *mesh = NULL;
+  cs_World *w = NULL;
+  cs_Body *bd;
+  inv_Soup soup;
+  cs_Mover **m = (cs_Mover **)calloc((size_t)n, sizeof *m);
+  cs_Vec3 *goal = (cs_Vec3 *)calloc((size_t)n, sizeof *goal);
+  int *clear = (int *)calloc((size_t)n, sizeof *clear);
+  double *rad = (double *)calloc((size_t)n, sizeof *rad);
+  int i, j, f, overlaps = 0, inside = 0, met = 0;
+  long steps = 0, checked = 0;
+  if (!fp) { printf("arena crowd: cannot read %s\n", path); failed++; return; }
+  while (fgets(line, sizeof line, fp)) {     /* v x y z, f a b c (triangles, 1-based) */
+    if (line[0] == 'v' && line[1] == ' ') {
+      if (nv + 3 > capv) { capv = capv ? 2 * capv : 3072; v = (double *)realloc(v, capv * sizeof *v); }
+      if (sscanf(line + 2, "%lf %lf %lf", &v[nv], &v[nv + 1], &v[nv + 2]) == 3) nv += 3;
+    } else if (line[0] == 'f' && line[1] == ' ') {
+      long a, b, c;
+      if (sscanf(line + 2, "%ld %ld %ld", &a, &b, &c) != 3) continue;
+      if (nt + 3 > capt) { capt = capt ? 2 * capt : 3072; ix = (unsigned *)realloc(ix, capt * sizeof *ix); }
+      ix[nt++] = (unsigned)(a - 1); ix[nt++] = (unsigned)(b - 1); ix[nt++] = (unsigned)(c - 1);
+    }
+  }
+  fclose(fp);
+  memset(&d, 0, sizeof d);
+  d.vertices = v; d.vertex_count = nv / 3; d.indices = ix; d.triangle_count = nt / 3;
+  cs_mesh_new(&A, &d, &mesh, NULL);
+  cs_world_new(&A, &w);
+  cs_world_add(w, mesh, &bd);
+  inv_soup_init(&soup);
+  for (k = 0; k < nt; k += 3) {
+    const double *a = v + 3 * ix[k], *b = v + 3 * ix[k + 1], *c = v + 3 * ix[k + 2];
+    inv_soup_add(&soup, a, b, c, inv_triangle_degenerate(a, b, c));
+  }
+  inv_soup_build(&soup, 0);
+  for (i = 0; i < n; i++) {
+    int side = (int)ceil(sqrt((double)n));
+    rad[i] = 0.3 + 0.3 * rnd();
+    cs_mover_new(&A, &m[i]);
+    cs_mover_set_radius(m[i], &(cs_Vec3){rad[i], rad[i], rad[i]});
+    cs_mover_set_position(m[i], &(cs_Vec3){-54 + 108.0 * (i % side) / side, 7,
+                                           -54 + 108.0 * (i / side) / side});
+    cs_mover_set(m[i], CS_STEP_HEIGHT, 0.3);
+    cs_mover_set(m[i], CS_SNAP_DISTANCE, 0.2);
+    cs_world_add_mover(w, m[i]);
+    goal[i] = V(rnd() * 100 - 50, 0, rnd() * 100 - 50);
+  }
+  for (f = 0; f < frames; f++)
+    for (i = 0; i < n; i++) {
+      cs_Vec3 p = csv_mover_position(m[i]), g = V(0, -0.1, 0);
+      double dx = goal[i].x - p.x, dz = goal[i].z - p.z, l = sqrt(dx * dx + dz * dz), gap, c[3], r[3];
+      inv_Ellipsoid e;
+      long tri;
+      size_t q;
+      if (l < 1 || rnd() < 0.003) goal[i] = V(rnd() * 100 - 50, 0, rnd() * 100 - 50);
+      l = l > 1e-9 ? l : 1;
+      cs_world_collide_and_slide(w, m[i], &(cs_Vec3){dx / l * 0.1, 0, dz / l * 0.1}, &g);
+      steps++;
+      for (q = 0; q < cs_mover_contact_count(m[i]); q++)
+        if (cs_mover_contact(m[i], q)->mover) { met++; break; }
+      p = csv_mover_position(m[i]);
+      c[0] = p.x; c[1] = p.y; c[2] = p.z;
+      r[0] = r[1] = r[2] = rad[i];
+      inv_ellipsoid_init(&e, c, r, NULL);
+      gap = inv_soup_min_distance(&soup, &e, &tri);
+      if (gap >= 1) clear[i] = 1;
+      else if (clear[i]) { checked++; if (gap < 1 - 1e-9) inside++; }
+      for (j = 0; j < n; j++)
+        if (j != i && dist(p, csv_mover_position(m[j])) < rad[i] + rad[j] - 1e-9) overlaps++;
+    }
+  printf("arena crowd of %d: %ld steps, %d meeting another mover; %d overlapping pairs, "
+         "%d steps inside the arena's geometry\n", n, steps, met, overlaps, inside);
+  (void)checked;
+  check(overlaps == 0 && inside == 0 && met > 0, "arena crowd", "movers overlap or entered geometry");
+  cs_world_free(w);
+  for (i = 0; i < n; i++) cs_mover_free(m[i]);
+  cs_mesh_free(mesh);
+  inv_soup_free(&soup);
+  free(v); free(ix); free(m); free(goal); free(clear); free(rad);
+}
+
 /* }================================================================== */
 
 int main(int argc, char **argv) {
@@ -278,6 +375,7 @@ int main(int argc, char **argv) {
   shapes();
   crowd(n, frames, 0);
   crowd(n / 3 > 10 ? n / 3 : 10, frames / 2 > 10 ? frames / 2 : 10, 1);
+  if (argc > 3) arena_crowd(n, frames, argv[3]);
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
