@@ -471,6 +471,14 @@ typedef int (*cs_OverlapFn)(void *ud, const cs_Body *body, unsigned triangle,
                             double depth, const cs_Vec3 *normal);
 long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
                                 unsigned mask, cs_OverlapFn fn, void *ud);
+/* The added movers (layers meeting mask, not `self`, which may be NULL) the
+** ellipsoid intersects, with the depth and push-out direction as above
+** (issue 14). Returns the number given to fn (the one that stopped
+** included), or -1 on allocation failure. */
+typedef int (*cs_MoverOverlapFn)(void *ud, const cs_Mover *other, double depth,
+                                 const cs_Vec3 *normal);
+long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
+                             unsigned mask, const cs_Mover *self, cs_MoverOverlapFn fn, void *ud);
 
 /* }================================================================== */
 

@@ -993,3 +993,52 @@ static int prepare_sensors(cs_World *w, unsigned mask) {
 }
 
 /* }================================================================== */
+
+/* {==================================================================
+** The added movers an ellipsoid overlaps (issue 14)
+** ===================================================================*/
+
+long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, const double q[4],
+                             unsigned mask, const cs_Mover *self, cs_MoverOverlapFn fn, void *ud) {
+  typedef struct Found { const cs_Mover *m; double depth; cs_Vec3 n; } Found;
+  cs_ESpace es;
+  cs_Mat3 R = m3_identity();
+  cs_Vec3 lo, hi;
+  Found *found;
+  size_t k, n = 0, nf = 0;
+  long count = 0;
+  int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
+  if (w->movers.count == 0) return 0;
+  if (oriented) {
+    double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
+    int c;
+    for (c = 0; c < 4; c++) qn[c] = q[c] / l;
+    R = m3_from_quat(qn);
+  }
+  cs_espace_init(&es, *pp, *rp, &R, oriented);
+  ellipsoid_box(&es, 0, &lo, &hi);
+  if (gather_movers(w, self, mask, &es, lo, hi, &n) != CS_OK) return -1;
+  if (n == 0) return 0;
+  /* found first, then given to fn: fn may run queries that reuse w->ells */
+  if (!(found = (Found *)cs_malloc_array(&w->alloc, n, sizeof *found))) return -1;
+  for (k = 0; k < n; k++) {
+    cs_Vec3 nn;
+    double d = cs_ellipsoid_distance(&w->ells[k], v3(0, 0, 0), NULL, &nn);
+    if (!(d < 1)) continue;
+    /* out along the other's outward normal at its nearest point; a world
+    ** distance t along the world normal E^-T nn / |E^-T nn| is t |E^-T nn|
+    ** in this space (as for a triangle's push-out, cs_query.c) */
+    found[nf].m = w->ell_movers[k];
+    found[nf].n = cs_espace_normal_from(&es, nn);
+    found[nf].depth = (1 - d) / v3_len(v3_mul(nn, es.inv_r));
+    nf++;
+  }
+  for (k = 0; k < nf; k++) {
+    count++;
+    if (fn && !fn(ud, found[k].m, found[k].depth, &found[k].n)) break;
+  }
+  cs_free(&w->alloc, found, n * sizeof *found);
+  return count;
+}
+
+/* }================================================================== */

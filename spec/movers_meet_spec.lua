@@ -229,6 +229,21 @@ describe("Movers that meet", function()
       t, _, _, _, _, _, _, _, other = w:sweep(player, 10, 0, 0)
       assert.near(0.4, t, 1e-9)
       assert.are.equal(npc, other)
+      -- overlaps: a sphere of 0.5 at x = 0.8 overlaps the NPC by 0.2 (out +x);
+      -- the player's own overlap never reports the player
+      local seen = {}
+      local n = w:overlapEllipsoid(0.8, 0, 0, 0.5, 0.5, 0.5, function(o, tri, depth, ox, oy, oz, tg)
+        seen[#seen + 1] = { o, tri, depth, ox, oy, oz, tg }
+      end)
+      assert.are.equal(1, n)
+      assert.are.equal(npc, seen[1][1])
+      assert.are.same({ 1, 0 }, { seen[1][2], seen[1][7] })
+      assert.near(0.2, seen[1][3], 1e-9)
+      assert.near(1, seen[1][4], 1e-9)
+      player:setPosition(0.6, 0, 0)
+      seen = {}
+      assert.are.equal(1, w:overlap(player, function(o) seen[#seen + 1] = o end))
+      assert.are.same({ npc }, seen)
     end)
   end)
 

@@ -247,6 +247,10 @@ typedef int (*cs_OverlapFn)(void *ud, const cs_Body *body, unsigned triangle,
                             double depth, const cs_Vec3 *normal);
 long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
                                 unsigned mask, cs_OverlapFn fn, void *ud);
+typedef int (*cs_MoverOverlapFn)(void *ud, const cs_Mover *other, double depth,
+                                 const cs_Vec3 *normal);
+long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
+                             unsigned mask, const cs_Mover *self, cs_MoverOverlapFn fn, void *ud);
 ]]
 local CS_VERSION = "0.1.0"      -- the header's CS_VERSION (spec/ffi_spec.lua checks it)
 
@@ -1908,10 +1912,28 @@ function World.queryBox(self, x0, y0, z0, x1, y1, z1, fn, mask)
   return n
 end
 
-local function overlap_query(self, fname, fn, p, r, q, mk)
-  local n = run_query(self, fname, fn, C.cs_world_overlap_ellipsoid, self._p, p, r, q, mk,
+local overlap_query
+do                        -- (a block: the main chunk is at Lua's 200 locals)
+-- fn(mover, 1, depth, nx, ny, nz, 0) for an added mover ([0]: the movers)
+local mover_overlap_fn = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
+  return q_call(pcall(Q_fn, Q_bodies[0][ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
+end)
+
+-- The triangles, then the added movers unless fn stopped (self: a mover to
+-- leave out, or nil).
+function overlap_query(self, fname, fn, p, r, q, mk, selfmover)
+  local stopped = false
+  local f = fn and function(...)
+    local go = fn(...)
+    if go == false then stopped = true end
+    return go
+  end
+  local n = run_query(self, fname, f, C.cs_world_overlap_ellipsoid, self._p, p, r, q, mk,
     fn ~= nil and overlap_fn or nil, nil)
-  return n
+  if stopped then return n end
+  return n + run_query(self, fname, f, C.cs_world_overlap_movers, self._p, p, r, q, mk,
+    selfmover, fn ~= nil and mover_overlap_fn or nil, nil)
+end
 end
 
 --- world:overlapEllipsoid(px, py, pz, rx, ry, rz, fn [, mask]) -> count
@@ -1941,7 +1963,7 @@ function World.overlap(self, m, fn, mask)
   local p, r = vec_ct(), vec_ct()
   C.cs_mover_get_position(mp, p)
   C.cs_mover_get_radius(mp, r)
-  local n = overlap_query(self, "overlap", fn, p, r, q, mk)
+  local n = overlap_query(self, "overlap", fn, p, r, q, mk, m._p)
   return n
 end
 
