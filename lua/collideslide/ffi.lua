@@ -372,14 +372,20 @@ local function allnil(...)
   return true
 end
 
--- v of type mt, alive (its _p set, not _closed); errors to argument arg of
--- fname (nil: the running function), `none` as tname's.
-local function check_live(v, mt, arg, none, fname)
+-- v of type mt; errors to argument arg of fname (nil: the running function),
+-- `none` as tname's.
+local function check_is(v, mt, arg, none, fname)
   if getmetatable(v) ~= mt then
     local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
     fail_at(arg, fname, mt.__name .. " expected, got " .. t
       .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or ""))
   end
+  return v
+end
+
+-- The same, alive (its _p set, not _closed).
+local function check_live(v, mt, arg, none, fname)
+  check_is(v, mt, arg, none, fname)
   if not v._p or rawget(v, "_closed") then
     fail_at(arg, fname, "attempt to use a closed/collected " .. mt.__name:sub(14))
   end
@@ -732,9 +738,7 @@ end
 -- Serves __gc and __close; safe to call twice. The core mesh waits for the last
 -- world using it (mesh_release).
 function MESH_MT.__gc(self)
-  if getmetatable(self) ~= MESH_MT then
-    argerror(1, "collideslide.Mesh expected, got " .. tname(self))
-  end
+  check_is(self, MESH_MT, 1)
   if not self._closed then
     self._closed = true
     if self._users <= 0 then mesh_free(self) end
@@ -934,9 +938,7 @@ end
 -- Serves __gc and __close; safe to call twice. Frees the core world, marks its
 -- handles dead and releases their meshes.
 local function world_close(self)
-  if getmetatable(self) ~= WORLD_MT then
-    argerror(1, "collideslide.World expected, got " .. tname(self))
-  end
+  check_is(self, WORLD_MT, 1)
   local p = self._p
   if not p then return end
   if self._busy > 0 then error("cannot close a World while a filter or query callback of it runs", 0) end
@@ -1032,7 +1034,7 @@ end
 
 -- A live handle of kind K; errors to argument arg of fname (nil: the running function).
 local function check_placed(v, K, arg, fname)
-  if getmetatable(v) ~= K.mt then argerror(arg, K.mt.__name .. " expected, got " .. tname(v)) end
+  check_is(v, K.mt, arg)
   if not v._w._p then fail_at(arg, fname, "attempt to use a " .. K.what .. " of a closed/collected World") end
   if not v._p then fail_at(arg, fname, K.what .. " was removed from its world") end
   return v
@@ -1067,7 +1069,7 @@ end
 --- world:remove(body), world:removeSensor(sensor): the handle is dead afterwards.
 local function remove_placed(self, K, fname, h)
   check_world(self, 1)
-  if getmetatable(h) ~= K.mt then argerror(2, K.mt.__name .. " expected, got " .. tname(h, true)) end
+  check_is(h, K.mt, 2, true)
   if not rawequal(h._w, self) then argerror(2, K.what .. " belongs to another world") end
   if not h._p then argerror(2, K.what .. " was removed from its world") end
   check_idle(self, fname)
@@ -1107,8 +1109,7 @@ for _, K in next, { BODY_K, SENSOR_K } do
   function M.getMesh(self) return check_placed(self, K, 1)._mesh end
 
   function M.isRemoved(self)
-    if getmetatable(self) ~= mt then argerror(1, mt.__name .. " expected, got " .. tname(self)) end
-    return self._p == nil or not self._w._p
+    return check_is(self, mt, 1)._p == nil or not self._w._p
   end
 
   function mt.__index(self, k)
@@ -1310,9 +1311,7 @@ end
 
 -- Serves __gc and __close; safe to call twice.
 local function mover_close(self)
-  if getmetatable(self) ~= MOVER_MT then
-    argerror(1, "collideslide.Mover expected, got " .. tname(self))
-  end
+  check_is(self, MOVER_MT, 1)
   local p = self._p
   if not p then return end
   if self._busy then error("cannot close a Mover inside its own filter", 0) end
@@ -1631,18 +1630,20 @@ end
 jit.off(slide_filtered)
 end
 
+local GXYZ = { "gx", "gy", "gz" }
+
 --- world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z
 local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
   if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(vx, vy, vz, gx, gy, gz)) end
-  if type(vx) ~= "number" then check_num(vx, 3, "vx", vy, vz, gx, gy, gz) end
-  if type(vy) ~= "number" then check_num(vy, 4, "vy", vz, gx, gy, gz) end
-  if type(vz) ~= "number" then check_num(vz, 5, "vz", gx, gy, gz) end
+  if type(vx) ~= "number" or type(vy) ~= "number" or type(vz) ~= "number" then
+    check_vec3(vx, vy, vz, 3, VXYZ, gx, gy, gz)
+  end
   local grav = nil
   if gx ~= nil or gy ~= nil or gz ~= nil then
-    if type(gx) ~= "number" then check_num(gx, 6, "gx", gy, gz) end
-    if type(gy) ~= "number" then check_num(gy, 7, "gy", gz) end
-    if type(gz) ~= "number" then check_num(gz, 8, "gz") end
+    if type(gx) ~= "number" or type(gy) ~= "number" or type(gz) ~= "number" then
+      check_vec3(gx, gy, gz, 6, GXYZ)
+    end
     grav = self._grav
     grav.x, grav.y, grav.z = gx, gy, gz
   end
@@ -1717,9 +1718,9 @@ local PXYZ = { "px", "py", "pz" }
 local function sweep(self, m, dx, dy, dz, mask)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
   if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(dx, dy, dz, mask)) end
-  if type(dx) ~= "number" then check_num(dx, 3, "dx", dy, dz, mask) end
-  if type(dy) ~= "number" then check_num(dy, 4, "dy", dz, mask) end
-  if type(dz) ~= "number" then check_num(dz, 5, "dz", mask) end
+  if type(dx) ~= "number" or type(dy) ~= "number" or type(dz) ~= "number" then
+    check_vec3(dx, dy, dz, 3, DXYZ, mask)
+  end
   check_not_moving(self, "sweep")
   local d = self._v
   d.x, d.y, d.z = dx, dy, dz
