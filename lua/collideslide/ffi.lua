@@ -567,43 +567,9 @@ local function coordinate(arg, x, v, comp, elem)
   return x
 end
 
--- The vertices at arg (flat {x1, y1, z1, ...} or {{x, y, z}, ...}, told apart
--- by the first element) as a double[?] and their count.
-local function read_vertices(t, arg, none)
-  check_table(t, arg, none)
-  local len = #t
-  if len == 0 then argerror(arg, "empty mesh (no vertices)") end
-  local first = type(rawget(t, 1))
-  if first == "nil" then argerror(arg, "vertex 1 is nil (a hole at element 1)") end
-  if first ~= "number" and first ~= "table" then
-    argerror(arg, "vertex 1 must be a number (flat array) or a table {x, y, z}, got " .. first)
-  end
-  check_array_end(arg, t, len, "vertex array")
-  if first == "number" and len % 3 ~= 0 then
-    argerror(arg, format("flat vertex array has %s numbers, not a multiple of 3", fmtnum(len)))
-  end
-  local n = first == "number" and len / 3 or len
-  if n > 0xfffffffe then argerror(arg, "too many vertices") end
-  local v = ffi.new("double[?]", 3 * n)
-  if first == "number" then
-    for i = 0, 3 * n - 1 do
-      v[i] = coordinate(arg, rawget(t, i + 1), floor(i / 3) + 1, i % 3 + 1, i + 1)
-    end
-  else
-    for i = 0, n - 1 do
-      local p = rawget(t, i + 1)
-      if p == nil then argerror(arg, format("vertex %s is nil (a hole)", fmtnum(i + 1))) end
-      if type(p) ~= "table" then
-        argerror(arg, format("vertex %s must be a table {x, y, z}, got %s", fmtnum(i + 1), type(p)))
-      end
-      for k = 1, 3 do v[3 * i + k - 1] = coordinate(arg, rawget(p, k), i + 1, k, 0) end
-    end
-  end
-  return v, n
-end
-
 -- One index of triangle tri: an integer in 1..nverts, returned 0-based.
-local function index_value(arg, x, tri, nverts)
+local function index_value(arg, x, tri, _, _, nverts)
+  if type(x) == "number" and x >= 1 and x <= nverts and x == floor(x) then return x - 1 end
   if x == nil then argerror(arg, format("triangle %s: index is nil (a hole)", fmtnum(tri))) end
   if type(x) ~= "number" then
     argerror(arg, format("triangle %s: index must be an integer, got %s", fmtnum(tri), type(x)))
@@ -611,47 +577,49 @@ local function index_value(arg, x, tri, nverts)
   if x - x ~= 0 or x ~= floor(x) then
     argerror(arg, format("triangle %s: index %s is not an integer", fmtnum(tri), fmtnum(x)))
   end
-  if x < 1 or x > nverts then
-    argerror(arg, format("triangle %s: index %s out of range 1..%s", fmtnum(tri), fmtnum(x), fmtnum(nverts)))
-  end
-  return x - 1
+  argerror(arg, format("triangle %s: index %s out of range 1..%s", fmtnum(tri), fmtnum(x), fmtnum(nverts)))
 end
 
--- The indices at arg (flat or {{a, b, c}, ...}), 1-based, as 0-based unsigned[?].
-local function read_indices(t, arg, nverts)
-  check_table(t, arg)
+-- The vertices and the indices: their words, element reader and array type.
+local VERTICES = { empty = "empty mesh (no vertices)", first_nil = "vertex 1 is nil (a hole at element 1)",
+  first = "vertex 1 must be a number (flat array) or a table {x, y, z}, got ", array = "vertex array",
+  not3 = "flat vertex array has %s numbers, not a multiple of 3", max = 0xfffffffe,
+  too_many = "too many vertices", item_nil = "vertex %s is nil (a hole)",
+  item = "vertex %s must be a table {x, y, z}, got %s", value = coordinate, ct = "double[?]" }
+local INDICES = { empty = "empty mesh (no triangles)",
+  first = "triangle 1: index must be an integer (flat array) or a table {a, b, c}, got ",
+  array = "index array", not3 = "index count %s is not a multiple of 3", max = 0x3fffffff,
+  too_many = "too many triangles", item = "triangle %s must be a table {a, b, c}, got %s",
+  value = index_value, ct = "unsigned[?]" }
+
+-- The table t at arg, flat {a1, b1, c1, ...} or {{a, b, c}, ...} (told apart
+-- by the first element), read by K (VERTICES or INDICES) into a K.ct of 3 n
+-- elements; returns it and n. extra: K.value's last argument.
+local function read_triples(K, t, arg, none, extra)
+  check_table(t, arg, none)
   local len = #t
-  if len == 0 then argerror(arg, "empty mesh (no triangles)") end
+  if len == 0 then argerror(arg, K.empty) end
   local first = type(rawget(t, 1))
-  if first ~= "number" and first ~= "table" then
-    argerror(arg, "triangle 1: index must be an integer (flat array) or a table {a, b, c}, got " .. first)
-  end
-  check_array_end(arg, t, len, "index array")
-  if first == "number" and len % 3 ~= 0 then
-    argerror(arg, format("index count %s is not a multiple of 3", fmtnum(len)))
-  end
+  if first == "nil" and K.first_nil then argerror(arg, K.first_nil) end
+  if first ~= "number" and first ~= "table" then argerror(arg, K.first .. first) end
+  check_array_end(arg, t, len, K.array)
+  if first == "number" and len % 3 ~= 0 then argerror(arg, format(K.not3, fmtnum(len))) end
   local n = first == "number" and len / 3 or len
-  if n > 0x3fffffff then argerror(arg, "too many triangles") end
-  local ix = ffi.new("unsigned[?]", 3 * n)
+  if n > K.max then argerror(arg, K.too_many) end
+  local out, value = ffi.new(K.ct, 3 * n), K.value
   if first == "number" then
     for i = 0, 3 * n - 1 do
-      local x = rawget(t, i + 1)
-      if type(x) == "number" and x >= 1 and x <= nverts and x == floor(x) then
-        ix[i] = x - 1
-      else
-        ix[i] = index_value(arg, x, floor(i / 3) + 1, nverts)
-      end
+      out[i] = value(arg, rawget(t, i + 1), floor(i / 3) + 1, i % 3 + 1, i + 1, extra)
     end
   else
     for i = 0, n - 1 do
-      local tr = rawget(t, i + 1)
-      if type(tr) ~= "table" then
-        argerror(arg, format("triangle %s must be a table {a, b, c}, got %s", fmtnum(i + 1), type(tr)))
-      end
-      for k = 1, 3 do ix[3 * i + k - 1] = index_value(arg, rawget(tr, k), i + 1, nverts) end
+      local p = rawget(t, i + 1)
+      if p == nil and K.item_nil then argerror(arg, format(K.item_nil, fmtnum(i + 1))) end
+      if type(p) ~= "table" then argerror(arg, format(K.item, fmtnum(i + 1), type(p))) end
+      for k = 1, 3 do out[3 * i + k - 1] = value(arg, rawget(p, k), i + 1, k, 0, extra) end
     end
   end
-  return ix, n
+  return out, n
 end
 
 -- options.tags (the table t): one 32-bit integer per triangle.
@@ -708,7 +676,7 @@ end
 --- cs.newMesh(vertices [, indices [, options]]) -> mesh
 local function newMesh(...)
   local vt, it, o = ...
-  local v, nv = read_vertices(vt, 1, select("#", ...) < 1)
+  local v, nv = read_triples(VERTICES, vt, 1, select("#", ...) < 1)
   local ix, nt
   if it == nil then
     if nv % 3 ~= 0 then
@@ -716,7 +684,7 @@ local function newMesh(...)
     end
     nt = nv / 3
   else
-    ix, nt = read_indices(it, 2, nv)
+    ix, nt = read_triples(INDICES, it, 2, false, nv)
   end
   local bf, tagst = read_options(o, 3)
   local tags = tagst and read_tags(3, tagst, nt) or nil
@@ -800,7 +768,7 @@ end
 --- mesh:setVertices(vertices): every vertex, in newMesh's forms.
 function Mesh.setVertices(self, ...)
   local p = check_mesh(self, 1)._p
-  local v, n = read_vertices((...), 2, select("#", ...) < 1)
+  local v, n = read_triples(VERTICES, (...), 2, select("#", ...) < 1)
   local want = tonumber(C.cs_mesh_vertex_count(p))
   if n ~= want then
     argerror(2, format("expected %s vertices (the mesh's vertexCount), got %s", fmtnum(want), fmtnum(n)))
