@@ -1053,6 +1053,10 @@ end
 
 function World.add(self, ...) return (add_placed(self, BODY_K, "add", ...)) end
 function World.addSensor(self, ...) return (add_placed(self, SENSOR_K, "addSensor", ...)) end
+-- Not compiled: with add_placed compiled, 5 runs of spec/errors_spec.lua in 30
+-- saw a plain table for the mesh its varargs forwarded ("collideslide.Mesh
+-- expected, got table"); interpreted, 0 in 60. (Adding is not a hot call.)
+jit.off(add_placed)
 function World.remove(self, h) remove_placed(self, BODY_K, "remove", h) end
 function World.removeSensor(self, h) remove_placed(self, SENSOR_K, "removeSensor", h) end
 
