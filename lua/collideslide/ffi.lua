@@ -1,46 +1,30 @@
 -- collideslide/ffi.lua: the LuaJIT FFI binding of the C core, for LuaJIT hosts
--- (LOVE, LOVR, plain luajit) without a C compiler for the Lua module:
+-- (LÖVE, LOVR, plain luajit) without a C compiler for the Lua module:
 --
 --     local cs = require "collideslide.ffi"
 --
--- is the same API as `require "collideslide"` (the C module collideslide.core
--- plus the Lua layer, see API.md): the same functions, methods, fields, argument
--- checks and messages ("bad argument #n to 'fname' (...)"), 1-based indices,
--- body handles that are the same object in every result, worlds that keep their
--- meshes alive. It binds build/libcollideslide.so (`make ffi-lib`: the core alone,
--- no Lua), found in this order:
---   1. $COLLIDESLIDE_LIB: the library's path;
---   2. package.cpath's templates with ? as libcollideslide, then as
---      collideslide/libcollideslide (next to a collideslide/core.so);
---   3. next to this file, and build/ two levels above it (a checkout of the repo);
---   4. the system's search (ffi.load "collideslide": LD_LIBRARY_PATH, ...);
---   5. the C module collideslide/core.so on package.cpath (what a rock installs;
---      it exports every cs_* function), when built for LuaJIT's API (Lua 5.1).
+-- is the same API as `require "collideslide"` (docs/API.md): the same
+-- functions, methods, fields, messages, 1-based indices and body handles. It is
+-- a thin layer over csrc/collideslide.h, whose functions check every value and
+-- word the errors (cs_world_error, cs_mover_error, cs_mesh_error); what is left
+-- here is Lua's side (types, tables, indices, masks, handles, lifetimes), in the
+-- words of the C module (csrc/cs_lua*.c). The library (`make ffi-lib` builds
+-- build/libcollideslide.so) is found in this order: $COLLIDESLIDE_LIB;
+-- package.cpath's templates with ? as libcollideslide, then as
+-- collideslide/libcollideslide; next to this file, and build/ two levels above
+-- it; the system's search (ffi.load "collideslide"); the C module
+-- collideslide/core.so on package.cpath, built for LuaJIT (it exports every
+-- cs_* function).
 --
--- How it differs from the C module, apart from what type() says (tables, not
--- userdata):
---   - Objects are tables. Their finalizers are cdata finalizers (ffi.gc) on the
---     core pointers; getmetatable(x).__gc(x) / __close close them by hand, as
---     with the C module. A world's finalizer holds its meshes, so a core mesh is
---     always freed after the core worlds that use it.
---   - The contacts' body handles are resolved on first use (getContact,
---     getGroundBody) rather than after every collideAndSlide; a world resolves
---     the pending contacts of its movers before anything could change its bodies
---     (add, remove, close), so the handles are the ones the C module gives.
---   - Callbacks: one FFI callback per kind for the whole module (filter, and the
---     three query kinds), never one per call; the C functions that call back are
---     called from functions with jit.off (a callback from a JIT-compiled C call
---     aborts LuaJIT). A callback's error is caught (pcall), the core is stopped
---     and the error re-raised after the core returned, as in the C module.
---   - Every C call takes and gives vectors through pointers (collideslide.h),
---     so the JIT compiles the hot calls (collideAndSlide, getPosition, sweep,
---     raycast) on every platform; the calls that call back into Lua (a
---     filter, a query's callback) run in the interpreter.
---   - The core checks every value (collideslide.h, cs_Error): a call it refuses
---     (a number past CS_MAX_COORD, a move that would overflow) raises its
---     message as the C module does. The finite and range checks below still
---     repeat the core's with the same words (issue 11 leaves their removal
---     to the thin rewrite of this file).
+-- How it differs from the C module, apart from type() (tables, not userdata):
+--   - Finalizers are cdata finalizers (ffi.gc) on the core pointers; a world's
+--     holds its meshes, so a core mesh is freed after the worlds that use it.
+--   - The handles of a call's contacts are resolved when first read, or before
+--     the world changes (add, remove, close): the ones the C module gives.
+--   - One FFI callback per kind (filter, mover filter, three query kinds); the
+--     C calls that call back run with jit.off (a callback from compiled code
+--     aborts LuaJIT), the others (vectors through pointers) JIT-compile. A
+--     callback's error is parked, the core stopped, the error raised again.
 -- See bench/RESULTS.md ("LuaJIT: FFI vs C module") for the speed of both.
 
 local ffi = require "ffi"
@@ -57,12 +41,9 @@ local REG = debug.getregistry()
 local REG_KEY = "collideslide.ffi"
 if REG[REG_KEY] then return REG[REG_KEY] end
 
--- {======================================================================
 -- Declarations: csrc/collideslide.h's, every one and unchanged, without its
 -- comments and preprocessor lines (spec/ffi_spec.lua checks that the two sets
 -- are the same).
--- =======================================================================
-
 local HEADER_CDEF = [[
 typedef void *(*cs_AllocFn)(void *ud, void *ptr, size_t osize, size_t nsize);
 typedef struct cs_Alloc { cs_AllocFn fn; void *ud; } cs_Alloc;
@@ -260,12 +241,7 @@ if not REG["collideslide.ffi.cdef"] then
   ffi.cdef(HEADER_CDEF)
   REG["collideslide.ffi.cdef"] = true
 end
-
--- }======================================================================
-
--- {======================================================================
--- The library
--- =======================================================================
+-- The library (the search order is at the top of this file)
 
 local LIBEXT = ffi.os == "Windows" and "dll" or ffi.os == "OSX" and "dylib" or "so"
 
@@ -327,17 +303,12 @@ local slide_call = ffi.cast("int (*)(cs_World *, cs_Mover *, const cs_Vec3 *, co
   C.cs_world_collide_and_slide)
 local ground_state = ffi.cast("int (*)(const cs_Mover *)", C.cs_mover_ground_state)
 
--- Every call takes and gives vectors through pointers (collideslide.h), so the
--- JIT compiles them all on every platform: no views of by-value calls.
-
--- }======================================================================
-
--- {======================================================================
 -- Errors and argument checks, as the C module words them
--- =======================================================================
 
 local API = {}             -- every Lua-facing function -> the name errors use
-local MESH_MT, WORLD_MT, BODY_MT, MOVER_MT   -- the metatables, set below
+local function new_mt(name) return { __name = "collideslide." .. name } end
+local MESH_MT, WORLD_MT, BODY_MT, MOVER_MT, SENSOR_MT =
+  new_mt "Mesh", new_mt "World", new_mt "Body", new_mt "Mover", new_mt "Sensor"
 
 -- "bad argument #arg to 'fname' (msg)", numbered as luaL_argerror does: found
 -- the nearest Lua-facing function on the stack, a method call does not count
@@ -358,20 +329,23 @@ local function argerror(arg, msg)
   error(format("bad argument #%d to '%s' (%s)", arg, name or "?", msg), 0)
 end
 
--- The same with a name and number given (metamethods).
+-- The same with a name and number given (metamethods); nil fname: argerror.
 local function fail_at(arg, fname, msg)
   if fname == nil then return argerror(arg, msg) end
   error(format("bad argument #%d to '%s' (%s)", arg, fname, msg), 0)
 end
 
 -- The core's error e (a cs_Error *): argument base + e.arg (the core counts
--- its numbers from 1, see collideslide.h), as the C module raises it; with a
--- prefix, always argument base.
+-- its numbers from 1, see collideslide.h); with a prefix, always argument base.
 local function core_fail(e, base, fname, prefix)
   local msg = ffi.string(e.message)
   if prefix then return argerror(base, prefix .. msg) end
   if e.arg == 0 then error(fname .. ": " .. msg, 0) end
   return argerror(base + e.arg, msg)
+end
+
+local function status_error(fname, s)
+  error(fname .. ": " .. ffi.string(C.cs_status_string(s)), 0)
 end
 
 -- A number as the messages show it: NaN, inf, -inf, or %.14g.
@@ -402,10 +376,28 @@ local function allnil(...)
   return true
 end
 
+-- v of type mt; errors to argument arg of fname (nil: the running function),
+-- `none` as tname's.
+local function check_is(v, mt, arg, none, fname)
+  if getmetatable(v) ~= mt then
+    local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
+    fail_at(arg, fname, mt.__name .. " expected, got " .. t
+      .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or ""))
+  end
+  return v
+end
 
--- A finite number (numbers only, no string coercion). `...`: the arguments
--- after it, for "no value".
--- A number (of any value: the core checks values, collideslide.h ERRORS).
+-- The same, alive (its _p set, not _closed).
+local function check_live(v, mt, arg, none, fname)
+  check_is(v, mt, arg, none, fname)
+  if not v._p or rawget(v, "_closed") then
+    fail_at(arg, fname, "attempt to use a closed/collected " .. mt.__name:sub(14))
+  end
+  return v
+end
+
+-- A number (of any value: the core checks values). `...`: the arguments after
+-- it, for "no value".
 local function check_num(v, arg, name, ...)
   if type(v) ~= "number" then
     argerror(arg, format("%s must be a number, got %s", name, tname(v, allnil(...))))
@@ -419,9 +411,6 @@ local function check_vec3(x, y, z, arg, names, ...)
   check_num(y, arg + 1, names[2], z, ...)
   check_num(z, arg + 2, names[3], ...)
 end
-
--- A radius component: finite, > 0, with a finite inverse.
-local check_radius = check_num     -- the core checks the value
 
 -- 1 when v is a number with an integer value, 0 when it is no number, -1 when
 -- it is a number without one (2.5, NaN, inf).
@@ -460,8 +449,8 @@ local function opt_mask(v, arg)
   return check_mask(v, arg, nil, "mask")
 end
 
--- A quaternion (checked finite): not zero, and a squared length that neither
--- underflows nor overflows. arg: its first component.
+-- n numbers of a table-valued field (position = {x, y, z}, ...); their
+-- values are the core's to check.
 local function table_nums(arg, t, field, names, n)
   local out = {}
   for i = 1, n do
@@ -469,7 +458,7 @@ local function table_nums(arg, t, field, names, n)
     if type(v) ~= "number" then
       argerror(arg, format("%s: %s must be a number, got %s", field, names[i], type(v)))
     end
-    out[i] = v           -- the value: the core's check (the caller prefixes its message)
+    out[i] = v
   end
   return out
 end
@@ -489,14 +478,6 @@ local function check_table(v, arg, none)
   end
 end
 
-local function status_string(s)
-  return ffi.string(C.cs_status_string(s))
-end
-
-local function status_error(fname, s)
-  error(fname .. ": " .. status_string(s), 0)
-end
-
 -- The object's own address, for __tostring.
 local function address(o)
   local mt = getmetatable(o)
@@ -506,69 +487,54 @@ local function address(o)
   return s
 end
 
--- }======================================================================
+-- "unknown <Type> field ..." for __newindex.
+local function unknown_field(kind, k, list)
+  if type(k) ~= "string" then fail_at(2, "__newindex", format("unknown %s field (a %s key)", kind, type(k))) end
+  fail_at(2, "__newindex", format("unknown %s field '%s'%s", kind, k, list or ""))
+end
 
--- {======================================================================
--- Scratch memory. Module-wide buffers serve calls that run no Lua code
--- between filling and reading them; each world has its own for its hot calls.
--- =======================================================================
-
+-- Scratch memory: module-wide buffers serve calls that run no Lua code between
+-- filling and reading them; each world has its own for its hot calls.
 local ALLOC = ffi.new("cs_Alloc[1]", C.cs_default_alloc())
 local vec_ct = ffi.typeof("cs_Vec3")
-local V1, V2, V3 = vec_ct(), vec_ct(), vec_ct()      -- by-value arguments
+local V1, V2, V3 = vec_ct(), vec_ct(), vec_ct()
 local BOX = ffi.new("cs_Vec3[2]")                    -- bounds out
 local BOXD = ffi.cast("double *", BOX)
 local Q4 = ffi.new("double[4]")
 local M16 = ffi.new("double[16]")
-local IDX3 = ffi.new("unsigned[3]")
-local MESH_OUT = ffi.new("cs_Mesh *[1]")
-local WORLD_OUT = ffi.new("cs_World *[1]")
-local BODY_OUT = ffi.new("cs_Body *[1]")
-local MOVER_OUT = ffi.new("cs_Mover *[1]")
+local MESH_OUT, WORLD_OUT = ffi.new("cs_Mesh *[1]"), ffi.new("cs_World *[1]")
+local BODY_OUT, MOVER_OUT = ffi.new("cs_Body *[1]"), ffi.new("cs_Mover *[1]")
+local SENSOR_OUT = ffi.new("cs_Sensor *[1]")
 local BAD_INDEX = ffi.new("size_t[1]")
 local GROUND_N = ffi.new("cs_Vec3[1]")
 local GROUND_B = ffi.new("const cs_Body *[1]")
 local GROUND_T = ffi.new("int[1]")
 local uintptr_ct = ffi.typeof("uintptr_t")
-local hit_ct = ffi.typeof("cs_Hit[1]")
-
--- Where the fields of a cs_Hit sit, in doubles and in 32-bit words.
-local HIT_T = ffi.offsetof("cs_Hit", "t") / 8
-local HIT_P = ffi.offsetof("cs_Hit", "point") / 8
-local HIT_N = ffi.offsetof("cs_Hit", "normal") / 8
-local HIT_BODY = ffi.offsetof("cs_Hit", "body") / 4
-local HIT_TRI = ffi.offsetof("cs_Hit", "triangle") / 4
-local HIT_TAG = ffi.offsetof("cs_Hit", "tag") / 4
-local PTR64 = ffi.sizeof("void *") == 8
-local LE = ffi.abi("le")
 
 -- The address of a pointer as a Lua number (exact: addresses fit in 53 bits).
 local function ptr_addr(p)
   return tonumber(ffi.cast(uintptr_ct, p))
 end
 
--- The address stored at 32-bit word i of u (a uint32_t *), allocation-free.
-local function word_addr(u, i)
-  if not PTR64 then return u[i] end
-  if LE then return u[i] + u[i + 1] * 4294967296 end
-  return u[i] * 4294967296 + u[i + 1]
+local function bounds(get, p)
+  get(p, BOX, BOX + 1)
+  return BOXD[0], BOXD[1], BOXD[2], BOXD[3], BOXD[4], BOXD[5]
 end
 
--- }======================================================================
+local function matrix(get, p)
+  get(p, M16)
+  local m = M16
+  return m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
+    m[12], m[13], m[14], m[15]
+end
 
--- {======================================================================
+local XYZ = { "x", "y", "z" }
+
 -- Meshes
--- =======================================================================
 
 local Mesh = {}           -- methods
 
-local function check_mesh(v, arg, none)
-  if getmetatable(v) ~= MESH_MT then
-    argerror(arg, "collideslide.Mesh expected, got " .. tname(v, none))
-  end
-  if v._closed or not v._p then argerror(arg, "attempt to use a closed/collected Mesh") end
-  return v
-end
+local function check_mesh(v, arg, none) return check_live(v, MESH_MT, arg, none) end
 
 -- Frees the core mesh now (its cdata finalizer is dropped).
 local function mesh_free(m)
@@ -590,8 +556,6 @@ local function mesh_release(m, n)
 end
 jit.off(mesh_release)       -- (see world_finalizer)
 
-local XYZ = { "x", "y", "z" }
-
 local function vertex_fail(arg, v, comp, value, elem)
   if value == nil and elem > 0 then
     argerror(arg, format("vertex %s: %s is nil (a hole at element %s)", fmtnum(v), XYZ[comp], fmtnum(elem)))
@@ -607,43 +571,9 @@ local function coordinate(arg, x, v, comp, elem)
   return x
 end
 
--- The vertices at arg (flat {x1, y1, z1, ...} or {{x, y, z}, ...}, told apart
--- by the first element) as a double[?] and their count.
-local function read_vertices(t, arg, none)
-  check_table(t, arg, none)
-  local len = #t
-  if len == 0 then argerror(arg, "empty mesh (no vertices)") end
-  local first = type(rawget(t, 1))
-  if first == "nil" then argerror(arg, "vertex 1 is nil (a hole at element 1)") end
-  if first ~= "number" and first ~= "table" then
-    argerror(arg, "vertex 1 must be a number (flat array) or a table {x, y, z}, got " .. first)
-  end
-  check_array_end(arg, t, len, "vertex array")
-  if first == "number" and len % 3 ~= 0 then
-    argerror(arg, format("flat vertex array has %s numbers, not a multiple of 3", fmtnum(len)))
-  end
-  local n = first == "number" and len / 3 or len
-  if n > 0xfffffffe then argerror(arg, "too many vertices") end
-  local v = ffi.new("double[?]", 3 * n)
-  if first == "number" then
-    for i = 0, 3 * n - 1 do
-      v[i] = coordinate(arg, rawget(t, i + 1), floor(i / 3) + 1, i % 3 + 1, i + 1)
-    end
-  else
-    for i = 0, n - 1 do
-      local p = rawget(t, i + 1)
-      if p == nil then argerror(arg, format("vertex %s is nil (a hole)", fmtnum(i + 1))) end
-      if type(p) ~= "table" then
-        argerror(arg, format("vertex %s must be a table {x, y, z}, got %s", fmtnum(i + 1), type(p)))
-      end
-      for k = 1, 3 do v[3 * i + k - 1] = coordinate(arg, rawget(p, k), i + 1, k, 0) end
-    end
-  end
-  return v, n
-end
-
 -- One index of triangle tri: an integer in 1..nverts, returned 0-based.
-local function index_value(arg, x, tri, nverts)
+local function index_value(arg, x, tri, _, _, nverts)
+  if type(x) == "number" and x >= 1 and x <= nverts and x == floor(x) then return x - 1 end
   if x == nil then argerror(arg, format("triangle %s: index is nil (a hole)", fmtnum(tri))) end
   if type(x) ~= "number" then
     argerror(arg, format("triangle %s: index must be an integer, got %s", fmtnum(tri), type(x)))
@@ -651,47 +581,49 @@ local function index_value(arg, x, tri, nverts)
   if x - x ~= 0 or x ~= floor(x) then
     argerror(arg, format("triangle %s: index %s is not an integer", fmtnum(tri), fmtnum(x)))
   end
-  if x < 1 or x > nverts then
-    argerror(arg, format("triangle %s: index %s out of range 1..%s", fmtnum(tri), fmtnum(x), fmtnum(nverts)))
-  end
-  return x - 1
+  argerror(arg, format("triangle %s: index %s out of range 1..%s", fmtnum(tri), fmtnum(x), fmtnum(nverts)))
 end
 
--- The indices at arg (flat or {{a, b, c}, ...}), 1-based, as 0-based unsigned[?].
-local function read_indices(t, arg, nverts)
-  check_table(t, arg)
+-- The vertices and the indices: their words, element reader and array type.
+local VERTICES = { empty = "empty mesh (no vertices)", first_nil = "vertex 1 is nil (a hole at element 1)",
+  first = "vertex 1 must be a number (flat array) or a table {x, y, z}, got ", array = "vertex array",
+  not3 = "flat vertex array has %s numbers, not a multiple of 3", max = 0xfffffffe,
+  too_many = "too many vertices", item_nil = "vertex %s is nil (a hole)",
+  item = "vertex %s must be a table {x, y, z}, got %s", value = coordinate, ct = "double[?]" }
+local INDICES = { empty = "empty mesh (no triangles)",
+  first = "triangle 1: index must be an integer (flat array) or a table {a, b, c}, got ",
+  array = "index array", not3 = "index count %s is not a multiple of 3", max = 0x3fffffff,
+  too_many = "too many triangles", item = "triangle %s must be a table {a, b, c}, got %s",
+  value = index_value, ct = "unsigned[?]" }
+
+-- The table t at arg, flat {a1, b1, c1, ...} or {{a, b, c}, ...} (told apart
+-- by the first element), read by K (VERTICES or INDICES) into a K.ct of 3 n
+-- elements; returns it and n. extra: K.value's last argument.
+local function read_triples(K, t, arg, none, extra)
+  check_table(t, arg, none)
   local len = #t
-  if len == 0 then argerror(arg, "empty mesh (no triangles)") end
+  if len == 0 then argerror(arg, K.empty) end
   local first = type(rawget(t, 1))
-  if first ~= "number" and first ~= "table" then
-    argerror(arg, "triangle 1: index must be an integer (flat array) or a table {a, b, c}, got " .. first)
-  end
-  check_array_end(arg, t, len, "index array")
-  if first == "number" and len % 3 ~= 0 then
-    argerror(arg, format("index count %s is not a multiple of 3", fmtnum(len)))
-  end
+  if first == "nil" and K.first_nil then argerror(arg, K.first_nil) end
+  if first ~= "number" and first ~= "table" then argerror(arg, K.first .. first) end
+  check_array_end(arg, t, len, K.array)
+  if first == "number" and len % 3 ~= 0 then argerror(arg, format(K.not3, fmtnum(len))) end
   local n = first == "number" and len / 3 or len
-  if n > 0x3fffffff then argerror(arg, "too many triangles") end
-  local ix = ffi.new("unsigned[?]", 3 * n)
+  if n > K.max then argerror(arg, K.too_many) end
+  local out, value = ffi.new(K.ct, 3 * n), K.value
   if first == "number" then
     for i = 0, 3 * n - 1 do
-      local x = rawget(t, i + 1)
-      if type(x) == "number" and x >= 1 and x <= nverts and x == floor(x) then
-        ix[i] = x - 1
-      else
-        ix[i] = index_value(arg, x, floor(i / 3) + 1, nverts)
-      end
+      out[i] = value(arg, rawget(t, i + 1), floor(i / 3) + 1, i % 3 + 1, i + 1, extra)
     end
   else
     for i = 0, n - 1 do
-      local tr = rawget(t, i + 1)
-      if type(tr) ~= "table" then
-        argerror(arg, format("triangle %s must be a table {a, b, c}, got %s", fmtnum(i + 1), type(tr)))
-      end
-      for k = 1, 3 do ix[3 * i + k - 1] = index_value(arg, rawget(tr, k), i + 1, nverts) end
+      local p = rawget(t, i + 1)
+      if p == nil and K.item_nil then argerror(arg, format(K.item_nil, fmtnum(i + 1))) end
+      if type(p) ~= "table" then argerror(arg, format(K.item, fmtnum(i + 1), type(p))) end
+      for k = 1, 3 do out[3 * i + k - 1] = value(arg, rawget(p, k), i + 1, k, 0, extra) end
     end
   end
-  return ix, n
+  return out, n
 end
 
 -- options.tags (the table t): one 32-bit integer per triangle.
@@ -745,15 +677,10 @@ local function read_options(o, arg)
   return bf, tags
 end
 
-local function new_mesh_object(p)
-  return setmetatable({ _p = ffi.gc(p, C.cs_mesh_free), _users = 0, _closed = false }, MESH_MT)
-end
-
 --- cs.newMesh(vertices [, indices [, options]]) -> mesh
 local function newMesh(...)
   local vt, it, o = ...
-  local nargs = select("#", ...)
-  local v, nv = read_vertices(vt, 1, nargs < 1)
+  local v, nv = read_triples(VERTICES, vt, 1, select("#", ...) < 1)
   local ix, nt
   if it == nil then
     if nv % 3 ~= 0 then
@@ -761,13 +688,11 @@ local function newMesh(...)
     end
     nt = nv / 3
   else
-    ix, nt = read_indices(it, 2, nv)
+    ix, nt = read_triples(INDICES, it, 2, false, nv)
   end
   local bf, tagst = read_options(o, 3)
   local tags = tagst and read_tags(3, tagst, nt) or nil
-  local d = ffi.new("cs_MeshDesc")
-  d.vertices, d.vertex_count, d.indices, d.triangle_count = v, nv, ix, nt
-  d.tags, d.backfaces = tags, bf
+  local d = ffi.new("cs_MeshDesc", v, nv, ix, nt, tags, bf)
   MESH_OUT[0] = nil
   local s = C.cs_mesh_new(ALLOC, d, MESH_OUT, BAD_INDEX)
   if s ~= C.CS_OK then
@@ -779,76 +704,66 @@ local function newMesh(...)
     end
     status_error("newMesh", s)
   end
-  return new_mesh_object(MESH_OUT[0])
+  return setmetatable({ _p = ffi.gc(MESH_OUT[0], C.cs_mesh_free), _users = 0, _closed = false }, MESH_MT)
 end
 
 -- Serves __gc and __close; safe to call twice. The core mesh waits for the last
 -- world using it (mesh_release).
-local function mesh_close(self)
-  if getmetatable(self) ~= MESH_MT then
-    argerror(1, "collideslide.Mesh expected, got " .. tname(self))
-  end
+function MESH_MT.__gc(self)
+  check_is(self, MESH_MT, 1)
   if not self._closed then
     self._closed = true
     if self._users <= 0 then mesh_free(self) end
   end
 end
 
-local function mesh_tostring(self)
+function MESH_MT.__tostring(self)
   if self._closed or not self._p then return "collideslide.Mesh (closed): " .. address(self) end
   return format("collideslide.Mesh (%d triangles): %s",
     tonumber(C.cs_mesh_triangle_count(self._p)), address(self))
 end
 
-function Mesh.triangleCount(self)
-  return tonumber(C.cs_mesh_triangle_count(check_mesh(self, 1)._p))
-end
-
-function Mesh.vertexCount(self)
-  return tonumber(C.cs_mesh_vertex_count(check_mesh(self, 1)._p))
-end
-
-function Mesh.degenerateCount(self)
-  return tonumber(C.cs_mesh_degenerate_count(check_mesh(self, 1)._p))
-end
-
-function Mesh.memory(self)
-  return tonumber(C.cs_mesh_memory(check_mesh(self, 1)._p))
+for name, f in pairs { triangleCount = C.cs_mesh_triangle_count, vertexCount = C.cs_mesh_vertex_count,
+                       degenerateCount = C.cs_mesh_degenerate_count, memory = C.cs_mesh_memory } do
+  Mesh[name] = function(self) return tonumber(f(check_mesh(self, 1)._p)) end
 end
 
 --- mesh:bounds() -> minx, miny, minz, maxx, maxy, maxz
-function Mesh.bounds(self)
-  C.cs_mesh_bounds(check_mesh(self, 1)._p, BOX, BOX + 1)
-  return BOXD[0], BOXD[1], BOXD[2], BOXD[3], BOXD[4], BOXD[5]
-end
+function Mesh.bounds(self) return bounds(C.cs_mesh_bounds, check_mesh(self, 1)._p) end
 
 function Mesh.getBackfaces(self)
   return C.cs_mesh_backfaces(check_mesh(self, 1)._p) == C.CS_BACKFACES_IGNORE and "ignore" or "collide"
 end
 
+-- The mesh of self and the 0-based index of i (a vertex or triangle index).
+local function mesh_index(self, i, what, none)
+  local p = check_mesh(self, 1)._p
+  local n = what == "vertex" and C.cs_mesh_vertex_count(p) or C.cs_mesh_triangle_count(p)
+  return p, check_index(i, 2, what, tonumber(n), none)
+end
+
 --- mesh:getVertex(i) -> x, y, z
 function Mesh.getVertex(self, i)
-  local p = check_mesh(self, 1)._p
-  C.cs_mesh_vertex(p, check_index(i, 2, "vertex", tonumber(C.cs_mesh_vertex_count(p)), true), V1)
+  local p, k = mesh_index(self, i, "vertex", true)
+  C.cs_mesh_vertex(p, k, V1)
   return V1.x, V1.y, V1.z
 end
 
 --- mesh:getTriangle(i) -> a, b, c (1-based vertex indices)
+local IDX3 = ffi.new("unsigned[3]")
 function Mesh.getTriangle(self, i)
-  local p = check_mesh(self, 1)._p
-  C.cs_mesh_triangle(p, check_index(i, 2, "triangle", tonumber(C.cs_mesh_triangle_count(p)), true), IDX3)
+  local p, k = mesh_index(self, i, "triangle", true)
+  C.cs_mesh_triangle(p, k, IDX3)
   return IDX3[0] + 1, IDX3[1] + 1, IDX3[2] + 1
 end
 
 function Mesh.getTag(self, i)
-  local p = check_mesh(self, 1)._p
-  return C.cs_mesh_tag(p, check_index(i, 2, "triangle", tonumber(C.cs_mesh_triangle_count(p)), true))
+  return C.cs_mesh_tag(mesh_index(self, i, "triangle", true))
 end
 
 --- mesh:setVertex(i, x, y, z); the core refits before the mesh's next use.
 function Mesh.setVertex(self, i, x, y, z)
-  local p = check_mesh(self, 1)._p
-  local k = check_index(i, 2, "vertex", tonumber(C.cs_mesh_vertex_count(p)), allnil(x, y, z))
+  local p, k = mesh_index(self, i, "vertex", allnil(x, y, z))
   check_vec3(x, y, z, 3, XYZ)
   V1.x, V1.y, V1.z = x, y, z
   if C.cs_mesh_set_vertex(p, k, V1) ~= 0 then core_fail(C.cs_mesh_error(p), 1, "setVertex") end
@@ -857,7 +772,7 @@ end
 --- mesh:setVertices(vertices): every vertex, in newMesh's forms.
 function Mesh.setVertices(self, ...)
   local p = check_mesh(self, 1)._p
-  local v, n = read_vertices((...), 2, select("#", ...) < 1)
+  local v, n = read_triples(VERTICES, (...), 2, select("#", ...) < 1)
   local want = tonumber(C.cs_mesh_vertex_count(p))
   if n ~= want then
     argerror(2, format("expected %s vertices (the mesh's vertexCount), got %s", fmtnum(want), fmtnum(n)))
@@ -865,35 +780,11 @@ function Mesh.setVertices(self, ...)
   if C.cs_mesh_set_vertices(p, v) ~= 0 then core_fail(C.cs_mesh_error(p), 1, "setVertices") end
 end
 
--- }======================================================================
+-- Worlds, and the meshes placed in them: bodies and sensors
 
--- {======================================================================
--- Worlds and bodies
--- =======================================================================
+local World, Body, Sensor = {}, {}, {}     -- methods
 
-local World, Body = {}, {}     -- methods
-
-local function check_world(v, arg, none)
-  if getmetatable(v) ~= WORLD_MT then
-    argerror(arg, "collideslide.World expected, got " .. tname(v, none))
-  end
-  if not v._p then argerror(arg, "attempt to use a closed/collected World") end
-  return v
-end
-
-local function check_body_type(v, arg, none)
-  if getmetatable(v) ~= BODY_MT then
-    argerror(arg, "collideslide.Body expected, got " .. tname(v, none))
-  end
-  return v
-end
-
-local function check_body(v, arg, fname)
-  check_body_type(v, arg)
-  if not v._w._p then fail_at(arg, fname, "attempt to use a body of a closed/collected World") end
-  if not v._b then fail_at(arg, fname, "body was removed from its world") end
-  return v
-end
+local function check_world(v, arg, none) return check_live(v, WORLD_MT, arg, none) end
 
 -- Adding or removing bodies from inside one of the world's own filters or query
 -- callbacks would change the body list the core is walking: refused.
@@ -909,24 +800,26 @@ end
 local function busy_moving(fname)
   error(fname .. ": the world is busy (called from inside a filter of the same world)", 0)
 end
+local function check_not_moving(w, fname)
+  if w._moving then busy_moving(fname) end
+end
 
 local resolve_pending     -- (world): the contacts of its movers, see Movers
 
--- A transform as body:setTransform takes it: returns n (3, 7, 10 or 16) and
--- the numbers. first: the argument number of the first value.
+-- A transform in the forms of body:setTransform: returns {n = 3, 7, 10 or 16,
+-- the numbers}. first: the argument number of the first value. The values
+-- (ranges, quaternion, scales, matrix) are the core's to check.
 local TRS_NAMES = { "x", "y", "z", "qx", "qy", "qz", "qw", "sx", "sy", "sz" }
 
 local function check_xform(first, ...)
   local n = select("#", ...)
-  local v, tbl = {}, false
+  local v = {}
   if n == 1 and type((...)) == "table" then
     local t = ...
-    local len = #t
-    tbl = true
-    if len ~= 3 and len ~= 7 and len ~= 10 and len ~= 16 then
-      argerror(first, format("transform table has %s numbers, expected 3, 7, 10 or 16", fmtnum(len)))
+    n = #t
+    if n ~= 3 and n ~= 7 and n ~= 10 and n ~= 16 then
+      argerror(first, format("transform table has %s numbers, expected 3, 7, 10 or 16", fmtnum(n)))
     end
-    n = len
     for i = 1, n do
       local x = rawget(t, i)
       if type(x) ~= "number" then
@@ -944,29 +837,26 @@ local function check_xform(first, ...)
   else
     argerror(first, format("transform: expected 3, 7, 10 or 16 numbers or a table of 16, got %d values", n))
   end
-  -- the values (in range, a usable quaternion, nonzero scales, an affine
-  -- invertible matrix): the core's checks (xform_fail raises them)
   v.n = n
   return v
 end
 
--- Applies a checked transform to a body (or, given the sensor's setters, a
--- sensor); returns a cs_Status.
-local function apply_xform(b, x, set_matrix, set_transform)
+-- Applies a checked transform to p, a body or sensor of kind K; a cs_Status.
+local function apply_xform(K, p, x)
   if x.n == 16 then
     for i = 1, 16 do M16[i - 1] = x[i] end
-    return (set_matrix or C.cs_body_set_matrix)(b, M16)
+    return K.set_matrix(p, M16)
   end
   V1.x, V1.y, V1.z = x[1], x[2], x[3]
   V2.x, V2.y, V2.z = 1, 1, 1
   Q4[0], Q4[1], Q4[2], Q4[3] = 0, 0, 0, 1
   if x.n >= 7 then Q4[0], Q4[1], Q4[2], Q4[3] = x[4], x[5], x[6], x[7] end
   if x.n == 10 then V2.x, V2.y, V2.z = x[8], x[9], x[10] end
-  return (set_transform or C.cs_body_set_transform)(b, V1, Q4, V2)
+  return K.set_transform(p, V1, Q4, V2)
 end
 
--- The core's error for a transform check_xform took (a translation or scale
--- past CS_MAX_COORD): the core counts the numbers as the positional forms do.
+-- The core's error for a transform (in the world's cs_Error): the core counts
+-- the numbers as the positional forms do; the table form is one argument.
 local function xform_fail(w, first, tableform, fname)
   local e = C.cs_world_error(w)
   if tableform then return argerror(first, ffi.string(e.message)) end
@@ -974,8 +864,8 @@ local function xform_fail(w, first, tableform, fname)
 end
 
 -- The world's finalizer: frees the core world, then lets go of its meshes
--- (uses: mesh -> bodies of this world using it). It must not reach the world's
--- cdata, which is the key of the FFI's finalizer table.
+-- (uses: mesh -> bodies and sensors of this world using it). It must not reach
+-- the world's cdata, which is the key of the FFI's finalizer table.
 local function world_finalizer(uses)
   -- Not compiled (nor is mesh_release): a finalizer runs inside a GC step,
   -- which may come in the middle of a compiled trace that is updating the
@@ -998,14 +888,13 @@ local function newWorld()
   WORLD_OUT[0] = nil
   local s = C.cs_world_new(ALLOC, WORLD_OUT)
   if s ~= C.CS_OK then status_error("newWorld", s) end
-  local uses = {}
-  local hit = hit_ct()
-  local movers = {}
+  local uses, movers = {}, {}
+  local hit = ffi.new("cs_Hit[1]")
   return setmetatable({
     _p = ffi.gc(WORLD_OUT[0], world_finalizer(uses)),
     _uses = uses,                   -- mesh -> count (the finalizer's)
     _bodies = { [0] = movers },     -- cs_Body address -> handle ([0]: _movers, for
-                                    -- the query callbacks, which get the bodies)
+                                    -- the callbacks, which get the bodies)
     _movers = movers,               -- added cs_Mover address -> handle
     _sensors = {},                  -- cs_Sensor address -> handle
     _pending = setmetatable({}, { __mode = "k" }),   -- movers with unresolved contacts
@@ -1021,9 +910,7 @@ end
 -- Serves __gc and __close; safe to call twice. Frees the core world, marks its
 -- handles dead and releases their meshes.
 local function world_close(self)
-  if getmetatable(self) ~= WORLD_MT then
-    argerror(1, "collideslide.World expected, got " .. tname(self))
-  end
+  check_is(self, WORLD_MT, 1)
   local p = self._p
   if not p then return end
   if self._busy > 0 then error("cannot close a World while a filter or query callback of it runs", 0) end
@@ -1036,15 +923,11 @@ local function world_close(self)
     uses[m] = nil
     mesh_release(m, n)
   end
-  local bodies = self._bodies
-  for a, h in next, bodies do
-    h._b = nil
-    bodies[a] = nil
-  end
-  local sensors = self._sensors
-  for a, h in next, sensors do
-    h._s = nil
-    sensors[a] = nil
+  for _, handles in next, { self._bodies, self._sensors } do
+    for a, h in next, handles do
+      h._p = nil
+      handles[a] = nil
+    end
   end
   local movers = self._movers
   for a, h in next, movers do
@@ -1052,63 +935,16 @@ local function world_close(self)
     movers[a] = nil
   end
 end
+WORLD_MT.__gc, WORLD_MT.__close = world_close, world_close
 
-local function world_tostring(self)
+function WORLD_MT.__tostring(self)
   if not self._p then return "collideslide.World (closed): " .. address(self) end
   return format("collideslide.World (%d bodies): %s", tonumber(C.cs_world_body_count(self._p)),
     address(self))
 end
 
---- world:add(mesh [, transform...]) -> body
-function World.add(self, ...)
-  check_world(self, 1)
-  local nargs = select("#", ...)
-  local mesh = check_mesh((...), 2, nargs < 1)
-  local x
-  if nargs >= 2 and not (nargs == 2 and select(2, ...) == nil) then x = check_xform(3, select(2, ...)) end
-  check_idle(self, "add")
-  resolve_pending(self)
-  BODY_OUT[0] = nil
-  local s = C.cs_world_add(self._p, mesh._p, BODY_OUT)
-  local b = BODY_OUT[0]
-  if s == C.CS_OK and x then
-    s = apply_xform(b, x)
-    if s ~= C.CS_OK then C.cs_world_remove(self._p, b) end
-  end
-  if s ~= C.CS_OK then
-    if s == C.CS_EINVAL or s == C.CS_ERANGE then
-      xform_fail(self._p, 3, type(select(2, ...)) == "table", "add")
-    end
-    status_error("add", s)
-  end
-  local addr = ptr_addr(b)
-  local h = setmetatable({ _b = b, _addr = addr, _w = self, _mesh = mesh }, BODY_MT)
-  self._bodies[addr] = h
-  mesh._users = mesh._users + 1
-  self._uses[mesh] = (self._uses[mesh] or 0) + 1
-  return h
-end
-
---- world:remove(body): the handle is dead afterwards.
-function World.remove(self, body)
-  check_world(self, 1)
-  check_body_type(body, 2, true)
-  if not rawequal(body._w, self) then argerror(2, "body belongs to another world") end
-  if not body._b then argerror(2, "body was removed from its world") end
-  check_idle(self, "remove")
-  resolve_pending(self)
-  C.cs_world_remove(self._p, body._b)
-  body._b = nil
-  self._bodies[body._addr] = nil
-  local mesh, uses = body._mesh, self._uses
-  uses[mesh] = uses[mesh] - 1
-  if uses[mesh] <= 0 then uses[mesh] = nil end
-  mesh_release(mesh)
-end
-
-function World.bodyCount(self)
-  return tonumber(C.cs_world_body_count(check_world(self, 1)._p))
-end
+function World.bodyCount(self) return tonumber(C.cs_world_body_count(check_world(self, 1)._p)) end
+function World.sensorCount(self) return tonumber(C.cs_world_sensor_count(check_world(self, 1)._p)) end
 
 local function check_tag(v, arg, none)
   local r = intval(v)
@@ -1134,138 +970,212 @@ function World.getFriction(self, tag)
   return C.cs_world_get_friction(self._p, check_tag(tag, 2, true))
 end
 
---- body:setTransform(...): see check_xform for the forms.
-function Body.setTransform(self, ...)
-  check_body(self, 1)
-  if select("#", ...) < 1 then
-    argerror(2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none")
-  end
-  local x = check_xform(2, ...)
-  if apply_xform(self._b, x) ~= C.CS_OK then
-    xform_fail(self._w._p, 2, type((...)) == "table", "setTransform")
-  end
+-- The two kinds of placed meshes. A handle: _p (the core pointer, nil once
+-- removed or its world closed), _addr, _w (its world), _mesh, _ud (userdata).
+local BODY_K = { name = "Body", what = "body", mt = BODY_MT, methods = Body, handles = "_bodies",
+  set_matrix = C.cs_body_set_matrix, set_transform = C.cs_body_set_transform,
+  get_matrix = C.cs_body_get_matrix, set_layers = C.cs_body_set_layers,
+  get_layers = C.cs_body_get_layers, mesh = C.cs_body_mesh, remove = C.cs_world_remove }
+local SENSOR_K = { name = "Sensor", what = "sensor", mt = SENSOR_MT, methods = Sensor,
+  handles = "_sensors", set_matrix = C.cs_sensor_set_matrix,
+  set_transform = C.cs_sensor_set_transform, get_matrix = C.cs_sensor_get_matrix,
+  set_layers = C.cs_sensor_set_layers, get_layers = C.cs_sensor_get_layers,
+  mesh = C.cs_sensor_mesh, remove = C.cs_world_remove_sensor }
+
+function BODY_K.create(w, mesh)
+  BODY_OUT[0] = nil
+  local s = C.cs_world_add(w._p, mesh._p, BODY_OUT)
+  if s ~= C.CS_OK then status_error("add", s) end
+  return BODY_OUT[0]
 end
 
---- body:getTransform() -> 16 numbers, a column-major 4x4 matrix
-function Body.getTransform(self)
-  C.cs_body_get_matrix(check_body(self, 1)._b, M16)
-  local m = M16
-  return m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
-    m[12], m[13], m[14], m[15]
+local BAD_EDGE, EDGE_USES = ffi.new("unsigned[2]"), ffi.new("int[1]")
+function SENSOR_K.create(w, mesh)
+  SENSOR_OUT[0] = nil
+  local s = C.cs_world_add_sensor(w._p, mesh._p, SENSOR_OUT, BAD_EDGE, EDGE_USES)
+  local uses = EDGE_USES[0]
+  if s == C.CS_EINVAL and uses == 0 then argerror(2, "mesh has no triangles (a sensor needs a closed mesh)") end
+  if s == C.CS_EINVAL then
+    argerror(2, format("mesh is not closed: the edge from vertex %d to vertex %d has %d triangle%s "
+      .. "on it, not a pair wound opposite ways (a sensor needs a closed mesh with shared "
+      .. "vertices and one winding)", BAD_EDGE[0] + 1, BAD_EDGE[1] + 1, uses, uses == 1 and "" or "s"))
+  end
+  if s ~= C.CS_OK then status_error("addSensor", s) end
+  return SENSOR_OUT[0]
+end
+
+-- A live handle of kind K; errors to argument arg of fname (nil: the running function).
+local function check_placed(v, K, arg, fname)
+  check_is(v, K.mt, arg)
+  if not v._w._p then fail_at(arg, fname, "attempt to use a " .. K.what .. " of a closed/collected World") end
+  if not v._p then fail_at(arg, fname, K.what .. " was removed from its world") end
+  return v
+end
+
+--- world:add(mesh [, transform...]) -> body, world:addSensor(...) -> sensor
+local function add_placed(self, K, fname, ...)
+  check_world(self, 1)
+  local nargs = select("#", ...)
+  local mesh = check_mesh((...), 2, nargs < 1)
+  local x
+  if nargs >= 2 and not (nargs == 2 and select(2, ...) == nil) then x = check_xform(3, select(2, ...)) end
+  check_idle(self, fname)
+  resolve_pending(self)
+  local p = K.create(self, mesh)
+  if x then
+    local s = apply_xform(K, p, x)
+    if s ~= C.CS_OK then
+      K.remove(self._p, p)
+      if s ~= C.CS_EINVAL and s ~= C.CS_ERANGE then status_error(fname, s) end
+      xform_fail(self._p, 3, type(select(2, ...)) == "table", fname)
+    end
+  end
+  local addr = ptr_addr(p)
+  local h = setmetatable({ _p = p, _addr = addr, _w = self, _mesh = mesh }, K.mt)
+  self[K.handles][addr] = h
+  mesh._users = mesh._users + 1
+  self._uses[mesh] = (self._uses[mesh] or 0) + 1
+  return h
+end
+
+--- world:remove(body), world:removeSensor(sensor): the handle is dead afterwards.
+local function remove_placed(self, K, fname, h)
+  check_world(self, 1)
+  check_is(h, K.mt, 2, true)
+  if not rawequal(h._w, self) then argerror(2, K.what .. " belongs to another world") end
+  if not h._p then argerror(2, K.what .. " was removed from its world") end
+  check_idle(self, fname)
+  resolve_pending(self)
+  K.remove(self._p, h._p)
+  h._p = nil
+  self[K.handles][h._addr] = nil
+  local mesh, uses = h._mesh, self._uses
+  uses[mesh] = uses[mesh] - 1
+  if uses[mesh] <= 0 then uses[mesh] = nil end
+  mesh_release(mesh)
+end
+
+function World.add(self, ...) return (add_placed(self, BODY_K, "add", ...)) end
+function World.addSensor(self, ...) return (add_placed(self, SENSOR_K, "addSensor", ...)) end
+-- Not compiled: with add_placed compiled, 5 runs of spec/errors_spec.lua in 30
+-- saw a plain table for the mesh its varargs forwarded ("collideslide.Mesh
+-- expected, got table"); interpreted, 0 in 60. (Adding is not a hot call.)
+jit.off(add_placed)
+function World.remove(self, h) remove_placed(self, BODY_K, "remove", h) end
+function World.removeSensor(self, h) remove_placed(self, SENSOR_K, "removeSensor", h) end
+
+-- What bodies and sensors share: placement, mesh, fields layers and userdata
+-- (which stays readable and writable after the removal).
+for _, K in next, { BODY_K, SENSOR_K } do
+  local M, mt = K.methods, K.mt
+
+  --- x:setTransform(...): see check_xform for the forms.
+  function M.setTransform(self, ...)
+    check_placed(self, K, 1)
+    if select("#", ...) < 1 then
+      argerror(2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none")
+    end
+    if apply_xform(K, self._p, check_xform(2, ...)) ~= C.CS_OK then
+      xform_fail(self._w._p, 2, type((...)) == "table", "setTransform")
+    end
+  end
+
+  --- x:getTransform() -> 16 numbers, a column-major 4x4 matrix
+  function M.getTransform(self) return matrix(K.get_matrix, check_placed(self, K, 1)._p) end
+  function M.getMesh(self) return check_placed(self, K, 1)._mesh end
+
+  function M.isRemoved(self)
+    return check_is(self, mt, 1)._p == nil or not self._w._p
+  end
+
+  function mt.__index(self, k)
+    local f = M[k]
+    if f ~= nil then return f end
+    if k == "layers" then return K.get_layers(check_placed(self, K, 1, "__index")._p) end
+    if k == "userdata" then return rawget(self, "_ud") end
+    return nil
+  end
+
+  function mt.__newindex(self, k, v)
+    if k == "layers" then
+      local mask = check_mask(v, 3, "__newindex", "layers")
+      K.set_layers(check_placed(self, K, 1, "__newindex")._p, mask)
+    elseif k == "userdata" then
+      rawset(self, "_ud", v)
+    else
+      unknown_field(K.name, k, " (fields: layers, userdata)")
+    end
+  end
+
+  function mt.__tostring(self)
+    if not self._p or not self._w._p then return mt.__name .. " (removed): " .. address(self) end
+    return format("%s (mesh of %d triangles): %s", mt.__name,
+      tonumber(C.cs_mesh_triangle_count(K.mesh(self._p))), address(self))
+  end
 end
 
 local VXYZ = { "vx", "vy", "vz" }
-
 function Body.setVelocity(self, vx, vy, vz)
-  check_body(self, 1)
+  check_placed(self, BODY_K, 1)
   check_vec3(vx, vy, vz, 2, VXYZ)
   V1.x, V1.y, V1.z = vx, vy, vz
-  if C.cs_body_set_velocity(self._b, V1) ~= 0 then
+  if C.cs_body_set_velocity(self._p, V1) ~= 0 then
     core_fail(C.cs_world_error(self._w._p), 1, "setVelocity")
   end
 end
 
 function Body.getVelocity(self)
-  C.cs_body_get_velocity(check_body(self, 1)._b, V1)
+  C.cs_body_get_velocity(check_placed(self, BODY_K, 1)._p, V1)
   return V1.x, V1.y, V1.z
 end
 
 function Body.setEnabled(self, ...)
-  check_body(self, 1)
+  check_placed(self, BODY_K, 1)
   local e = ...
   if type(e) ~= "boolean" then
     argerror(2, "enabled must be a boolean, got " .. tname(e, select("#", ...) < 1))
   end
-  C.cs_body_set_enabled(self._b, e and 1 or 0)
+  C.cs_body_set_enabled(self._p, e and 1 or 0)
 end
 
-function Body.isEnabled(self)
-  return C.cs_body_get_enabled(check_body(self, 1)._b) ~= 0
-end
-
-function Body.getMesh(self)
-  return check_body(self, 1)._mesh
-end
+function Body.isEnabled(self) return C.cs_body_get_enabled(check_placed(self, BODY_K, 1)._p) ~= 0 end
 
 --- body:getBounds() -> minx, miny, minz, maxx, maxy, maxz (world space)
-function Body.getBounds(self)
-  C.cs_body_bounds(check_body(self, 1)._b, BOX, BOX + 1)
-  return BOXD[0], BOXD[1], BOXD[2], BOXD[3], BOXD[4], BOXD[5]
+function Body.getBounds(self) return bounds(C.cs_body_bounds, check_placed(self, BODY_K, 1)._p) end
+
+--- sensor:contains(x, y, z) -> boolean
+function Sensor.contains(self, x, y, z)
+  check_placed(self, SENSOR_K, 1)
+  check_vec3(x, y, z, 2, XYZ)
+  V1.x, V1.y, V1.z = x, y, z
+  local inside = C.cs_sensor_contains(self._p, V1)
+  if inside < 0 then core_fail(C.cs_world_error(self._w._p), 1, "contains") end
+  return inside ~= 0
 end
 
-function Body.isRemoved(self)
-  return check_body_type(self, 1)._b == nil
-end
-
--- Fields: layers (a bitmask, default 1) and userdata (any Lua value). The
--- userdata stays readable and writable after the body's removal.
-local function body_index(self, k)
-  local f = Body[k]
-  if f ~= nil then return f end
-  if k == "layers" then
-    return C.cs_body_get_layers(check_body(self, 1, "__index")._b)
-  elseif k == "userdata" then
-    return rawget(self, "_ud")
-  end
-  return nil
-end
-
-local function body_newindex(self, k, v)
-  if k == "layers" then
-    local mask = check_mask(v, 3, "__newindex", "layers")
-    C.cs_body_set_layers(check_body(self, 1, "__newindex")._b, mask)
-  elseif k == "userdata" then
-    rawset(self, "_ud", v)
-  elseif type(k) == "string" then
-    fail_at(2, "__newindex", format("unknown Body field '%s' (fields: layers, userdata)", k))
-  else
-    fail_at(2, "__newindex", format("unknown Body field (a %s key)", type(k)))
-  end
-end
-
-local function body_tostring(self)
-  if not self._b then return "collideslide.Body (removed): " .. address(self) end
-  return format("collideslide.Body (mesh of %d triangles): %s",
-    tonumber(C.cs_mesh_triangle_count(C.cs_body_mesh(self._b))), address(self))
-end
-
--- }======================================================================
-
--- {======================================================================
 -- Movers
--- =======================================================================
 
 local Mover = {}          -- methods
 
+-- The settings: cs_Setting numbers, and the filter (8, kept here).
 local FIELDS = { maxIterations = 0, skin = 1, slopeLimit = 2, blockSteepSlopes = 3,
   stepHeight = 4, snapDistance = 5, collidesWith = 6, layers = 7, filter = 8 }
-local MF_MAXIT, MF_SKIN, MF_SLOPE, MF_BLOCK, MF_MASK, MF_LAYERS, MF_FILTER = 0, 1, 2, 3, 6, 7, 8
+local MF_MAXIT, MF_SKIN, MF_BLOCK, MF_MASK, MF_LAYERS, MF_FILTER = 0, 1, 3, 6, 7, 8
 local FIELD_ORDER = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
   "snapDistance", "collidesWith", "layers" }     -- cs_Setting order
 
-local function check_mover(v, arg, none, fname)
-  if getmetatable(v) ~= MOVER_MT then
-    local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
-    fail_at(arg, fname, "collideslide.Mover expected, got " .. t
-      .. (t == "collideslide.Character" and " (pass character.mover)" or ""))
-  end
-  if not v._p then fail_at(arg, fname, "attempt to use a closed/collected Mover") end
-  return v
-end
+local function check_mover(v, arg, none, fname) return check_live(v, MOVER_MT, arg, none, fname) end
 
 -- A mover that is moving (its filter runs) cannot be changed.
 local function check_mover_idle(m, fname)
   if m._busy then error(fname .. ": the mover is busy (called from inside its own filter)", 0) end
 end
 
--- The value v for field f (a FIELDS number), checked; returns what cs_mover_set
--- takes (the filter is only checked). Errors go to argument arg of fname (nil:
--- the running function).
+-- The Lua value v for field f (a FIELDS number) as cs_mover_set takes it (the
+-- filter is only checked; the core checks the numbers' values). Errors go to
+-- argument arg of fname (nil: the running function).
 local function check_field(f, name, v, arg, fname)
-  if f == MF_MAXIT then      -- the core checks the value: an integer in 1..1000
-    if type(v) ~= "number" then fail_at(arg, fname, format("%s must be an integer, got %s", name, tname(v))) end
-    return v
-  elseif f == MF_BLOCK then
+  if f == MF_BLOCK then
     if type(v) ~= "boolean" then fail_at(arg, fname, format("%s must be a boolean, got %s", name, tname(v))) end
     return v and 1 or 0
   elseif f == MF_MASK or f == MF_LAYERS then
@@ -1277,12 +1187,13 @@ local function check_field(f, name, v, arg, fname)
     return 0
   end
   if f == MF_SKIN and v == nil then return 0 end       -- back to auto: set_field
-  if type(v) ~= "number" then fail_at(arg, fname, format("%s must be a number, got %s", name, tname(v))) end
-  return v                   -- the core checks the value (cs_mover_set)
+  if type(v) ~= "number" then
+    fail_at(arg, fname, format("%s must be %s, got %s", name, f == MF_MAXIT and "an integer" or "a number", tname(v)))
+  end
+  return v
 end
 
--- A field's value (check_field) into the core, which checks it; a nil skin
--- (isnil) goes back to auto.
+-- A checked value into the core; a nil skin (isnil) goes back to auto.
 local function set_field(mp, f, d, isnil)
   if f == MF_SKIN and isnil then C.cs_mover_set_skin_auto(mp); return 0 end
   return C.cs_mover_set(mp, f, d)
@@ -1303,34 +1214,39 @@ end
 local RXYZ = { "rx", "ry", "rz" }
 local QXYZW = { "qx", "qy", "qz", "qw" }
 
+-- The numbers of a vector (3) or quaternion (4) into V1 or Q4; returns it.
+local function fill(t)
+  if #t == 4 then Q4[0], Q4[1], Q4[2], Q4[3] = t[1], t[2], t[3], t[4]; return Q4 end
+  V1.x, V1.y, V1.z = t[1], t[2], t[3]
+  return V1
+end
+
 --- cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
 ---   orientation = {qx, qy, qz, qw}, up = {x, y, z}, <any field>} -> mover
 local function newMover(...)
   local t = ...
   if t == nil then t = {} end
   check_table(t, 1, select("#", ...) < 1)
-  local r, p, up, q
-  local vals = {}
+  local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
   for k, v in next, t do
     if type(k) ~= "string" then argerror(1, format("unknown Mover field (a %s key)", type(k))) end
     if k == "radius" then
       if type(v) == "number" then
         if v - v ~= 0 then argerror(1, "radius is " .. fmtnum(v)) end
-        r = { v, v, v }
+        shape.radius = { v, v, v }
       elseif type(v) == "table" then
-        r = table_nums(1, v, "radius", RXYZ, 3)
+        shape.radius = table_nums(1, v, "radius", RXYZ, 3)
       else
         argerror(1, "radius must be a number or a table {rx, ry, rz}, got " .. tname(v))
       end
     elseif k == "position" or k == "up" then
       if type(v) ~= "table" then argerror(1, format("%s must be a table {x, y, z}, got %s", k, tname(v))) end
-      local xyz = table_nums(1, v, k, XYZ, 3)
-      if k == "up" then up = xyz else p = xyz end
+      shape[k] = table_nums(1, v, k, XYZ, 3)
     elseif k == "orientation" then
       if type(v) ~= "table" then
         argerror(1, "orientation must be a table {qx, qy, qz, qw}, got " .. tname(v))
       end
-      q = table_nums(1, v, "orientation", QXYZW, 4)
+      shape.orientation = table_nums(1, v, "orientation", QXYZW, 4)
     elseif FIELDS[k] then
       vals[k] = check_field(FIELDS[k], k, v, 1, nil)
     else
@@ -1341,20 +1257,16 @@ local function newMover(...)
   local s = C.cs_mover_new(ALLOC, MOVER_OUT)
   if s ~= C.CS_OK then status_error("newMover", s) end
   local mp = ffi.gc(MOVER_OUT[0], C.cs_mover_free)
-  -- the core's checks (a value past CS_MAX_COORD): the field and its message
-  local function field_fail(prefix) core_fail(C.cs_mover_error(mp), 1, "newMover", prefix) end
-  if r then V1.x, V1.y, V1.z = r[1], r[2], r[3]
-    if C.cs_mover_set_radius(mp, V1) ~= 0 then field_fail("radius: ") end end
-  if p then V1.x, V1.y, V1.z = p[1], p[2], p[3]
-    if C.cs_mover_set_position(mp, V1) ~= 0 then field_fail("position: ") end end
-  if up then V1.x, V1.y, V1.z = up[1], up[2], up[3]
-    if C.cs_mover_set_up(mp, V1) ~= 0 then field_fail("up: ") end end
-  if q then
-    Q4[0], Q4[1], Q4[2], Q4[3] = q[1], q[2], q[3], q[4]
-    if C.cs_mover_set_orientation(mp, Q4) ~= 0 then field_fail("orientation: ") end
+  -- the core's checks: the field and its message
+  for _, f in next, { { "radius", C.cs_mover_set_radius }, { "position", C.cs_mover_set_position },
+                      { "up", C.cs_mover_set_up }, { "orientation", C.cs_mover_set_orientation } } do
+    local v = shape[f[1]]
+    if v and f[2](mp, fill(v)) ~= 0 then core_fail(C.cs_mover_error(mp), 1, "newMover", f[1] .. ": ") end
   end
   for i, name in ipairs(FIELD_ORDER) do
-    if vals[name] ~= nil and set_field(mp, i - 1, vals[name], false) ~= 0 then field_fail("") end
+    if vals[name] ~= nil and set_field(mp, i - 1, vals[name], false) ~= 0 then
+      core_fail(C.cs_mover_error(mp), 1, "newMover", "")
+    end
   end
   return setmetatable({
     _p = mp,
@@ -1375,9 +1287,7 @@ end
 
 -- Serves __gc and __close; safe to call twice.
 local function mover_close(self)
-  if getmetatable(self) ~= MOVER_MT then
-    argerror(1, "collideslide.Mover expected, got " .. tname(self))
-  end
+  check_is(self, MOVER_MT, 1)
   local p = self._p
   if not p then return end
   if self._busy then error("cannot close a Mover inside its own filter", 0) end
@@ -1388,8 +1298,9 @@ local function mover_close(self)
   self._inworld = false
   C.cs_mover_free(p)
 end
+MOVER_MT.__gc, MOVER_MT.__close = mover_close, mover_close
 
-local function mover_tostring(self)
+function MOVER_MT.__tostring(self)
   if not self._p then return "collideslide.Mover (closed): " .. address(self) end
   local v = vec_ct()
   C.cs_mover_get_position(self._p, v)
@@ -1397,7 +1308,7 @@ local function mover_tostring(self)
     address(self))
 end
 
-local function mover_index(self, k)
+function MOVER_MT.__index(self, k)
   local f = Mover[k]
   if f ~= nil then return f end
   f = FIELDS[k]
@@ -1406,13 +1317,10 @@ local function mover_index(self, k)
   return get_field(self, f)
 end
 
-local function mover_newindex(self, k, v)
+function MOVER_MT.__newindex(self, k, v)
   local f = FIELDS[k]
   check_mover(self, 1, false, "__newindex")
-  if f == nil then
-    if type(k) == "string" then fail_at(2, "__newindex", format("unknown Mover field '%s'", k)) end
-    fail_at(2, "__newindex", format("unknown Mover field (a %s key)", type(k)))
-  end
+  if f == nil then unknown_field("Mover", k) end
   local d = check_field(f, k, v, 3, "__newindex")
   if self._busy then error("__newindex: the mover is busy (called from inside its own filter)", 0) end
   if f == MF_FILTER then self._filter = v or false
@@ -1479,30 +1387,31 @@ local function getPosition(self)
 end
 Mover.getPosition = getPosition
 
-function Mover.setPosition(self, x, y, z)
-  check_mover(self, 1)
-  check_vec3(x, y, z, 2, XYZ)
-  check_mover_idle(self, "setPosition")
-  V1.x, V1.y, V1.z = x, y, z
-  if C.cs_mover_set_position(self._p, V1) ~= 0 then
-    core_fail(C.cs_mover_error(self._p), 1, "setPosition")
+-- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw).
+for fname, v in next, { setPosition = { C.cs_mover_set_position, XYZ }, setUp = { C.cs_mover_set_up, XYZ },
+                        setOrientation = { C.cs_mover_set_orientation, QXYZW } } do
+  local set, names = v[1], v[2]
+  Mover[fname] = function(self, a, b, c, d)
+    check_mover(self, 1)
+    check_vec3(a, b, c, 2, names, names[4] and d or nil)
+    if names[4] then check_num(d, 5, names[4]) end
+    check_mover_idle(self, fname)
+    if names[4] then Q4[0], Q4[1], Q4[2], Q4[3] = a, b, c, d else V1.x, V1.y, V1.z = a, b, c end
+    if set(self._p, names[4] and Q4 or V1) ~= 0 then
+      core_fail(C.cs_mover_error(self._p), 1, fname)
+    end
   end
-end
-
-function Mover.getRadius(self)
-  C.cs_mover_get_radius(check_mover(self, 1)._p, V1)
-  return V1.x, V1.y, V1.z
 end
 
 --- mover:setRadius(r) (a sphere) or mover:setRadius(rx, ry, rz)
 function Mover.setRadius(self, rx, ry, rz)
   check_mover(self, 1)
-  check_radius(rx, 2, "rx", ry, rz)
+  check_num(rx, 2, "rx", ry, rz)
   if ry == nil and rz == nil then
     ry, rz = rx, rx
   else
-    check_radius(ry, 3, "ry", rz)
-    check_radius(rz, 4, "rz")
+    check_num(ry, 3, "ry", rz)
+    check_num(rz, 4, "rz")
   end
   check_mover_idle(self, "setRadius")
   V1.x, V1.y, V1.z = rx, ry, rz
@@ -1511,16 +1420,10 @@ function Mover.setRadius(self, rx, ry, rz)
   end
 end
 
-function Mover.setOrientation(self, qx, qy, qz, qw)
-  check_mover(self, 1)
-  check_num(qx, 2, "qx", qy, qz, qw)
-  check_num(qy, 3, "qy", qz, qw)
-  check_num(qz, 4, "qz", qw)
-  check_num(qw, 5, "qw")
-  check_mover_idle(self, "setOrientation")
-  Q4[0], Q4[1], Q4[2], Q4[3] = qx, qy, qz, qw
-  if C.cs_mover_set_orientation(self._p, Q4) ~= 0 then
-    core_fail(C.cs_mover_error(self._p), 1, "setOrientation")
+for fname, get in next, { getRadius = C.cs_mover_get_radius, getUp = C.cs_mover_get_up } do
+  Mover[fname] = function(self)
+    get(check_mover(self, 1)._p, V1)
+    return V1.x, V1.y, V1.z
   end
 end
 
@@ -1529,28 +1432,13 @@ function Mover.getOrientation(self)
   return Q4[0], Q4[1], Q4[2], Q4[3]
 end
 
-function Mover.setUp(self, x, y, z)
-  check_mover(self, 1)
-  check_vec3(x, y, z, 2, XYZ)
-  check_mover_idle(self, "setUp")
-  V1.x, V1.y, V1.z = x, y, z
-  if C.cs_mover_set_up(self._p, V1) ~= 0 then core_fail(C.cs_mover_error(self._p), 1, "setUp") end
-end
-
-function Mover.getUp(self)
-  local v = V1
-  C.cs_mover_get_up(check_mover(self, 1)._p, v)
-  return v.x, v.y, v.z
-end
-
 function Mover.contactCount(self)
   return tonumber(C.cs_mover_contact_count(check_mover(self, 1)._p))
 end
 
 --- mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
 function Mover.getContact(self, i)
-  check_mover(self, 1)
-  local p = self._p
+  local p = check_mover(self, 1)._p
   local k = check_index(i, 2, "contact", tonumber(C.cs_mover_contact_count(p)), true)
   ensure_resolved(self)
   local c = C.cs_mover_contact(p, k)
@@ -1567,8 +1455,7 @@ Mover.isOnGround = isOnGround
 local GROUND_NAMES = { [0] = "air", "ground", "steep", "unsupported" }
 
 function Mover.getGroundState(self)
-  local g = ground_state(check_mover(self, 1)._p)
-  return GROUND_NAMES[g] or "air"
+  return GROUND_NAMES[ground_state(check_mover(self, 1)._p)] or "air"
 end
 
 --- mover:getGroundNormal() -> nx, ny, nz, or nil without ground
@@ -1584,24 +1471,75 @@ function Mover.getGroundTag(self)
 end
 
 function Mover.getGroundBody(self)
-  check_mover(self, 1)
-  ensure_resolved(self)
+  ensure_resolved(check_mover(self, 1))
   return self._ground or nil
+end
+
+function Mover.getGroundMover(self)
+  ensure_resolved(check_mover(self, 1))
+  return self._gmover or nil
 end
 
 function Mover.wasStuck(self)
   return C.cs_mover_was_stuck(check_mover(self, 1)._p) ~= 0
 end
 
--- }======================================================================
+function Mover.sensorEventCount(self)
+  return tonumber(C.cs_mover_sensor_event_count(check_mover(self, 1)._p))
+end
 
--- {======================================================================
+--- mover:getSensorEvent(i) -> sensor, "enter" | "exit", t
+function Mover.getSensorEvent(self, i)
+  local p = check_mover(self, 1)._p
+  local i0 = check_index(i, 2, "sensor event", tonumber(C.cs_mover_sensor_event_count(p)), true)
+  ensure_resolved(self)
+  local e = C.cs_mover_sensor_event(p, i0)
+  return self._events[i0 + 1], e.enter ~= 0 and "enter" or "exit", e.t
+end
+
+function Mover.isInside(self, sensor)
+  check_mover(self, 1)
+  check_placed(sensor, SENSOR_K, 2)
+  return C.cs_mover_is_inside(self._p, sensor._p) ~= 0
+end
+
+--- world:addMover(mover), world:removeMover(mover)
+function World.addMover(self, m)
+  check_world(self, 1)
+  check_mover(m, 2, true)
+  check_mover_idle(m, "addMover")
+  check_idle(self, "addMover")
+  if C.cs_mover_added_to(m._p) ~= nil then
+    argerror(2, "the mover is in a world already (world:removeMover it there first)")
+  end
+  resolve_pending(self)
+  local s = C.cs_world_add_mover(self._p, m._p)
+  if s ~= C.CS_OK then status_error("addMover", s) end
+  self._movers[ptr_addr(m._p)] = m
+  m._inworld = self
+end
+
+function World.removeMover(self, m)
+  check_world(self, 1)
+  check_mover(m, 2, true)
+  check_mover_idle(m, "removeMover")
+  check_idle(self, "removeMover")
+  if C.cs_mover_added_to(m._p) ~= self._p then argerror(2, "the mover is not in this world") end
+  resolve_pending(self)
+  C.cs_world_remove_mover(self._p, m._p)
+  self._movers[ptr_addr(m._p)] = nil
+  m._inworld = false
+end
+
+function World.moverCount(self)
+  return tonumber(C.cs_world_mover_count(check_world(self, 1)._p))
+end
+
 -- The calls and the queries. A Lua callback runs under pcall from the core's
 -- FFI callback; an error is parked, the callback stops the core, and the error
 -- is raised again once the core returned. One FFI callback of each kind serves
 -- every call: the context of the running call is in upvalues, saved and restored
 -- around each call (a callback may run another query or move).
--- =======================================================================
 
 local CTX_OK, CTX_RAISED, CTX_BADRESULT = 0, 1, 2
 
@@ -1610,23 +1548,20 @@ local CTX_OK, CTX_RAISED, CTX_BADRESULT = 0, 1, 2
 local function ctx_raise(fname, s, failed, err)
   if failed == CTX_RAISED then error(err, 0) end
   if failed == CTX_BADRESULT then
-    if type(err) == "string" then
-      error(format('%s: the filter returned "%s" (expected "slide", "touch" or "cross")', fname, err), 0)
-    end
-    error(format('%s: the filter returned %s (expected "slide", "touch" or "cross")', fname, tname(err)), 0)
+    error(format('%s: the filter returned %s (expected "slide", "touch" or "cross")', fname,
+      type(err) == "string" and '"' .. err .. '"' or tname(err)), 0)
   end
   if s == C.CS_EBUSY then busy_moving(fname) end
   if s == C.CS_EABORT then error(fname .. ": aborted by a callback", 0) end
   status_error(fname, s)
 end
 
--- The filter of the running collideAndSlide: filter(mover, body, tag).
-local F_fn, F_self, F_bodies, F_failed, F_err = nil, nil, nil, CTX_OK, nil
-
-local RESPONSE = { slide = 0, touch = 1, cross = 2 }
-
 local slide_filtered
 do                        -- (a block: the main chunk is at Lua's 200 locals)
+-- The filter of the running collideAndSlide: filter(mover, body, tag).
+local F_fn, F_self, F_bodies, F_failed, F_err = nil, nil, nil, CTX_OK, nil
+local RESPONSE = { slide = 0, touch = 1, cross = 2 }
+
 -- The filter's answer (pcall's results), or -1 with the failure parked.
 local function filter_result(ok, r)
   if not ok then
@@ -1677,18 +1612,18 @@ local GXYZ = { "gx", "gy", "gz" }
 local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
   if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(vx, vy, vz, gx, gy, gz)) end
-  if type(vx) ~= "number" or vx - vx ~= 0 then check_num(vx, 3, "vx", vy, vz, gx, gy, gz) end
-  if type(vy) ~= "number" or vy - vy ~= 0 then check_num(vy, 4, "vy", vz, gx, gy, gz) end
-  if type(vz) ~= "number" or vz - vz ~= 0 then check_num(vz, 5, "vz", gx, gy, gz) end
+  if type(vx) ~= "number" or type(vy) ~= "number" or type(vz) ~= "number" then
+    check_vec3(vx, vy, vz, 3, VXYZ, gx, gy, gz)
+  end
   local grav = nil
   if gx ~= nil or gy ~= nil or gz ~= nil then
-    if type(gx) ~= "number" or gx - gx ~= 0 then check_num(gx, 6, "gx", gy, gz) end
-    if type(gy) ~= "number" or gy - gy ~= 0 then check_num(gy, 7, "gy", gz) end
-    if type(gz) ~= "number" or gz - gz ~= 0 then check_num(gz, 8, "gz") end
+    if type(gx) ~= "number" or type(gy) ~= "number" or type(gz) ~= "number" then
+      check_vec3(gx, gy, gz, 6, GXYZ)
+    end
     grav = self._grav
     grav.x, grav.y, grav.z = gx, gy, gz
   end
-  if self._moving then busy_moving("collideAndSlide") end
+  check_not_moving(self, "collideAndSlide")
   if m._busy then error("collideAndSlide: the mover is busy (called from inside its own filter)", 0) end
   local mp = m._p
   local s, failed, err
@@ -1714,10 +1649,27 @@ end
 World.collideAndSlide = collideAndSlide
 
 -- The hit in the world's buffer: t, px, py, pz, nx, ny, nz, triangle, body, tag;
--- or nil. found < 0 is a failed call: -(cs_Status).
+-- or nil. found < 0 is a failed call: -(cs_Status), its message as argument
+-- base + the core's number.
 local push_hit
 do                        -- (a block: the main chunk is at Lua's 200 locals)
+-- Where the fields of a cs_Hit sit, in doubles and in 32-bit words.
+local HIT_T = ffi.offsetof("cs_Hit", "t") / 8
+local HIT_P = ffi.offsetof("cs_Hit", "point") / 8
+local HIT_N = ffi.offsetof("cs_Hit", "normal") / 8
+local HIT_BODY = ffi.offsetof("cs_Hit", "body") / 4
+local HIT_TRI = ffi.offsetof("cs_Hit", "triangle") / 4
+local HIT_TAG = ffi.offsetof("cs_Hit", "tag") / 4
 local HIT_MOVER = ffi.offsetof("cs_Hit", "mover") / 4
+local PTR64, LE = ffi.sizeof("void *") == 8, ffi.abi("le")
+
+-- The address stored at 32-bit word i of u (a uint32_t *), allocation-free.
+local function word_addr(u, i)
+  if not PTR64 then return u[i] end
+  if LE then return u[i] + u[i + 1] * 4294967296 end
+  return u[i] * 4294967296 + u[i + 1]
+end
+
 function push_hit(w, found, fname, base)
   if found == -C.CS_EINVAL or found == -C.CS_ERANGE then
     core_fail(C.cs_world_error(w._p), base, fname)
@@ -1738,21 +1690,14 @@ local DXYZ = { "dx", "dy", "dz" }
 local OXYZ = { "ox", "oy", "oz" }
 local PXYZ = { "px", "py", "pz" }
 
--- The mover's shape: position into V1, radius into V2, orientation into Q4.
-local function mover_shape(mp)
-  C.cs_mover_get_position(mp, V1)
-  C.cs_mover_get_radius(mp, V2)
-  C.cs_mover_get_orientation(mp, Q4)
-end
-
 --- world:sweep(mover, dx, dy, dz [, mask]): the mover's collidesWith, or mask.
 local function sweep(self, m, dx, dy, dz, mask)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
   if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(dx, dy, dz, mask)) end
-  if type(dx) ~= "number" or dx - dx ~= 0 then check_num(dx, 3, "dx", dy, dz, mask) end
-  if type(dy) ~= "number" or dy - dy ~= 0 then check_num(dy, 4, "dy", dz, mask) end
-  if type(dz) ~= "number" or dz - dz ~= 0 then check_num(dz, 5, "dz", mask) end
-  if self._moving then busy_moving("sweep") end
+  if type(dx) ~= "number" or type(dy) ~= "number" or type(dz) ~= "number" then
+    check_vec3(dx, dy, dz, 3, DXYZ, mask)
+  end
+  check_not_moving(self, "sweep")
   local d = self._v
   d.x, d.y, d.z = dx, dy, dz
   if mask == nil then
@@ -1761,7 +1706,10 @@ local function sweep(self, m, dx, dy, dz, mask)
     return push_hit(self, found, "sweep", 2)
   end
   local mk = check_mask(mask, 6, nil, "mask")
-  mover_shape(m._p)
+  local mp = m._p
+  C.cs_mover_get_position(mp, V1)
+  C.cs_mover_get_radius(mp, V2)
+  C.cs_mover_get_orientation(mp, Q4)
   -- d is the core's 11th number here, Lua's argument 3
   local found = C.cs_world_sweep_ellipsoid(self._p, V1, V2, Q4, d, mk, self._hit)
   if found < 0 then push_hit(self, found, "sweep", 2 - 10) end
@@ -1773,12 +1721,10 @@ World.sweep = sweep
 function World.sweepEllipsoid(self, px, py, pz, rx, ry, rz, dx, dy, dz, mask)
   check_world(self, 1)
   check_vec3(px, py, pz, 2, PXYZ, rx, ry, rz, dx, dy, dz)
-  check_radius(rx, 5, "rx", ry, rz, dx, dy, dz)
-  check_radius(ry, 6, "ry", rz, dx, dy, dz)
-  check_radius(rz, 7, "rz", dx, dy, dz)
+  check_vec3(rx, ry, rz, 5, RXYZ, dx, dy, dz)
   check_vec3(dx, dy, dz, 8, DXYZ)
   local mk = opt_mask(mask, 11)
-  if self._moving then busy_moving("sweepEllipsoid") end
+  check_not_moving(self, "sweepEllipsoid")
   V1.x, V1.y, V1.z = px, py, pz
   V2.x, V2.y, V2.z = rx, ry, rz
   V3.x, V3.y, V3.z = dx, dy, dz
@@ -1793,17 +1739,15 @@ end
 --- world:raycast(ox, oy, oz, dx, dy, dz [, mask])
 local function raycast(self, ox, oy, oz, dx, dy, dz, mask)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
-  if type(ox) ~= "number" or ox - ox ~= 0 or type(oy) ~= "number" or oy - oy ~= 0
-     or type(oz) ~= "number" or oz - oz ~= 0 then
+  if type(ox) ~= "number" or type(oy) ~= "number" or type(oz) ~= "number" then
     check_vec3(ox, oy, oz, 2, OXYZ, dx, dy, dz, mask)
   end
-  if type(dx) ~= "number" or dx - dx ~= 0 or type(dy) ~= "number" or dy - dy ~= 0
-     or type(dz) ~= "number" or dz - dz ~= 0 then
+  if type(dx) ~= "number" or type(dy) ~= "number" or type(dz) ~= "number" then
     check_vec3(dx, dy, dz, 5, DXYZ, mask)
   end
   local mk = 0xffffffff
   if mask ~= nil then mk = check_mask(mask, 8, nil, "mask") end
-  if self._moving then busy_moving("raycast") end
+  check_not_moving(self, "raycast")
   local o, d = self._v, self._walk
   o.x, o.y, o.z = ox, oy, oz
   d.x, d.y, d.z = dx, dy, dz
@@ -1819,26 +1763,20 @@ function World.closestPoint(self, x, y, z, maxd, mask)
   check_world(self, 1)
   check_vec3(x, y, z, 2, XYZ, maxd, mask)
   local mk = opt_mask(mask, 6)
-  local md = huge
-  if maxd ~= nil then
-    if type(maxd) ~= "number" then argerror(5, "maxDistance must be a number, got " .. tname(maxd)) end
-    md = maxd
+  if maxd ~= nil and type(maxd) ~= "number" then
+    argerror(5, "maxDistance must be a number, got " .. tname(maxd))
   end
-  if self._moving then busy_moving("closestPoint") end
+  check_not_moving(self, "closestPoint")
   V1.x, V1.y, V1.z = x, y, z
-  local found = C.cs_world_closest_point(self._p, V1, md, mk, self._hit)
+  local found = C.cs_world_closest_point(self._p, V1, maxd or huge, mk, self._hit)
   if found < 0 then push_hit(self, found, "closestPoint", 1) end
   if found == 0 then return nil end
   local t, px, py, pz, nx, ny, nz, tri, body, tag = push_hit(self, 1, "closestPoint")
   return px, py, pz, t, tri, body, nx, ny, nz, tag
 end
 
-local function check_callback(fn, arg)
-  if fn ~= nil and type(fn) ~= "function" then
-    argerror(arg, "callback must be a function, got " .. tname(fn))
-  end
-end
-
+local run_query
+do                        -- (a block: the main chunk is at Lua's 200 locals)
 -- The running query: its callback and its world's bodies.
 local Q_fn, Q_bodies, Q_failed, Q_err = nil, nil, CTX_OK, nil
 
@@ -1850,23 +1788,22 @@ local function q_call(ok, r)
   return r == false and 0 or 1
 end
 
--- fn(body, triangle, tag)
+-- The query kinds' FFI callbacks. queryBox: fn(body, triangle, tag)
 local tri_cb = ffi.cast("cs_TriFn", function(_, body, tri)
   local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
   return q_call(pcall(Q_fn, Q_bodies[ptr_addr(body)], tri + 1, tag))
 end)
 
--- fn(body, triangle, depth, nx, ny, nz, tag)
+-- overlapEllipsoid, overlap: fn(body, triangle, depth, nx, ny, nz, tag)
 local function overlap_call(body, tri, depth, nx, ny, nz)
   local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
   return q_call(pcall(Q_fn, Q_bodies[ptr_addr(body)], tri + 1, depth, nx, ny, nz, tag))
 end
-
-local overlap_fn = ffi.cast("cs_OverlapFn", function(_, body, tri, depth, n)
+local overlap_cb = ffi.cast("cs_OverlapFn", function(_, body, tri, depth, n)
   return overlap_call(body, tri, depth, n.x, n.y, n.z)
 end)
 
--- fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
+-- raycastAll: fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
 local hit_cb = ffi.cast("cs_HitFn", function(_, h)
   local p, n = h.point, h.normal
   local other = h.mover ~= nil and Q_bodies[0][ptr_addr(h.mover)] or    -- [0]: the movers
@@ -1874,13 +1811,46 @@ local hit_cb = ffi.cast("cs_HitFn", function(_, h)
   return q_call(pcall(Q_fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1, other, h.tag))
 end)
 
--- Runs query(...) (a C function that calls back: never JIT-compiled) with fn
--- as the callback of world w; returns the count, or raises what failed.
-local function run_query(w, fname, fn, query, ...)
+-- Runs the query of kind ("box", "overlap", "ray": a C function that calls
+-- back, so never JIT-compiled) on a, b (and c) with fn (argument fnarg; mask
+-- the next one, nil: dflt) as the callback of world w; returns the count, or
+-- raises what failed.
+-- An added mover the ellipsoid overlaps: fn(mover, 1, depth, nx, ny, nz, 0)
+-- ([0] of the bodies: the world's movers); and a stop noted, so that the
+-- movers are not asked once fn stopped on the triangles.
+local mover_overlap_cb = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
+  return q_call(pcall(Q_fn, Q_bodies[0][ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
+end)
+
+function run_query(w, fname, fnarg, fn, mask, dflt, kind, a, b, c, d)
+  if fn ~= nil and type(fn) ~= "function" then
+    argerror(fnarg, "callback must be a function, got " .. tname(fn))
+  end
+  local mk = dflt
+  if mask ~= nil or dflt == nil then mk = opt_mask(mask, fnarg + 1) end
+  check_not_moving(w, fname)
   local o_fn, o_bodies, o_failed, o_err = Q_fn, Q_bodies, Q_failed, Q_err
   Q_fn, Q_bodies, Q_failed, Q_err = fn, w._bodies, CTX_OK, nil
   w._busy = w._busy + 1
-  local n = query(...)
+  local n
+  local has = fn ~= nil
+  if kind == "box" then n = C.cs_world_query_box(w._p, a, b, mk, has and tri_cb or nil, nil)
+  elseif kind == "ray" then n = C.cs_world_raycast_all(w._p, a, b, mk, has and hit_cb or nil, nil)
+  else                                  -- the triangles, then the added movers (d: one to leave out)
+    local stopped = false
+    if has then
+      Q_fn = function(...)
+        local go = fn(...)
+        if go == false then stopped = true end
+        return go
+      end
+    end
+    n = C.cs_world_overlap_ellipsoid(w._p, a, b, c, mk, has and overlap_cb or nil, nil)
+    if n >= 0 and Q_failed == CTX_OK and not stopped then
+      local k = C.cs_world_overlap_movers(w._p, a, b, c, mk, d, has and mover_overlap_cb or nil, nil)
+      n = k < 0 and k or n + k
+    end
+  end
   w._busy = w._busy - 1
   local failed, err = Q_failed, Q_err
   Q_fn, Q_bodies, Q_failed, Q_err = o_fn, o_bodies, o_failed, o_err
@@ -1891,6 +1861,7 @@ local function run_query(w, fname, fn, query, ...)
   return n
 end
 jit.off(run_query)
+end
 
 local MINXYZ = { "minx", "miny", "minz" }
 local MAXXYZ = { "maxx", "maxy", "maxz" }
@@ -1903,67 +1874,31 @@ function World.queryBox(self, x0, y0, z0, x1, y1, z1, fn, mask)
   if x0 > x1 then argerror(5, "maxx is less than minx") end
   if y0 > y1 then argerror(6, "maxy is less than miny") end
   if z0 > z1 then argerror(7, "maxz is less than minz") end
-  check_callback(fn, 8)
-  local mk = opt_mask(mask, 9)
-  if self._moving then busy_moving("queryBox") end
-  local lo, hi = vec_ct(x0, y0, z0), vec_ct(x1, y1, z1)
-  local n = run_query(self, "queryBox", fn, C.cs_world_query_box, self._p, lo, hi, mk,
-    fn ~= nil and tri_cb or nil, nil)
+  local n = run_query(self, "queryBox", 8, fn, mask, nil, "box",
+    vec_ct(x0, y0, z0), vec_ct(x1, y1, z1))
   return n
-end
-
-local overlap_query
-do                        -- (a block: the main chunk is at Lua's 200 locals)
--- fn(mover, 1, depth, nx, ny, nz, 0) for an added mover ([0]: the movers)
-local mover_overlap_fn = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
-  return q_call(pcall(Q_fn, Q_bodies[0][ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
-end)
-
--- The triangles, then the added movers unless fn stopped (self: a mover to
--- leave out, or nil).
-function overlap_query(self, fname, fn, p, r, q, mk, selfmover)
-  local stopped = false
-  local f = fn and function(...)
-    local go = fn(...)
-    if go == false then stopped = true end
-    return go
-  end
-  local n = run_query(self, fname, f, C.cs_world_overlap_ellipsoid, self._p, p, r, q, mk,
-    fn ~= nil and overlap_fn or nil, nil)
-  if stopped then return n end
-  return n + run_query(self, fname, f, C.cs_world_overlap_movers, self._p, p, r, q, mk,
-    selfmover, fn ~= nil and mover_overlap_fn or nil, nil)
-end
 end
 
 --- world:overlapEllipsoid(px, py, pz, rx, ry, rz, fn [, mask]) -> count
 function World.overlapEllipsoid(self, px, py, pz, rx, ry, rz, fn, mask)
   check_world(self, 1)
   check_vec3(px, py, pz, 2, PXYZ, rx, ry, rz)
-  check_radius(rx, 5, "rx", ry, rz)
-  check_radius(ry, 6, "ry", rz)
-  check_radius(rz, 7, "rz")
-  check_callback(fn, 8)
-  local mk = opt_mask(mask, 9)
-  if self._moving then busy_moving("overlapEllipsoid") end
-  local n = overlap_query(self, "overlapEllipsoid", fn, vec_ct(px, py, pz), vec_ct(rx, ry, rz), nil, mk)
+  check_vec3(rx, ry, rz, 5, RXYZ)
+  local n = run_query(self, "overlapEllipsoid", 8, fn, mask, nil, "overlap",
+    vec_ct(px, py, pz), vec_ct(rx, ry, rz), nil)
   return n
 end
 
 --- world:overlap(mover, fn [, mask]) -> count; mask: the mover's collidesWith.
 function World.overlap(self, m, fn, mask)
   check_world(self, 1)
-  check_mover(m, 2, fn == nil and mask == nil)
-  check_callback(fn, 3)
-  local mk = mask == nil and C.cs_mover_get(m._p, C.CS_COLLIDES_WITH) or opt_mask(mask, 4)
-  if self._moving then busy_moving("overlap") end
-  local mp = m._p
-  local q = ffi.new("double[4]")
-  C.cs_mover_get_orientation(mp, q)
-  local p, r = vec_ct(), vec_ct()
+  local mp = check_mover(m, 2, fn == nil and mask == nil)._p
+  local p, r, q = vec_ct(), vec_ct(), ffi.new("double[4]")
   C.cs_mover_get_position(mp, p)
   C.cs_mover_get_radius(mp, r)
-  local n = overlap_query(self, "overlap", fn, p, r, q, mk, m._p)
+  C.cs_mover_get_orientation(mp, q)
+  local n = run_query(self, "overlap", 3, fn, mask, C.cs_mover_get(mp, C.CS_COLLIDES_WITH),
+    "overlap", p, r, q, mp)
   return n
 end
 
@@ -1972,270 +1907,30 @@ function World.raycastAll(self, ox, oy, oz, dx, dy, dz, fn, mask)
   check_world(self, 1)
   check_vec3(ox, oy, oz, 2, OXYZ, dx, dy, dz)
   check_vec3(dx, dy, dz, 5, DXYZ)
-  check_callback(fn, 8)
-  local mk = opt_mask(mask, 9)
-  if self._moving then busy_moving("raycastAll") end
-  local n = run_query(self, "raycastAll", fn, C.cs_world_raycast_all, self._p, vec_ct(ox, oy, oz),
-    vec_ct(dx, dy, dz), mk, fn ~= nil and hit_cb or nil, nil)
+  local n = run_query(self, "raycastAll", 8, fn, mask, nil, "ray",
+    vec_ct(ox, oy, oz), vec_ct(dx, dy, dz))
   return n
 end
 
--- }======================================================================
-
--- {======================================================================
--- Sensors: closed volumes whose crossings movers record
--- =======================================================================
-
-;(function()              -- (a function: the main chunk is at Lua's 200 locals)
-local Sensor = {}         -- methods
-local SENSOR_MT           -- set at the block's end
-local SENSOR_OUT = ffi.new("cs_Sensor *[1]")
-local BAD_EDGE, EDGE_USES = ffi.new("unsigned[2]"), ffi.new("int[1]")
-
-local function check_sensor_type(v, arg, none)
-  if getmetatable(v) ~= SENSOR_MT then
-    argerror(arg, "collideslide.Sensor expected, got " .. tname(v, none))
-  end
-  return v
-end
-
-local function check_sensor(v, arg, fname)
-  check_sensor_type(v, arg)
-  if not v._w._p then fail_at(arg, fname, "attempt to use a sensor of a closed/collected World") end
-  if not v._s then fail_at(arg, fname, "sensor was removed from its world") end
-  return v
-end
-
-local function apply_sensor_xform(p, x)
-  return apply_xform(p, x, C.cs_sensor_set_matrix, C.cs_sensor_set_transform)
-end
-
---- world:addSensor(mesh [, transform...]) -> sensor
-function World.addSensor(self, ...)
-  check_world(self, 1)
-  local nargs = select("#", ...)
-  local mesh = check_mesh((...), 2, nargs < 1)
-  local x
-  if nargs >= 2 and not (nargs == 2 and select(2, ...) == nil) then x = check_xform(3, select(2, ...)) end
-  check_idle(self, "addSensor")
-  resolve_pending(self)
-  SENSOR_OUT[0] = nil
-  local s = C.cs_world_add_sensor(self._p, mesh._p, SENSOR_OUT, BAD_EDGE, EDGE_USES)
-  local p = SENSOR_OUT[0]
-  local xfail = false
-  if s == C.CS_OK and x then
-    s = apply_sensor_xform(p, x)
-    if s ~= C.CS_OK then C.cs_world_remove_sensor(self._p, p); xfail = true end
-  end
-  if s ~= C.CS_OK then
-    if xfail then xform_fail(self._p, 3, type(select(2, ...)) == "table", "addSensor") end
-    local uses = EDGE_USES[0]
-    if s == C.CS_EINVAL and uses == 0 then argerror(2, "mesh has no triangles (a sensor needs a closed mesh)") end
-    if s == C.CS_EINVAL then
-      argerror(2, format("mesh is not closed: the edge from vertex %d to vertex %d has %d triangle%s "
-        .. "on it, not a pair wound opposite ways (a sensor needs a closed mesh with shared "
-        .. "vertices and one winding)", BAD_EDGE[0] + 1, BAD_EDGE[1] + 1, uses, uses == 1 and "" or "s"))
-    end
-    status_error("addSensor", s)
-  end
-  local addr = ptr_addr(p)
-  local h = setmetatable({ _s = p, _addr = addr, _w = self, _mesh = mesh }, SENSOR_MT)
-  self._sensors[addr] = h
-  mesh._users = mesh._users + 1
-  self._uses[mesh] = (self._uses[mesh] or 0) + 1
-  return h
-end
-
---- world:removeSensor(sensor): the handle is dead afterwards.
-function World.removeSensor(self, sensor)
-  check_world(self, 1)
-  check_sensor_type(sensor, 2, true)
-  if not rawequal(sensor._w, self) then argerror(2, "sensor belongs to another world") end
-  if not sensor._s then argerror(2, "sensor was removed from its world") end
-  check_idle(self, "removeSensor")
-  resolve_pending(self)
-  C.cs_world_remove_sensor(self._p, sensor._s)
-  sensor._s = nil
-  self._sensors[sensor._addr] = nil
-  local mesh, uses = sensor._mesh, self._uses
-  uses[mesh] = uses[mesh] - 1
-  if uses[mesh] <= 0 then uses[mesh] = nil end
-  mesh_release(mesh)
-end
-
-function World.sensorCount(self)
-  return tonumber(C.cs_world_sensor_count(check_world(self, 1)._p))
-end
-
---- sensor:setTransform(...): the forms of body:setTransform.
-function Sensor.setTransform(self, ...)
-  check_sensor(self, 1)
-  if select("#", ...) < 1 then
-    argerror(2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none")
-  end
-  local x = check_xform(2, ...)
-  if apply_sensor_xform(self._s, x) ~= C.CS_OK then
-    xform_fail(self._w._p, 2, type((...)) == "table", "setTransform")
-  end
-end
-
-function Sensor.getTransform(self)
-  C.cs_sensor_get_matrix(check_sensor(self, 1)._s, M16)
-  local m = M16
-  return m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
-    m[12], m[13], m[14], m[15]
-end
-
-local XYZ = { "x", "y", "z" }
-
-function Sensor.contains(self, x, y, z)
-  check_sensor(self, 1)
-  check_vec3(x, y, z, 2, XYZ)
-  V1.x, V1.y, V1.z = x, y, z
-  local inside = C.cs_sensor_contains(self._s, V1)
-  if inside < 0 then core_fail(C.cs_world_error(self._w._p), 1, "contains") end
-  return inside ~= 0
-end
-
-function Sensor.getMesh(self)
-  return check_sensor(self, 1)._mesh
-end
-
-function Sensor.isRemoved(self)
-  check_sensor_type(self, 1)
-  return self._s == nil or not self._w._p
-end
-
-local function sensor_index(self, k)
-  local f = Sensor[k]
-  if f ~= nil then return f end
-  if k == "layers" then
-    return C.cs_sensor_get_layers(check_sensor(self, 1, "__index")._s)
-  elseif k == "userdata" then
-    return rawget(self, "_ud")
-  end
-  return nil
-end
-
-local function sensor_newindex(self, k, v)
-  if k == "layers" then
-    local mask = check_mask(v, 3, "__newindex", "layers")
-    C.cs_sensor_set_layers(check_sensor(self, 1, "__newindex")._s, mask)
-  elseif k == "userdata" then
-    rawset(self, "_ud", v)
-  elseif type(k) == "string" then
-    fail_at(2, "__newindex", format("unknown Sensor field '%s' (fields: layers, userdata)", k))
-  else
-    fail_at(2, "__newindex", format("unknown Sensor field (a %s key)", type(k)))
-  end
-end
-
-local function sensor_tostring(self)
-  if not self._s or not self._w._p then return "collideslide.Sensor (removed): " .. address(self) end
-  return format("collideslide.Sensor (mesh of %d triangles): %s",
-    tonumber(C.cs_mesh_triangle_count(C.cs_sensor_mesh(self._s))), address(self))
-end
-
-function Mover.sensorEventCount(self)
-  return tonumber(C.cs_mover_sensor_event_count(check_mover(self, 1)._p))
-end
-
---- mover:getSensorEvent(i) -> sensor, "enter" | "exit", t
-function Mover.getSensorEvent(self, i)
-  check_mover(self, 1)
-  local n = tonumber(C.cs_mover_sensor_event_count(self._p))
-  local i0 = check_index(i, 2, "sensor event", n, true)
-  ensure_resolved(self)
-  local e = C.cs_mover_sensor_event(self._p, i0)
-  return self._events[i0 + 1], e.enter ~= 0 and "enter" or "exit", e.t
-end
-
-function Mover.isInside(self, sensor)
-  check_mover(self, 1)
-  check_sensor(sensor, 2)
-  return C.cs_mover_is_inside(self._p, sensor._s) ~= 0
-end
-
-SENSOR_MT = { __name = "collideslide.Sensor", __index = sensor_index, __newindex = sensor_newindex,
-  __tostring = sensor_tostring }
-for name, f in pairs(Sensor) do API[f] = name end
-end)()                    -- of the sensors' function
-
-;(function()              -- movers that meet (a function: the main chunk's 200 locals)
---- world:addMover(mover)
-function World.addMover(self, m)
-  check_world(self, 1)
-  check_mover(m, 2, true)
-  check_mover_idle(m, "addMover")
-  check_idle(self, "addMover")
-  if C.cs_mover_added_to(m._p) ~= nil then
-    argerror(2, "the mover is in a world already (world:removeMover it there first)")
-  end
-  resolve_pending(self)
-  local s = C.cs_world_add_mover(self._p, m._p)
-  if s ~= C.CS_OK then status_error("addMover", s) end
-  self._movers[ptr_addr(m._p)] = m
-  m._inworld = self
-end
-
---- world:removeMover(mover)
-function World.removeMover(self, m)
-  check_world(self, 1)
-  check_mover(m, 2, true)
-  check_mover_idle(m, "removeMover")
-  check_idle(self, "removeMover")
-  if C.cs_mover_added_to(m._p) ~= self._p then argerror(2, "the mover is not in this world") end
-  resolve_pending(self)
-  C.cs_world_remove_mover(self._p, m._p)
-  self._movers[ptr_addr(m._p)] = nil
-  m._inworld = false
-end
-
-function World.moverCount(self)
-  return tonumber(C.cs_world_mover_count(check_world(self, 1)._p))
-end
-
-function Mover.getGroundMover(self)
-  check_mover(self, 1)
-  ensure_resolved(self)
-  return self._gmover or nil
-end
-end)()                    -- of the movers' function
-
--- }======================================================================
-
--- {======================================================================
--- Metatables and the module
--- =======================================================================
+-- The module
 
 local function no_fields(name)
   return function(_, k)
     error(format("attempt to set field '%s' of a %s (it has no fields)", tostring(k), name), 2)
   end
 end
-
-MESH_MT = { __name = "collideslide.Mesh", __index = Mesh, __gc = mesh_close, __close = mesh_close,
-  __tostring = mesh_tostring, __newindex = no_fields("collideslide.Mesh") }
-WORLD_MT = { __name = "collideslide.World", __index = World, __gc = world_close,
-  __close = world_close, __tostring = world_tostring, __newindex = no_fields("collideslide.World") }
-BODY_MT = { __name = "collideslide.Body", __index = body_index, __newindex = body_newindex,
-  __tostring = body_tostring }
-MOVER_MT = { __name = "collideslide.Mover", __index = mover_index, __newindex = mover_newindex,
-  __gc = mover_close, __close = mover_close, __tostring = mover_tostring }
+MESH_MT.__index, MESH_MT.__close, MESH_MT.__newindex = Mesh, MESH_MT.__gc, no_fields("collideslide.Mesh")
+WORLD_MT.__index, WORLD_MT.__newindex = World, no_fields("collideslide.World")
 
 local core = { newMesh = newMesh, newWorld = newWorld, newMover = newMover, _VERSION = CS_VERSION }
 
 for name, f in pairs(core) do if type(f) == "function" then API[f] = name end end
-for _, methods in ipairs { Mesh, World, Body, Mover } do
+for _, methods in ipairs { Mesh, World, Body, Mover, Sensor } do
   for name, f in pairs(methods) do API[f] = name end
 end
-for _, mt in ipairs { MESH_MT, WORLD_MT, MOVER_MT } do
-  API[mt.__gc] = "__gc"
-end
+for _, mt in ipairs { MESH_MT, WORLD_MT, MOVER_MT } do API[mt.__gc] = "__gc" end
 
 -- The module: the core, and the Lua layer around it (collideslide/layer.lua).
 local cs = require("collideslide.layer")(core)
 REG[REG_KEY] = cs
 return cs
-
--- }======================================================================
