@@ -65,6 +65,26 @@ describe("Movers that meet", function()
     end)
   end)
 
+  describe("wedged between a wall and another mover", function()
+    --        wall x = 1
+    --   A o--> |       A walks (2, 0, 0.6) into the corner a wall and a standing
+    --      o B |       mover B (radius 0.5, touching the wall) make: it slides
+    --          |       along the wall into the crease and stops there, clear of
+    --                  both, never turning back against its walk
+    it("stops in the crease, a skin from both", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(1, -5, -5, 2, 5, 5)))
+      local b = cs.newMover { radius = 0.5, position = { 0.49, 0, 1.2 } }
+      local a = cs.newMover { radius = 0.5, position = { -1, 0, 0 } }
+      w:addMover(a); w:addMover(b)
+      for _ = 1, 10 do w:collideAndSlide(a, 0.5, 0, 0.3) end
+      local x, _, z = a:getPosition()
+      assert.is_true(x <= 0.5 + 1e-9 and x >= 0.5 - 2 * a.skin - 1e-9, "against the wall: " .. x)
+      assert.is_true(dist(a, b) >= 1 - 1e-9 and dist(a, b) <= 1 + 2 * a.skin + 1e-9)
+      assert.is_true(z < 1.2)
+    end)
+  end)
+
   describe("standing on another mover", function()
     --      o A (0.5)    dropped on B, a mover of radius 1 on the floor;
     --     (  B  )       B walks 1 along x: A rides along
