@@ -26,8 +26,8 @@ static int edge_cmp(const void *pa, const void *pb) {
 }
 
 /* A closed, consistently oriented surface uses every edge as often in one
-** direction as in the other: then the winding number is the same integer on
-** either side of any face but one, and the crossings of a path change it by
+** direction as in the other: then the winding number is an integer off the
+** surface and changes by one across a face, so a path's crossings change it
 ** one at a time. Sorts the 3n directed edges and sums each edge's
 ** directions. On CS_EINVAL, *bad[0..1] are the open edge's vertices and
 ** *uses the triangles on it. */
