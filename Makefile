@@ -278,6 +278,7 @@ $(BENCH_BIN): bench/walkers.c csrc/collideslide.h $(CORE_LIB)
 
 bench: all $(BENCH_BIN) bench-scenes
 	python3 bench/run.py --walkers $(BENCH_BIN) --lua $(LUA) --scenes $(BENCH_SCENES) $(if $(QUICK),--quick)
+	$(MAKE) --no-print-directory bench-movers $(if $(QUICK),MOVERS_ARGS="--frames 10 --runs 1")
 
 bench-callgrind: $(BENCH_BIN) $(BENCH_SCENES)/terrain_708.obj
 	@command -v valgrind >/dev/null || sh tools/deps.sh $(LUA) valgrind
@@ -373,7 +374,9 @@ endif
 #   10,000 movers apart on a floor, none added then all added (they never
 #   meet), and a dense crowd of 1,024 added movers in 40 x 40 m: ms per frame
 #   and mover-steps/s, interleaved run after run. MOVERS_ARGS: --movers N
-#   --frames F --runs R.
+#   --frames F --runs R. Then the walkers on terrain_708 under callgrind
+#   without and with every mover added (walkers --added): the ratio.
+#   make bench runs it too.
 MOVERS_BIN := build/bench/movers
 
 .PHONY: bench-movers
@@ -382,8 +385,19 @@ $(MOVERS_BIN): bench/movers.c csrc/collideslide.h $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icsrc -o $@ bench/movers.c $(CORE_LIB) $(LDLIBS_ALL)
 
-bench-movers: $(MOVERS_BIN)
+bench-movers: $(MOVERS_BIN) $(BENCH_BIN) $(BENCH_SCENES)/terrain_708.obj
 	$(MOVERS_BIN) $(MOVERS_ARGS)
+	@command -v valgrind >/dev/null || sh tools/deps.sh $(LUA) valgrind
+	@set -e; for mode in plain added; do \
+	  valgrind --tool=callgrind --dump-instr=no --collect-atstart=no --toggle-collect=run_frames \
+	    --callgrind-out-file=build/bench/callgrind.movers-$$mode.out $(BENCH_BIN) \
+	    $(BENCH_SCENES)/terrain_708.obj --runs 1 --movers 256 --warmup 60 --frames 180 \
+	    $$([ $$mode = added ] && echo --added) > build/bench/walkers-$$mode.log 2>&1; \
+	done; \
+	p=$$(grep -E '^(summary|totals):' build/bench/callgrind.movers-plain.out | head -1 | awk '{print $$2}'); \
+	a=$$(grep -E '^(summary|totals):' build/bench/callgrind.movers-added.out | head -1 | awk '{print $$2}'); \
+	echo "walkers on terrain_708 (callgrind, 256 movers, frames 60-179): $$((p / 30720)) instructions" \
+	  "per step, $$((a / 30720)) with every mover added: $$(awk -v a=$$a -v p=$$p 'BEGIN { printf "%.2f", a / p }')x"
 
 # }====
 
