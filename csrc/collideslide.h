@@ -474,7 +474,7 @@ long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r,
 /* The added movers (layers meeting mask, not `self`, which may be NULL) the
 ** ellipsoid intersects, with the depth and push-out direction as above
 ** (issue 14). Returns the number given to fn (the one that stopped
-** included), or -1 on allocation failure. */
+** included), or -1 on allocation failure or from inside a move's filter. */
 typedef int (*cs_MoverOverlapFn)(void *ud, const cs_Mover *other, double depth,
                                  const cs_Vec3 *normal);
 long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],

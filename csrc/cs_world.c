@@ -1009,6 +1009,7 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
   long count = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
   if (w->movers.count == 0) return 0;
+  if (w->busy) return -1;                  /* a move holds w->ells (from its filter) */
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
     int c;
