@@ -479,6 +479,12 @@ typedef int (*cs_MoverOverlapFn)(void *ud, const cs_Mover *other, double depth,
                                  const cs_Vec3 *normal);
 long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
                              unsigned mask, const cs_Mover *self, cs_MoverOverlapFn fn, void *ud);
+/* Both: the triangles (tri_fn), then, unless tri_fn stopped, the added
+** movers (mover_fn, leaving out self); the count of both, or -1 as above
+** (cs_world_overlap_ellipsoid's negative status when its arguments fail). */
+long cs_world_overlap(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
+                      unsigned mask, const cs_Mover *self, cs_OverlapFn tri_fn,
+                      cs_MoverOverlapFn mover_fn, void *ud);
 
 /* }================================================================== */
 

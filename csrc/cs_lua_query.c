@@ -26,7 +26,6 @@ typedef struct CallCtx {
   int self;             /* stack index of the mover (filters) */
   int err;              /* stack index of the slot for an error */
   int failed;           /* CTX_* */
-  int stopped;          /* a callback returned false */
 } CallCtx;
 
 /* Pushes the bodies table, the function at fn and an error slot. */
@@ -40,7 +39,6 @@ static void ctx_init(lua_State *L, CallCtx *c, int world, int fn, int self) {
   lua_pushnil(L);
   c->err = lua_gettop(L);
   c->failed = CTX_OK;
-  c->stopped = 0;
 }
 
 /* Calls the function (pushed, with nargs arguments); 0 when the callback
@@ -55,7 +53,6 @@ static int ctx_call(CallCtx *c, int nargs) {
   }
   go = !(lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1));
   lua_pop(L, 1);
-  if (!go) c->stopped = 1;
   return go;
 }
 
@@ -354,16 +351,6 @@ static int mover_overlap_callback(void *ud, const cs_Mover *other, double depth,
   return ctx_call(c, 7);
 }
 
-/* The triangles' count n, then the added movers' (unless the callback
-** stopped or failed, or the triangles failed). */
-static long overlap_movers(WorldUD *w, CallCtx *c, long n, const cs_Vec3 *p, const cs_Vec3 *r,
-                           const double *q, unsigned mask, const cs_Mover *self) {
-  long k;
-  if (n < 0 || c->failed != CTX_OK || c->stopped) return n;
-  k = cs_world_overlap_movers(w->world, p, r, q, mask, self, mover_overlap_callback, c);
-  return k < 0 ? -1 : n + k;
-}
-
 /* fn(t, px, py, pz, nx, ny, nz, triangle, body, tag) */
 static int hit_callback(void *ud, const cs_Hit *h) {
   CallCtx *c = (CallCtx *)ud;
@@ -423,8 +410,8 @@ static int world_overlapEllipsoid(lua_State *L) {
   lua_settop(L, 9);
   ctx_init(L, &c, 1, 8, 0);
   w->busy++;
-  n = cs_world_overlap_ellipsoid(w->world, &p, &r, NULL, mask, overlap_callback, &c);
-  n = overlap_movers(w, &c, n, &p, &r, NULL, mask, NULL);
+  n = cs_world_overlap(w->world, &p, &r, NULL, mask, NULL, overlap_callback,
+                       mover_overlap_callback, &c);
   return query_done(L, w, &c, n, "overlapEllipsoid", 1);
 }
 
@@ -445,8 +432,8 @@ static int world_overlap(lua_State *L) {
   lua_settop(L, 4);
   ctx_init(L, &c, 1, 3, 0);
   w->busy++;
-  n = cs_world_overlap_ellipsoid(w->world, &p, &r, q, mask, overlap_callback, &c);
-  n = overlap_movers(w, &c, n, &p, &r, q, mask, m->mover);
+  n = cs_world_overlap(w->world, &p, &r, q, mask, m->mover, overlap_callback,
+                       mover_overlap_callback, &c);
   return query_done(L, w, &c, n, "overlap", 1);
 }
 

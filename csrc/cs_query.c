@@ -673,4 +673,26 @@ long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *r
          ? -1 : eq.count;
 }
 
+/* cs_world_overlap's triangle callback: the caller's, noting a stop. */
+typedef struct OverlapStop { cs_OverlapFn fn; void *ud; int stopped; } OverlapStop;
+static int overlap_noting_stop(void *ud, const cs_Body *body, unsigned triangle, double depth,
+                               const cs_Vec3 *normal) {
+  OverlapStop *o = (OverlapStop *)ud;
+  if (o->fn(o->ud, body, triangle, depth, normal)) return 1;
+  o->stopped = 1;
+  return 0;
+}
+
+long cs_world_overlap(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
+                      unsigned mask, const cs_Mover *self, cs_OverlapFn tri_fn,
+                      cs_MoverOverlapFn mover_fn, void *ud) {
+  OverlapStop o;
+  long n, k;
+  o.fn = tri_fn; o.ud = ud; o.stopped = 0;
+  n = cs_world_overlap_ellipsoid(w, p, r, q, mask, tri_fn ? overlap_noting_stop : NULL, &o);
+  if (n < 0 || o.stopped) return n;
+  k = cs_world_overlap_movers(w, p, r, q, mask, self, mover_fn, ud);
+  return k < 0 ? -1 : n + k;
+}
+
 /* }================================================================== */

@@ -260,6 +260,16 @@ describe("Movers that meet", function()
       assert.are.same({ 1, 0 }, { seen[1][2], seen[1][7] })
       assert.near(0.2, seen[1][3], 1e-9)
       assert.near(1, seen[1][4], 1e-9)
+      -- a callback that stops on the wall's first triangle is not asked
+      -- about the NPC (counts include the call that stopped)
+      local calls = 0
+      assert.are.equal(1, w:overlapEllipsoid(2.5, 0, 0, 2.4, 2.4, 2.4, function(o)
+        calls = calls + 1
+        assert.are_not.equal(npc, o)
+        return false
+      end))
+      assert.are.equal(1, calls)
+      assert.is_true(w:overlapEllipsoid(2.5, 0, 0, 2.4, 2.4, 2.4, function() end) > 2)
       player:setPosition(0.6, 0, 0)
       seen = {}
       assert.are.equal(1, w:overlap(player, function(o) seen[#seen + 1] = o end))

@@ -232,6 +232,9 @@ typedef int (*cs_MoverOverlapFn)(void *ud, const cs_Mover *other, double depth,
                                  const cs_Vec3 *normal);
 long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
                              unsigned mask, const cs_Mover *self, cs_MoverOverlapFn fn, void *ud);
+long cs_world_overlap(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
+                      unsigned mask, const cs_Mover *self, cs_OverlapFn tri_fn,
+                      cs_MoverOverlapFn mover_fn, void *ud);
 ]]
 local CS_VERSION = "0.1.0"      -- the header's CS_VERSION (spec/ffi_spec.lua checks it)
 
@@ -1816,8 +1819,7 @@ end)
 -- the next one, nil: dflt) as the callback of world w; returns the count, or
 -- raises what failed.
 -- An added mover the ellipsoid overlaps: fn(mover, 1, depth, nx, ny, nz, 0)
--- ([0] of the bodies: the world's movers); and a stop noted, so that the
--- movers are not asked once fn stopped on the triangles.
+-- ([0] of the bodies: the world's movers).
 local mover_overlap_cb = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
   return q_call(pcall(Q_fn, Q_bodies[0][ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
 end)
@@ -1837,19 +1839,8 @@ function run_query(w, fname, fnarg, fn, mask, dflt, kind, a, b, c, d)
   if kind == "box" then n = C.cs_world_query_box(w._p, a, b, mk, has and tri_cb or nil, nil)
   elseif kind == "ray" then n = C.cs_world_raycast_all(w._p, a, b, mk, has and hit_cb or nil, nil)
   else                                  -- the triangles, then the added movers (d: one to leave out)
-    local stopped = false
-    if has then
-      Q_fn = function(...)
-        local go = fn(...)
-        if go == false then stopped = true end
-        return go
-      end
-    end
-    n = C.cs_world_overlap_ellipsoid(w._p, a, b, c, mk, has and overlap_cb or nil, nil)
-    if n >= 0 and Q_failed == CTX_OK and not stopped then
-      local k = C.cs_world_overlap_movers(w._p, a, b, c, mk, d, has and mover_overlap_cb or nil, nil)
-      n = k < 0 and k or n + k
-    end
+    n = C.cs_world_overlap(w._p, a, b, c, mk, d, has and overlap_cb or nil,
+      has and mover_overlap_cb or nil, nil)
   end
   w._busy = w._busy - 1
   local failed, err = Q_failed, Q_err
