@@ -329,17 +329,27 @@ static int body_isRemoved(lua_State *L) {
   return 1;
 }
 
-/* Fields: layers (a bitmask, default 1) and userdata (any Lua value). The
-** userdata stays readable and writable after the body's removal. */
-int body___index(lua_State *L) {
+/* {==================================================================
+** The fields of bodies and sensors (placed meshes): layers, a 32-bit mask,
+** and userdata, any Lua value kept in the handle's user value (readable
+** and writable after a removal). Anything else is a method (upvalue 1).
+** ===================================================================*/
+
+typedef struct PlacedKind {
+  const char *mt, *name;                    /* its metatable, "Body" or "Sensor" */
+  unsigned (*layers)(lua_State *L);         /* of the live handle at 1 */
+  void (*set_layers)(lua_State *L, unsigned mask);
+} PlacedKind;
+
+static int placed_index(lua_State *L, const PlacedKind *kind) {
   const char *k;
-  check_type(L, 1, BODY_MT);
+  check_type(L, 1, kind->mt);
   lua_pushvalue(L, 2);
   lua_rawget(L, lua_upvalueindex(1));                /* methods */
   if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
   k = lua_tostring(L, 2);
   if (strcmp(k, "layers") == 0) {
-    csL_pushuint(L, cs_body_get_layers(check_body(L, 1)->body));
+    csL_pushuint(L, kind->layers(L));
   } else if (strcmp(k, "userdata") == 0) {
     csL_getuservalue(L, 1);
     lua_rawgeti(L, -1, BUV_USERDATA);
@@ -347,23 +357,31 @@ int body___index(lua_State *L) {
   return 1;
 }
 
-static int body___newindex(lua_State *L) {
+static int placed_newindex(lua_State *L, const PlacedKind *kind) {
   const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-  check_type(L, 1, BODY_MT);
+  check_type(L, 1, kind->mt);
   if (k != NULL && strcmp(k, "layers") == 0) {
-    unsigned mask = check_mask(L, 3, 3, "__newindex", "layers");
-    cs_body_set_layers(check_body(L, 1)->body, mask);
+    kind->set_layers(L, check_mask(L, 3, 3, "__newindex", "layers"));
   } else if (k != NULL && strcmp(k, "userdata") == 0) {
     csL_getuservalue(L, 1);
     lua_pushvalue(L, 3);
     lua_rawseti(L, -2, BUV_USERDATA);
   } else if (k != NULL) {
-    fail_at(L, 2, "__newindex", "unknown Body field '%s' (fields: layers, userdata)", k);
+    fail_at(L, 2, "__newindex", "unknown %s field '%s' (fields: layers, userdata)", kind->name, k);
   } else {
-    fail_at(L, 2, "__newindex", "unknown Body field (a %s key)", luaL_typename(L, 2));
+    fail_at(L, 2, "__newindex", "unknown %s field (a %s key)", kind->name, luaL_typename(L, 2));
   }
   return 0;
 }
+
+/* }================================================================== */
+
+static unsigned body_layers(lua_State *L) { return cs_body_get_layers(check_body(L, 1)->body); }
+static void body_set_layers(lua_State *L, unsigned mask) { cs_body_set_layers(check_body(L, 1)->body, mask); }
+static const PlacedKind BODY_KIND = {BODY_MT, "Body", body_layers, body_set_layers};
+
+int body___index(lua_State *L) { return placed_index(L, &BODY_KIND); }
+static int body___newindex(lua_State *L) { return placed_newindex(L, &BODY_KIND); }
 
 static int body___tostring(lua_State *L) {
   BodyUD *b = (BodyUD *)check_type(L, 1, BODY_MT);
@@ -511,40 +529,12 @@ static int sensor_isRemoved(lua_State *L) {
   return 1;
 }
 
-/* Fields: layers (a bitmask, default 1) and userdata (any Lua value). */
-int sensor___index(lua_State *L) {
-  const char *k;
-  check_type(L, 1, SENSOR_MT);
-  lua_pushvalue(L, 2);
-  lua_rawget(L, lua_upvalueindex(1));                /* methods */
-  if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
-  k = lua_tostring(L, 2);
-  if (strcmp(k, "layers") == 0) {
-    csL_pushuint(L, cs_sensor_get_layers(check_sensor(L, 1)->sensor));
-  } else if (strcmp(k, "userdata") == 0) {
-    csL_getuservalue(L, 1);
-    lua_rawgeti(L, -1, BUV_USERDATA);
-  }
-  return 1;
-}
+static unsigned sensor_layers(lua_State *L) { return cs_sensor_get_layers(check_sensor(L, 1)->sensor); }
+static void sensor_set_layers(lua_State *L, unsigned mask) { cs_sensor_set_layers(check_sensor(L, 1)->sensor, mask); }
+static const PlacedKind SENSOR_KIND = {SENSOR_MT, "Sensor", sensor_layers, sensor_set_layers};
 
-static int sensor___newindex(lua_State *L) {
-  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-  check_type(L, 1, SENSOR_MT);
-  if (k != NULL && strcmp(k, "layers") == 0) {
-    unsigned mask = check_mask(L, 3, 3, "__newindex", "layers");
-    cs_sensor_set_layers(check_sensor(L, 1)->sensor, mask);
-  } else if (k != NULL && strcmp(k, "userdata") == 0) {
-    csL_getuservalue(L, 1);
-    lua_pushvalue(L, 3);
-    lua_rawseti(L, -2, BUV_USERDATA);
-  } else if (k != NULL) {
-    fail_at(L, 2, "__newindex", "unknown Sensor field '%s' (fields: layers, userdata)", k);
-  } else {
-    fail_at(L, 2, "__newindex", "unknown Sensor field (a %s key)", luaL_typename(L, 2));
-  }
-  return 0;
-}
+int sensor___index(lua_State *L) { return placed_index(L, &SENSOR_KIND); }
+static int sensor___newindex(lua_State *L) { return placed_newindex(L, &SENSOR_KIND); }
 
 static int sensor___tostring(lua_State *L) {
   SensorUD *sn = (SensorUD *)check_type(L, 1, SENSOR_MT);
