@@ -153,27 +153,17 @@ static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flag
   return 1;
 }
 
-int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax,
-                      int flags, cs_SweepHit *hit) {
-  double dist = v3_dot(tr->n, base) + tr->d;   /* signed distance, centre to plane */
-  double ndv = v3_dot(tr->n, vel);
-  double t0, t1, t, vv;
+/* The sphere meets the triangle's plane at distance dist = n.base + d, and
+** ndv = n.vel, in [t0, t1] (Fauerby 3.2), which meets [0, tmax]: the rest
+** of cs_sweep_triangle. bound_checked: the caller has already found
+** boundary_in_reach true for the same interval (cs_sweep_triangles), so the
+** vertex and edge tests go ahead without it. */
+static int sweep_in_plane(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax,
+                          int flags, double dist, double ndv, double t0, double t1,
+                          int bound_checked, cs_SweepHit *hit) {
+  double t, vv;
   cs_Vec3 point;
   int feature = -1, skip;
-  /* One-sided triangles: only a move against the front face (the papers'
-  ** test, Fauerby 3.2; a zero move counts as against it). */
-  if (tr->one_sided && ndv > 0.0) return 0;
-  /* The interval [t0, t1] in which the sphere meets the plane (Fauerby 3.2). */
-  if (ndv == 0.0) {
-    if (fabs(dist) >= 1.0) return 0;   /* parallel, never meets the plane */
-    t0 = 0.0;
-    t1 = tmax;
-  } else {
-    t0 = (-1.0 - dist) / ndv;
-    t1 = (1.0 - dist) / ndv;
-    if (t0 > t1) { double tmp = t0; t0 = t1; t1 = tmp; }
-    if (t0 > tmax || t1 < 0.0) return 0;   /* the cheap early out */
-  }
   if (t0 <= 0.0) {
     /* The sphere cuts the plane now: an overlap, or else only the boundary
     ** can be met (a face contact would have to be in the past). */
@@ -207,7 +197,7 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   t = t1 < tmax ? t1 : tmax;
   vv = v3_len2(vel);
   if (vv == 0.0) return 0;
-  if (tr->edge_ready &&
+  if (!bound_checked && tr->edge_ready &&
       !boundary_in_reach(base, vel, tr, dist, ndv, t0, t, move_size_of(base, vel, t)))
     return 0;
   if (sweep_vertex(base, vel, vv, tr->a, &t)) { feature = CS_FEATURE_VERTEX; point = tr->a; }
@@ -219,6 +209,28 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   if (feature < 0) return 0;
   finish_hit(base, vel, tr, feature, t, point, hit);
   return 1;
+}
+
+int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax,
+                      int flags, cs_SweepHit *hit) {
+  double dist = v3_dot(tr->n, base) + tr->d;   /* signed distance, centre to plane */
+  double ndv = v3_dot(tr->n, vel);
+  double t0, t1;
+  /* One-sided triangles: only a move against the front face (the papers'
+  ** test, Fauerby 3.2; a zero move counts as against it). */
+  if (tr->one_sided && ndv > 0.0) return 0;
+  /* The interval [t0, t1] in which the sphere meets the plane (Fauerby 3.2). */
+  if (ndv == 0.0) {
+    if (fabs(dist) >= 1.0) return 0;   /* parallel, never meets the plane */
+    t0 = 0.0;
+    t1 = tmax;
+  } else {
+    t0 = (-1.0 - dist) / ndv;
+    t1 = (1.0 - dist) / ndv;
+    if (t0 > t1) { double tmp = t0; t0 = t1; t1 = tmp; }
+    if (t0 > tmax || t1 < 0.0) return 0;   /* the cheap early out */
+  }
+  return sweep_in_plane(base, vel, tr, tmax, flags, dist, ndv, t0, t1, 0, hit);
 }
 
 /* The unit outward normal in the plane (normal n) of edge ab, whose third
@@ -292,12 +304,14 @@ long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, cs_TriES *tris, size_t n,
       if (!t->edge_ready) edge_data(t);
       if (!boundary_in_reach(base, vel, t, dist, ndv, t0, t1 < tmax ? t1 : tmax, move_size))
         continue;
+      /* the kernel's rest, on the interval just found (the same doubles) */
+      if (!sweep_in_plane(base, vel, t, tmax, flags, dist, ndv, t0, t1, 1, hit)) continue;
+    } else if (!cs_sweep_triangle(base, vel, t, tmax, flags, hit)) {
+      continue;
     }
-    if (cs_sweep_triangle(base, vel, &tris[i], tmax, flags, hit)) {
-      best = (long)i;
-      tmax = hit->t;
-      if (tmax == 0.0) break;   /* nothing is earlier than an overlap */
-    }
+    best = (long)i;
+    tmax = hit->t;
+    if (tmax == 0.0) break;     /* nothing is earlier than an overlap */
   }
   return best;
 }
