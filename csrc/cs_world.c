@@ -538,16 +538,30 @@ static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec
 }
 
 /* Keeps the world's gathered triangles (for the box [lo, hi], mapped from
-** es) in the mover's cache; on allocation failure the cache is left empty. */
-static void cache_store(const cs_World *w, cs_Mover *m, const cs_ESpace *es,
+** es) in the mover's cache; on allocation failure the cache is left empty.
+** When the mover and the world allocate alike (the Lua binding's state, the
+** C default), the triangles move instead of being copied: the world's
+** buffer becomes the cache's, and the cache's old one the world's scratch
+** for the next gather (w->tris is then no longer the gathered set). */
+static void cache_store(cs_World *w, cs_Mover *m, const cs_ESpace *es,
                         cs_Vec3 lo, cs_Vec3 hi) {
   cs_GatherCache *c = &m->cache;
   c->world = 0;
-  if (cs_grow(&m->alloc, (void **)&c->tris, &c->captris, w->ntris, sizeof(cs_TriES)) != CS_OK ||
-      cs_grow(&m->alloc, (void **)&c->bodies, &c->capbodies, w->ngbodies,
+  if (cs_grow(&m->alloc, (void **)&c->bodies, &c->capbodies, w->ngbodies,
               sizeof(cs_Body *)) != CS_OK)
     return;
-  if (w->ntris) memcpy(c->tris, w->tris, w->ntris * sizeof(cs_TriES));
+  if (m->alloc.fn == w->alloc.fn && m->alloc.ud == w->alloc.ud) {
+    cs_TriES *t = c->tris;          /* nothing fails after this */
+    size_t cap = c->captris;
+    c->tris = w->tris;
+    c->captris = w->captris;
+    w->tris = t;
+    w->captris = cap;
+  } else {
+    if (cs_grow(&m->alloc, (void **)&c->tris, &c->captris, w->ntris, sizeof(cs_TriES)) != CS_OK)
+      return;
+    if (w->ntris) memcpy(c->tris, w->tris, w->ntris * sizeof(cs_TriES));
+  }
   if (w->ngbodies) memcpy((void *)c->bodies, (const void *)w->gbodies, w->ngbodies * sizeof(cs_Body *));
   c->ntris = w->ntris;
   c->nbodies = w->ngbodies;
@@ -802,10 +816,16 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
   if (s != CS_OK) cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
   if (s == CS_OK) {
-    if (!m->filter) cache_store(w, m, &es, lo, hi);
     set.tris = w->tris;
     set.ntris = w->ntris;
     set.bodies = w->gbodies;
+    if (!m->filter) {
+      cache_store(w, m, &es, lo, hi);
+      if (m->cache.world) {          /* the slide works on the cache's set */
+        set.tris = m->cache.tris;
+        set.bodies = m->cache.bodies;
+      }
+    }
     s = slide(w, m, &set);
   }
   w->busy = 0;
