@@ -518,9 +518,25 @@ static cs_Vec3 ground_carry(const cs_Body *b, const cs_Mover *m) {
 ** The mover's gather cache
 ** ===================================================================*/
 
-/* How much larger than a call's box the cached box is, in radii: movers
-** moving less than this per frame gather once every few frames. */
-#define CACHE_FAT 0.5
+/* How much larger than a call's box the cached box is, in radii, every
+** way; and how far it reaches ahead along the mover's last move, in moves
+** (at most CACHE_AHEAD_MAX radii): a mover walking on gathers once every
+** CACHE_AHEAD frames or so, and its cache holds the strip ahead of it
+** rather than a square around it. */
+#define CACHE_FAT 0.1
+#define CACHE_AHEAD 10.0
+#define CACHE_AHEAD_MAX 8.0
+
+/* The box a gather for the call box [lo, hi] caches (see CACHE_FAT). */
+static void cache_box(const cs_Mover *m, cs_Vec3 *lo, cs_Vec3 *hi) {
+  double r = v3_len(m->radius), fat = CACHE_FAT * r, l = v3_len(m->last_move);
+  cs_Vec3 ahead = v3(0, 0, 0);
+  if (l > 0 && l < HUGE_VAL)
+    ahead = v3_scale(m->last_move, l * CACHE_AHEAD <= CACHE_AHEAD_MAX * r ? CACHE_AHEAD
+                                                                 : CACHE_AHEAD_MAX * r / l);
+  *lo = v3_add(v3_sub(*lo, v3(fat, fat, fat)), v3_min(ahead, v3(0, 0, 0)));
+  *hi = v3_add(v3_add(*hi, v3(fat, fat, fat)), v3_max(ahead, v3(0, 0, 0)));
+}
 
 static int box_inside(cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 olo, cs_Vec3 ohi) {
   return lo.x >= olo.x && lo.y >= olo.y && lo.z >= olo.z &&
@@ -741,7 +757,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   cs_Vec3 lo, hi, carry = v3(0, 0, 0), walk;
   const cs_Body *ground;
   const cs_Mover *ground_mover;
-  double margin, fat, diameter, skin = cs_mover_skin(m);
+  double margin, diameter, skin = cs_mover_skin(m);
   size_t nells = 0, k;
   cs_Status s;
   int clear;
@@ -811,8 +827,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
     w->busy = 0;
     return s;
   }
-  fat = m->filter ? 0 : CACHE_FAT * v3_len(m->radius);
-  ellipsoid_box(&es, margin + fat, &lo, &hi);
+  if (!m->filter) cache_box(m, &lo, &hi);
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
   if (s != CS_OK) cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
   if (s == CS_OK) {
