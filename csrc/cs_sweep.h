@@ -18,7 +18,8 @@ typedef struct cs_TriES {
   cs_Vec3 a, b, c;        /* vertices, ellipsoid space relative to the call's start */
   cs_Vec3 n;              /* unit front normal, ellipsoid space */
   double d;               /* plane: dot(n, x) + d = 0 */
-  cs_Vec3 lo, hi;         /* bounds of a, b, c (cs_sweep_triangles' first test) */
+  cs_Vec3 lo, hi;         /* bounds of a, b, c (cs_sweep_triangles' first test,
+                          ** which reads lo and hi as 6 doubles in a row) */
   /* the kernel's distance bound (cs_sweep.c), filled when first needed by
   ** cs_sweep_triangles (edge_ready), which cs_tri_bounds clears: */
   cs_Vec3 edge_n[3];      /* unit outward normals in the plane of ab, bc, ca */
