@@ -527,20 +527,24 @@ static cs_Vec3 ground_carry(const cs_Body *b, const cs_Mover *m) {
 #define CACHE_AHEAD 10.0
 #define CACHE_AHEAD_MAX 8.0
 
-/* The box a gather for the call box [lo, hi] caches (see CACHE_FAT). */
-static void cache_box(const cs_Mover *m, cs_Vec3 *lo, cs_Vec3 *hi) {
+static int box_inside(cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 olo, cs_Vec3 ohi) {
+  return lo.x >= olo.x && lo.y >= olo.y && lo.z >= olo.z &&
+         hi.x <= ohi.x && hi.y <= ohi.y && hi.z <= ohi.z;
+}
+
+/* The box a gather for the call box [lo, hi] caches (see CACHE_FAT). The
+** strip ahead is taken only when the mover starts inside its last cached
+** box in this world: a mover placed anew (setPosition) gathers as on its
+** first call, whatever its last move was. */
+static void cache_box(const cs_World *w, const cs_Mover *m, cs_Vec3 *lo, cs_Vec3 *hi) {
   double r = v3_len(m->radius), fat = CACHE_FAT * r, l = v3_len(m->last_move);
+  const cs_GatherCache *c = &m->cache;
   cs_Vec3 ahead = v3(0, 0, 0);
-  if (l > 0 && l < HUGE_VAL)
+  if (l > 0 && l < HUGE_VAL && c->world == w->id && box_inside(m->pos, m->pos, c->lo, c->hi))
     ahead = v3_scale(m->last_move, l * CACHE_AHEAD <= CACHE_AHEAD_MAX * r ? CACHE_AHEAD
                                                                  : CACHE_AHEAD_MAX * r / l);
   *lo = v3_add(v3_sub(*lo, v3(fat, fat, fat)), v3_min(ahead, v3(0, 0, 0)));
   *hi = v3_add(v3_add(*hi, v3(fat, fat, fat)), v3_max(ahead, v3(0, 0, 0)));
-}
-
-static int box_inside(cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 olo, cs_Vec3 ohi) {
-  return lo.x >= olo.x && lo.y >= olo.y && lo.z >= olo.z &&
-         hi.x <= ohi.x && hi.y <= ohi.y && hi.z <= ohi.z;
 }
 
 /* Does the cache hold every triangle a call in the box [lo, hi] may meet,
@@ -827,7 +831,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
     w->busy = 0;
     return s;
   }
-  if (!m->filter) cache_box(m, &lo, &hi);
+  if (!m->filter) cache_box(w, m, &lo, &hi);
   s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
   if (s != CS_OK) cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
   if (s == CS_OK) {
