@@ -28,11 +28,11 @@ WARN := -Wall -Wextra -Wshadow -Wpointer-arith -Wcast-qual -Wstrict-prototypes \
         -Wmissing-prototypes -Wdeclaration-after-statement -Wundef
 OPT ?= -O2 -g
 CFLAGS_ALL = -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -fPIC $(CFLAGS)
-LDLIBS_ALL = -lm
+LDLIBS_ALL = -lm -lpthread
 
 CORE_SRC := csrc/cs_alloc.c csrc/cs_check.c csrc/cs_mesh.c csrc/cs_bvh.c csrc/cs_body.c csrc/cs_broad.c csrc/cs_geom.c \
             csrc/cs_espace.c csrc/cs_sweep.c csrc/cs_slide.c csrc/cs_mover.c csrc/cs_world.c \
-            csrc/cs_query.c csrc/cs_sensor.c csrc/cs_ellipsoid.c
+            csrc/cs_query.c csrc/cs_sensor.c csrc/cs_ellipsoid.c csrc/cs_thread.c csrc/cs_batch.c
 LUA_SRC := csrc/cs_lua.c csrc/cs_lua_mesh.c csrc/cs_lua_world.c csrc/cs_lua_mover.c csrc/cs_lua_query.c
 HDRS := $(wildcard csrc/*.h)
 
@@ -274,7 +274,7 @@ $(BENCH_SCENES)/arena.obj:
 # Plain -O2 (portable, no -march), like the core in $(CORE_LIB).
 $(BENCH_BIN): bench/walkers.c csrc/collideslide.h $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -O2 -g $(CFLAGS) -Icsrc -o $@ $< $(CORE_LIB) -lm
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -O2 -g $(CFLAGS) -Icsrc -o $@ $< $(CORE_LIB) -lm -lpthread
 
 bench: all $(BENCH_BIN) bench-scenes
 	python3 bench/run.py --walkers $(BENCH_BIN) --lua $(LUA) --scenes $(BENCH_SCENES) $(if $(QUICK),--quick)
@@ -339,7 +339,7 @@ $(BULLET_BIN): bench/peers/walkers_bullet.cpp bench/peers/peer_main.h bench/peer
                $(PEER_OURS) $(CORE_LIB)
 	@sh tools/deps.sh $(LUA) bullet
 	$(CXX) -std=c++11 -O2 -g $$(pkg-config --cflags bullet) -Icsrc -o $@ $< $(PEER_OURS) \
-	  $(CORE_LIB) $$(pkg-config --libs bullet) -lm
+	  $(CORE_LIB) $$(pkg-config --libs bullet) -lm -lpthread
 
 $(JOLT_BIN): bench/peers/walkers_jolt.cpp bench/peers/peer_main.h bench/peers/peer.h \
              $(PEER_OURS) $(CORE_LIB)
@@ -505,7 +505,7 @@ fuzz-deps:
 
 build/fuzz/%: fuzz/%.c fuzz/fuzz_alloc.h $(STRESS_SUPPORT) $(CORE_SRC) $(CTEST_HDRS) | fuzz-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Icsrc -Ispec/c -Ifuzz -o $@ $< $(STRESS_SUPPORT) $(CORE_SRC) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Icsrc -Ispec/c -Ifuzz -o $@ $< $(STRESS_SUPPORT) $(CORE_SRC) -lm -lpthread
 
 # Each input that once found a bug must pass.
 fuzz-regressions: $(FUZZERS:%=build/fuzz/%)

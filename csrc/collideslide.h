@@ -488,6 +488,80 @@ long cs_world_overlap(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const dou
 
 /* }================================================================== */
 
+/* {==================================================================
+** Crowds: many movers in one call, on the world's threads (issue 15)
+** ===================================================================*/
+
+/* The most threads a world runs (cs_world_set_threads). */
+#define CS_MAX_THREADS 64
+
+/* How many threads a batch uses: k in 1..CS_MAX_THREADS, default 1. With
+** k = 1 no thread is ever started; with k > 1 the world starts k - 1
+** threads at its first batch (the calling thread is the k-th) and ends them
+** when k changes or the world is freed. CS_EINVAL for k out of range, or
+** CS_EBUSY during a call on the world. */
+cs_Status cs_world_set_threads(cs_World *w, int k);
+int cs_world_get_threads(const cs_World *w);
+/* The number of processors online (1 when it cannot be told). */
+int cs_cpu_count(void);
+
+/* Does every refit that is pending: the broad phase after bodies moved or
+** meshes were edited, the bounds of bodies and sensors, the movers' grid.
+** After it, and until the world, its bodies, meshes, sensors or added
+** movers' shapes change, the calls below only read what they share:
+**
+** THE CONTRACT FOR A JOB SYSTEM OF ONE'S OWN. After cs_world_prepare, and
+** while nothing edits the world (no add, remove, transform, friction,
+** mesh edit, sensor change, mover add/remove or setter on an added
+** mover), these may run at the same time on one world from any threads,
+** each on its own mover and its own cs_CallScratch:
+**   cs_world_collide_and_slide_in(w, scratch, m, ...)   for movers that are
+**     not added to the world (added ones read each other: use the batch)
+** and queries that take a scratch of their own are not among them: the
+** queries (sweeps, raycasts, overlaps) use the world's scratch and run on
+** one thread at a time. The batch call below keeps this contract itself.
+** The allocator given to cs_world_new must be thread-safe when threads run
+** (the default one is). */
+void cs_world_prepare(cs_World *w);
+
+/* The scratch one call works in (gathered triangles, contacts, ...): a
+** thread of one's own needs one; cs_world_collide_and_slide uses the
+** world's. Made with the world's allocator; free it before the world. */
+typedef struct cs_CallScratch cs_CallScratch;
+cs_Status cs_call_scratch_new(cs_World *w, cs_CallScratch **out);
+void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
+/* cs_world_collide_and_slide in the scratch sc, for the contract above;
+** its error is the scratch's (cs_call_scratch_error). Needs a prepared
+** world and refuses (CS_EBUSY) a mover added to it. */
+cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
+                                        const cs_Vec3 *walk, const cs_Vec3 *gravity);
+const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
+
+/* Moves movers[0..n-1], each by its walk and then its gravity:
+** moves[i * stride + 0..2] is mover i's walk, and when stride is 6,
+** moves[i * stride + 3..5] its gravity (stride 3: no gravity pass).
+** out (NULL or 3n doubles) receives the new centres; moved (NULL or n
+** bytes) says which movers moved (1) and which were left as they were (0).
+**
+** The result is bit-identical to calling cs_world_collide_and_slide on
+** each mover in list order, whatever the thread count: movers whose moves
+** cannot meet (their reach boxes are apart) run in parallel, movers that
+** can meet (added movers, solid to each other) keep list order. A mover
+** with a filter (cs_mover_set_filter or _mover_filter) runs on the calling
+** thread, and those movers run in list order among themselves.
+**
+** Every argument is checked before any mover moves: a bad move, a NULL or
+** repeated mover gives CS_EINVAL or CS_ERANGE, *failed (when not NULL) the
+** index of the first bad mover, and nothing moves. A failure during the
+** batch (a filter that aborts, memory) stops it: every mover listed before
+** the failed one has moved, the failed one is left as it was, later ones
+** either moved or were left as they were (moved says which); *failed is
+** its index. The message (cs_world_error) names the mover as "mover i"
+** (1-based). CS_EBUSY during another call on the world. */
+cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
+                                          const double *moves, int stride, double *out,
+                                          unsigned char *moved, size_t *failed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -193,8 +193,8 @@ static int overlap(cs_Vec3 alo, cs_Vec3 ahi, cs_Vec3 blo, cs_Vec3 bhi) {
          alo.z <= bhi.z && blo.z <= ahi.z;
 }
 
-void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies, size_t n,
-                         cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
+void cs_broad_walk_shared(const cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies,
+                          size_t n, cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
   it->lo = lo;
   it->hi = hi;
   it->mask = mask;
@@ -203,16 +203,18 @@ void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies,
   it->top = 0;
   it->counted = 0;
   it->one_by_one = !bp->ok || bp->dirty || bp->rebuild;
-  if (it->one_by_one) {   /* every body */
-    it->i = 0;
-    it->end = n;
-    return;
+  it->i = 0;
+  it->end = it->one_by_one ? n : 0;
+  if (!it->one_by_one && bp->nnodes) it->stack[it->top++] = 0;
+}
+
+void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies, size_t n,
+                         cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
+  cs_broad_walk_shared(bp, it, bodies, n, lo, hi, mask);
+  if (it->top) {          /* a tree walk: counted, so nothing updates the tree under it */
+    bp->walks++;
+    it->counted = 1;
   }
-  it->i = it->end = 0;
-  if (bp->nnodes == 0) return;
-  bp->walks++;
-  it->counted = 1;
-  it->stack[it->top++] = 0;
 }
 
 cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it) {

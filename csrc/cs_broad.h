@@ -64,6 +64,11 @@ typedef struct cs_BroadWalk {
 } cs_BroadWalk;
 void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies, size_t n,
                          cs_Vec3 lo, cs_Vec3 hi, unsigned mask);
+/* The same walk for calls on several threads at once (a batch), after
+** cs_broad_update: it writes nothing shared (no walk count; nothing may
+** update the tree while the batch runs). End it with cs_broad_walk_end. */
+void cs_broad_walk_shared(const cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies,
+                          size_t n, cs_Vec3 lo, cs_Vec3 hi, unsigned mask);
 cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it);
 void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it);
 /* The bounds of every enabled body of bodies[n]; returns 0 when there is

@@ -288,7 +288,7 @@ static void cell_of(const cs_MoverSet *set, cs_Vec3 p, double c[3]) {
 
 static void grid_insert(cs_MoverSet *set, cs_Mover *m) {
   size_t b;
-  cell_of(set, m->pos, m->grid_cell);
+  cell_of(set, m->seen_pos, m->grid_cell);
   b = cell_bucket(set, m->grid_cell);
   m->grid_bucket = b;
   m->grid_next = set->heads[b];
@@ -327,13 +327,22 @@ static void grid_build(cs_MoverSet *set) {
   for (i = 0; i < set->count; i++) grid_insert(set, set->items[i]);
 }
 
+/* The grid pays from a few dozen movers; rebuilt when it is too small or
+** its cells are too fine for the largest mover. */
+void cs_moverset_prepare(cs_MoverSet *set) {
+  if (set->count > 32 && (!set->nbuckets || set->count > set->nbuckets ||
+                          set->max_half > set->cell))
+    grid_build(set);
+}
+
 void cs_moverset_moved(cs_MoverSet *set, cs_Mover *m) {
   cs_Vec3 h;
   double c[3];
+  m->seen_pos = m->pos;
   if (!set->nbuckets) return;
   h = cs_mover_half_extents(m);
   set->max_half = fmax(set->max_half, fmax(h.x, fmax(h.y, h.z)));
-  cell_of(set, m->pos, c);
+  cell_of(set, m->seen_pos, c);
   if (c[0] != m->grid_cell[0] || c[1] != m->grid_cell[1] || c[2] != m->grid_cell[2]) {
     grid_unlink(set, m);
     grid_insert(set, m);
@@ -344,11 +353,7 @@ void cs_moverset_near(cs_MoverSet *set, cs_Vec3 lo, cs_Vec3 hi, cs_MoverFn fn, v
   double a[3], b[3], c[3], cells;
   size_t i;
   if (set->count == 0) return;
-  /* the grid pays from a few dozen movers; rebuilt when it is too small or
-  ** its cells are too fine for the largest mover */
-  if (set->count > 32 && (!set->nbuckets || set->count > set->nbuckets ||
-                          set->max_half > set->cell))
-    grid_build(set);
+  if (!set->frozen) cs_moverset_prepare(set);
   if (set->nbuckets) {
     lo = v3_sub(lo, v3(set->max_half, set->max_half, set->max_half));
     hi = v3_add(hi, v3(set->max_half, set->max_half, set->max_half));
@@ -380,6 +385,7 @@ cs_Status cs_moverset_add(cs_MoverSet *set, const cs_Alloc *a, cs_Mover *m) {
     if (s != CS_OK) return s;
   }
   m->set = set;
+  m->seen_pos = m->pos;
   m->set_slot = set->count;
   set->items[set->count++] = m;
   if (set->nbuckets) {

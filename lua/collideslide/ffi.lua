@@ -235,6 +235,19 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, co
 long cs_world_overlap(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
                       unsigned mask, const cs_Mover *self, cs_OverlapFn tri_fn,
                       cs_MoverOverlapFn mover_fn, void *ud);
+cs_Status cs_world_set_threads(cs_World *w, int k);
+int cs_world_get_threads(const cs_World *w);
+int cs_cpu_count(void);
+void cs_world_prepare(cs_World *w);
+typedef struct cs_CallScratch cs_CallScratch;
+cs_Status cs_call_scratch_new(cs_World *w, cs_CallScratch **out);
+void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
+cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
+                                        const cs_Vec3 *walk, const cs_Vec3 *gravity);
+const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
+cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
+                                          const double *moves, int stride, double *out,
+                                          unsigned char *moved, size_t *failed);
 ]]
 local CS_VERSION = "0.1.0"      -- the header's CS_VERSION (spec/ffi_spec.lua checks it)
 
