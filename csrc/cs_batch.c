@@ -94,7 +94,7 @@ static cs_Status start_threads(cs_World *w) {
 ** Checks: every argument before any mover moves
 ** ===================================================================*/
 
-static cs_Status fail_at(cs_World *w, size_t i, size_t *failed, cs_Status s, const char *msg) {
+static cs_Status batch_fail(cs_World *w, size_t i, size_t *failed, cs_Status s, const char *msg) {
   if (failed) *failed = i;
   return cs_fail(&w->err, s, 0, "mover %lu: %s", (unsigned long)(i + 1), msg);
 }
@@ -117,17 +117,17 @@ static cs_Status check_all(Batch *B, uint64_t stamp, size_t *failed) {
     cs_Vec3 walk, grav, h;
     cs_Error err;
     double margin, diameter;
-    if (!m) return fail_at(w, i, failed, CS_EINVAL, "is NULL");
+    if (!m) return batch_fail(w, i, failed, CS_EINVAL, "is NULL");
     if (m->batch_stamp == stamp) {
       char msg[64];
       sprintf(msg, "is listed twice (also as mover %lu)", (unsigned long)(m->batch_index + 1));
-      return fail_at(w, i, failed, CS_EINVAL, msg);
+      return batch_fail(w, i, failed, CS_EINVAL, msg);
     }
     m->batch_stamp = stamp;
     m->batch_index = i;
     move_of(B, i, &walk, &grav);
     if (cs_world_check_move(w, &err, m, &walk, B->stride == 6 ? &grav : NULL, &margin) != CS_OK) {
-      cs_Status s = fail_at(w, i, failed, err.status, err.message);
+      cs_Status s = batch_fail(w, i, failed, err.status, err.message);
       w->err.arg = err.arg;
       return s;
     }
@@ -419,7 +419,7 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
   }
   t = 0;
   if ((i = first_failure(&B, &t)) < n) {
-    s = fail_at(w, i, failed, B.fail[t].status, B.fail[t].err.message);
+    s = batch_fail(w, i, failed, B.fail[t].status, B.fail[t].err.message);
     w->err.arg = 0;
   } else s = cs_ok(&w->err);
   batch_free(&B);
