@@ -43,7 +43,7 @@ CORE_LIB := build/libcollideslide.a
 export LUA_PATH := ./lua/?.lua;./lua/?/init.lua;./spec/?.lua;;
 export LUA_CPATH := ./$(BUILD)/?.so;;
 
-.PHONY: all lib demo test check deps clean ctest check-valgrind test-all rock-test rockspec-check install env
+.PHONY: all lib demo test check deps clean ctest check-valgrind test-all rock-test rockspec-check install env test-tsan
 
 .DEFAULT_GOAL := all
 
@@ -149,6 +149,38 @@ $(CORE_ASAN_LIB): $(CORE_SRC) $(HDRS)
 	@for f in $(CORE_SRC); do $(CC) $(CFLAGS_ALL) $(SANFLAGS) -c $$f -o build/obj-asan/$$(basename $$f .c).o || exit 1; done
 	rm -f $@ && ar rcs $@ $(patsubst csrc/%.c,build/obj-asan/%.o,$(CORE_SRC))
 
+# ThreadSanitizer (issue 15): the core with -fsanitize=thread, the batch's
+# C test in its thread-stress mode (batches on 4 threads, and 4 threads of
+# our own on one prepared world) and in its normal mode, then the Lua batch
+# specs with a TSan-built module (libtsan preloaded into the interpreter).
+# Any report fails (halt_on_error).
+TSANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+CORE_TSAN_LIB := build/libcollideslide-tsan.a
+TSAN_MODULE := build/tsan-$(LUA)/collideslide/core.so
+TSAN_OPTS := TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+
+$(CORE_TSAN_LIB): $(CORE_SRC) $(HDRS)
+	@mkdir -p build/obj-tsan
+	@for f in $(CORE_SRC); do $(CC) $(CFLAGS_ALL) $(TSANFLAGS) -c $$f -o build/obj-tsan/$$(basename $$f .c).o || exit 1; done
+	rm -f $@ && ar rcs $@ $(patsubst csrc/%.c,build/obj-tsan/%.o,$(CORE_SRC))
+
+build/ctest-tsan/%: spec/c/%.c $(CTEST_SUPPORT) $(CTEST_HDRS) $(CORE_TSAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TSANFLAGS) -Icsrc -Ispec/c -o $@ $< $(CTEST_SUPPORT) $(CORE_TSAN_LIB) $(LDLIBS_ALL)
+
+$(TSAN_MODULE): $(CORE_SRC) $(LUA_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TSANFLAGS) -I$(LUA_INC) -shared -o $@ $(CORE_SRC) $(LUA_SRC) $(LDLIBS_ALL)
+
+test-tsan: deps build/ctest-tsan/test_batch $(TSAN_MODULE)
+	$(TSAN_OPTS) build/ctest-tsan/test_batch tsan
+	$(TSAN_OPTS) build/ctest-tsan/test_batch 120 8 1
+	@if [ -f spec/batch_spec.lua ]; then \
+	  echo "== the batch specs with a TSan-built module"; \
+	  LUA_CPATH="./build/tsan-$(LUA)/?.so;;" $(TSAN_OPTS) LD_PRELOAD=$$($(CC) -print-file-name=libtsan.so) \
+	    $(LUA) $$(command -v busted) --ignore-lua --helper=spec/helper.lua -o plainTerminal spec/batch_spec.lua; \
+	fi
+
 # The specs under memcheck. busted's re-exec (--lua) is skipped so valgrind
 # watches the interpreter that loads our module; the exit with
 # os.exit(code, true) closes the state, so userdata that __gc does not free
@@ -206,6 +238,7 @@ ci-extra: callgraph test-states
 	$(MAKE) --no-print-directory rock-test
 	$(MAKE) --no-print-directory stress-short
 	$(MAKE) --no-print-directory lifetime-slice
+	$(MAKE) --no-print-directory test-tsan
 
 # The rock, built the way users get it: luarocks make (builtin backend, no
 # network: every dependency is a Debian package) from a copy of the sources,
@@ -272,6 +305,19 @@ $(BENCH_SCENES)/arena.obj:
 	python3 $(SHARED)/bench/make_scenes.py $(BENCH_SCENES) arena
 
 # Plain -O2 (portable, no -march), like the core in $(CORE_LIB).
+CROWD_BIN := build/bench/crowd
+$(CROWD_BIN): bench/crowd.c bench/walkers.c csrc/collideslide.h $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -Wno-unused-function -O2 -g $(CFLAGS) -Icsrc -o $@ $< $(CORE_LIB) -lm -lpthread
+
+# Crowds (issue 15): the walkers through the batch call, in one process,
+# the loop and the batch on 1 and 2 threads in turn run after run (wall
+# clock; each must end on the loop's checksum); then 10,000 movers on
+# terrain_708. CROWD_ARGS adds to both runs.
+bench-crowd: $(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj
+	$(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj --movers 1024 --frames 240 --warmup 60 --runs 5 --threads 2 $(CROWD_ARGS)
+	$(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj --movers 10000 --frames 40 --warmup 10 --runs 3 --threads 2 $(CROWD_ARGS)
+
 $(BENCH_BIN): bench/walkers.c csrc/collideslide.h $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -O2 -g $(CFLAGS) -Icsrc -o $@ $< $(CORE_LIB) -lm -lpthread

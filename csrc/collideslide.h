@@ -507,32 +507,29 @@ int cs_cpu_count(void);
 
 /* Does every refit that is pending: the broad phase after bodies moved or
 ** meshes were edited, the bounds of bodies and sensors, the movers' grid.
-** After it, and until the world, its bodies, meshes, sensors or added
-** movers' shapes change, the calls below only read what they share:
 **
 ** THE CONTRACT FOR A JOB SYSTEM OF ONE'S OWN. After cs_world_prepare, and
-** while nothing edits the world (no add, remove, transform, friction,
-** mesh edit, sensor change, mover add/remove or setter on an added
-** mover), these may run at the same time on one world from any threads,
-** each on its own mover and its own cs_CallScratch:
-**   cs_world_collide_and_slide_in(w, scratch, m, ...)   for movers that are
-**     not added to the world (added ones read each other: use the batch)
-** and queries that take a scratch of their own are not among them: the
-** queries (sweeps, raycasts, overlaps) use the world's scratch and run on
-** one thread at a time. The batch call below keeps this contract itself.
-** The allocator given to cs_world_new must be thread-safe when threads run
-** (the default one is). */
+** while nothing edits the world (no add, remove, transform, velocity,
+** friction, mesh edit, sensor change, mover add or remove, setter on an
+** added mover), cs_world_collide_and_slide_in may run at the same time from
+** any threads, each call on its own mover and its own cs_CallScratch, for
+** movers that are not added to any world (added movers read each other:
+** move those with the batch below, which keeps the loop's order among
+** them). Queries (sweeps, raycasts, overlaps) and cs_world_collide_and_slide
+** use the world's own scratch: one thread at a time, not while such calls
+** run. The batch keeps this contract itself. The allocator given to
+** cs_world_new must be thread-safe when threads run (the default one is). */
 void cs_world_prepare(cs_World *w);
 
-/* The scratch one call works in (gathered triangles, contacts, ...): a
-** thread of one's own needs one; cs_world_collide_and_slide uses the
-** world's. Made with the world's allocator; free it before the world. */
+/* The scratch one call works in (gathered triangles, contacts, ...): one
+** per thread of one's own. Made with the world's allocator; free it before
+** the world. */
 typedef struct cs_CallScratch cs_CallScratch;
 cs_Status cs_call_scratch_new(cs_World *w, cs_CallScratch **out);
 void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
-/* cs_world_collide_and_slide in the scratch sc, for the contract above;
-** its error is the scratch's (cs_call_scratch_error). Needs a prepared
-** world and refuses (CS_EBUSY) a mover added to it. */
+/* cs_world_collide_and_slide in the scratch sc, under the contract above;
+** its error goes to cs_call_scratch_error(sc). CS_EINVAL for a mover added
+** to a world, or a world with refits pending (call cs_world_prepare). */
 cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
                                         const cs_Vec3 *walk, const cs_Vec3 *gravity);
 const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
@@ -557,7 +554,12 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 ** the failed one has moved, the failed one is left as it was, later ones
 ** either moved or were left as they were (moved says which); *failed is
 ** its index. The message (cs_world_error) names the mover as "mover i"
-** (1-based). CS_EBUSY during another call on the world. */
+** (1-based). CS_EBUSY during another call on the world.
+**
+** While the batch runs (its filters may call back), edits are refused with
+** CS_EBUSY: body transforms and velocities, friction, sensor transforms,
+** and the position, radius and orientation of the listed movers. A filter
+** must not edit meshes. */
 cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
                                           const double *moves, int stride, double *out,
                                           unsigned char *moved, size_t *failed);

@@ -410,10 +410,12 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
     batch_free(&B);
     return s;
   }
-  w->busy = 1;
+  for (i = 0; i < n; i++) movers[i]->in_batch = 1;
+  w->busy = w->batching = 1;
   run(&B);
-  w->busy = 0;
+  w->busy = w->batching = 0;
   for (i = 0; i < n; i++) {
+    movers[i]->in_batch = 0;
     if (out) { out[3 * i] = movers[i]->pos.x; out[3 * i + 1] = movers[i]->pos.y; out[3 * i + 2] = movers[i]->pos.z; }
     if (moved) moved[i] = B.done[i];
   }

@@ -43,6 +43,12 @@ void cs_mover_free(cs_Mover *m) {
 
 const cs_Error *cs_mover_error(const cs_Mover *m) { return &m->err; }
 
+/* A mover in a batch under way may be moving on another thread (issue 15). */
+static cs_Status refuse_in_batch(cs_Mover *m) {
+  return cs_fail(&m->err, CS_EBUSY, 0,
+                 "the mover is in a batch under way (collideAndSlideMany): set it after the call");
+}
+
 void cs_mover_set_skin_auto(cs_Mover *m) { m->skin = -1.0; }
 
 static const char *const RXYZ[3] = {"rx", "ry", "rz"};
@@ -51,6 +57,7 @@ static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
 cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p) {
   cs_Status s = cs_check_vec(&m->err, 1, cs_names_xyz, p);
   if (s != CS_OK) return s;
+  if (m->in_batch) return refuse_in_batch(m);
   m->pos = *p;
   if (m->set) cs_moverset_moved(m->set, m);
   m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
@@ -63,6 +70,7 @@ void cs_mover_get_position(const cs_Mover *m, cs_Vec3 *out) { *out = m->pos; }
 cs_Status cs_mover_set_radius(cs_Mover *m, const cs_Vec3 *r) {
   cs_Status s = cs_check_radii(&m->err, 1, RXYZ, r);
   if (s != CS_OK) return s;
+  if (m->in_batch) return refuse_in_batch(m);
   m->radius = *r;
   m->clean = 0;
   if (m->set) cs_moverset_moved(m->set, m);
@@ -83,6 +91,7 @@ static void set_orientation(cs_Mover *m, const double q[4]) {
 cs_Status cs_mover_set_orientation(cs_Mover *m, const double q[4]) {
   cs_Status s = cs_check_quat(&m->err, 1, QXYZW, q);
   if (s != CS_OK) return s;
+  if (m->in_batch) return refuse_in_batch(m);
   set_orientation(m, q);
   return CS_OK;
 }

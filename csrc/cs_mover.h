@@ -119,6 +119,7 @@ struct cs_Mover {
   cs_Vec3 last_move;      /* the displacement of its last call (carries riders) */
   void *userdata;
   uint64_t batch_stamp;   /* the batch it was last listed in (cs_batch.c) */
+  int in_batch;           /* that batch is under way: setters refuse (CS_EBUSY) */
   size_t batch_index;     /* its index in that batch's list */
   const cs_Mover *ground_mover;   /* the ground is this mover (when has_ground) */
   uint64_t ground_mover_id;

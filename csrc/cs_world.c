@@ -192,11 +192,18 @@ size_t cs_world_body_count(const cs_World *w) { return w->nbodies; }
 
 /* The gather copies each triangle's friction (cs_TriES.friction): a change
 ** is a change of the world, which the movers' caches see. */
+/* While a batch runs, its threads read the world (issue 15). */
+static cs_Status refuse_in_batch(cs_World *w) {
+  return cs_fail(&w->err, CS_EBUSY, 0,
+                 "the world is running a batch (collideAndSlideMany): edit it after the call");
+}
+
 cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
   size_t i;
   char b[CS_NUMBUF];
   cs_Status s = cs_check_finite(&w->err, 2, "coefficient", c);
   if (s != CS_OK) return s;
+  if (w->batching) return refuse_in_batch(w);
   if (c < 0 || c > 1)
     return cs_fail(&w->err, CS_EINVAL, 2, "coefficient must be in [0, 1], got %s", cs_fmtnum(b, c));
   w->version++;
@@ -255,6 +262,7 @@ static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const
       A.m[i][j] = R.m[i][j] * sj;
       Ainv.m[i][j] = R.m[j][i] / si;
     }
+  if (b->world && b->world->batching) return refuse_in_batch(b->world);
   body_set_linear(b, &A, &Ainv, t);
   return CS_OK;
 }
@@ -290,6 +298,7 @@ static cs_Status set_matrix(cs_Body *b, cs_Error *e, const double m[16]) {
     for (j = 0; j < 3; j++)
       if (!isfinite(Ainv.m[i][j]))
         return cs_fail(e, CS_EINVAL, 1, "matrix is not invertible (its inverse overflows)");
+  if (b->world && b->world->batching) return refuse_in_batch(b->world);
   body_set_linear(b, &A, &Ainv, v3(m[12], m[13], m[14]));
   return CS_OK;
 }
@@ -311,6 +320,7 @@ void cs_body_get_matrix(const cs_Body *b, double m[16]) {
 cs_Status cs_body_set_velocity(cs_Body *b, const cs_Vec3 *v) {
   cs_Status s = cs_check_vec(&b->world->err, 1, VXYZ, v);
   if (s != CS_OK) return s;
+  if (b->world->batching) return refuse_in_batch(b->world);
   b->vel = *v;
   return CS_OK;
 }
@@ -1061,9 +1071,11 @@ size_t cs_world_sensor_count(const cs_World *w) { return w->nsensors; }
 
 cs_Status cs_sensor_set_transform(cs_Sensor *sn, const cs_Vec3 *t, const double q[4],
                                   const cs_Vec3 *scale) {
+  if (sn->world->batching) return refuse_in_batch(sn->world);
   return set_transform(&sn->place, &sn->world->err, t, q, scale);
 }
 cs_Status cs_sensor_set_matrix(cs_Sensor *sn, const double m[16]) {
+  if (sn->world->batching) return refuse_in_batch(sn->world);
   return set_matrix(&sn->place, &sn->world->err, m);
 }
 void cs_sensor_get_matrix(const cs_Sensor *sn, double m[16]) { cs_body_get_matrix(&sn->place, m); }

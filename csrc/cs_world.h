@@ -57,6 +57,7 @@ struct cs_World {
   cs_FrictionEntry *friction;
   size_t nfriction, capfriction;
   int busy;               /* a move is under way (filters may not re-enter) */
+  int batching;           /* a batch is under way: edits are refused (CS_EBUSY) */
   unsigned version;       /* bumped by every change to bodies, their meshes
                           ** or the friction table */
   cs_CallScratch scratch;   /* the single calls' (cs_world_collide_and_slide) */

@@ -309,6 +309,46 @@ static void filters_and_failures(int threads) {
   scene_free(&sc);
 }
 
+/* A filter that tries to edit the world and another listed mover while
+** the batch runs: every edit is refused, on any thread count, and works
+** again after the call. */
+typedef struct EditTry { Scene *sc; int tried, refused; } EditTry;
+
+static int edit_filter(void *ud, const cs_Body *body, int tag) {
+  EditTry *e = (EditTry *)ud;
+  cs_Vec3 t = V(0, 0.5, 0), one = V(1, 1, 1), p = V(0, 5, 0);
+  double q[4] = {0, 0, 0, 1};
+  (void)body; (void)tag;
+  e->tried += 4;
+  e->refused += cs_body_set_transform(e->sc->platform, &t, q, &one) == CS_EBUSY;
+  e->refused += cs_body_set_velocity(e->sc->platform, &t) == CS_EBUSY;
+  e->refused += cs_world_set_friction(e->sc->w, 3, 0.5) == CS_EBUSY;
+  e->refused += cs_mover_set_position(e->sc->m[e->sc->n - 1], &p) == CS_EBUSY;
+  return CS_RESPONSE_SLIDE;
+}
+
+static void edits_refused(int threads) {
+  Scene sc;
+  EditTry e;
+  double mv[6 * 100];
+  cs_Vec3 t = V(0, 0.5, 0), one = V(1, 1, 1), p = V(0, 5, 0);
+  double q[4] = {0, 0, 0, 1};
+  char name[96];
+  int i;
+  scene_build(&sc, 12, 100, 6, 0.5);
+  cs_world_set_threads(sc.w, threads);
+  e.sc = &sc; e.tried = e.refused = 0;
+  for (i = 0; i < 100; i += 10) cs_mover_set_filter(sc.m[i], edit_filter, &e);
+  frame_moves(12, 0, 100, mv);
+  cs_world_collide_and_slide_many(sc.w, sc.m, 100, mv, 6, NULL, NULL, NULL);
+  sprintf(name, "edits from a filter during a batch are refused (%d threads)", threads);
+  check(e.tried > 0 && e.refused == e.tried, name, "");
+  check(cs_body_set_transform(sc.platform, &t, q, &one) == CS_OK &&
+        cs_mover_set_position(sc.m[99], &p) == CS_OK && cs_world_set_friction(sc.w, 3, 0.5) == CS_OK,
+        "and accepted after it", "");
+  scene_free(&sc);
+}
+
 /* }================================================================== */
 
 /* {==================================================================
@@ -386,6 +426,7 @@ int main(int argc, char **argv) {
       batch_equals_loop((uint64_t)s, 300, 15, 4, 0.6, 12);
     }
     filters_and_failures(4);
+    edits_refused(4);
     job_system();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
@@ -404,6 +445,8 @@ int main(int argc, char **argv) {
   filters_and_failures(1);
   filters_and_failures(2);
   filters_and_failures(3);
+  edits_refused(1);
+  edits_refused(3);
   job_system();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
