@@ -40,7 +40,7 @@ static void crowd_spawn(const Scene *sc, Walkers *w) {
 /* Frames [f0, f1) through the batch: the moves of all movers, one call,
 ** then each mover's vertical speed from its ground state (as step_frames
 ** does after each mover's call). */
-static void batch_frames(cs_World *world, Walkers *w, double *moves, int f0, int f1, double dt) {
+__attribute__((noinline)) static void batch_frames(cs_World *world, Walkers *w, double *moves, int f0, int f1, double dt) {
   int f, i;
   for (f = f0; f < f1; f++) {
     size_t failed;

@@ -28,6 +28,9 @@
 
 /* What the batch knows of one listed mover. */
 typedef struct Entry {
+  cs_MoveStart start;     /* as checked; still true unless restart */
+  int restart;            /* it stands on a mover listed before it: its
+                          ** carry is known only when that one has moved */
   cs_Vec3 lo, hi;         /* its reach box */
   double disp;            /* no displacement of the call is longer */
   size_t level;
@@ -116,7 +119,7 @@ static cs_Status check_all(Batch *B, uint64_t stamp, size_t *failed) {
     const cs_Mover *g;
     cs_Vec3 walk, grav, h;
     cs_Error err;
-    double margin, diameter;
+    double diameter;
     if (!m) return batch_fail(w, i, failed, CS_EINVAL, "is NULL");
     if (m->batch_stamp == stamp) {
       char msg[64];
@@ -126,7 +129,7 @@ static cs_Status check_all(Batch *B, uint64_t stamp, size_t *failed) {
     m->batch_stamp = stamp;
     m->batch_index = i;
     move_of(B, i, &walk, &grav);
-    if (cs_world_check_move(w, &err, m, &walk, B->stride == 6 ? &grav : NULL, &margin) != CS_OK) {
+    if (cs_world_check_move(w, &err, m, &walk, B->stride == 6 ? &grav : NULL, &e->start) != CS_OK) {
       cs_Status s = batch_fail(w, i, failed, err.status, err.message);
       w->err.arg = err.arg;
       return s;
@@ -136,9 +139,10 @@ static cs_Status check_all(Batch *B, uint64_t stamp, size_t *failed) {
     ** when the start is not known clear): twice both bounds it, plus how
     ** far the mover below it goes first */
     diameter = 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
-    e->disp = 2 * (margin + diameter);
-    g = cs_world_ground_mover(w, m);
-    if (g && g->batch_stamp == stamp && g->batch_index < i) e->disp += B->e[g->batch_index].disp;
+    e->disp = 2 * (e->start.margin + diameter);
+    g = e->start.ground_mover;
+    e->restart = g && g->batch_stamp == stamp && g->batch_index < i;
+    if (e->restart) e->disp += B->e[g->batch_index].disp;
     h = cs_mover_half_extents(m);
     h = v3_add(h, v3(e->disp, e->disp, e->disp));
     e->lo = v3_sub(m->pos, h);
@@ -279,7 +283,8 @@ static void run_one(Batch *B, int worker, size_t i) {
   cs_Vec3 walk, grav;
   cs_Status s;
   move_of(B, i, &walk, &grav);
-  s = cs_world_move(w, sc, B->movers[i], &walk, B->stride == 6 ? &grav : NULL);
+  s = cs_world_move(w, sc, B->movers[i], &walk, B->stride == 6 ? &grav : NULL,
+                    B->e[i].restart ? NULL : &B->e[i].start);
   if (s == CS_OK) B->done[i] = 1;
   else if (i < B->fail[worker].index) {
     B->fail[worker].index = i;
@@ -339,7 +344,8 @@ static void run_in_order(Batch *B) {
     cs_Status s;
     cs_world_sync(w);
     move_of(B, i, &walk, &grav);
-    s = cs_world_move(w, &w->scratch, B->movers[i], &walk, B->stride == 6 ? &grav : NULL);
+    s = cs_world_move(w, &w->scratch, B->movers[i], &walk, B->stride == 6 ? &grav : NULL,
+                      B->e[i].restart ? NULL : &B->e[i].start);
     if (s != CS_OK) {
       B->fail[0].index = i;
       B->fail[0].status = s;
@@ -457,5 +463,5 @@ cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Move
                    "the mover is added to a world: move it with the world's own calls");
   if (w->broad.dirty || w->broad.rebuild)
     return cs_fail(sc->err, CS_EINVAL, 0, "the world has changes pending: call cs_world_prepare first");
-  return cs_world_move(w, sc, m, walk, gravity);
+  return cs_world_move(w, sc, m, walk, gravity, NULL);
 }

@@ -798,21 +798,13 @@ static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *
                  cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));
 }
 
-/* How a call starts: what carries the mover (the ground body's or mover's
-** motion), and its reach before depenetration (world units). */
-typedef struct MoveStart {
-  const cs_Body *ground;
-  const cs_Mover *ground_mover;
-  cs_Vec3 carry;
-  double margin;
-} MoveStart;
 
 const cs_Mover *cs_world_ground_mover(const cs_World *w, const cs_Mover *m) {
   return live_ground_body(w, m) ? NULL : live_ground_mover(w, m);
 }
 
-static cs_Status check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
-                            const cs_Vec3 *walk, const cs_Vec3 *gravity, MoveStart *st) {
+cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
+                              const cs_Vec3 *walk, const cs_Vec3 *gravity, cs_MoveStart *st) {
   double reach;
   cs_Status s;
   if ((s = cs_check_vec(e, 1, VXYZ, walk)) != CS_OK) return s;
@@ -837,17 +829,10 @@ static cs_Status check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
   return CS_OK;
 }
 
-cs_Status cs_world_check_move(cs_World *w, cs_Error *e, const cs_Mover *m, const cs_Vec3 *walk,
-                              const cs_Vec3 *gravity, double *margin) {
-  MoveStart st;
-  cs_Status s = check_move(w, e, m, walk, gravity, &st);
-  if (s == CS_OK) *margin = st.margin;
-  return s;
-}
 
 /* The move proper, its arguments checked; see cs_world_move. */
 static cs_Status move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk,
-                      const cs_Vec3 *gravity, const MoveStart *st) {
+                      const cs_Vec3 *gravity, const cs_MoveStart *st) {
   cs_ESpace es;
   cs_SlideSet set;
   cs_Vec3 lo, hi;
@@ -907,19 +892,22 @@ static cs_Status move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk
 }
 
 cs_Status cs_world_move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, const cs_Vec3 *walk,
-                        const cs_Vec3 *gravity) {
-  MoveStart st;
-  cs_Status s = check_move(w, sc->err, m, walk, gravity, &st);
-  if (s != CS_OK) return s;
-  return move(w, sc, m, *walk, gravity, &st);
+                        const cs_Vec3 *gravity, const cs_MoveStart *st) {
+  cs_MoveStart fresh;
+  if (!st) {
+    cs_Status s = cs_world_check_move(w, sc->err, m, walk, gravity, &fresh);
+    if (s != CS_OK) return s;
+    st = &fresh;
+  }
+  return move(w, sc, m, *walk, gravity, st);
 }
 
 cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *walk,
                                      const cs_Vec3 *gravity) {
-  MoveStart st;
+  cs_MoveStart st;
   cs_Status s;
   if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
-  if ((s = check_move(w, &w->err, m, walk, gravity, &st)) != CS_OK) return s;
+  if ((s = cs_world_check_move(w, &w->err, m, walk, gravity, &st)) != CS_OK) return s;
   w->busy = 1;
   cs_world_sync(w);
   s = move(w, &w->scratch, m, *walk, gravity, &st);

@@ -93,17 +93,26 @@ cs_Status cs_world_gather(cs_World *w, cs_CallScratch *sc, const cs_ESpace *es, 
 void cs_scratch_init(cs_CallScratch *sc, const cs_Alloc *a, cs_Error *err);
 void cs_scratch_release(cs_CallScratch *sc);
 
-/* A collideAndSlide in the scratch sc. With sc->shared (a batch), the
-** world was prepared and is only read: the mover's moved state is not
-** filed in the movers' grid (the batch does it, in list order, between
-** its waves). */
+/* How a call starts: what carries the mover (the ground body's or mover's
+** motion), and its reach before depenetration (world units). */
+typedef struct cs_MoveStart {
+  const cs_Body *ground;
+  const cs_Mover *ground_mover;
+  cs_Vec3 carry;
+  double margin;
+} cs_MoveStart;
+
+/* The checks of a move's arguments: the walk and gravity finite, the reach
+** in range; on success, how the call starts. */
+cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
+                              const cs_Vec3 *walk, const cs_Vec3 *gravity, cs_MoveStart *st);
+/* A collideAndSlide in the scratch sc, from st (NULL: checked and found
+** here; else what cs_world_check_move found, still true). With sc->shared
+** (a batch), the world was prepared and is only read: the mover's moved
+** state is not filed in the movers' grid (the batch does it, in list
+** order, between its waves). */
 cs_Status cs_world_move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, const cs_Vec3 *walk,
-                        const cs_Vec3 *gravity);
-/* The checks of a move's arguments (cs_world_move makes them too): the
-** walk and gravity finite, the reach in range. On success *margin is the
-** reach of the call (world units) before depenetration. */
-cs_Status cs_world_check_move(cs_World *w, cs_Error *e, const cs_Mover *m, const cs_Vec3 *walk,
-                              const cs_Vec3 *gravity, double *margin);
+                        const cs_Vec3 *gravity, const cs_MoveStart *st);
 /* The sensors' bounds brought up to date (all when mask is ~0u); returns
 ** whether any meets mask. */
 int cs_world_prepare_sensors(cs_World *w, unsigned mask);
