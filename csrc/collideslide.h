@@ -340,7 +340,8 @@ int cs_mover_was_stuck(const cs_Mover *m);
 ** already (this one or another); CS_EBUSY inside a filter. A mover freed
 ** while added leaves its world first; a world freed forgets its movers. */
 cs_Status cs_world_add_mover(cs_World *world, cs_Mover *m);
-/* CS_EINVAL when the mover is not in this world. */
+/* CS_EINVAL when the mover is not in this world. Both name the problem in
+** cs_world_error. */
 cs_Status cs_world_remove_mover(cs_World *world, cs_Mover *m);
 size_t cs_world_mover_count(const cs_World *world);
 /* The world the mover was added to, or NULL. */

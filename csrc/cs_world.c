@@ -618,16 +618,19 @@ static void cache_store(const cs_World *w, const cs_CallScratch *sc, cs_Mover *m
 ** ===================================================================*/
 
 cs_Status cs_world_add_mover(cs_World *w, cs_Mover *m) {
-  if (w->busy) return CS_EBUSY;
-  if (m->set) return CS_EINVAL;
-  return cs_moverset_add(&w->movers, &w->alloc, m);
+  cs_Status s;
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (m->set)
+    return cs_fail(&w->err, CS_EINVAL, 1, "the mover is in a world already (remove it there first)");
+  s = cs_moverset_add(&w->movers, &w->alloc, m);
+  return s == CS_OK ? cs_ok(&w->err) : cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
 }
 
 cs_Status cs_world_remove_mover(cs_World *w, cs_Mover *m) {
-  if (w->busy) return CS_EBUSY;
-  if (m->set != &w->movers) return CS_EINVAL;
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (m->set != &w->movers) return cs_fail(&w->err, CS_EINVAL, 1, "the mover is not in this world");
   cs_moverset_remove(&w->movers, m);
-  return CS_OK;
+  return cs_ok(&w->err);
 }
 
 size_t cs_world_mover_count(const cs_World *w) { return w->movers.count; }
