@@ -475,7 +475,7 @@ long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r,
 /* The added movers (layers meeting mask, not `self`, which may be NULL) the
 ** ellipsoid intersects, with the depth and push-out direction as above
 ** (issue 14). Returns the number given to fn (the one that stopped
-** included), or -1 on allocation failure or from inside a move's filter. */
+** included), or -1 on allocation failure. */
 typedef int (*cs_MoverOverlapFn)(void *ud, const cs_Mover *other, double depth,
                                  const cs_Vec3 *normal);
 long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
@@ -512,14 +512,20 @@ int cs_cpu_count(void);
 ** THE CONTRACT FOR A JOB SYSTEM OF ONE'S OWN. After cs_world_prepare, and
 ** while nothing edits the world (no add, remove, transform, velocity,
 ** friction, mesh edit, sensor change, mover add or remove, setter on an
-** added mover), cs_world_collide_and_slide_in may run at the same time from
-** any threads, each call on its own mover and its own cs_CallScratch, for
-** movers that are not added to any world (added movers read each other:
-** move those with the batch below, which keeps the loop's order among
-** them). Queries (sweeps, raycasts, overlaps) and cs_world_collide_and_slide
-** use the world's own scratch: one thread at a time, not while such calls
-** run. The batch keeps this contract itself. The allocator given to
-** cs_world_new must be thread-safe when threads run (the default one is). */
+** added mover), these may run at the same time from any threads, each on
+** its own cs_CallScratch: cs_world_collide_and_slide_in
+** for movers that are not added to any world, each mover on one thread at
+** a time (added movers read each other: move those with the batch below,
+** which keeps the loop's order among them), and cs_world_sweep_in; and
+** these queries, which need no scratch: cs_world_raycast, _raycast_all,
+** _closest_point, _query_box, _overlap_ellipsoid, _overlap and
+** _overlap_movers (their callbacks run on the calling thread). A query's
+** bad argument is reported in the world's error, which another thread's
+** failure may overwrite: rely on the returned status.
+** cs_world_collide_and_slide, cs_world_sweep and _sweep_ellipsoid use the world's own scratch: one
+** thread at a time, not while the calls above run. The batch keeps this
+** contract itself. The allocator given to cs_world_new (and to the movers)
+** must be thread-safe when threads run (the default one is). */
 void cs_world_prepare(cs_World *w);
 
 /* The scratch one call works in (gathered triangles, contacts, ...): one
@@ -533,6 +539,9 @@ void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
 ** to a world, or a world with refits pending (call cs_world_prepare). */
 cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
                                         const cs_Vec3 *walk, const cs_Vec3 *gravity);
+/* cs_world_sweep in the scratch sc, under the same contract. */
+int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
+                      cs_Hit *hit);
 const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 
 /* Moves movers[0..n-1], each by its walk and then its gravity:

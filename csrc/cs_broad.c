@@ -154,7 +154,7 @@ static void refit(cs_Broad *bp) {
 unsigned cs_broad_update(cs_Broad *bp, cs_Body *const *bodies, size_t nbodies) {
   size_t i, n = 0;
   unsigned edited = meshes_edited(bp);
-  CS_ASSERT(bp->walks == 0);
+  CS_ASSERT(cs_atomic_get(&bp->walks) == 0);
   if (edited) bp->dirty = 1;
   if (!bp->dirty && !bp->rebuild) return edited;
   for (i = 0; i < nbodies; i++) cs_body_refresh(bodies[i]);
@@ -212,7 +212,7 @@ void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies,
                          cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
   cs_broad_walk_shared(bp, it, bodies, n, lo, hi, mask);
   if (it->top) {          /* a tree walk: counted, so nothing updates the tree under it */
-    bp->walks++;
+    cs_atomic_add(&bp->walks, 1);   /* atomic: queries may run on several threads */
     it->counted = 1;
   }
 }
@@ -248,7 +248,7 @@ cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it) {
 }
 
 void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it) {
-  if (it->counted) bp->walks--;
+  if (it->counted) cs_atomic_add(&bp->walks, -1);
   it->counted = 0;
 }
 

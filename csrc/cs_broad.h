@@ -9,6 +9,7 @@
 #define CS_BROAD_H
 
 #include "cs_body.h"
+#include "cs_thread.h"
 
 /* A mesh the bodies use, with the version its tree was built at. */
 typedef struct cs_MeshRef { cs_Mesh *mesh; unsigned version; long count; } cs_MeshRef;
@@ -28,7 +29,8 @@ typedef struct cs_Broad {
   int dirty;              /* bodies moved since it was fitted: refit */
   int rebuild;            /* bodies added, removed or enabled: rebuild */
   int ok;                 /* it is usable (not after an allocation failure) */
-  int walks;              /* walks under way (a callback's nested query) */
+  int walks;              /* walks under way (a callback's nested query, or
+                          ** queries on other threads): cs_atomic_* only */
   int refits;             /* refits since the last rebuild */
   cs_MeshRef *meshes;     /* distinct meshes in use */
   size_t nmeshes, capmeshes;

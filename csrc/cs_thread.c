@@ -169,11 +169,13 @@ size_t cs_atomic_next(size_t *c) {
 #endif
 }
 int cs_atomic_get(int *flag) { return (int)InterlockedCompareExchange((volatile LONG *)flag, 0, 0); }
+int cs_atomic_add(int *count, int d) { return (int)InterlockedExchangeAdd((volatile LONG *)count, d) + d; }
 void cs_atomic_set(int *flag, int v) { InterlockedExchange((volatile LONG *)flag, v); }
 #else   /* GCC, Clang, MinGW */
 size_t cs_atomic_next(size_t *c) { return __atomic_fetch_add(c, 1, __ATOMIC_SEQ_CST); }
 int cs_atomic_get(int *flag) { return __atomic_load_n(flag, __ATOMIC_SEQ_CST); }
 void cs_atomic_set(int *flag, int v) { __atomic_store_n(flag, v, __ATOMIC_SEQ_CST); }
+int cs_atomic_add(int *count, int d) { return __atomic_add_fetch(count, d, __ATOMIC_SEQ_CST); }
 #endif
 
 int cs_cpu_count(void) {

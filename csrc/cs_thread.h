@@ -23,9 +23,11 @@ void cs_pool_run(cs_Pool *p, cs_PoolFn fn, void *ud);
 
 /* An index shared out among threads: returns *c, then adds 1 (atomic). */
 size_t cs_atomic_next(size_t *c);
-/* A flag threads read and set (atomic, sequentially consistent). */
+/* A flag or count threads read and change (atomic, sequentially
+** consistent); cs_atomic_add returns the new value. */
 int cs_atomic_get(int *flag);
 void cs_atomic_set(int *flag, int v);
+int cs_atomic_add(int *count, int d);
 
 /* cs_cpu_count (collideslide.h) is here too. */
 

@@ -353,7 +353,7 @@ void cs_body_bounds(cs_Body *b, cs_Vec3 *lo, cs_Vec3 *hi) {
 ** ===================================================================*/
 
 void cs_world_sync(cs_World *w) {
-  if (w->broad.walks == 0) {
+  if (cs_atomic_get(&w->broad.walks) == 0) {
     unsigned edited = cs_broad_update(&w->broad, w->bodies, w->nbodies);
     if (edited) w->version += edited;   /* (writes nothing when nothing changed) */
   }
@@ -693,7 +693,7 @@ static void map_mover(cs_CallScratch *sc, size_t k, const cs_Mat3 *Ainv, const c
   for (a = 0; a < 3; a++)                   /* E_B = R diag(r) */
     for (j = 0; j < 3; j++)
       EB.m[a][j] = (o->oriented ? o->rot.m[a][j] : (double)(a == j)) * v3_get(o->radius, j);
-  cs_ellipsoid_es_init(&sc->ells[k], Ainv, es->c0, o->pos, &EB);
+  cs_ellipsoid_es_init(&sc->ells[k], Ainv, es->c0, o->seen_pos, &EB);   /* = o->pos but in a batch */
   sc->ell_movers[k] = o;
 }
 
@@ -932,8 +932,9 @@ static void hit_to_world(const cs_CallScratch *sc, const cs_ESpace *es, const cs
 
 /* The sweep of any ellipsoid, leaving out mover self (NULL: none); darg is
 ** the number of d.x among the call's numbers (the mover's sweep has only d). */
-static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3 r,
-                           const double q[4], cs_Vec3 d, unsigned mask, cs_Hit *hit, int darg) {
+static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self, cs_Vec3 p,
+                           cs_Vec3 r, const double q[4], cs_Vec3 d, unsigned mask, cs_Hit *hit,
+                           int darg) {
   cs_ESpace es;
   cs_Mat3 R = m3_identity();
   cs_Vec3 lo, hi, vel;
@@ -941,11 +942,11 @@ static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3
   long i, km = -1;
   size_t k, nells = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
-  cs_CallScratch *sc = &w->scratch;
-  if (w->busy) return -(int)cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
-  if (cs_check_vec(&w->err, darg, DXYZ, &d) != CS_OK ||
-      check_reach(&w->err, darg, v3_len(d), &r) != CS_OK)
-    return -(int)w->err.status;
+  int own = sc == &w->scratch;   /* the world's scratch: not while a move holds it */
+  if (own && w->busy) return -(int)cs_fail(sc->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (cs_check_vec(sc->err, darg, DXYZ, &d) != CS_OK ||
+      check_reach(sc->err, darg, v3_len(d), &r) != CS_OK)
+    return -(int)sc->err->status;
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
     int c;
@@ -957,16 +958,16 @@ static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3
   ellipsoid_box(&es, 1e-9 * (1 + v3_len(p) + v3_len(d)), &lo, &hi);
   lo = v3_min(lo, v3_add(lo, d));
   hi = v3_max(hi, v3_add(hi, d));
-  w->busy = 1;
+  if (own) w->busy = 1;
   if (cs_world_gather(w, sc, &es, lo, hi, mask, NULL, NULL) != CS_OK) {
-    w->busy = 0;
-    return -(int)cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
+    if (own) w->busy = 0;
+    return -(int)cs_fail(sc->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
   if (gather_movers(w, sc, self, mask, &es, lo, hi, &nells) != CS_OK) {
-    w->busy = 0;
+    if (own) w->busy = 0;
     return -(int)CS_ENOMEM;
   }
-  w->busy = 0;
+  if (own) w->busy = 0;
   vel = cs_espace_vec_to(&es, d);
   i = cs_sweep_triangles(v3(0, 0, 0), vel, sc->tris, sc->ntris, 1.0, CS_SWEEP_ONCE, &sh);
   for (k = 0; k < nells; k++) {            /* an added mover met earlier wins */
@@ -998,11 +999,20 @@ int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, co
       cs_check_radii(&w->err, 4, RXYZ, r) != CS_OK)
     return -(int)w->err.status;
   if (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK) return -(int)w->err.status;
-  return sweep_ellipsoid(w, NULL, *p, *r, q, *d, mask, hit, 11);
+  return sweep_ellipsoid(w, &w->scratch, NULL, *p, *r, q, *d, mask, hit, 11);
+}
+
+int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
+                      cs_Hit *hit) {
+  if (sc->shared && (w->broad.dirty || w->broad.rebuild))
+    return -(int)cs_fail(sc->err, CS_EINVAL, 0,
+                         "the world has changes pending: call cs_world_prepare first");
+  return sweep_ellipsoid(w, sc, m, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
+                         m->collides_with, hit, 1);
 }
 
 int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit) {
-  return sweep_ellipsoid(w, m, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
+  return sweep_ellipsoid(w, &w->scratch, m, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
                          m->collides_with, hit, 1);
 }
 
@@ -1119,8 +1129,8 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
   size_t k, n = 0, nf = 0;
   long count = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
+  cs_CallScratch sc;                       /* its own: queries may run on threads */
   if (w->movers.count == 0) return 0;
-  if (w->busy) return -1;                  /* a move holds w->ells (from its filter) */
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
     int c;
@@ -1129,18 +1139,23 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
   }
   cs_espace_init(&es, *pp, *rp, &R, oriented);
   ellipsoid_box(&es, 0, &lo, &hi);
-  if (gather_movers(w, &w->scratch, self, mask, &es, lo, hi, &n) != CS_OK) return -1;
-  if (n == 0) return 0;
-  /* found first, then given to fn: fn may run queries that reuse w->ells */
-  if (!(found = (Found *)cs_malloc_array(&w->alloc, n, sizeof *found))) return -1;
+  cs_scratch_init(&sc, &w->alloc, NULL);
+  sc.shared = 1;
+  if (gather_movers(w, &sc, self, mask, &es, lo, hi, &n) != CS_OK) n = (size_t)-1;
+  if (n == 0 || n == (size_t)-1 ||
+      !(found = (Found *)cs_malloc_array(&w->alloc, n, sizeof *found))) {
+    cs_scratch_release(&sc);
+    return n == 0 ? 0 : -1;
+  }
+  /* found first, then given to fn (which may run queries) */
   for (k = 0; k < n; k++) {
     cs_Vec3 nn;
-    double d = cs_ellipsoid_distance(&w->scratch.ells[k], v3(0, 0, 0), NULL, &nn);
+    double d = cs_ellipsoid_distance(&sc.ells[k], v3(0, 0, 0), NULL, &nn);
     if (!(d < 1)) continue;
     /* out along the other's outward normal at its nearest point; a world
     ** distance t along the world normal E^-T nn / |E^-T nn| is t |E^-T nn|
     ** in this space (as for a triangle's push-out, cs_query.c) */
-    found[nf].m = w->scratch.ell_movers[k];
+    found[nf].m = sc.ell_movers[k];
     found[nf].n = cs_espace_normal_from(&es, nn);
     found[nf].depth = (1 - d) / v3_len(v3_mul(nn, es.inv_r));
     nf++;
@@ -1150,6 +1165,7 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
     if (fn && !fn(ud, found[k].m, found[k].depth, &found[k].n)) break;
   }
   cs_free(&w->alloc, found, n * sizeof *found);
+  cs_scratch_release(&sc);
   return count;
 }
 

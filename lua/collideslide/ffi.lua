@@ -244,6 +244,8 @@ cs_Status cs_call_scratch_new(cs_World *w, cs_CallScratch **out);
 void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
 cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
                                         const cs_Vec3 *walk, const cs_Vec3 *gravity);
+int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
+                      cs_Hit *hit);
 const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
                                           const double *moves, int stride, double *out,

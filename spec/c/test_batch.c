@@ -358,49 +358,99 @@ static void edits_refused(int threads) {
 typedef struct Job {
   cs_World *w;
   cs_Mover **m;
-  int first, count, frames;
+  int first, count;
+  int query;              /* 1: queries instead of moves */
+  cs_Mover *probe;        /* the query thread's own mover (for sweeps) */
   cs_CallScratch *sc;
   int failures;
+  long hits;
 } Job;
 
+/* A mover thread moves its share of movers; a query thread casts rays down
+** at them, sweeps its own probe mover and overlaps the added movers. */
 static void *job_main(void *arg) {
   Job *j = (Job *)arg;
-  int i;
-  for (i = j->first; i < j->first + j->count; i++) {
-    cs_Vec3 walk = V(0.05 * (i % 5), 0, 0.03), g = V(0, -0.1, 0);
-    if (cs_world_collide_and_slide_in(j->w, j->sc, j->m[i], &walk, &g) != CS_OK) j->failures++;
-  }
+  int i, round;
+  for (round = 0; round < (j->query ? 4 : 1); round++)
+    for (i = j->first; i < j->first + j->count; i++) {
+      if (!j->query) {
+        cs_Vec3 walk = V(0.05 * (i % 5), 0, 0.03), g = V(0, -0.1, 0);
+        if (cs_world_collide_and_slide_in(j->w, j->sc, j->m[i], &walk, &g) != CS_OK) j->failures++;
+      } else {
+        cs_Vec3 o = V(-20 + (i % 40), 6, -20 + (i / 40) * 2.0), d = V(0, -10, 0), r = V(0.5, 0.5, 0.5);
+        cs_Hit h;
+        long k;
+        int found = cs_world_raycast(j->w, &o, &d, ~0u, &h);
+        if (found < 0) j->failures++;
+        j->hits += found > 0;
+        cs_mover_set_position(j->probe, &o);
+        found = cs_world_sweep_in(j->w, j->sc, j->probe, &d, &h);
+        if (found < 0) j->failures++;
+        j->hits += found > 0;
+        o.y = 0.5;
+        k = cs_world_overlap(j->w, &o, &r, NULL, ~0u, NULL, NULL, NULL, NULL);
+        if (k < 0) j->failures++;
+        j->hits += k;
+      }
+    }
   return NULL;
 }
 
-/* Threads of our own move disjoint movers (none added) of one prepared
-** world, as an engine's job system would; then the same movers once more
-** in a loop must give what a second world moved in a loop gives. */
+/* Threads of our own on one prepared world, as an engine's job system
+** would run them: two move disjoint halves of the movers (none added), two
+** query the world (rays, sweeps, overlaps) meanwhile, with 20 added movers
+** standing still for the queries to meet. The moved movers must end as a
+** loop in a second world leaves them. */
 static void job_system(void) {
   Scene sc, ref;
   pthread_t th[4];
   Job jobs[4];
+  cs_Mover *still[20];
   int t, i, same = 1, failures = 0;
+  long hits = 0;
   scene_build(&sc, 5, 400, 20, 0);
   scene_build(&ref, 5, 400, 20, 0);
+  for (i = 0; i < 20; i++) {
+    cs_Vec3 p = V(-19 + 2 * i, 0.6, -19 + 2 * i);
+    cs_mover_new(&A, &still[i]);
+    cs_mover_set_position(still[i], &p);
+    cs_world_add_mover(sc.w, still[i]);
+  }
   cs_world_prepare(sc.w);
   for (t = 0; t < 4; t++) {
-    jobs[t].w = sc.w; jobs[t].m = sc.m; jobs[t].first = 100 * t; jobs[t].count = 100;
-    jobs[t].failures = 0;
+    memset(&jobs[t], 0, sizeof jobs[t]);
+    jobs[t].w = sc.w; jobs[t].m = sc.m;
+    jobs[t].query = t >= 2;
+    jobs[t].first = jobs[t].query ? 0 : 200 * t;
+    jobs[t].count = jobs[t].query ? 400 : 200;
+    if (jobs[t].query) cs_mover_new(&A, &jobs[t].probe);
     cs_call_scratch_new(sc.w, &jobs[t].sc);
     pthread_create(&th[t], NULL, job_main, &jobs[t]);
   }
   for (t = 0; t < 4; t++) {
     pthread_join(th[t], NULL);
     failures += jobs[t].failures;
+    hits += jobs[t].hits;
     cs_call_scratch_free(sc.w, jobs[t].sc);
+    cs_mover_free(jobs[t].probe);
   }
+  for (i = 0; i < 20; i++) cs_world_remove_mover(sc.w, still[i]);
+  for (i = 0; i < 400; i++) {
+    cs_Vec3 walk = V(0.05 * (i % 5), 0, 0.03), g = V(0, -0.1, 0);
+    cs_world_collide_and_slide(ref.w, ref.m[i], &walk, &g);
+  }
+  /* the still movers were in sc's world while the movers moved: compare
+  ** with a loop that meets them too */
+  scene_free(&ref);
+  scene_build(&ref, 5, 400, 20, 0);
+  for (i = 0; i < 20; i++) cs_world_add_mover(ref.w, still[i]);
   for (i = 0; i < 400; i++) {
     cs_Vec3 walk = V(0.05 * (i % 5), 0, 0.03), g = V(0, -0.1, 0);
     cs_world_collide_and_slide(ref.w, ref.m[i], &walk, &g);
     same &= same_mover(sc.m[i], ref.m[i]);
   }
-  check(failures == 0 && same, "4 threads of our own on one prepared world = the loop", "");
+  check(failures == 0 && same && hits > 0,
+        "2 threads moving and 2 querying one prepared world = the loop", "");
   cs_world_add_mover(sc.w, sc.m[0]);
   {
     cs_CallScratch *s1 = NULL;
@@ -410,6 +460,7 @@ static void job_system(void) {
           "an added mover is refused by the job-system call", cs_call_scratch_error(s1)->message);
     cs_call_scratch_free(sc.w, s1);
   }
+  for (i = 0; i < 20; i++) cs_mover_free(still[i]);
   scene_free(&sc);
   scene_free(&ref);
 }
