@@ -20,7 +20,6 @@
 ** Prints "N passed, M failed".
 */
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 
 #include "collideslide.h"
 #include "scenes.h"
+#include "threads.h"
 
 static int passed, failed;
 static cs_Alloc A;
@@ -241,7 +241,7 @@ static void bad_arguments(void) {
 /* A filter that records the thread and the order it runs in, and aborts
 ** on the mover listed at abort_at. */
 typedef struct FilterLog {
-  pthread_t caller;
+  tt_Id caller;
   int wrong_thread, calls, last_index, out_of_order, abort_at;
   int index[MAXM];    /* per mover: its index in the list */
   int called[MAXM];   /* per mover: how often its filter ran */
@@ -252,7 +252,7 @@ static FilterLog LOG;
 static int log_filter(void *ud, const cs_Body *body, int tag) {
   int i = *(int *)ud;
   (void)body; (void)tag;
-  if (!pthread_equal(pthread_self(), LOG.caller)) LOG.wrong_thread++;
+  if (!tt_same(tt_self(), LOG.caller)) LOG.wrong_thread++;
   if (i < LOG.last_index) LOG.out_of_order++;
   LOG.last_index = i;
   LOG.calls++;
@@ -273,7 +273,7 @@ static void filters_and_failures(int threads) {
   scene_build(&sc, 99, 300, 15, 0.5);
   cs_world_set_threads(sc.w, threads);
   memset(&LOG, 0, sizeof LOG);
-  LOG.caller = pthread_self();
+  LOG.caller = tt_self();
   LOG.abort_at = -1;
   for (i = 0; i < 300; i++) {
     LOG.index[i] = i;
@@ -368,7 +368,7 @@ typedef struct Job {
 
 /* A mover thread moves its share of movers; a query thread casts rays down
 ** at them, sweeps its own probe mover and overlaps the added movers. */
-static void *job_main(void *arg) {
+static void job_main(void *arg) {
   Job *j = (Job *)arg;
   int i, round;
   for (round = 0; round < (j->query ? 4 : 1); round++)
@@ -393,7 +393,6 @@ static void *job_main(void *arg) {
         j->hits += k;
       }
     }
-  return NULL;
 }
 
 /* Threads of our own on one prepared world, as an engine's job system
@@ -403,7 +402,7 @@ static void *job_main(void *arg) {
 ** loop in a second world leaves them. */
 static void job_system(void) {
   Scene sc, ref;
-  pthread_t th[4];
+  tt_Thread th[4];
   Job jobs[4];
   cs_Mover *still[20];
   int t, i, same = 1, failures = 0;
@@ -425,10 +424,10 @@ static void job_system(void) {
     jobs[t].count = jobs[t].query ? 400 : 200;
     if (jobs[t].query) cs_mover_new(&A, &jobs[t].probe);
     cs_call_scratch_new(sc.w, &jobs[t].sc);
-    pthread_create(&th[t], NULL, job_main, &jobs[t]);
+    if (tt_start(&th[t], job_main, &jobs[t]) != 0) { printf("FAIL: no thread\n"); exit(1); }
   }
   for (t = 0; t < 4; t++) {
-    pthread_join(th[t], NULL);
+    tt_join(&th[t]);
     failures += jobs[t].failures;
     hits += jobs[t].hits;
     cs_call_scratch_free(sc.w, jobs[t].sc);
