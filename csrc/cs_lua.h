@@ -52,6 +52,8 @@ typedef struct WorldUD {
   cs_World *world;      /* NULL once closed */
   int busy;             /* > 0 while a filter or a query callback may run */
   int moving;           /* inside collideAndSlide (its filter may run) */
+  void *buf;            /* collideAndSlideMany's arrays (Lua's allocator; freed at close) */
+  size_t bufsize;
 } WorldUD;
 
 typedef struct BodyUD {
@@ -70,7 +72,8 @@ typedef struct SensorUD {
 
 typedef struct MoverUD {
   cs_Mover *mover;      /* NULL once closed */
-  int busy;             /* inside its own collideAndSlide (a filter runs) */
+  int busy;             /* inside its own collideAndSlide or a batch (a filter runs) */
+  int filtered;         /* has a Lua filter (MUV_FILTER not nil) */
   size_t nhandles;      /* contact handles stored by the last call */
   size_t nevents;       /* sensor event handles stored by the last call */
 } MoverUD;
