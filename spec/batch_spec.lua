@@ -378,6 +378,38 @@ describe("world:collideAndSlideMany", function()
     end)
   end)
 
+  describe("edits from a filter while the batch runs", function()
+    -- mover 3 of 6 has a filter that tries to move the floor, set friction,
+    -- move a listed mover and move a body's velocity: each is refused (the
+    -- other threads read them), on 1 thread as on 3, and works after
+    for _, threads in ipairs { 1, 3 } do
+      it(("are refused, and work after the call (%d thread%s)"):format(threads, threads == 1 and "" or "s"), function()
+        local w = cs.newWorld()
+        local floor = w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+        w:setThreads(threads)
+        local movers, moves, tried = {}, {}, {}
+        for i = 1, 6 do
+          movers[i] = cs.newMover { radius = 0.5, position = { 2 * i, 0.55, 0 } }
+          for _, v in ipairs { 0.1, 0, 0, 0, -0.1, 0 } do moves[#moves + 1] = v end
+        end
+        movers[3].filter = function()
+          tried[#tried + 1] = select(2, pcall(floor.setTransform, floor, 0, 1, 0))
+          tried[#tried + 1] = select(2, pcall(w.setFriction, w, 1, 0.5))
+          tried[#tried + 1] = select(2, pcall(movers[6].setPosition, movers[6], 0, 5, 0))
+          return "slide"
+        end
+        w:collideAndSlideMany(movers, moves)
+        assert.are.equal(3, #tried)
+        for _, e in ipairs(tried) do
+          assert.is_truthy(tostring(e):find("busy") or tostring(e):find("running a batch"), tostring(e))
+        end
+        floor:setTransform(0, 1, 0)
+        w:setFriction(1, 0.5)
+        movers[6]:setPosition(0, 5, 0)
+      end)
+    end
+  end)
+
   describe("a world with threads running", function()
     it("ends them when closed or collected right after a batch", function()
       for k = 1, H.count(8, 2) do
