@@ -364,13 +364,14 @@ $(CROWD_BIN): bench/crowd.c bench/walkers.c csrc/collideslide.h $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -Wno-unused-function -O2 -g $(CFLAGS) -Icsrc -o $@ $< $(CORE_LIB) -lm -lpthread
 
-# Crowds (issue 15): the walkers through the batch call, in one process,
-# the loop and the batch on 1 and 2 threads in turn run after run (wall
-# clock; each must end on the loop's checksum); then 10,000 movers on
-# terrain_708. CROWD_ARGS adds to both runs.
-bench-crowd: $(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj
-	$(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj --movers 1024 --frames 240 --warmup 60 --runs 5 --threads 2 $(CROWD_ARGS)
-	$(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj --movers 10000 --frames 40 --warmup 10 --runs 3 --threads 2 $(CROWD_ARGS)
+# Crowds (issue 15): the walkers through the batch call, C (bench/crowd.c:
+# the loop and the batch on 1 and 2 threads in one process) and Lua
+# (bench/walkers.lua --threads 1 and 2), round after round in turn, wall
+# clock, every configuration on the loop's checksum (bench/crowd.py); then
+# 10,000 movers on terrain_708. CROWD_ARGS goes to crowd.py (--rounds R).
+bench-crowd: all $(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj
+	python3 bench/crowd.py --crowd $(CROWD_BIN) --lua $(LUA) --scene $(BENCH_SCENES)/terrain_708.obj $(CROWD_ARGS)
+	$(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj --movers 10000 --frames 40 --warmup 10 --runs 3 --threads 2
 
 $(BENCH_BIN): bench/walkers.c csrc/collideslide.h $(CORE_LIB)
 	@mkdir -p $(dir $@)
@@ -379,6 +380,7 @@ $(BENCH_BIN): bench/walkers.c csrc/collideslide.h $(CORE_LIB)
 bench: all $(BENCH_BIN) bench-scenes
 	python3 bench/run.py --walkers $(BENCH_BIN) --lua $(LUA) --scenes $(BENCH_SCENES) $(if $(QUICK),--quick)
 	$(MAKE) --no-print-directory bench-movers $(if $(QUICK),MOVERS_ARGS="--frames 10 --runs 1")
+	$(MAKE) --no-print-directory bench-crowd $(if $(QUICK),CROWD_ARGS="--rounds 1 --frames 90 --warmup 30")
 
 bench-callgrind: $(BENCH_BIN) $(BENCH_SCENES)/terrain_708.obj
 	@command -v valgrind >/dev/null || sh tools/deps.sh $(LUA) valgrind
