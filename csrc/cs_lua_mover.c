@@ -167,6 +167,7 @@ int cs_newMover(lua_State *L) {
   }
   m = (MoverUD *)csL_newudata(L, sizeof(MoverUD));      /* 2 */
   m->mover = NULL; m->busy = 0; m->nhandles = 0; m->nevents = 0;
+  m->nkeys = MOVER_KEYS + 1;          /* no keys kept yet */
   m->filtered = 0;
   csL_setmetatable(L, MOVER_MT);
   lua_createtable(L, 5, 0);

@@ -138,13 +138,51 @@ static int mover_filter_trampoline(void *ud, const cs_Mover *other) {
   return filter_call(c);
 }
 
+/* The handle-table key of what a contact met. */
+static const void *other_key(const cs_Contact *c) {
+  return c->mover != NULL ? cs_mover_get_userdata(c->mover) : cs_body_get_userdata(c->body);
+}
+
+/* The ground body (NULL: none) of the last call. */
+static const cs_Body *ground_body(const cs_Mover *mv) {
+  cs_Vec3 nrm;
+  const cs_Body *gb = NULL;
+  int tag;
+  return cs_mover_ground(mv, &nrm, &gb, &tag) ? gb : NULL;
+}
+
+/* Do the last call's results name what the stored handles name (keys, in
+** MoverUD)? Then storing them again would change nothing. Keeps the new
+** keys either way. */
+static int handles_current(MoverUD *m) {
+  const cs_Mover *mv = m->mover;
+  size_t i, n = cs_mover_contact_count(mv);
+  const cs_Body *gb = ground_body(mv);
+  const cs_Mover *gm = cs_mover_ground_mover(mv);
+  const void *k;
+  int same = n == m->nkeys && n == m->nhandles && m->nevents == 0 &&
+             cs_mover_sensor_event_count(mv) == 0;
+  if (n > MOVER_KEYS) { m->nkeys = MOVER_KEYS + 1; return 0; }
+  for (i = 0; i < n; i++) {
+    k = other_key(cs_mover_contact(mv, i));
+    same = same && m->keys[i] == k;
+    m->keys[i] = k;
+  }
+  k = gb ? cs_body_get_userdata(gb) : NULL;
+  same = same && m->keys[MOVER_KEYS] == k;
+  m->keys[MOVER_KEYS] = k;
+  k = gm ? cs_mover_get_userdata(gm) : NULL;
+  same = same && m->keys[MOVER_KEYS + 1] == k;
+  m->keys[MOVER_KEYS + 1] = k;
+  m->nkeys = n;
+  return same;
+}
+
 /* Stores the handles of the last call's contacts and ground body in the
 ** mover's user value (at uv), while their bodies are known to be alive. */
 static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   size_t i, n = cs_mover_contact_count(m->mover);
-  cs_Vec3 nrm;
-  const cs_Body *gb = NULL;
-  int tag;
+  const cs_Body *gb = ground_body(m->mover);
   lua_rawgeti(L, uv, MUV_CONTACTS);
   for (i = 0; i < n; i++) {
     push_other(L, bodies, cs_mover_contact(m->mover, i));
@@ -156,7 +194,6 @@ static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   }
   m->nhandles = n;
   lua_pop(L, 1);
-  if (!cs_mover_ground(m->mover, &nrm, &gb, &tag)) gb = NULL;
   push_body(L, bodies, gb);
   lua_rawseti(L, uv, MUV_GROUND);
   if (cs_mover_ground_mover(m->mover) != NULL)
@@ -209,7 +246,7 @@ static int world_collideAndSlide(lua_State *L) {
   if ((s == CS_EINVAL || s == CS_ERANGE) && c.failed == 0)
     return core_fail(L, cs_world_error(w->world), 2, NULL, "collideAndSlide");
   if (s != CS_OK) return ctx_raise(L, &c, "collideAndSlide", s);
-  store_handles(L, m, c.bodies, 9);
+  if (!handles_current(m)) store_handles(L, m, c.bodies, 9);
   cs_mover_get_position(m->mover, &p);
   return push_vec3(L, p);
 }
@@ -401,13 +438,16 @@ static int world_collideAndSlideMany(lua_State *L) {
     nf += (size_t)m->filtered;
     lua_pop(L, 2);
   }
-  for (k = 0; k < len; k++) {
-    lua_rawgeti(L, 3, (int)k + 1);
-    if (lua_type(L, -1) != LUA_TNUMBER)
-      argfail(L, 3, "mover %d: %s must be a number, got %s (moves[%d])", (int)(k / (size_t)stride) + 1,
-              move_name(k, stride), tname(L, -1), (int)k + 1);
-    a.moves[k] = (double)lua_tonumber(L, -1);
-    lua_pop(L, 1);
+  for (k = 0; k < len; k += (size_t)stride) {   /* a mover's numbers at once */
+    int j, top = lua_gettop(L);
+    for (j = 0; j < stride; j++) lua_rawgeti(L, 3, (int)k + j + 1);
+    for (j = 0; j < stride; j++) {
+      if (lua_type(L, top + j + 1) != LUA_TNUMBER)
+        argfail(L, 3, "mover %d: %s must be a number, got %s (moves[%d])", (int)(k / (size_t)stride) + 1,
+                move_name(k + (size_t)j, stride), tname(L, top + j + 1), (int)k + j + 1);
+      a.moves[k + (size_t)j] = (double)lua_tonumber(L, top + j + 1);
+    }
+    lua_settop(L, top);
   }
   csL_getuservalue(L, 1);                             /* 6: bodies */
   lua_pushnil(L);                                     /* 7: a filter's error */
@@ -442,7 +482,7 @@ static int world_collideAndSlideMany(lua_State *L) {
   s = cs_world_collide_and_slide_many(w->world, a.list, n, a.moves, stride, a.out, a.moved, &failed);
   crowd_done(w, &a, n, nf);
   for (i = 0; i < n; i++) {              /* the moved movers' contacts, ground, events */
-    if (!a.moved[i]) continue;
+    if (!a.moved[i] || handles_current((MoverUD *)cs_mover_get_userdata(a.list[i]))) continue;
     lua_rawgeti(L, src, (int)i + 1);
     csL_getuservalue(L, -1);
     store_handles(L, (MoverUD *)cs_mover_get_userdata(a.list[i]), 6, lua_gettop(L));
