@@ -28,11 +28,11 @@ WARN := -Wall -Wextra -Wshadow -Wpointer-arith -Wcast-qual -Wstrict-prototypes \
         -Wmissing-prototypes -Wdeclaration-after-statement -Wundef
 OPT ?= -O2 -g
 CFLAGS_ALL = -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -fPIC $(CFLAGS)
-LDLIBS_ALL = -lm
+LDLIBS_ALL = -lm -lpthread
 
 CORE_SRC := csrc/cs_alloc.c csrc/cs_check.c csrc/cs_mesh.c csrc/cs_bvh.c csrc/cs_body.c csrc/cs_broad.c csrc/cs_geom.c \
             csrc/cs_espace.c csrc/cs_sweep.c csrc/cs_slide.c csrc/cs_mover.c csrc/cs_world.c \
-            csrc/cs_query.c csrc/cs_sensor.c csrc/cs_ellipsoid.c
+            csrc/cs_query.c csrc/cs_sensor.c csrc/cs_ellipsoid.c csrc/cs_thread.c csrc/cs_batch.c
 LUA_SRC := csrc/cs_lua.c csrc/cs_lua_mesh.c csrc/cs_lua_world.c csrc/cs_lua_mover.c csrc/cs_lua_query.c
 HDRS := $(wildcard csrc/*.h)
 
@@ -43,7 +43,7 @@ CORE_LIB := build/libcollideslide.a
 export LUA_PATH := ./lua/?.lua;./lua/?/init.lua;./spec/?.lua;;
 export LUA_CPATH := ./$(BUILD)/?.so;;
 
-.PHONY: all lib demo test check deps clean ctest check-valgrind test-all rock-test rockspec-check install env
+.PHONY: all lib demo test check deps clean ctest check-valgrind test-all rock-test rockspec-check install env test-tsan
 
 .DEFAULT_GOAL := all
 
@@ -149,6 +149,38 @@ $(CORE_ASAN_LIB): $(CORE_SRC) $(HDRS)
 	@for f in $(CORE_SRC); do $(CC) $(CFLAGS_ALL) $(SANFLAGS) -c $$f -o build/obj-asan/$$(basename $$f .c).o || exit 1; done
 	rm -f $@ && ar rcs $@ $(patsubst csrc/%.c,build/obj-asan/%.o,$(CORE_SRC))
 
+# ThreadSanitizer (issue 15): the core with -fsanitize=thread, the batch's
+# C test in its thread-stress mode (batches on 4 threads, and 4 threads of
+# our own on one prepared world) and in its normal mode, then the Lua batch
+# specs with a TSan-built module (libtsan preloaded into the interpreter).
+# Any report fails (halt_on_error).
+TSANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+CORE_TSAN_LIB := build/libcollideslide-tsan.a
+TSAN_MODULE := build/tsan-$(LUA)/collideslide/core.so
+TSAN_OPTS := TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+
+$(CORE_TSAN_LIB): $(CORE_SRC) $(HDRS)
+	@mkdir -p build/obj-tsan
+	@for f in $(CORE_SRC); do $(CC) $(CFLAGS_ALL) $(TSANFLAGS) -c $$f -o build/obj-tsan/$$(basename $$f .c).o || exit 1; done
+	rm -f $@ && ar rcs $@ $(patsubst csrc/%.c,build/obj-tsan/%.o,$(CORE_SRC))
+
+build/ctest-tsan/%: spec/c/%.c $(CTEST_SUPPORT) $(CTEST_HDRS) $(CORE_TSAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TSANFLAGS) -Icsrc -Ispec/c -o $@ $< $(CTEST_SUPPORT) $(CORE_TSAN_LIB) $(LDLIBS_ALL)
+
+$(TSAN_MODULE): $(CORE_SRC) $(LUA_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TSANFLAGS) -I$(LUA_INC) -shared -o $@ $(CORE_SRC) $(LUA_SRC) $(LDLIBS_ALL)
+
+test-tsan: deps build/ctest-tsan/test_batch $(TSAN_MODULE)
+	$(TSAN_OPTS) build/ctest-tsan/test_batch tsan
+	$(TSAN_OPTS) build/ctest-tsan/test_batch 120 8 1
+	@if [ -f spec/batch_spec.lua ]; then \
+	  echo "== the batch specs with a TSan-built module"; \
+	  LUA_CPATH="./build/tsan-$(LUA)/?.so;;" $(TSAN_OPTS) LD_PRELOAD=$$($(CC) -print-file-name=libtsan.so) \
+	    $(LUA) $$(command -v busted) --ignore-lua --helper=spec/helper.lua -o plainTerminal spec/batch_spec.lua; \
+	fi
+
 # The specs under memcheck. busted's re-exec (--lua) is skipped so valgrind
 # watches the interpreter that loads our module; the exit with
 # os.exit(code, true) closes the state, so userdata that __gc does not free
@@ -178,7 +210,8 @@ test-all:
 
 # What CI runs after `make test` (.ci/run): the specs on every other Lua
 # (plain and sanitized), the C tests, the FFI binding's suite, the rock,
-# and the short stress slice. About 6 minutes here.
+# the short stress slice, and the C tests as Windows programs under wine
+# (make windows, 1.5 minutes). About 8 minutes here.
 OTHER_LUAS := $(filter-out lua5.4,$(LUAS))
 .PHONY: ci-extra test-states callgraph
 
@@ -206,6 +239,8 @@ ci-extra: callgraph test-states
 	$(MAKE) --no-print-directory rock-test
 	$(MAKE) --no-print-directory stress-short
 	$(MAKE) --no-print-directory lifetime-slice
+	$(MAKE) --no-print-directory test-tsan
+	$(MAKE) --no-print-directory windows
 
 # The rock, built the way users get it: luarocks make (builtin backend, no
 # network: every dependency is a Debian package) from a copy of the sources,
@@ -242,6 +277,58 @@ rock-test: rockspec-check
 
 # }====
 
+# {==== make windows: the core and its C tests on Windows (MinGW-w64, wine) ====
+#   Cross-compiles the core (CORE_SRC: C99, the warning flags, no POSIX
+#   defines; Win32 threads, see cs_thread.c) into build/windows/libcollideslide.a,
+#   every spec/c/test_*.c and the thread stress (test_batch tsan) into
+#   build/windows/*.exe, linked statically (they import KERNEL32 and msvcrt
+#   only: no winpthreads, no libgcc DLL), then runs each under wine in a
+#   private prefix (build/windows/wineprefix), headless and non-interactive
+#   (tools/wine_tests.sh): any exit but 0, FAIL line or "N failed" fails.
+#   Needs Debian's gcc-mingw-w64-x86-64, wine and wine64: installed when
+#   missing (as root), else the command to run is printed.
+#   WIN_RUNS: what runs, "name args" each (default: every test at its
+#   default size, then test_batch tsan). About 1.5 minutes here from a clean
+#   build/windows (build 15 s, wineboot 8 s, the runs 55 s; test_batch 21 s).
+WIN_CC ?= x86_64-w64-mingw32-gcc
+WIN_AR ?= x86_64-w64-mingw32-ar
+WIN_DIR := build/windows
+WIN_CFLAGS = -std=c99 $(WARN) -O2 $(WIN_EXTRA_CFLAGS)
+WIN_LIB := $(WIN_DIR)/libcollideslide.a
+WIN_PKGS := gcc-mingw-w64-x86-64 wine wine64
+WIN_EXES := $(CTESTS:%=$(WIN_DIR)/%.exe)
+WIN_RUNS ?= $(CTESTS) "test_batch tsan"
+
+.PHONY: windows windows-deps windows-build
+
+windows-deps:
+	@if ! command -v $(WIN_CC) >/dev/null 2>&1 || ! command -v wine >/dev/null 2>&1 || \
+	    ! command -v wineboot >/dev/null 2>&1 || ! [ -x /usr/lib/wine/wine64 ]; then \
+	  if [ "$$(id -u)" != 0 ]; then \
+	    echo "windows: run: sudo apt-get update && sudo apt-get install -y $(WIN_PKGS)"; exit 1; fi; \
+	  echo "windows: apt-get install -y $(WIN_PKGS)"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(WIN_PKGS) </dev/null >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y $(WIN_PKGS) </dev/null >/dev/null; } || \
+	  { echo "windows: apt-get install -y $(WIN_PKGS) failed"; exit 1; }; \
+	fi
+
+windows: windows-deps
+	@$(MAKE) --no-print-directory windows-build
+	sh tools/wine_tests.sh $(WIN_DIR) $(WIN_RUNS)
+
+windows-build: $(WIN_LIB) $(WIN_EXES)
+
+$(WIN_LIB): $(CORE_SRC) $(HDRS)
+	@mkdir -p $(WIN_DIR)/obj
+	@for f in $(CORE_SRC); do echo "$(WIN_CC) $$f"; \
+	  $(WIN_CC) $(WIN_CFLAGS) -c $$f -o $(WIN_DIR)/obj/$$(basename $$f .c).o || exit 1; done
+	rm -f $@ && $(WIN_AR) rcs $@ $(patsubst csrc/%.c,$(WIN_DIR)/obj/%.o,$(CORE_SRC))
+
+$(WIN_DIR)/%.exe: spec/c/%.c $(CTEST_SUPPORT) $(CTEST_HDRS) $(WIN_LIB)
+	$(WIN_CC) $(WIN_CFLAGS) -static -Icsrc -Ispec/c -o $@ $< $(CTEST_SUPPORT) $(WIN_LIB)
+
+# }====
+
 clean:
 	rm -rf build
 
@@ -272,13 +359,28 @@ $(BENCH_SCENES)/arena.obj:
 	python3 $(SHARED)/bench/make_scenes.py $(BENCH_SCENES) arena
 
 # Plain -O2 (portable, no -march), like the core in $(CORE_LIB).
+CROWD_BIN := build/bench/crowd
+$(CROWD_BIN): bench/crowd.c bench/walkers.c csrc/collideslide.h $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -Wno-unused-function -O2 -g $(CFLAGS) -Icsrc -o $@ $< $(CORE_LIB) -lm -lpthread
+
+# Crowds (issue 15): the walkers through the batch call, C (bench/crowd.c:
+# the loop and the batch on 1 and 2 threads in one process) and Lua
+# (bench/walkers.lua --threads 1 and 2), round after round in turn, wall
+# clock, every configuration on the loop's checksum (bench/crowd.py); then
+# 10,000 movers on terrain_708. CROWD_ARGS goes to crowd.py (--rounds R).
+bench-crowd: all $(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj
+	python3 bench/crowd.py --crowd $(CROWD_BIN) --lua $(LUA) --scene $(BENCH_SCENES)/terrain_708.obj $(CROWD_ARGS)
+	$(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj --movers 10000 --frames 40 --warmup 10 --runs 3 --threads 2
+
 $(BENCH_BIN): bench/walkers.c csrc/collideslide.h $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -O2 -g $(CFLAGS) -Icsrc -o $@ $< $(CORE_LIB) -lm
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -O2 -g $(CFLAGS) -Icsrc -o $@ $< $(CORE_LIB) -lm -lpthread
 
 bench: all $(BENCH_BIN) bench-scenes
 	python3 bench/run.py --walkers $(BENCH_BIN) --lua $(LUA) --scenes $(BENCH_SCENES) $(if $(QUICK),--quick)
 	$(MAKE) --no-print-directory bench-movers $(if $(QUICK),MOVERS_ARGS="--frames 10 --runs 1")
+	$(MAKE) --no-print-directory bench-crowd $(if $(QUICK),CROWD_ARGS="--rounds 1 --frames 90 --warmup 30")
 
 bench-callgrind: $(BENCH_BIN) $(BENCH_SCENES)/terrain_708.obj
 	@command -v valgrind >/dev/null || sh tools/deps.sh $(LUA) valgrind
@@ -339,7 +441,7 @@ $(BULLET_BIN): bench/peers/walkers_bullet.cpp bench/peers/peer_main.h bench/peer
                $(PEER_OURS) $(CORE_LIB)
 	@sh tools/deps.sh $(LUA) bullet
 	$(CXX) -std=c++11 -O2 -g $$(pkg-config --cflags bullet) -Icsrc -o $@ $< $(PEER_OURS) \
-	  $(CORE_LIB) $$(pkg-config --libs bullet) -lm
+	  $(CORE_LIB) $$(pkg-config --libs bullet) -lm -lpthread
 
 $(JOLT_BIN): bench/peers/walkers_jolt.cpp bench/peers/peer_main.h bench/peers/peer.h \
              $(PEER_OURS) $(CORE_LIB)
@@ -505,7 +607,7 @@ fuzz-deps:
 
 build/fuzz/%: fuzz/%.c fuzz/fuzz_alloc.h $(STRESS_SUPPORT) $(CORE_SRC) $(CTEST_HDRS) | fuzz-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Icsrc -Ispec/c -Ifuzz -o $@ $< $(STRESS_SUPPORT) $(CORE_SRC) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Icsrc -Ispec/c -Ifuzz -o $@ $< $(STRESS_SUPPORT) $(CORE_SRC) -lm -lpthread
 
 # Each input that once found a bug must pass.
 fuzz-regressions: $(FUZZERS:%=build/fuzz/%)

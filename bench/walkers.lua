@@ -68,6 +68,8 @@ end
 
 -- {==== Arguments ==============================================================
 local path, runs, frames, nmovers, kind = nil, 5, 600, 1024, nil
+local batch, threads = false, 1   -- --batch: one collideAndSlideMany per frame (issue 15)
+local warmup = 0                  -- --warmup W: frames 0..W-1 run untimed
 do
   local i = 1
   while i <= #arg do
@@ -76,8 +78,11 @@ do
     elseif a == "--frames" then frames = tonumber(arg[i + 1]); i = i + 1
     elseif a == "--movers" then nmovers = tonumber(arg[i + 1]); i = i + 1
     elseif a == "--kind" then kind = arg[i + 1]; i = i + 1
+    elseif a == "--batch" then batch = true
+    elseif a == "--warmup" then warmup = tonumber(arg[i + 1]); i = i + 1
+    elseif a == "--threads" then threads = tonumber(arg[i + 1]); batch = true; i = i + 1
     elseif a:sub(1, 1) ~= "-" and not path then path = a
-    else die("usage: walkers.lua SCENE.obj [--runs N] [--frames F] [--movers M] [--kind terrain|arena]")
+    else die("usage: walkers.lua SCENE.obj [--runs N] [--frames F] [--movers M] [--kind terrain|arena] [--batch] [--threads K]")
     end
     i = i + 1
   end
@@ -145,6 +150,42 @@ local function run_frames(f0, f1, dt)
   end
 end
 
+-- The same frames through one collideAndSlideMany per frame: the moves of
+-- every mover in one list, then each one's vertical speed from its ground.
+local moves, out = {}, {}
+local function run_frames_batch(f0, f1, dt)
+  local n = nmovers
+  for f = f0, f1 - 1 do
+    if f % SEGMENT_FRAMES == 0 then
+      local k = math.floor(f / SEGMENT_FRAMES)
+      for i = 1, n do wx[i], wz[i] = walk_dir(i - 1, k, dt) end
+    end
+    for i = 1, n do
+      local j = 6 * i
+      local v = vy[i] - GRAVITY * dt
+      vy[i] = v
+      moves[j - 5], moves[j - 4], moves[j - 3] = wx[i], 0, wz[i]
+      moves[j - 2], moves[j - 1], moves[j] = 0, v * dt, 0
+    end
+    world:collideAndSlideMany(movers, moves, out)
+    for i = 1, n do
+      if movers[i]:isOnGround() then vy[i] = 0.0 end
+    end
+  end
+end
+if batch then
+  world:setThreads(threads)
+  run_frames = run_frames_batch
+  -- the wall clock, as bench/crowd.c reads it (with threads, CPU time adds
+  -- theirs up), from date(1): a run lasts seconds, a reading a millisecond
+  clock = function()
+    local p = io.popen("date +%s.%N")
+    local t = tonumber(p:read("*l"))
+    p:close()
+    return t
+  end
+end
+
 -- Movers inside or below the geometry (README; walkers.c's fell_through).
 local function fell_through()
   local fell = 0
@@ -167,10 +208,11 @@ for run = 1, runs do
     movers[i]:setPosition(p[1], p[2], p[3])
     vy[i] = 0.0
   end
+  run_frames(0, warmup, dt)
   collectgarbage()
   local c0 = clock()
-  run_frames(0, frames, dt)
-  rates[run] = nmovers * frames / (clock() - c0)
+  run_frames(warmup, frames, dt)
+  rates[run] = nmovers * (frames - warmup) / (clock() - c0)
   fell = fell_through()
   if fell ~= 0 then io.stderr:write(("walkers.lua: run %d: %d movers fell through\n"):format(run, fell)) end
 end
@@ -192,7 +234,8 @@ print(("  walkers %d x %d frames, %d runs: %.0f mover-steps/s (median; min %.0f,
 print(("  fell through: %d; checksum %.17g"):format(fell, sum))
 print(("RESULT impl=%s scene=%s triangles=%d movers=%d frames=%d runs=%d steps_per_s=%.0f "
   .. "min=%.0f max=%.0f load_s=%.4f build_s=%.4f mesh_bytes=%d bytes_per_tri=%.2f "
-  .. "peak_rss_kb=%d fell=%d checksum=%.17g backend=%s")
+  .. "peak_rss_kb=%d fell=%d checksum=%.17g backend=%s batch=%d threads=%d")
   :format(version:gsub(" ", ""):lower(), base, ntri, nmovers, frames, runs, median, rates[1],
-    rates[runs], t_parse, t_build, mesh:memory(), mesh:memory() / ntri, peak_rss_kb(), fell, sum, BACKEND))
+    rates[runs], t_parse, t_build, mesh:memory(), mesh:memory() / ntri, peak_rss_kb(), fell, sum, BACKEND,
+    batch and 1 or 0, threads))
 os.exit(fell == 0 and 0 or 3)

@@ -340,7 +340,8 @@ int cs_mover_was_stuck(const cs_Mover *m);
 ** already (this one or another); CS_EBUSY inside a filter. A mover freed
 ** while added leaves its world first; a world freed forgets its movers. */
 cs_Status cs_world_add_mover(cs_World *world, cs_Mover *m);
-/* CS_EINVAL when the mover is not in this world. */
+/* CS_EINVAL when the mover is not in this world. Both name the problem in
+** cs_world_error. */
 cs_Status cs_world_remove_mover(cs_World *world, cs_Mover *m);
 size_t cs_world_mover_count(const cs_World *world);
 /* The world the mover was added to, or NULL. */
@@ -474,7 +475,7 @@ long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r,
 /* The added movers (layers meeting mask, not `self`, which may be NULL) the
 ** ellipsoid intersects, with the depth and push-out direction as above
 ** (issue 14). Returns the number given to fn (the one that stopped
-** included), or -1 on allocation failure or from inside a move's filter. */
+** included), or -1 on allocation failure. */
 typedef int (*cs_MoverOverlapFn)(void *ud, const cs_Mover *other, double depth,
                                  const cs_Vec3 *normal);
 long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
@@ -487,6 +488,91 @@ long cs_world_overlap(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const dou
                       cs_MoverOverlapFn mover_fn, void *ud);
 
 /* }================================================================== */
+
+/* {==================================================================
+** Crowds: many movers in one call, on the world's threads (issue 15)
+** ===================================================================*/
+
+/* The most threads a world runs (cs_world_set_threads). */
+#define CS_MAX_THREADS 64
+
+/* How many threads a batch uses: k in 1..CS_MAX_THREADS, default 1. With
+** k = 1 no thread is ever started; with k > 1 the world starts k - 1
+** threads at its first batch (the calling thread is the k-th) and ends them
+** when k changes or the world is freed. CS_EINVAL for k out of range, or
+** CS_EBUSY during a call on the world. */
+cs_Status cs_world_set_threads(cs_World *w, int k);
+int cs_world_get_threads(const cs_World *w);
+/* The number of processors online (1 when it cannot be told). */
+int cs_cpu_count(void);
+
+/* Does every refit that is pending: the broad phase after bodies moved or
+** meshes were edited, the bounds of bodies and sensors, the movers' grid.
+**
+** THE CONTRACT FOR A JOB SYSTEM OF ONE'S OWN. After cs_world_prepare, and
+** while nothing edits the world (no add, remove, transform, velocity,
+** friction, mesh edit, sensor change, mover add or remove, setter on an
+** added mover), these may run at the same time from any threads, each on
+** its own cs_CallScratch: cs_world_collide_and_slide_in
+** for movers that are not added to any world, each mover on one thread at
+** a time (added movers read each other: move those with the batch below,
+** which keeps the loop's order among them), and cs_world_sweep_in; and
+** these queries, which need no scratch: cs_world_raycast, _raycast_all,
+** _closest_point, _query_box, _overlap_ellipsoid, _overlap and
+** _overlap_movers (their callbacks run on the calling thread). A query's
+** bad argument is reported in the world's error, which another thread's
+** failure may overwrite: rely on the returned status.
+** cs_world_collide_and_slide, cs_world_sweep and _sweep_ellipsoid use the world's own scratch: one
+** thread at a time, not while the calls above run. The batch keeps this
+** contract itself. The allocator given to cs_world_new (and to the movers)
+** must be thread-safe when threads run (the default one is). */
+void cs_world_prepare(cs_World *w);
+
+/* The scratch one call works in (gathered triangles, contacts, ...): one
+** per thread of one's own. Made with the world's allocator; free it before
+** the world. */
+typedef struct cs_CallScratch cs_CallScratch;
+cs_Status cs_call_scratch_new(cs_World *w, cs_CallScratch **out);
+void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
+/* cs_world_collide_and_slide in the scratch sc, under the contract above;
+** its error goes to cs_call_scratch_error(sc). CS_EINVAL for a mover added
+** to a world, or a world with refits pending (call cs_world_prepare). */
+cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
+                                        const cs_Vec3 *walk, const cs_Vec3 *gravity);
+/* cs_world_sweep in the scratch sc, under the same contract. */
+int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
+                      cs_Hit *hit);
+const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
+
+/* Moves movers[0..n-1], each by its walk and then its gravity:
+** moves[i * stride + 0..2] is mover i's walk, and when stride is 6,
+** moves[i * stride + 3..5] its gravity (stride 3: no gravity pass).
+** out (NULL or 3n doubles) receives the new centres; moved (NULL or n
+** bytes) says which movers moved (1) and which were left as they were (0).
+**
+** The result is bit-identical to calling cs_world_collide_and_slide on
+** each mover in list order, whatever the thread count: movers whose moves
+** cannot meet (their reach boxes are apart) run in parallel, movers that
+** can meet (added movers, solid to each other) keep list order. A mover
+** with a filter (cs_mover_set_filter or _mover_filter) runs on the calling
+** thread, and those movers run in list order among themselves.
+**
+** Every argument is checked before any mover moves: a bad move, a NULL or
+** repeated mover gives CS_EINVAL or CS_ERANGE, *failed (when not NULL) the
+** index of the first bad mover, and nothing moves. A failure during the
+** batch (a filter that aborts, memory) stops it: every mover listed before
+** the failed one has moved, the failed one is left as it was, later ones
+** either moved or were left as they were (moved says which); *failed is
+** its index. The message (cs_world_error) names the mover as "mover i"
+** (1-based). CS_EBUSY during another call on the world.
+**
+** While the batch runs (its filters may call back), edits are refused with
+** CS_EBUSY: body transforms and velocities, friction, sensor transforms,
+** and the position, radius and orientation of the listed movers. A filter
+** must not edit meshes. */
+cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
+                                          const double *moves, int stride, double *out,
+                                          unsigned char *moved, size_t *failed);
 
 #ifdef __cplusplus
 }

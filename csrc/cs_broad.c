@@ -154,7 +154,7 @@ static void refit(cs_Broad *bp) {
 unsigned cs_broad_update(cs_Broad *bp, cs_Body *const *bodies, size_t nbodies) {
   size_t i, n = 0;
   unsigned edited = meshes_edited(bp);
-  CS_ASSERT(bp->walks == 0);
+  CS_ASSERT(cs_atomic_get(&bp->walks) == 0);
   if (edited) bp->dirty = 1;
   if (!bp->dirty && !bp->rebuild) return edited;
   for (i = 0; i < nbodies; i++) cs_body_refresh(bodies[i]);
@@ -193,8 +193,8 @@ static int overlap(cs_Vec3 alo, cs_Vec3 ahi, cs_Vec3 blo, cs_Vec3 bhi) {
          alo.z <= bhi.z && blo.z <= ahi.z;
 }
 
-void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies, size_t n,
-                         cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
+void cs_broad_walk_shared(const cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies,
+                          size_t n, cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
   it->lo = lo;
   it->hi = hi;
   it->mask = mask;
@@ -203,16 +203,18 @@ void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies,
   it->top = 0;
   it->counted = 0;
   it->one_by_one = !bp->ok || bp->dirty || bp->rebuild;
-  if (it->one_by_one) {   /* every body */
-    it->i = 0;
-    it->end = n;
-    return;
+  it->i = 0;
+  it->end = it->one_by_one ? n : 0;
+  if (!it->one_by_one && bp->nnodes) it->stack[it->top++] = 0;
+}
+
+void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies, size_t n,
+                         cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
+  cs_broad_walk_shared(bp, it, bodies, n, lo, hi, mask);
+  if (it->top) {          /* a tree walk: counted, so nothing updates the tree under it */
+    cs_atomic_add(&bp->walks, 1);   /* atomic: queries may run on several threads */
+    it->counted = 1;
   }
-  it->i = it->end = 0;
-  if (bp->nnodes == 0) return;
-  bp->walks++;
-  it->counted = 1;
-  it->stack[it->top++] = 0;
 }
 
 cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it) {
@@ -246,7 +248,7 @@ cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it) {
 }
 
 void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it) {
-  if (it->counted) bp->walks--;
+  if (it->counted) cs_atomic_add(&bp->walks, -1);
   it->counted = 0;
 }
 

@@ -9,6 +9,7 @@
 #define CS_BROAD_H
 
 #include "cs_body.h"
+#include "cs_thread.h"
 
 /* A mesh the bodies use, with the version its tree was built at. */
 typedef struct cs_MeshRef { cs_Mesh *mesh; unsigned version; long count; } cs_MeshRef;
@@ -28,7 +29,8 @@ typedef struct cs_Broad {
   int dirty;              /* bodies moved since it was fitted: refit */
   int rebuild;            /* bodies added, removed or enabled: rebuild */
   int ok;                 /* it is usable (not after an allocation failure) */
-  int walks;              /* walks under way (a callback's nested query) */
+  int walks;              /* walks under way (a callback's nested query, or
+                          ** queries on other threads): cs_atomic_* only */
   int refits;             /* refits since the last rebuild */
   cs_MeshRef *meshes;     /* distinct meshes in use */
   size_t nmeshes, capmeshes;
@@ -64,6 +66,11 @@ typedef struct cs_BroadWalk {
 } cs_BroadWalk;
 void cs_broad_walk_begin(cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies, size_t n,
                          cs_Vec3 lo, cs_Vec3 hi, unsigned mask);
+/* The same walk for calls on several threads at once (a batch), after
+** cs_broad_update: it writes nothing shared (no walk count; nothing may
+** update the tree while the batch runs). End it with cs_broad_walk_end. */
+void cs_broad_walk_shared(const cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies,
+                          size_t n, cs_Vec3 lo, cs_Vec3 hi, unsigned mask);
 cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it);
 void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it);
 /* The bounds of every enabled body of bodies[n]; returns 0 when there is

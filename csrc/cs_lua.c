@@ -213,10 +213,13 @@ void *check_type(lua_State *L, int arg, const char *mt) {
   return p;
 }
 
+/* The allocator of the core's objects: the C library's, not the state's.
+** A batch on threads (world:setThreads) grows movers' and scratch memory on
+** its threads, and a state's allocator need not be thread-safe (LuaJIT's
+** own is not); the C library's is. */
 cs_Alloc lua_alloc(lua_State *L) {
-  cs_Alloc a;
-  a.fn = lua_getallocf(L, &a.ud);     /* lua_Alloc has cs_AllocFn's shape */
-  return a;
+  (void)L;
+  return cs_default_alloc();
 }
 
 int status_error(lua_State *L, const char *fname, cs_Status s) {

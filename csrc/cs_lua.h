@@ -52,6 +52,8 @@ typedef struct WorldUD {
   cs_World *world;      /* NULL once closed */
   int busy;             /* > 0 while a filter or a query callback may run */
   int moving;           /* inside collideAndSlide (its filter may run) */
+  void *buf;            /* collideAndSlideMany's arrays (Lua's allocator; freed at close) */
+  size_t bufsize;
 } WorldUD;
 
 typedef struct BodyUD {
@@ -70,9 +72,19 @@ typedef struct SensorUD {
 
 typedef struct MoverUD {
   cs_Mover *mover;      /* NULL once closed */
-  int busy;             /* inside its own collideAndSlide (a filter runs) */
+  int busy;             /* inside its own collideAndSlide or a batch (a filter runs) */
+  int filtered;         /* has a Lua filter (MUV_FILTER not nil) */
   size_t nhandles;      /* contact handles stored by the last call */
   size_t nevents;       /* sensor event handles stored by the last call */
+  /* The keys (handle-table keys: BodyUD or MoverUD pointers) of what the
+  ** stored handles name: the contacts' others, the ground body, the ground
+  ** mover. A call whose results name the same keys, with no sensor events
+  ** then or now, leaves the stored handles as they are (each key's handle
+  ** is kept alive by the stored handles themselves, so its memory cannot
+  ** be another's). nkeys > MOVER_KEYS: not kept. */
+#define MOVER_KEYS 6
+  const void *keys[MOVER_KEYS + 2];
+  size_t nkeys;
 } MoverUD;
 
 #define NUMBUF 32

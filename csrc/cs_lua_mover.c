@@ -167,6 +167,8 @@ int cs_newMover(lua_State *L) {
   }
   m = (MoverUD *)csL_newudata(L, sizeof(MoverUD));      /* 2 */
   m->mover = NULL; m->busy = 0; m->nhandles = 0; m->nevents = 0;
+  m->nkeys = MOVER_KEYS + 1;          /* no keys kept yet */
+  m->filtered = 0;
   csL_setmetatable(L, MOVER_MT);
   lua_createtable(L, 5, 0);
   lua_newtable(L);
@@ -176,6 +178,7 @@ int cs_newMover(lua_State *L) {
   if (have[MF_FILTER]) {
     lua_pushliteral(L, "filter");
     lua_rawget(L, 1);
+    m->filtered = !lua_isnil(L, -1);
     lua_rawseti(L, -2, MUV_FILTER);
   }
   csL_setuservalue(L, 2);
@@ -244,6 +247,7 @@ static int mover___newindex(lua_State *L) {
     csL_getuservalue(L, 1);
     lua_pushvalue(L, 3);
     lua_rawseti(L, -2, MUV_FILTER);
+    m->filtered = !lua_isnil(L, 3);
   } else if (set_field(m, f, d, lua_isnil(L, 3)) != CS_OK) {
     fail_at(L, 3, "__newindex", "%s", cs_mover_error(m->mover)->message);
   }

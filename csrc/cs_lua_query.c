@@ -4,6 +4,7 @@
 ** method table and the module's functions.
 */
 #include <float.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +25,8 @@ typedef struct CallCtx {
   int bodies;           /* stack index of the world's bodies table */
   int fn;               /* stack index of the Lua function (nil: none) */
   int self;             /* stack index of the mover (filters) */
+  int list;             /* 0, or the stack index of a table where fn and self
+                        ** are keys instead (collideAndSlideMany's filters) */
   int err;              /* stack index of the slot for an error */
   int failed;           /* CTX_* */
 } CallCtx;
@@ -36,6 +39,7 @@ static void ctx_init(lua_State *L, CallCtx *c, int world, int fn, int self) {
   c->bodies = lua_gettop(L);
   c->fn = fn;
   c->self = self;
+  c->list = 0;
   lua_pushnil(L);
   c->err = lua_gettop(L);
   c->failed = CTX_OK;
@@ -102,11 +106,22 @@ static int filter_call(CallCtx *c) {
   return r;
 }
 
+/* Pushes the filter and its mover. */
+static void push_filter(CallCtx *c) {
+  lua_State *L = c->L;
+  if (c->list) {
+    lua_rawgeti(L, c->list, c->fn);
+    lua_rawgeti(L, c->list, c->self);
+  } else {
+    lua_pushvalue(L, c->fn);
+    lua_pushvalue(L, c->self);
+  }
+}
+
 static int filter_trampoline(void *ud, const cs_Body *body, int tag) {
   CallCtx *c = (CallCtx *)ud;
   lua_State *L = c->L;
-  lua_pushvalue(L, c->fn);
-  lua_pushvalue(L, c->self);
+  push_filter(c);
   push_body(L, c->bodies, body);
   lua_pushinteger(L, tag);
   return filter_call(c);
@@ -117,20 +132,57 @@ static int filter_trampoline(void *ud, const cs_Body *body, int tag) {
 static int mover_filter_trampoline(void *ud, const cs_Mover *other) {
   CallCtx *c = (CallCtx *)ud;
   lua_State *L = c->L;
-  lua_pushvalue(L, c->fn);
-  lua_pushvalue(L, c->self);
+  push_filter(c);
   csL_rawgetp(L, c->bodies, cs_mover_get_userdata(other));
   lua_pushinteger(L, 0);
   return filter_call(c);
+}
+
+/* The handle-table key of what a contact met. */
+static const void *other_key(const cs_Contact *c) {
+  return c->mover != NULL ? cs_mover_get_userdata(c->mover) : cs_body_get_userdata(c->body);
+}
+
+/* The ground body (NULL: none) of the last call. */
+static const cs_Body *ground_body(const cs_Mover *mv) {
+  cs_Vec3 nrm;
+  const cs_Body *gb = NULL;
+  int tag;
+  return cs_mover_ground(mv, &nrm, &gb, &tag) ? gb : NULL;
+}
+
+/* Do the last call's results name what the stored handles name (keys, in
+** MoverUD)? Then storing them again would change nothing. Keeps the new
+** keys either way. */
+static int handles_current(MoverUD *m) {
+  const cs_Mover *mv = m->mover;
+  size_t i, n = cs_mover_contact_count(mv);
+  const cs_Body *gb = ground_body(mv);
+  const cs_Mover *gm = cs_mover_ground_mover(mv);
+  const void *k;
+  int same = n == m->nkeys && n == m->nhandles && m->nevents == 0 &&
+             cs_mover_sensor_event_count(mv) == 0;
+  if (n > MOVER_KEYS) { m->nkeys = MOVER_KEYS + 1; return 0; }
+  for (i = 0; i < n; i++) {
+    k = other_key(cs_mover_contact(mv, i));
+    same = same && m->keys[i] == k;
+    m->keys[i] = k;
+  }
+  k = gb ? cs_body_get_userdata(gb) : NULL;
+  same = same && m->keys[MOVER_KEYS] == k;
+  m->keys[MOVER_KEYS] = k;
+  k = gm ? cs_mover_get_userdata(gm) : NULL;
+  same = same && m->keys[MOVER_KEYS + 1] == k;
+  m->keys[MOVER_KEYS + 1] = k;
+  m->nkeys = n;
+  return same;
 }
 
 /* Stores the handles of the last call's contacts and ground body in the
 ** mover's user value (at uv), while their bodies are known to be alive. */
 static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   size_t i, n = cs_mover_contact_count(m->mover);
-  cs_Vec3 nrm;
-  const cs_Body *gb = NULL;
-  int tag;
+  const cs_Body *gb = ground_body(m->mover);
   lua_rawgeti(L, uv, MUV_CONTACTS);
   for (i = 0; i < n; i++) {
     push_other(L, bodies, cs_mover_contact(m->mover, i));
@@ -142,7 +194,6 @@ static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   }
   m->nhandles = n;
   lua_pop(L, 1);
-  if (!cs_mover_ground(m->mover, &nrm, &gb, &tag)) gb = NULL;
   push_body(L, bodies, gb);
   lua_rawseti(L, uv, MUV_GROUND);
   if (cs_mover_ground_mover(m->mover) != NULL)
@@ -195,10 +246,296 @@ static int world_collideAndSlide(lua_State *L) {
   if ((s == CS_EINVAL || s == CS_ERANGE) && c.failed == 0)
     return core_fail(L, cs_world_error(w->world), 2, NULL, "collideAndSlide");
   if (s != CS_OK) return ctx_raise(L, &c, "collideAndSlide", s);
-  store_handles(L, m, c.bodies, 9);
+  if (!handles_current(m)) store_handles(L, m, c.bodies, 9);
   cs_mover_get_position(m->mover, &p);
   return push_vec3(L, p);
 }
+
+/* {==================================================================
+** Crowds: world:collideAndSlideMany and the world's threads (issue 15).
+** The arrays the core takes live in the world's buffer (grown, kept for the
+** next call, freed with the world), so that a call allocates nothing per
+** mover. Movers with a Lua filter get a context each; the core runs them on
+** this thread, in list order, while its threads move the others.
+** ===================================================================*/
+
+/* What one listed mover takes in the buffer: its move (6 numbers), its new
+** centre (3), a filter context, its core pointer, its moved flag. */
+#define CROWD_PER_MOVER (9 * sizeof(double) + sizeof(CallCtx) + sizeof(cs_Mover *) + 1)
+
+typedef struct Crowd {
+  double *moves, *out;
+  CallCtx *ctx;
+  cs_Mover **list;
+  unsigned char *moved;
+} Crowd;
+
+static void crowd_arrays(lua_State *L, WorldUD *w, size_t n, Crowd *a) {
+  char *p;
+  if (n > (size_t)(INT_MAX / 6) || n > ((size_t)-1) / CROWD_PER_MOVER)
+    luaL_error(L, "collideAndSlideMany: too many movers (%d at most)", INT_MAX / 6);
+  if (n * CROWD_PER_MOVER > w->bufsize) {
+    void *ud;
+    lua_Alloc f = lua_getallocf(L, &ud);
+    void *nb = f(ud, w->buf, w->bufsize, n * CROWD_PER_MOVER);
+    if (nb == NULL) luaL_error(L, "collideAndSlideMany: %s", cs_status_string(CS_ENOMEM));
+    w->buf = nb;
+    w->bufsize = n * CROWD_PER_MOVER;
+  }
+  p = (char *)w->buf;
+  a->moves = (double *)p;    p += 6 * n * sizeof(double);
+  a->out = (double *)p;      p += 3 * n * sizeof(double);
+  a->ctx = (CallCtx *)p;     p += n * sizeof(CallCtx);
+  a->list = (cs_Mover **)p;  p += n * sizeof(cs_Mover *);
+  a->moved = (unsigned char *)p;
+}
+
+/* The value on top, listed at i (0-based), is no live mover (m: a closed one). */
+static int crowd_bad_mover(lua_State *L, size_t i, const MoverUD *m) {
+  const char *t;
+  if (m != NULL) return argfail(L, 2, "mover %d: attempt to use a closed/collected Mover", (int)i + 1);
+  t = tname(L, -1);
+  return argfail(L, 2, "mover %d: " MOVER_MT " expected, got %s%s", (int)i + 1, t,
+                 strcmp(t, "collideslide.Character") == 0 ? " (pass character.mover)" : "");
+}
+
+/* The name of moves[k + 1] (0-based k): "vz", "gx", ... */
+static const char *move_name(size_t k, int stride) {
+  int c = (int)(k % (size_t)stride);
+  return c < 3 ? VXYZ[c] : GXYZ[c - 3];
+}
+
+/* Pushes which movers moved, the failed one (index at) named first among
+** the others: "movers 1-140 and 150-300 moved, mover 141 and 4 others did
+** not". */
+static void push_moved(lua_State *L, const unsigned char *moved, size_t n, size_t at) {
+  size_t i, j, count = 0, runs = 0, first[2] = {0, 0}, last[2] = {0, 0}, rest;
+  int parts = 0, r;
+  for (i = 0; i < n; i = j) {
+    for (; i < n && !moved[i]; i++) {}
+    for (j = i; j < n && moved[j]; j++) {}
+    if (i == n) break;
+    if (runs < 2) { first[runs] = i; last[runs] = j - 1; }
+    runs++;
+    count += j - i;
+  }
+  if (count == 0) { lua_pushliteral(L, "no mover moved"); parts++; }
+  else {
+    lua_pushstring(L, count == 1 ? "mover " : "movers ");
+    parts++;
+    for (r = 0; r < 2 && r < (int)runs; r++) {
+      if (r == 1) { lua_pushstring(L, runs > 2 ? ", " : " and "); parts++; }
+      if (first[r] == last[r]) lua_pushfstring(L, "%d", (int)first[r] + 1);
+      else lua_pushfstring(L, "%d-%d", (int)first[r] + 1, (int)last[r] + 1);
+      parts++;
+    }
+    if (runs > 2) {
+      rest = count - (last[0] - first[0] + 1) - (last[1] - first[1] + 1);
+      lua_pushfstring(L, " and %d other%s", (int)rest, rest == 1 ? "" : "s");
+      parts++;
+    }
+    lua_pushliteral(L, " moved");
+    parts++;
+  }
+  rest = n - count - 1;                     /* not moved, besides the failed one */
+  if (rest == 0) lua_pushfstring(L, ", mover %d did not", (int)at + 1);
+  else lua_pushfstring(L, ", mover %d and %d other%s did not", (int)at + 1, (int)rest, rest == 1 ? "" : "s");
+  lua_concat(L, parts + 1);
+}
+
+/* Raises what stopped a batch that had begun: the filter's error (what it
+** raised, prefixed, when it is a string; any other value as it is), its bad
+** result, or the core's failure; with which movers moved. */
+static int crowd_raise(lua_State *L, const Crowd *a, size_t nf, size_t n, size_t at, int err) {
+  size_t k;
+  for (k = 0; k < nf; k++) {
+    const CallCtx *c = &a->ctx[k];
+    if (c->failed == CTX_RAISED) {
+      if (!lua_isstring(L, err)) { lua_pushvalue(L, err); return lua_error(L); }
+      lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d raised an error: %s; ",
+                      c->self, lua_tostring(L, err));
+      break;
+    }
+    if (c->failed == CTX_BADRESULT) {
+      if (lua_type(L, err) == LUA_TSTRING)
+        lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d returned \"%s\" (expected "
+                        "\"slide\", \"touch\" or \"cross\"); ", c->self, lua_tostring(L, err));
+      else
+        lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d returned %s (expected "
+                        "\"slide\", \"touch\" or \"cross\"); ", c->self, tname(L, err));
+      break;
+    }
+  }
+  if (k == nf) lua_pushfstring(L, "collideAndSlideMany: %s; ", cs_world_error(
+      ((WorldUD *)lua_touserdata(L, 1))->world)->message);
+  push_moved(L, a->moved, n, at);
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+/* A check of the core that failed before any mover moved: the mover listed
+** twice (argument movers), a move's number (argument moves, with its place),
+** or the mover's settings with its move ("collideAndSlideMany: mover i: ..."). */
+static int crowd_check_fail(lua_State *L, WorldUD *w, const Crowd *a, size_t at, int stride) {
+  const cs_Error *e = cs_world_error(w->world);
+  size_t i;
+  for (i = 0; i < at; i++)
+    if (a->list[i] == a->list[at]) return argfail(L, 2, "%s", e->message);
+  if (e->arg > 0)
+    return argfail(L, 3, "%s (moves[%d])", e->message, (int)(at * (size_t)stride) + e->arg);
+  return luaL_error(L, "collideAndSlideMany: %s", e->message);
+}
+
+/* Moves the batch's movers back to idle and takes their filters away. */
+static void crowd_done(WorldUD *w, const Crowd *a, size_t n, size_t nf) {
+  size_t i;
+  w->busy--;
+  w->moving = 0;
+  for (i = 0; i < n; i++) {
+    MoverUD *m = (MoverUD *)cs_mover_get_userdata(a->list[i]);
+    m->busy = 0;
+    if (nf > 0 && m->filtered) {
+      cs_mover_set_filter(a->list[i], NULL, NULL);
+      cs_mover_set_mover_filter(a->list[i], NULL, NULL);
+    }
+  }
+}
+
+/* world:collideAndSlideMany(movers, moves [, out]) -> out */
+static int world_collideAndSlideMany(lua_State *L) {
+  WorldUD *w = check_world(L, 1);
+  size_t n, len, i, k, nf = 0, failed = 0;
+  int stride, src;
+  char b1[NUMBUF], b2[NUMBUF], b3[NUMBUF], b4[NUMBUF];
+  Crowd a;
+  cs_Status s;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  if (!lua_isnoneornil(L, 4) && !lua_istable(L, 4))
+    argfail(L, 4, "out must be a table or nil, got %s", tname(L, 4));
+  lua_settop(L, 4);
+  n = csL_len(L, 2);
+  len = csL_len(L, 3);
+  check_not_moving(L, w, "collideAndSlideMany");
+  crowd_arrays(L, w, n, &a);
+  stride = len == 6 * n ? 6 : len == 3 * n ? 3 : 0;
+  if (stride == 0)
+    argfail(L, 3, "moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
+            "(walk only) for %s mover%s", fmtnum(b1, (double)len), fmtnum(b2, 6.0 * (double)n),
+            fmtnum(b3, 3.0 * (double)n), fmtnum(b4, (double)n), n == 1 ? "" : "s");
+  luaL_checkstack(L, STACK_EXTRA + 8, "collideAndSlideMany");
+  luaL_getmetatable(L, MOVER_MT);                     /* 5 */
+  for (i = 0; i < n; i++) {
+    MoverUD *m;
+    lua_rawgeti(L, 2, (int)i + 1);
+    m = (MoverUD *)lua_touserdata(L, -1);
+    if (m == NULL || !lua_getmetatable(L, -1)) crowd_bad_mover(L, i, NULL);
+    if (!lua_rawequal(L, -1, 5)) { lua_pop(L, 1); crowd_bad_mover(L, i, NULL); }
+    if (m->mover == NULL) { lua_pop(L, 1); crowd_bad_mover(L, i, m); }
+    if (m->busy)
+      luaL_error(L, "collideAndSlideMany: mover %d is busy (called from inside its own filter)", (int)i + 1);
+    a.list[i] = m->mover;
+    nf += (size_t)m->filtered;
+    lua_pop(L, 2);
+  }
+  for (k = 0; k < len; k += (size_t)stride) {   /* a mover's numbers at once */
+    int j, top = lua_gettop(L);
+    for (j = 0; j < stride; j++) lua_rawgeti(L, 3, (int)k + j + 1);
+    for (j = 0; j < stride; j++) {
+      if (lua_type(L, top + j + 1) != LUA_TNUMBER)
+        argfail(L, 3, "mover %d: %s must be a number, got %s (moves[%d])", (int)(k / (size_t)stride) + 1,
+                move_name(k + (size_t)j, stride), tname(L, top + j + 1), (int)k + j + 1);
+      a.moves[k + (size_t)j] = (double)lua_tonumber(L, top + j + 1);
+    }
+    lua_settop(L, top);
+  }
+  csL_getuservalue(L, 1);                             /* 6: bodies */
+  lua_pushnil(L);                                     /* 7: a filter's error */
+  src = 2;
+  if (nf > 0) {           /* 8: the movers and their filters, as they are now */
+    lua_createtable(L, (int)(n + nf), 0);
+    for (i = 0, k = 0; i < n; i++) {
+      lua_rawgeti(L, 2, (int)i + 1);
+      if (((MoverUD *)cs_mover_get_userdata(a.list[i]))->filtered) {
+        csL_getuservalue(L, -1);
+        lua_rawgeti(L, -1, MUV_FILTER);
+        lua_rawseti(L, 8, (int)(n + ++k));
+        lua_pop(L, 1);
+      }
+      lua_rawseti(L, 8, (int)i + 1);
+    }
+    src = 8;
+    for (i = 0, k = 0; i < n; i++) {
+      CallCtx *c;
+      if (!((MoverUD *)cs_mover_get_userdata(a.list[i]))->filtered) continue;
+      c = &a.ctx[k++];
+      c->L = L; c->bodies = 6; c->err = 7; c->failed = CTX_OK;
+      c->list = 8; c->fn = (int)(n + k); c->self = (int)i + 1;
+      cs_mover_set_filter(a.list[i], filter_trampoline, c);
+      cs_mover_set_mover_filter(a.list[i], mover_filter_trampoline, c);
+    }
+  }
+  for (i = 0; i < n; i++) ((MoverUD *)cs_mover_get_userdata(a.list[i]))->busy = 1;
+  memset(a.moved, 0, n);
+  w->busy++;
+  w->moving = 1;
+  s = cs_world_collide_and_slide_many(w->world, a.list, n, a.moves, stride, a.out, a.moved, &failed);
+  crowd_done(w, &a, n, nf);
+  for (i = 0; i < n; i++) {              /* the moved movers' contacts, ground, events */
+    if (!a.moved[i] || handles_current((MoverUD *)cs_mover_get_userdata(a.list[i]))) continue;
+    lua_rawgeti(L, src, (int)i + 1);
+    csL_getuservalue(L, -1);
+    store_handles(L, (MoverUD *)cs_mover_get_userdata(a.list[i]), 6, lua_gettop(L));
+    lua_pop(L, 2);
+  }
+  if (s != CS_OK) {
+    int began = 0;
+    for (i = 0; i < n && !began; i++) began = a.moved[i];
+    for (k = 0; k < nf && !began; k++) began = a.ctx[k].failed != CTX_OK;
+    if (!began && (s == CS_EINVAL || s == CS_ERANGE)) return crowd_check_fail(L, w, &a, failed, stride);
+    if (!began) return ctx_raise(L, NULL, "collideAndSlideMany", s);
+  }
+  if (lua_isnil(L, 4)) {
+    lua_createtable(L, (int)(3 * n), 0);
+    lua_replace(L, 4);
+  }
+  if (s == CS_OK || failed < n) {        /* every centre, moved or not */
+    for (k = 0; k < 3 * n; k++) {
+      lua_pushnumber(L, a.out[k]);
+      lua_rawseti(L, 4, (int)k + 1);
+    }
+  }
+  if (s != CS_OK) return crowd_raise(L, &a, nf, n, failed, 7);
+  lua_settop(L, 4);
+  return 1;
+}
+
+/* world:setThreads(k): k in 1..64 */
+static int world_setThreads(lua_State *L) {
+  WorldUD *w = check_world(L, 1);
+  double d = 0;
+  char b[NUMBUF];
+  int r = to_intval(L, 2, &d);
+  if (r == 0) argfail(L, 2, "threads must be an integer, got %s", tname(L, 2));
+  if (r < 0) argfail(L, 2, "threads must be an integer, got %s", fmtnum(b, d));
+  if (d < 1 || d > CS_MAX_THREADS) argfail(L, 2, "threads must be in 1..%d, got %s", CS_MAX_THREADS, fmtnum(b, d));
+  check_not_moving(L, w, "setThreads");
+  if (cs_world_set_threads(w->world, (int)d) != CS_OK) return ctx_raise(L, NULL, "setThreads", CS_EBUSY);
+  return 0;
+}
+
+static int world_getThreads(lua_State *L) {
+  lua_pushinteger(L, cs_world_get_threads(check_world(L, 1)->world));
+  return 1;
+}
+
+/* cs.cpuCount() -> the number of processors online */
+static int cs_cpuCount(lua_State *L) {
+  lua_pushinteger(L, cs_cpu_count());
+  return 1;
+}
+
+/* }================================================================== */
 
 /* t, px, py, pz, nx, ny, nz, triangle, body, tag; or nil. found < 0 is a
 ** failed call: -(cs_Status). */
@@ -466,6 +803,8 @@ const luaL_Reg world_methods[] = {
   {"add", world_add}, {"remove", world_remove}, {"bodyCount", world_bodyCount},
   {"setFriction", world_setFriction}, {"getFriction", world_getFriction},
   {"collideAndSlide", world_collideAndSlide}, {"sweep", world_sweep},
+  {"collideAndSlideMany", world_collideAndSlideMany},
+  {"setThreads", world_setThreads}, {"getThreads", world_getThreads},
   {"raycast", world_raycast}, {"sweepEllipsoid", world_sweepEllipsoid},
   {"closestPoint", world_closestPoint}, {"queryBox", world_queryBox},
   {"overlapEllipsoid", world_overlapEllipsoid}, {"overlap", world_overlap},
@@ -478,5 +817,6 @@ const luaL_Reg world_methods[] = {
 
 const luaL_Reg module_funcs[] = {
   {"newMesh", cs_newMesh}, {"newWorld", cs_newWorld}, {"newMover", cs_newMover},
+  {"cpuCount", cs_cpuCount},
   {NULL, NULL}
 };

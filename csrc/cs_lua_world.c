@@ -118,7 +118,7 @@ int cs_newWorld(lua_State *L) {
   cs_Alloc a = lua_alloc(L);
   cs_Status s;
   WorldUD *w = (WorldUD *)csL_newudata(L, sizeof(WorldUD));
-  w->world = NULL; w->busy = 0; w->moving = 0;
+  w->world = NULL; w->busy = 0; w->moving = 0; w->buf = NULL; w->bufsize = 0;
   csL_setmetatable(L, WORLD_MT);
   lua_newtable(L);                      /* lightuserdata(BodyUD *) -> handle */
   csL_setuservalue(L, -2);
@@ -135,8 +135,15 @@ int world_close(lua_State *L) {
   WorldUD *w = (WorldUD *)check_type(L, 1, WORLD_MT);
   if (w->world == NULL) return 0;
   if (w->busy > 0) return luaL_error(L, "cannot close a World while a filter or query callback of it runs");
-  cs_world_free(w->world);
+  cs_world_free(w->world);              /* ends its threads */
   w->world = NULL;
+  if (w->buf != NULL) {
+    void *ud;
+    lua_Alloc f = lua_getallocf(L, &ud);
+    f(ud, w->buf, w->bufsize, 0);
+    w->buf = NULL;
+    w->bufsize = 0;
+  }
   csL_getuservalue(L, 1);
   if (!lua_istable(L, -1)) return 0;
   lua_pushnil(L);

@@ -43,6 +43,12 @@ void cs_mover_free(cs_Mover *m) {
 
 const cs_Error *cs_mover_error(const cs_Mover *m) { return &m->err; }
 
+/* A mover in a batch under way may be moving on another thread (issue 15). */
+static cs_Status refuse_in_batch(cs_Mover *m) {
+  return cs_fail(&m->err, CS_EBUSY, 0,
+                 "the mover is in a batch under way (collideAndSlideMany): set it after the call");
+}
+
 void cs_mover_set_skin_auto(cs_Mover *m) { m->skin = -1.0; }
 
 static const char *const RXYZ[3] = {"rx", "ry", "rz"};
@@ -51,6 +57,7 @@ static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
 cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p) {
   cs_Status s = cs_check_vec(&m->err, 1, cs_names_xyz, p);
   if (s != CS_OK) return s;
+  if (m->in_batch) return refuse_in_batch(m);
   m->pos = *p;
   if (m->set) cs_moverset_moved(m->set, m);
   m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
@@ -63,6 +70,7 @@ void cs_mover_get_position(const cs_Mover *m, cs_Vec3 *out) { *out = m->pos; }
 cs_Status cs_mover_set_radius(cs_Mover *m, const cs_Vec3 *r) {
   cs_Status s = cs_check_radii(&m->err, 1, RXYZ, r);
   if (s != CS_OK) return s;
+  if (m->in_batch) return refuse_in_batch(m);
   m->radius = *r;
   m->clean = 0;
   if (m->set) cs_moverset_moved(m->set, m);
@@ -83,6 +91,7 @@ static void set_orientation(cs_Mover *m, const double q[4]) {
 cs_Status cs_mover_set_orientation(cs_Mover *m, const double q[4]) {
   cs_Status s = cs_check_quat(&m->err, 1, QXYZW, q);
   if (s != CS_OK) return s;
+  if (m->in_batch) return refuse_in_batch(m);
   set_orientation(m, q);
   return CS_OK;
 }
@@ -288,7 +297,7 @@ static void cell_of(const cs_MoverSet *set, cs_Vec3 p, double c[3]) {
 
 static void grid_insert(cs_MoverSet *set, cs_Mover *m) {
   size_t b;
-  cell_of(set, m->pos, m->grid_cell);
+  cell_of(set, m->seen_pos, m->grid_cell);
   b = cell_bucket(set, m->grid_cell);
   m->grid_bucket = b;
   m->grid_next = set->heads[b];
@@ -327,13 +336,22 @@ static void grid_build(cs_MoverSet *set) {
   for (i = 0; i < set->count; i++) grid_insert(set, set->items[i]);
 }
 
+/* The grid pays from a few dozen movers; rebuilt when it is too small or
+** its cells are too fine for the largest mover. */
+void cs_moverset_prepare(cs_MoverSet *set) {
+  if (set->count > 32 && (!set->nbuckets || set->count > set->nbuckets ||
+                          set->max_half > set->cell))
+    grid_build(set);
+}
+
 void cs_moverset_moved(cs_MoverSet *set, cs_Mover *m) {
   cs_Vec3 h;
   double c[3];
+  m->seen_pos = m->pos;
   if (!set->nbuckets) return;
   h = cs_mover_half_extents(m);
   set->max_half = fmax(set->max_half, fmax(h.x, fmax(h.y, h.z)));
-  cell_of(set, m->pos, c);
+  cell_of(set, m->seen_pos, c);
   if (c[0] != m->grid_cell[0] || c[1] != m->grid_cell[1] || c[2] != m->grid_cell[2]) {
     grid_unlink(set, m);
     grid_insert(set, m);
@@ -344,11 +362,7 @@ void cs_moverset_near(cs_MoverSet *set, cs_Vec3 lo, cs_Vec3 hi, cs_MoverFn fn, v
   double a[3], b[3], c[3], cells;
   size_t i;
   if (set->count == 0) return;
-  /* the grid pays from a few dozen movers; rebuilt when it is too small or
-  ** its cells are too fine for the largest mover */
-  if (set->count > 32 && (!set->nbuckets || set->count > set->nbuckets ||
-                          set->max_half > set->cell))
-    grid_build(set);
+  if (!set->frozen) cs_moverset_prepare(set);
   if (set->nbuckets) {
     lo = v3_sub(lo, v3(set->max_half, set->max_half, set->max_half));
     hi = v3_add(hi, v3(set->max_half, set->max_half, set->max_half));
@@ -380,6 +394,7 @@ cs_Status cs_moverset_add(cs_MoverSet *set, const cs_Alloc *a, cs_Mover *m) {
     if (s != CS_OK) return s;
   }
   m->set = set;
+  m->seen_pos = m->pos;
   m->set_slot = set->count;
   set->items[set->count++] = m;
   if (set->nbuckets) {

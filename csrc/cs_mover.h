@@ -45,12 +45,15 @@ typedef struct cs_MoverSet {
   size_t nbuckets;        /* a power of 2; 0: not built */
   double cell;            /* the cells' width */
   double max_half;        /* no mover's half extent is larger */
+  int frozen;             /* a batch runs: queries only read (no rebuild) */
 } cs_MoverSet;
 
 cs_Status cs_moverset_add(cs_MoverSet *set, const cs_Alloc *a, cs_Mover *m);
 void cs_moverset_remove(cs_MoverSet *set, cs_Mover *m);
 /* Every mover forgets the set; then its memory is freed. */
 void cs_moverset_free(cs_MoverSet *set, const cs_Alloc *a);
+/* Builds the grid now if a query would (cs_world_prepare). */
+void cs_moverset_prepare(cs_MoverSet *set);
 /* The mover moved or changed shape: its cell and the set's largest extent. */
 void cs_moverset_moved(cs_MoverSet *set, cs_Mover *m);
 /* Calls fn for every mover of the set whose bounds may meet the box [lo,
@@ -111,8 +114,13 @@ struct cs_Mover {
   cs_Mover *grid_next;    /* the next mover in its grid bucket */
   size_t grid_bucket;
   double grid_cell[3];    /* the cell it is filed in (integers, as doubles) */
+  cs_Vec3 seen_pos;       /* its position when the set last filed it: what
+                          ** other movers' calls see of it (cs_world.c) */
   cs_Vec3 last_move;      /* the displacement of its last call (carries riders) */
   void *userdata;
+  uint64_t batch_stamp;   /* the batch it was last listed in (cs_batch.c) */
+  int in_batch;           /* that batch is under way: setters refuse (CS_EBUSY) */
+  size_t batch_index;     /* its index in that batch's list */
   const cs_Mover *ground_mover;   /* the ground is this mover (when has_ground) */
   uint64_t ground_mover_id;
   /* the sensors of the last call: its events, and those it ended inside of */

@@ -318,7 +318,7 @@ static int ray_run(cs_World *w, RayQuery *q, cs_Vec3 o, cs_Vec3 d, unsigned mask
 ** |o' + s d'|^2 = 1. A segment starting inside it does not hit it (a
 ** mover's own centre). Returns 1 with *s and the world normal. */
 static int ray_mover(const cs_Mover *m, cs_Vec3 o, cs_Vec3 d, double *s, cs_Vec3 *n) {
-  cs_Vec3 r = m->radius, oc = v3_sub(o, m->pos), oe, de, p;
+  cs_Vec3 r = m->radius, oc = v3_sub(o, m->seen_pos), oe, de, p;   /* where the grid filed it */
   double a, b, c, disc, t;
   if (m->oriented) { oc = m3_apply_t(&m->rot, oc); d = m3_apply_t(&m->rot, d); }
   oe = v3_div(oc, r);

@@ -16,60 +16,101 @@
 #define MAX_CANDIDATES 32
 
 /* {==================================================================
-** Tolerances. Each says what it guards and what pins it. "Probe": the
-** mutation probe of issue 11 set each to 0 and to the larger value named,
-** then ran the Lua specs, spec/c/test_regressions.c, test_query.c,
-** test_sweep.c and a 60,000-step stress slice (spec/c/stress.c). No check
-** failed for any of them: each is kept for the case it names, which no test
-** reaches yet (docs/DESIGN.md lists them as left to pin).
+** Tolerances. Each says what it guards and the case that pins it: a case
+** of spec/c/test_tolerances.c that fails when the tolerance is set to 0
+** or made larger. tools/pin_tolerances.sh rebuilds the slide with each
+** set to 0, to 1000 times its value and to the larger value the first
+** probe tried, and names the cases that fail (docs/DESIGN.md, "The
+** slide's tolerances", has its table). Four mutants live; each comment
+** says why.
 ** ===================================================================*/
 
 /* sweep_step: below this cosine between the move and the contact normal the
 ** move runs along the surface, and stopping a skin short along the normal
-** would divide by almost 0; the skin is then not taken off. Probe: 0 and
-** 1e-3 pass. */
+** would cost skin / cos of travel (1e10 and more); the skin is then not
+** taken off and the move runs to the contact. Pinned by test_tolerances:
+** glancing_stop (0: a move at cos 1e-13 no longer reaches its contact;
+** 1e-9: one at cos 1e-10 no longer keeps its skin). */
 #define GLANCING_COS 1e-12
 /* is_below, slide_normal, classify_ground: a unit contact normal whose up
 ** component is at most this does not face up (a wall whose normal rounds a
-** hair upward is no ground, and gets no wall treatment). Probe: 0 and 1e-3
-** pass. */
+** hair upward is no ground, and gets no wall treatment). Pinned by
+** test_tolerances: wall_rounded_up (0: a wall tipped 1e-12 is steep ground;
+** 1e-6: one leaning back 1e-7 is no ground). */
 #define UP_EPS 1e-9
 /* is_walkable, slide_normal: a slope exactly at slope_limit is walkable
-** although cos(limit) and the normal's up part round apart ("walks up a 35
-** degree ramp with slopeLimit 45" and the 45-degree cases sit well inside).
-** Probe: 0 and 1e-6 pass. */
+** although cos(limit) and the normal's up part round apart. Pinned by
+** test_tolerances: slope_at_limit (0: a 45-degree ramp whose normal's up
+** part rounds 1 ulp below cos 45 is steep; 1e-9: a ramp 1e-10 steeper than
+** the limit is ground). */
 #define WALKABLE_EPS 1e-12
 /* support_triangle: how far (ellipsoid-space units) outside a triangle's
 ** box a contact point may lie and still be tested as on it: the box is the
 ** float-free bounds of the same doubles, so this only absorbs the rounding
-** of the contact point. Probe: 0 and 1e-4 pass. */
+** of the contact point. Pinned from below by test_tolerances: stair_nose
+** (0: a nose the tread and riser round 1 ulp apart is reported on the
+** riser). Not from above, and cannot be: the test that follows accepts
+** only triangles whose closest point is within sqrt(SUPPORT_SAME_D2) =
+** 1e-7 of the contact, which lie within 1e-7 of it on every axis, so any
+** pad of 1e-7 or more lets through every triangle that test can accept
+** (a larger pad only costs time). */
 #define SUPPORT_BOX_PAD 1e-7
 /* support_triangle: squared distance (ellipsoid space) within which another
 ** triangle's closest point is the same contact (a stair's nose shared by
-** tread and riser). Probe: 0 and 1e-8 pass. */
+** tread and riser). Pinned by test_tolerances: stair_nose (0: a nose the
+** two round 1 ulp apart is two contacts, the riser's reported; 1e-11: a
+** tread 1.3e-7 off the nose is taken for the same contact). Only
+** distances the box pad lets through (1e-7 per axis) can be told apart. */
 #define SUPPORT_SAME_D2 1e-14
 /* clip_to_planes: a clipped move counts as going into a plane only past this
 ** fraction of its length (rounding of a move that lies in the plane).
-** Probe: 0 and 1e-6 pass. */
+** Pinned from above by test_tolerances: grazing_wall (1e-9: a move into a
+** wall by 1e-10 of its length is kept, meets the wall again and again and
+** gets nowhere). The 0 mutant lives: with two planes, a single-plane clip
+** that rounding puts into the other lies in both, so the crease of the two
+** gives the same move; only (anti)parallel planes, which make no crease,
+** or three planes through one line could tell, and no scene reaches them
+** with the rounding needed. */
 #define CLIP_REL_EPS 1e-12
 /* clip_to_planes: two planes whose normals' cross product is shorter than
-** this are parallel and make no crease ("does not jitter pushed into a V
-** crease" has a real one). Probe: 0 and 1e-3 pass. */
+** this are parallel and make no crease. Pinned from above by
+** test_tolerances: wedge (1e-6: a floor and a ceiling closing by 1e-7 make
+** no crease and the mover stops instead of sliding along it). Same-facing
+** planes this close are one plane already (add_plane, SAME_PLANE_EPS), so
+** it matters only for nearly opposite ones. The 0 mutant lives: it differs
+** only for exactly opposite normals (the cross product exactly 0, a NaN
+** crease) in a pass whose single-plane clips all fail; a move clipped to
+** one face never heads into an exactly opposite one, so that needs a third
+** plane and the two met with exactly opposite normals, which no scene
+** found reaches. */
 #define CREASE_MIN_SIN 1e-9
 /* add_plane: a plane whose normal is within this of one already held
-** (1 - cos) is the same plane met again. Probe: 0 and 1e-4 pass. */
+** (1 - cos) is the same plane met again. Pinned from above by
+** test_tolerances: wall_bend (1e-6: a wall turning 1e-3 toward the mover
+** is taken for the wall before it, and the mover stops at the bend). The 0
+** mutant lives: a plane held twice changes no clip (the single-plane tests
+** pass or fail alike and the pair makes no crease) and only takes one of
+** the MAX_PLANES slots; filling them needs a pass to meet the same plane
+** again eight times, which a move clipped to it (running parallel to it)
+** does not do. */
 #define SAME_PLANE_EPS 1e-9
 /* depenetration: overlap below 1 - STUCK_EPS squared e-space distance is
 ** stuck; resting contact, a skin away or touching after rounding, is not.
-** Probe: 0 and 1e-5 pass. */
+** Pinned by test_tolerances: resting_overlap (0: a floor 1e-12 inside is
+** stuck and pushed away; 1e-6: a floor 1e-7 inside is not) and
+** touching_intervals (0). */
 #define STUCK_EPS 1e-9
 /* free_distance: blocked intervals that touch within this (e-space units)
 ** are merged, so rounding between two triangles' intervals leaves no free
-** gap of zero width. Probe: 0 and 1e-6 pass. */
+** gap of zero width. Pinned by test_tolerances: touching_intervals (0: a
+** floor and a ceiling exactly the mover's height apart leave a slot it is
+** pushed into; 1e-9: a slot 1e-10 taller than the mover is no room). */
 #define INTERVAL_EPS 1e-12
 /* depenetrate: a closest-point offset shorter than this (squared) has no
-** direction to push along (the centre lies on the triangle). Probe: 0 and
-** 1e-8 pass. */
+** direction to push along (the centre lies on the triangle). Pinned by
+** test_tolerances: centre_on_triangle (0: a centre 1e-12 off a plate's
+** edge is pushed sideways along the offset; 1e-15: a centre 1e-8 off it is
+** no longer pushed out the shortest way, sideways). */
 #define AWAY_MIN_D2 1e-18
 
 /* }================================================================== */

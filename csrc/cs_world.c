@@ -23,7 +23,8 @@ cs_Status cs_world_new(const cs_Alloc *alloc, cs_World **out) {
   memset(w, 0, sizeof *w);
   w->alloc = *alloc;
   w->id = cs_new_id();
-  w->sensor_scratch.alloc = *alloc;
+  cs_scratch_init(&w->scratch, alloc, &w->err);
+  w->nthreads = 1;
   w->movers.world = w;
   w->movers.alloc = *alloc;
   cs_broad_init(&w->broad, alloc);
@@ -40,7 +41,7 @@ static const char *const GXYZ[3] = {"gx", "gy", "gz"};
 static const char *const DXYZ[3] = {"dx", "dy", "dz"};
 static const char *const RXYZ[3] = {"rx", "ry", "rz"};
 static void sensors_free(cs_World *w);
-static int prepare_sensors(cs_World *w, unsigned mask);
+static int any_sensor(const cs_World *w, unsigned mask);
 
 void cs_world_free(cs_World *w) {
   size_t i;
@@ -52,18 +53,40 @@ void cs_world_free(cs_World *w) {
   cs_free(&a, w->bodies, w->capbodies * sizeof(cs_Body *));
   cs_free(&a, w->free_bodies, w->capfree * sizeof(cs_Body *));
   cs_free(&a, w->friction, w->capfriction * sizeof(cs_FrictionEntry));
-  cs_free(&a, w->tris, w->captris * sizeof(cs_TriES));
-  cs_free(&a, w->gbodies, w->capgbodies * sizeof(cs_Body *));
-  cs_free(&a, w->filters, w->capfilters * sizeof(cs_FilterEntry));
-  cs_free(&a, w->contacts.data, w->contacts.cap * sizeof(cs_Contact));
-  cs_u32buf_free(&a, &w->ids);
+  cs_pool_free(w->pool);   /* ends the threads first */
+  for (i = 0; i < (size_t)w->ntscratch; i++) cs_scratch_release(&w->tscratch[i]);
+  cs_free(&a, w->tscratch, (size_t)w->ntscratch * sizeof(cs_CallScratch));
+  cs_scratch_release(&w->scratch);
   cs_broad_free(&w->broad);
   sensors_free(w);
   cs_moverset_free(&w->movers, &a);
-  cs_free(&a, w->ells, w->capells * sizeof(cs_EllipsoidES));
-  cs_free(&a, (void *)w->ell_movers, w->capellm * sizeof(cs_Mover *));
-  cs_free(&a, w->ell_resp, w->capellr);
   cs_free(&a, w, sizeof *w);
+}
+
+void cs_scratch_init(cs_CallScratch *sc, const cs_Alloc *a, cs_Error *err) {
+  memset(sc, 0, sizeof *sc);
+  sc->alloc = *a;
+  sc->sensor.alloc = *a;
+  sc->err = err ? err : &sc->own_err;
+}
+
+void cs_scratch_release(cs_CallScratch *sc) {
+  const cs_Alloc *a = &sc->alloc;
+  cs_SensorScratch *ss = &sc->sensor;
+  cs_free(a, sc->tris, sc->captris * sizeof(cs_TriES));
+  cs_free(a, (void *)sc->gbodies, sc->capgbodies * sizeof(cs_Body *));
+  cs_free(a, sc->filters, sc->capfilters * sizeof(cs_FilterEntry));
+  cs_free(a, sc->contacts.data, sc->contacts.cap * sizeof(cs_Contact));
+  cs_u32buf_free(a, &sc->ids);
+  cs_free(a, sc->near, sc->capnear * sizeof(cs_Mover *));
+  cs_free(a, sc->ells, sc->capells * sizeof(cs_EllipsoidES));
+  cs_free(a, (void *)sc->ell_movers, sc->capellm * sizeof(cs_Mover *));
+  cs_free(a, sc->ell_resp, sc->capellr);
+  cs_free(a, ss->path, ss->cappath * sizeof(cs_Vec3));
+  cs_free(a, ss->len, ss->caplen * sizeof(double));
+  cs_free(a, ss->hits, ss->caphits * sizeof(double));
+  cs_free(a, ss->events, ss->capevents * sizeof(cs_SensorEvent));
+  cs_free(a, ss->inside, ss->capinside * sizeof(cs_SensorRef));
 }
 
 static void carry_riders(cs_World *w, cs_Body *b);
@@ -169,11 +192,18 @@ size_t cs_world_body_count(const cs_World *w) { return w->nbodies; }
 
 /* The gather copies each triangle's friction (cs_TriES.friction): a change
 ** is a change of the world, which the movers' caches see. */
+/* While a batch runs, its threads read the world (issue 15). */
+static cs_Status refuse_in_batch(cs_World *w) {
+  return cs_fail(&w->err, CS_EBUSY, 0,
+                 "the world is running a batch (collideAndSlideMany): edit it after the call");
+}
+
 cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
   size_t i;
   char b[CS_NUMBUF];
   cs_Status s = cs_check_finite(&w->err, 2, "coefficient", c);
   if (s != CS_OK) return s;
+  if (w->batching) return refuse_in_batch(w);
   if (c < 0 || c > 1)
     return cs_fail(&w->err, CS_EINVAL, 2, "coefficient must be in [0, 1], got %s", cs_fmtnum(b, c));
   w->version++;
@@ -232,6 +262,7 @@ static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const
       A.m[i][j] = R.m[i][j] * sj;
       Ainv.m[i][j] = R.m[j][i] / si;
     }
+  if (b->world && b->world->batching) return refuse_in_batch(b->world);
   body_set_linear(b, &A, &Ainv, t);
   return CS_OK;
 }
@@ -267,6 +298,7 @@ static cs_Status set_matrix(cs_Body *b, cs_Error *e, const double m[16]) {
     for (j = 0; j < 3; j++)
       if (!isfinite(Ainv.m[i][j]))
         return cs_fail(e, CS_EINVAL, 1, "matrix is not invertible (its inverse overflows)");
+  if (b->world && b->world->batching) return refuse_in_batch(b->world);
   body_set_linear(b, &A, &Ainv, v3(m[12], m[13], m[14]));
   return CS_OK;
 }
@@ -288,6 +320,7 @@ void cs_body_get_matrix(const cs_Body *b, double m[16]) {
 cs_Status cs_body_set_velocity(cs_Body *b, const cs_Vec3 *v) {
   cs_Status s = cs_check_vec(&b->world->err, 1, VXYZ, v);
   if (s != CS_OK) return s;
+  if (b->world->batching) return refuse_in_batch(b->world);
   b->vel = *v;
   return CS_OK;
 }
@@ -320,7 +353,22 @@ void cs_body_bounds(cs_Body *b, cs_Vec3 *lo, cs_Vec3 *hi) {
 ** ===================================================================*/
 
 void cs_world_sync(cs_World *w) {
-  if (w->broad.walks == 0) w->version += cs_broad_update(&w->broad, w->bodies, w->nbodies);
+  if (cs_atomic_get(&w->broad.walks) == 0) {
+    unsigned edited = cs_broad_update(&w->broad, w->bodies, w->nbodies);
+    if (edited) w->version += edited;   /* (writes nothing when nothing changed) */
+  }
+}
+
+void cs_world_prepare(cs_World *w) {
+  if (!w->busy) cs_world_refit(w);
+}
+
+void cs_world_refit(cs_World *w) {
+  size_t i;
+  cs_world_sync(w);
+  for (i = 0; i < w->nbodies; i++) cs_body_refresh(w->bodies[i]);
+  cs_world_prepare_sensors(w, ~0u);
+  cs_moverset_prepare(&w->movers);
 }
 
 void cs_world_walk_begin(cs_World *w, cs_BroadWalk *it, cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
@@ -383,21 +431,21 @@ static cs_Vec3 map_point(const BodyMap *bm, const cs_ESpace *es, cs_Vec3 p) {
 }
 
 /* The filter's answer for (body, tag): asked once per call and cached. */
-static int filter_response(cs_World *w, size_t first, int tag,
+static int filter_response(cs_CallScratch *sc, size_t first, int tag,
                            cs_FilterFn filter, void *ud, const cs_Body *b) {
   size_t i;
   int r;
-  for (i = first; i < w->nfilters; i++)
-    if (w->filters[i].tag == tag) return w->filters[i].response;
+  for (i = first; i < sc->nfilters; i++)
+    if (sc->filters[i].tag == tag) return sc->filters[i].response;
   r = filter(ud, b, tag);
   if (r < 0 || r > CS_RESPONSE_CROSS) return -1;
-  if (w->nfilters == w->capfilters &&
-      cs_grow(&w->alloc, (void **)&w->filters, &w->capfilters, w->nfilters + 1,
+  if (sc->nfilters == sc->capfilters &&
+      cs_grow(&sc->alloc, (void **)&sc->filters, &sc->capfilters, sc->nfilters + 1,
               sizeof(cs_FilterEntry)) != CS_OK)
     return -2;
-  w->filters[w->nfilters].tag = tag;
-  w->filters[w->nfilters].response = r;
-  w->nfilters++;
+  sc->filters[sc->nfilters].tag = tag;
+  sc->filters[sc->nfilters].response = r;
+  sc->nfilters++;
   return r;
 }
 
@@ -426,56 +474,58 @@ static int map_triangle(const cs_Mesh *mesh, uint32_t t, const BodyMap *bm,
 }
 
 /* Gathers one body's triangles; see cs_world_gather. */
-static cs_Status gather_body(cs_World *w, const cs_Body *b, const cs_ESpace *es,
+static cs_Status gather_body(const cs_World *w, cs_CallScratch *sc, const cs_Body *b, const cs_ESpace *es,
                              cs_Vec3 lo, cs_Vec3 hi, cs_FilterFn filter, void *ud) {
   const cs_Mesh *mesh = b->mesh;
   cs_Vec3 blo, bhi;
   BodyMap bm;
-  uint32_t gb = (uint32_t)w->ngbodies;
-  size_t k, first_filter = w->nfilters;
+  uint32_t gb = (uint32_t)sc->ngbodies;
+  size_t k, first_filter = sc->nfilters;
   cs_Status s;
   box_to_body(b, lo, hi, &blo, &bhi);
-  w->ids.count = 0;
-  s = cs_bvh_query_box(&mesh->bvh, &w->alloc, mesh->verts, mesh->tris, blo, bhi, &w->ids);
+  sc->ids.count = 0;
+  s = cs_bvh_query_box(&mesh->bvh, &sc->alloc, mesh->verts, mesh->tris, blo, bhi, &sc->ids);
   if (s != CS_OK) return s;
-  if (w->ids.count == 0) return CS_OK;
-  if ((s = cs_grow(&w->alloc, (void **)&w->gbodies, &w->capgbodies, w->ngbodies + 1,
+  if (sc->ids.count == 0) return CS_OK;
+  if ((s = cs_grow(&sc->alloc, (void **)&sc->gbodies, &sc->capgbodies, sc->ngbodies + 1,
                    sizeof(cs_Body *))) != CS_OK ||
-      (s = cs_grow(&w->alloc, (void **)&w->tris, &w->captris, w->ntris + w->ids.count,
+      (s = cs_grow(&sc->alloc, (void **)&sc->tris, &sc->captris, sc->ntris + sc->ids.count,
                    sizeof(cs_TriES))) != CS_OK)
     return s;
-  w->gbodies[w->ngbodies++] = b;
+  sc->gbodies[sc->ngbodies++] = b;
   body_map(b, es, &bm);
-  for (k = 0; k < w->ids.count; k++) {
-    uint32_t t = w->ids.data[k];
-    cs_TriES *te = &w->tris[w->ntris];
+  for (k = 0; k < sc->ids.count; k++) {
+    uint32_t t = sc->ids.data[k];
+    cs_TriES *te = &sc->tris[sc->ntris];
     if (mesh->flags[t] & CS_TRI_DEGENERATE) continue;
     if (!map_triangle(mesh, t, &bm, es, te)) continue;
     te->body = gb;
     te->friction = w->nfriction ? cs_world_get_friction(w, te->tag) : 0.0;
     if (filter) {
-      int r = filter_response(w, first_filter, te->tag, filter, ud, b);
+      int r = filter_response(sc, first_filter, te->tag, filter, ud, b);
       if (r == -2) return CS_ENOMEM;
       if (r < 0) return CS_EABORT;
       if (r == CS_RESPONSE_CROSS) continue;
       te->response = te->filter_response = (uint8_t)r;
     }
-    w->ntris++;
+    sc->ntris++;
   }
   return CS_OK;
 }
 
-cs_Status cs_world_gather(cs_World *w, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
+cs_Status cs_world_gather(cs_World *w, cs_CallScratch *sc, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
                           unsigned mask, cs_FilterFn filter, void *ud) {
   cs_BroadWalk it;
   cs_Body *b;
   cs_Status s = CS_OK;
-  w->ntris = 0;
-  w->ngbodies = 0;
-  w->nfilters = 0;
-  cs_world_walk_begin(w, &it, lo, hi, mask);
+  sc->ntris = 0;
+  sc->ngbodies = 0;
+  sc->nfilters = 0;
+  if (sc->shared)   /* prepared, and only read: no sync, no walk count */
+    cs_broad_walk_shared(&w->broad, &it, w->bodies, w->nbodies, lo, hi, mask);
+  else cs_world_walk_begin(w, &it, lo, hi, mask);
   while (s == CS_OK && (b = cs_broad_walk_next(&w->broad, &it)) != NULL)
-    s = gather_body(w, b, es, lo, hi, filter, ud);
+    s = gather_body(w, sc, b, es, lo, hi, filter, ud);
   cs_broad_walk_end(&w->broad, &it);
   return s;
 }
@@ -559,32 +609,33 @@ static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec
 
 /* Keeps the world's gathered triangles (for the box [lo, hi], mapped from
 ** es) in the mover's cache; on allocation failure the cache is left empty.
-** When the mover and the world allocate alike (the Lua binding's state, the
-** C default), the triangles move instead of being copied: the world's
-** buffer becomes the cache's, and the cache's old one the world's scratch
-** for the next gather (w->tris is then no longer the gathered set). */
-static void cache_store(cs_World *w, cs_Mover *m, const cs_ESpace *es,
-                        cs_Vec3 lo, cs_Vec3 hi) {
+** When the mover and the call's scratch allocate alike (the Lua binding's
+** state, the C default), the triangles move instead of being copied: the
+** scratch's buffer becomes the cache's, and the cache's old one the
+** scratch's for its next gather (sc->tris is then no longer the gathered
+** set). */
+static void cache_store(const cs_World *w, cs_CallScratch *sc, cs_Mover *m,
+                        const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi) {
   cs_GatherCache *c = &m->cache;
   c->world = 0;
-  if (cs_grow(&m->alloc, (void **)&c->bodies, &c->capbodies, w->ngbodies,
+  if (cs_grow(&m->alloc, (void **)&c->bodies, &c->capbodies, sc->ngbodies,
               sizeof(cs_Body *)) != CS_OK)
     return;
-  if (m->alloc.fn == w->alloc.fn && m->alloc.ud == w->alloc.ud) {
+  if (m->alloc.fn == sc->alloc.fn && m->alloc.ud == sc->alloc.ud) {
     cs_TriES *t = c->tris;          /* nothing fails after this */
     size_t cap = c->captris;
-    c->tris = w->tris;
-    c->captris = w->captris;
-    w->tris = t;
-    w->captris = cap;
+    c->tris = sc->tris;
+    c->captris = sc->captris;
+    sc->tris = t;
+    sc->captris = cap;
   } else {
-    if (cs_grow(&m->alloc, (void **)&c->tris, &c->captris, w->ntris, sizeof(cs_TriES)) != CS_OK)
+    if (cs_grow(&m->alloc, (void **)&c->tris, &c->captris, sc->ntris, sizeof(cs_TriES)) != CS_OK)
       return;
-    if (w->ntris) memcpy(c->tris, w->tris, w->ntris * sizeof(cs_TriES));
+    if (sc->ntris) memcpy(c->tris, sc->tris, sc->ntris * sizeof(cs_TriES));
   }
-  if (w->ngbodies) memcpy((void *)c->bodies, (const void *)w->gbodies, w->ngbodies * sizeof(cs_Body *));
-  c->ntris = w->ntris;
-  c->nbodies = w->ngbodies;
+  if (sc->ngbodies) memcpy((void *)c->bodies, (const void *)sc->gbodies, sc->ngbodies * sizeof(cs_Body *));
+  c->ntris = sc->ntris;
+  c->nbodies = sc->ngbodies;
   c->world = w->id;
   c->version = w->version;
   c->mask = m->collides_with;
@@ -602,94 +653,124 @@ static void cache_store(cs_World *w, cs_Mover *m, const cs_ESpace *es,
 ** ===================================================================*/
 
 cs_Status cs_world_add_mover(cs_World *w, cs_Mover *m) {
-  if (w->busy) return CS_EBUSY;
-  if (m->set) return CS_EINVAL;
-  return cs_moverset_add(&w->movers, &w->alloc, m);
+  cs_Status s;
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (m->set)
+    return cs_fail(&w->err, CS_EINVAL, 1, "the mover is in a world already (remove it there first)");
+  s = cs_moverset_add(&w->movers, &w->alloc, m);
+  return s == CS_OK ? cs_ok(&w->err) : cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
 }
 
 cs_Status cs_world_remove_mover(cs_World *w, cs_Mover *m) {
-  if (w->busy) return CS_EBUSY;
-  if (m->set != &w->movers) return CS_EINVAL;
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (m->set != &w->movers) return cs_fail(&w->err, CS_EINVAL, 1, "the mover is not in this world");
   cs_moverset_remove(&w->movers, m);
-  return CS_OK;
+  return cs_ok(&w->err);
 }
 
 size_t cs_world_mover_count(const cs_World *w) { return w->movers.count; }
 
-/* A gather of the movers near a call: the box, the call's ellipsoid space
-** and its mover, the output and the first failure. */
-typedef struct MoverGather {
-  cs_World *w;
+/* A gather of the movers near a call: the box and the mover left out. */
+typedef struct MoverNear {
+  cs_CallScratch *sc;
   const cs_Mover *m;      /* left out (the moving mover, or NULL) */
   unsigned mask;          /* what the others' layers must meet */
-  const cs_ESpace *es;
-  cs_Mat3 Ainv;
   cs_Vec3 lo, hi;
   size_t n;
   cs_Status status;
-} MoverGather;
+} MoverNear;
 
 /* Does o (not m, its layers meeting mask) have bounds that meet the box
-** [lo, hi]? */
+** [lo, hi]? Its position is the one the set filed (seen_pos): during a
+** batch a mover running on another thread is never near (cs_batch.c), and
+** this reads nothing that thread writes. */
 static int mover_meets_box(const cs_Mover *m, unsigned mask, const cs_Mover *o,
                            cs_Vec3 lo, cs_Vec3 hi) {
-  cs_Vec3 h;
+  cs_Vec3 h, p = o->seen_pos;
   if (o == m || !(o->layers & mask)) return 0;
   h = cs_mover_half_extents(o);
-  return o->pos.x + h.x >= lo.x && o->pos.x - h.x <= hi.x && o->pos.y + h.y >= lo.y &&
-         o->pos.y - h.y <= hi.y && o->pos.z + h.z >= lo.z && o->pos.z - h.z <= hi.z;
+  return p.x + h.x >= lo.x && p.x - h.x <= hi.x && p.y + h.y >= lo.y &&
+         p.y - h.y <= hi.y && p.z + h.z >= lo.z && p.z - h.z <= hi.z;
 }
 
-/* Maps o into the call's ellipsoid space, into w->ells (cs_moverset_near's
-** visitor). */
-static int gather_one_mover(void *ud, cs_Mover *o) {
-  MoverGather *g = (MoverGather *)ud;
-  cs_World *w = g->w;
-  cs_Mat3 EB;
-  int a, j;
-  int resp = CS_RESPONSE_SLIDE;
+/* Keeps o when it is near (cs_moverset_near's visitor). */
+static int near_one_mover(void *ud, cs_Mover *o) {
+  MoverNear *g = (MoverNear *)ud;
+  cs_CallScratch *sc = g->sc;
   if (!mover_meets_box(g->m, g->mask, o, g->lo, g->hi)) return 1;
-  if (g->m && g->m->mover_filter) {         /* asked once per mover a call meets */
-    resp = g->m->mover_filter(g->m->mover_filter_ud, o);
-    if (resp < 0) { g->status = CS_EABORT; return 0; }
-    if (resp == CS_RESPONSE_CROSS) return 1;
-  }
-  if ((g->n == w->capells &&
-       cs_grow(&w->alloc, (void **)&w->ells, &w->capells, g->n + 1, sizeof(cs_EllipsoidES)) != CS_OK) ||
-      (g->n == w->capellm &&
-       cs_grow(&w->alloc, (void **)&w->ell_movers, &w->capellm, g->n + 1, sizeof(cs_Mover *)) != CS_OK) ||
-      (g->n == w->capellr &&
-       cs_grow(&w->alloc, (void **)&w->ell_resp, &w->capellr, g->n + 1, 1) != CS_OK)) {
+  if (g->n == sc->capnear &&
+      cs_grow(&sc->alloc, (void **)&sc->near, &sc->capnear, g->n + 1, sizeof(cs_Mover *)) != CS_OK) {
     g->status = CS_ENOMEM;
     return 0;
   }
-  w->ell_resp[g->n] = (unsigned char)resp;
-  for (a = 0; a < 3; a++)                   /* E_B = R diag(r) */
-    for (j = 0; j < 3; j++)
-      EB.m[a][j] = (o->oriented ? o->rot.m[a][j] : (double)(a == j)) * v3_get(o->radius, j);
-  cs_ellipsoid_es_init(&w->ells[g->n], &g->Ainv, g->es->c0, o->pos, &EB);
-  w->ell_movers[g->n++] = o;
+  sc->near[g->n++] = o;
   return 1;
 }
 
-/* Gathers into w->ells the added movers other than m (may be NULL) whose
+/* The near movers in the order of their slots in the set: the order a
+** call meets them in never depends on the grid's history (so a batch on
+** any number of threads gives the loop's bits). Insertion sort: a call
+** meets a handful. */
+static void sort_near(cs_Mover **a, size_t n) {
+  size_t i, j;
+  for (i = 1; i < n; i++) {
+    cs_Mover *x = a[i];
+    for (j = i; j > 0 && a[j - 1]->set_slot > x->set_slot; j--) a[j] = a[j - 1];
+    a[j] = x;
+  }
+}
+
+/* Maps o into the call's ellipsoid space, as sc->ells[k]. */
+static void map_mover(cs_CallScratch *sc, size_t k, const cs_Mat3 *Ainv, const cs_ESpace *es,
+                      const cs_Mover *o) {
+  cs_Mat3 EB;
+  int a, j;
+  for (a = 0; a < 3; a++)                   /* E_B = R diag(r) */
+    for (j = 0; j < 3; j++)
+      EB.m[a][j] = (o->oriented ? o->rot.m[a][j] : (double)(a == j)) * v3_get(o->radius, j);
+  cs_ellipsoid_es_init(&sc->ells[k], Ainv, es->c0, o->seen_pos, &EB);   /* = o->pos but in a batch */
+  sc->ell_movers[k] = o;
+}
+
+/* Gathers into sc->ells the added movers other than m (may be NULL) whose
 ** layers meet mask and whose bounds meet the box [lo, hi], mapped into es
-** (found through the movers' grid). Returns the count in *n. */
-static cs_Status gather_movers(cs_World *w, const cs_Mover *m, unsigned mask,
-                               const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi, size_t *n) {
-  MoverGather g;
+** (found through the movers' grid), each with m's mover filter's answer.
+** Returns the count in *n. */
+static cs_Status gather_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *m,
+                               unsigned mask, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
+                               size_t *n) {
+  MoverNear g;
+  cs_Mat3 Ainv;
+  size_t k;
   int i, j;
   *n = 0;
   if (w->movers.count == 0) return CS_OK;
-  g.w = w; g.m = m; g.mask = mask; g.es = es; g.lo = lo; g.hi = hi; g.n = 0;
+  g.sc = sc; g.m = m; g.mask = mask; g.lo = lo; g.hi = hi; g.n = 0;
   g.status = CS_OK;
+  cs_moverset_near(&w->movers, lo, hi, near_one_mover, &g);
+  if (g.status != CS_OK) return g.status;
+  if (g.n == 0) return CS_OK;
+  sort_near(sc->near, g.n);
+  if (cs_grow(&sc->alloc, (void **)&sc->ells, &sc->capells, g.n, sizeof(cs_EllipsoidES)) != CS_OK ||
+      cs_grow(&sc->alloc, (void **)&sc->ell_movers, &sc->capellm, g.n, sizeof(cs_Mover *)) != CS_OK ||
+      cs_grow(&sc->alloc, (void **)&sc->ell_resp, &sc->capellr, g.n, 1) != CS_OK)
+    return CS_ENOMEM;
   /* E_A^-1 = diag(1/r) R^T */
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++)
-      g.Ainv.m[i][j] = (es->oriented ? es->R.m[j][i] : (double)(i == j)) * v3_get(es->inv_r, i);
-  cs_moverset_near(&w->movers, lo, hi, gather_one_mover, &g);
-  *n = g.n;
-  return g.status;
+      Ainv.m[i][j] = (es->oriented ? es->R.m[j][i] : (double)(i == j)) * v3_get(es->inv_r, i);
+  for (k = 0; k < g.n; k++) {
+    const cs_Mover *o = sc->near[k];
+    int resp = CS_RESPONSE_SLIDE;
+    if (m && m->mover_filter) {             /* asked once per mover a call meets */
+      resp = m->mover_filter(m->mover_filter_ud, o);
+      if (resp < 0) return CS_EABORT;
+      if (resp == CS_RESPONSE_CROSS) continue;
+    }
+    sc->ell_resp[*n] = (unsigned char)resp;
+    map_mover(sc, (*n)++, &Ainv, es, o);
+  }
+  return CS_OK;
 }
 
 /* The mover m stood on in its last call in this world, if it is still
@@ -706,34 +787,35 @@ static const cs_Mover *live_ground_mover(const cs_World *w, const cs_Mover *m) {
 
 /* }================================================================== */
 
+void cs_world_file_mover(cs_World *w, cs_Mover *m) {
+  if (!m->set) return;
+  cs_moverset_moved(m->set, m);
+  if (m->has_ground && m->ground_body && m->ground_body->slot < w->nbodies &&
+      w->bodies[m->ground_body->slot] == m->ground_body)
+    w->bodies[m->ground_body->slot]->riders = 1;   /* (the world's own, not const) */
+}
+
 /* The slide on one gathered set; a call that ends clear lets the next one
 ** skip the overlap search while the mover and this world stay unchanged. */
-static cs_Status slide(cs_World *w, cs_Mover *m, cs_SlideSet *set) {
+static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet *set) {
   int ends_clear = 0;
   cs_Status s;
-  set->contacts = &w->contacts;
-  set->alloc = &w->alloc;
+  cs_Vec3 before = m->pos;
+  set->contacts = &sc->contacts;
+  set->alloc = &sc->alloc;
   set->last_safe = m->has_safe && m->world == w->id ? &m->last_safe : NULL;
-  if (prepare_sensors(w, m->collides_with)) {
+  if (sc->shared ? any_sensor(w, m->collides_with) : cs_world_prepare_sensors(w, m->collides_with)) {
     set->sensors = w->sensors;
     set->nsensors = w->nsensors;
     set->world = w->id;
-    set->path = &w->sensor_scratch;
+    set->path = &sc->sensor;
   }
-  {
-    cs_Vec3 before = m->pos;
-    s = cs_slide_move(m, set, &ends_clear);
-    if (s == CS_ERANGE)
-      return cs_fail(&w->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
-    if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
-    m->last_move = v3_sub(m->pos, before);
-    if (m->set) {
-      cs_moverset_moved(m->set, m);
-      if (m->has_ground && m->ground_body && m->ground_body->slot < w->nbodies &&
-          w->bodies[m->ground_body->slot] == m->ground_body)
-        w->bodies[m->ground_body->slot]->riders = 1;   /* (the world's own, not const) */
-    }
-  }
+  s = cs_slide_move(m, set, &ends_clear);
+  if (s == CS_ERANGE)
+    return cs_fail(sc->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
+  if (s != CS_OK) return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
+  m->last_move = v3_sub(m->pos, before);
+  if (!sc->shared) cs_world_file_mover(w, m);
   m->world = w->id;
   m->clean = ends_clear;
   m->clean_version = w->version;
@@ -754,40 +836,49 @@ static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *
                  cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));
 }
 
-cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *walkp,
-                                     const cs_Vec3 *gravity) {
-  cs_ESpace es;
-  cs_SlideSet set;
-  cs_Vec3 lo, hi, carry = v3(0, 0, 0), walk;
-  const cs_Body *ground;
-  const cs_Mover *ground_mover;
-  double margin, diameter, skin = cs_mover_skin(m);
-  size_t nells = 0, k;
+
+const cs_Mover *cs_world_ground_mover(const cs_World *w, const cs_Mover *m) {
+  return live_ground_body(w, m) ? NULL : live_ground_mover(w, m);
+}
+
+cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
+                              const cs_Vec3 *walk, const cs_Vec3 *gravity, cs_MoveStart *st) {
+  double reach;
   cs_Status s;
-  int clear;
-  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
-  if ((s = cs_check_vec(&w->err, 1, VXYZ, walkp)) != CS_OK) return s;
-  if (gravity && (s = cs_check_vec(&w->err, 4, GXYZ, gravity)) != CS_OK) return s;
-  walk = *walkp;
-  ground = live_ground_body(w, m);
-  ground_mover = ground ? NULL : live_ground_mover(w, m);
-  if (ground) carry = ground_carry(ground, m);
-  else if (ground_mover) carry = ground_mover->last_move;
-  cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
+  if ((s = cs_check_vec(e, 1, VXYZ, walk)) != CS_OK) return s;
+  if (gravity && (s = cs_check_vec(e, 4, GXYZ, gravity)) != CS_OK) return s;
+  st->ground = live_ground_body(w, m);
+  st->ground_mover = st->ground ? NULL : live_ground_mover(w, m);
+  st->carry = st->ground ? ground_carry(st->ground, m)
+            : st->ground_mover ? st->ground_mover->last_move : v3(0, 0, 0);
   /* No pass travels farther than the moves it is given (DESIGN.md, Gather):
   ** a slide only shortens them; a step adds twice its height; snapping and
   ** the ground probe reach down a little more. */
-  margin = v3_len(walk) + (gravity ? v3_len(*gravity) : 0) + v3_len(carry)
-         + 2 * m->step_height + m->snap_distance + 4 * skin + 1e-9;
-  if (margin > CS_MAX_COORD || !(margin / fmin(fmin(m->radius.x, m->radius.y), m->radius.z) <= CS_MAX_COORD)) {
-    double lw = v3_len(walk), lg = gravity ? v3_len(*gravity) : 0;
+  reach = v3_len(*walk) + (gravity ? v3_len(*gravity) : 0) + v3_len(st->carry)
+        + 2 * m->step_height + m->snap_distance + 4 * cs_mover_skin(m) + 1e-9;
+  if (reach > CS_MAX_COORD || !(reach / fmin(fmin(m->radius.x, m->radius.y), m->radius.z) <= CS_MAX_COORD)) {
+    double lw = v3_len(*walk), lg = gravity ? v3_len(*gravity) : 0;
     /* blame the walk or the gravity when it alone is too long, else the settings */
-    int arg = check_reach(&w->err, 1, lw, &m->radius) != CS_OK ? 1
-            : check_reach(&w->err, 4, lg, &m->radius) != CS_OK ? 4 : 0;
-    return check_reach(&w->err, arg, margin, &m->radius);
+    int arg = check_reach(e, 1, lw, &m->radius) != CS_OK ? 1
+            : check_reach(e, 4, lg, &m->radius) != CS_OK ? 4 : 0;
+    return check_reach(e, arg, reach, &m->radius);
   }
-  w->busy = 1;
-  cs_world_sync(w);
+  st->margin = reach;
+  return CS_OK;
+}
+
+
+/* The move proper, its arguments checked; see cs_world_move. */
+static cs_Status move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk,
+                      const cs_Vec3 *gravity, const cs_MoveStart *st) {
+  cs_ESpace es;
+  cs_SlideSet set;
+  cs_Vec3 lo, hi;
+  double diameter, margin = st->margin;
+  size_t nells = 0, k;
+  cs_Status s;
+  int clear;
+  cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
   /* A start not known to be clear may need pushing out of something: room
   ** for that too, a diameter, so the push never lands in ungathered
   ** geometry (depenetration is capped to the gathered reach). */
@@ -797,12 +888,10 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   ** es from the start); they move between calls, so a start that overlaps
   ** one of them is not known clear */
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
-  if ((s = gather_movers(w, m, m->collides_with, &es, lo, hi, &nells)) != CS_OK) {
-    w->busy = 0;
-    return s;
-  }
+  if ((s = gather_movers(w, sc, m, m->collides_with, &es, lo, hi, &nells)) != CS_OK)
+    return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   for (k = 0; clear && k < nells; k++)    /* the centre is es's origin */
-    if (cs_ellipsoid_distance(&w->ells[k], v3(0, 0, 0), NULL, NULL) < 1) clear = 0;
+    if (cs_ellipsoid_distance(&sc->ells[k], v3(0, 0, 0), NULL, NULL) < 1) clear = 0;
   if (!clear) margin += diameter;
   memset(&set, 0, sizeof set);
   set.es = &es;
@@ -810,12 +899,12 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   set.known_clear = clear;
   set.walk = walk;
   set.gravity = gravity;
-  set.carry = carry;
-  set.carrier = ground;
-  set.carrier_mover = ground_mover;
-  set.ells = w->ells;
-  set.ell_movers = w->ell_movers;
-  set.ell_resp = w->ell_resp;
+  set.carry = st->carry;
+  set.carrier = st->ground;
+  set.carrier_mover = st->ground_mover;
+  set.ells = sc->ells;
+  set.ell_movers = sc->ell_movers;
+  set.ell_resp = sc->ell_resp;
   set.nells = nells;
   ellipsoid_box(&es, margin, &lo, &hi);
   if (cache_usable(w, m, lo, hi)) {
@@ -823,41 +912,59 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
     cs_Vec3 shift;
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
     shift = cs_espace_vec_to(&es, v3_sub(m->pos, m->cache.c0));
-    for (k = 0; k < nells; k++) w->ells[k].c = v3_add(w->ells[k].c, shift);
+    for (k = 0; k < nells; k++) sc->ells[k].c = v3_add(sc->ells[k].c, shift);
     set.tris = m->cache.tris;
     set.ntris = m->cache.ntris;
     set.bodies = m->cache.bodies;
-    s = slide(w, m, &set);
-    w->busy = 0;
-    return s;
+    return slide(w, sc, m, &set);
   }
   if (!m->filter) cache_box(w, m, &lo, &hi);
-  s = cs_world_gather(w, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
-  if (s != CS_OK) cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
-  if (s == CS_OK) {
-    set.tris = w->tris;
-    set.ntris = w->ntris;
-    set.bodies = w->gbodies;
-    if (!m->filter) {
-      cache_store(w, m, &es, lo, hi);
-      if (m->cache.world) {          /* the slide works on the cache's set */
-        set.tris = m->cache.tris;
-        set.bodies = m->cache.bodies;
-      }
+  s = cs_world_gather(w, sc, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
+  if (s != CS_OK) return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
+  set.tris = sc->tris;
+  set.ntris = sc->ntris;
+  set.bodies = sc->gbodies;
+  if (!m->filter) {
+    cache_store(w, sc, m, &es, lo, hi);
+    if (m->cache.world) {            /* the slide works on the cache's set */
+      set.tris = m->cache.tris;
+      set.bodies = m->cache.bodies;
     }
-    s = slide(w, m, &set);
   }
+  return slide(w, sc, m, &set);
+}
+
+cs_Status cs_world_move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, const cs_Vec3 *walk,
+                        const cs_Vec3 *gravity, const cs_MoveStart *st) {
+  cs_MoveStart fresh;
+  if (!st) {
+    cs_Status s = cs_world_check_move(w, sc->err, m, walk, gravity, &fresh);
+    if (s != CS_OK) return s;
+    st = &fresh;
+  }
+  return move(w, sc, m, *walk, gravity, st);
+}
+
+cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *walk,
+                                     const cs_Vec3 *gravity) {
+  cs_MoveStart st;
+  cs_Status s;
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if ((s = cs_world_check_move(w, &w->err, m, walk, gravity, &st)) != CS_OK) return s;
+  w->busy = 1;
+  cs_world_sync(w);
+  s = move(w, &w->scratch, m, *walk, gravity, &st);
   w->busy = 0;
   return s;
 }
 
 /* Maps an ellipsoid-space sweep hit back to world space. */
-static void hit_to_world(const cs_World *w, const cs_ESpace *es, const cs_TriES *te,
+static void hit_to_world(const cs_CallScratch *sc, const cs_ESpace *es, const cs_TriES *te,
                          const cs_SweepHit *sh, cs_Hit *hit) {
   hit->t = sh->t;
   hit->point = cs_espace_from(es, sh->point);
   hit->normal = cs_espace_normal_from(es, sh->normal);
-  hit->body = w->gbodies[te->body];
+  hit->body = sc->gbodies[te->body];
   hit->triangle = te->tri;
   hit->tag = te->tag;
   hit->mover = NULL;
@@ -865,8 +972,9 @@ static void hit_to_world(const cs_World *w, const cs_ESpace *es, const cs_TriES 
 
 /* The sweep of any ellipsoid, leaving out mover self (NULL: none); darg is
 ** the number of d.x among the call's numbers (the mover's sweep has only d). */
-static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3 r,
-                           const double q[4], cs_Vec3 d, unsigned mask, cs_Hit *hit, int darg) {
+static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self, cs_Vec3 p,
+                           cs_Vec3 r, const double q[4], cs_Vec3 d, unsigned mask, cs_Hit *hit,
+                           int darg) {
   cs_ESpace es;
   cs_Mat3 R = m3_identity();
   cs_Vec3 lo, hi, vel;
@@ -874,10 +982,11 @@ static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3
   long i, km = -1;
   size_t k, nells = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
-  if (w->busy) return -(int)cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
-  if (cs_check_vec(&w->err, darg, DXYZ, &d) != CS_OK ||
-      check_reach(&w->err, darg, v3_len(d), &r) != CS_OK)
-    return -(int)w->err.status;
+  int own = sc == &w->scratch;   /* the world's scratch: not while a move holds it */
+  if (own && w->busy) return -(int)cs_fail(sc->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (cs_check_vec(sc->err, darg, DXYZ, &d) != CS_OK ||
+      check_reach(sc->err, darg, v3_len(d), &r) != CS_OK)
+    return -(int)sc->err->status;
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
     int c;
@@ -889,21 +998,21 @@ static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3
   ellipsoid_box(&es, 1e-9 * (1 + v3_len(p) + v3_len(d)), &lo, &hi);
   lo = v3_min(lo, v3_add(lo, d));
   hi = v3_max(hi, v3_add(hi, d));
-  w->busy = 1;
-  if (cs_world_gather(w, &es, lo, hi, mask, NULL, NULL) != CS_OK) {
-    w->busy = 0;
-    return -(int)cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
+  if (own) w->busy = 1;
+  if (cs_world_gather(w, sc, &es, lo, hi, mask, NULL, NULL) != CS_OK) {
+    if (own) w->busy = 0;
+    return -(int)cs_fail(sc->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
-  if (gather_movers(w, self, mask, &es, lo, hi, &nells) != CS_OK) {
-    w->busy = 0;
+  if (gather_movers(w, sc, self, mask, &es, lo, hi, &nells) != CS_OK) {
+    if (own) w->busy = 0;
     return -(int)CS_ENOMEM;
   }
-  w->busy = 0;
+  if (own) w->busy = 0;
   vel = cs_espace_vec_to(&es, d);
-  i = cs_sweep_triangles(v3(0, 0, 0), vel, w->tris, w->ntris, 1.0, CS_SWEEP_ONCE, &sh);
+  i = cs_sweep_triangles(v3(0, 0, 0), vel, sc->tris, sc->ntris, 1.0, CS_SWEEP_ONCE, &sh);
   for (k = 0; k < nells; k++) {            /* an added mover met earlier wins */
     cs_SweepHit eh;
-    if (cs_sweep_ellipsoid(v3(0, 0, 0), vel, &w->ells[k], i >= 0 || km >= 0 ? sh.t : 1.0, 0, &eh) &&
+    if (cs_sweep_ellipsoid(v3(0, 0, 0), vel, &sc->ells[k], i >= 0 || km >= 0 ? sh.t : 1.0, 0, &eh) &&
         (i < 0 && km < 0 ? 1 : eh.t < sh.t)) {
       sh = eh;
       km = (long)k;
@@ -916,11 +1025,11 @@ static int sweep_ellipsoid(cs_World *w, const cs_Mover *self, cs_Vec3 p, cs_Vec3
     hit->body = NULL;
     hit->triangle = 0;
     hit->tag = 0;
-    hit->mover = w->ell_movers[km];
+    hit->mover = sc->ell_movers[km];
     return 1;
   }
   if (i < 0) return 0;
-  hit_to_world(w, &es, &w->tris[i], &sh, hit);
+  hit_to_world(sc, &es, &sc->tris[i], &sh, hit);
   return 1;
 }
 
@@ -930,11 +1039,20 @@ int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, co
       cs_check_radii(&w->err, 4, RXYZ, r) != CS_OK)
     return -(int)w->err.status;
   if (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK) return -(int)w->err.status;
-  return sweep_ellipsoid(w, NULL, *p, *r, q, *d, mask, hit, 11);
+  return sweep_ellipsoid(w, &w->scratch, NULL, *p, *r, q, *d, mask, hit, 11);
+}
+
+int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
+                      cs_Hit *hit) {
+  if (sc->shared && (w->broad.dirty || w->broad.rebuild))
+    return -(int)cs_fail(sc->err, CS_EINVAL, 0,
+                         "the world has changes pending: call cs_world_prepare first");
+  return sweep_ellipsoid(w, sc, m, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
+                         m->collides_with, hit, 1);
 }
 
 int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit) {
-  return sweep_ellipsoid(w, m, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
+  return sweep_ellipsoid(w, &w->scratch, m, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
                          m->collides_with, hit, 1);
 }
 
@@ -946,15 +1064,9 @@ int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit
 ** ===================================================================*/
 
 static void sensors_free(cs_World *w) {
-  cs_SensorScratch *sc = &w->sensor_scratch;
   size_t i;
   for (i = 0; i < w->nsensors; i++) cs_free(&w->alloc, w->sensors[i], sizeof(cs_Sensor));
   cs_free(&w->alloc, w->sensors, w->capsensors * sizeof(cs_Sensor *));
-  cs_free(&w->alloc, sc->path, sc->cappath * sizeof(cs_Vec3));
-  cs_free(&w->alloc, sc->len, sc->caplen * sizeof(double));
-  cs_free(&w->alloc, sc->hits, sc->caphits * sizeof(double));
-  cs_free(&w->alloc, sc->events, sc->capevents * sizeof(cs_SensorEvent));
-  cs_free(&w->alloc, sc->inside, sc->capinside * sizeof(cs_SensorRef));
 }
 
 cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
@@ -1000,9 +1112,11 @@ size_t cs_world_sensor_count(const cs_World *w) { return w->nsensors; }
 
 cs_Status cs_sensor_set_transform(cs_Sensor *sn, const cs_Vec3 *t, const double q[4],
                                   const cs_Vec3 *scale) {
+  if (sn->world->batching) return refuse_in_batch(sn->world);
   return set_transform(&sn->place, &sn->world->err, t, q, scale);
 }
 cs_Status cs_sensor_set_matrix(cs_Sensor *sn, const double m[16]) {
+  if (sn->world->batching) return refuse_in_batch(sn->world);
   return set_matrix(&sn->place, &sn->world->err, m);
 }
 void cs_sensor_get_matrix(const cs_Sensor *sn, double m[16]) { cs_body_get_matrix(&sn->place, m); }
@@ -1018,9 +1132,17 @@ int cs_sensor_contains(cs_Sensor *sn, const cs_Vec3 *p) {
   return cs_sensor_contains_point(sn, *p);
 }
 
-/* Does any sensor meet mask? Then the call records its path, and the
-** sensors' bounds are brought up to date with their meshes' edits first. */
-static int prepare_sensors(cs_World *w, unsigned mask) {
+/* Does any sensor meet mask? Then the call records its path. */
+static int any_sensor(const cs_World *w, unsigned mask) {
+  size_t i;
+  for (i = 0; i < w->nsensors; i++)
+    if (w->sensors[i]->layers & mask) return 1;
+  return 0;
+}
+
+/* The same, the sensors' bounds brought up to date with their meshes'
+** edits first. */
+int cs_world_prepare_sensors(cs_World *w, unsigned mask) {
   size_t i;
   int any = 0;
   for (i = 0; i < w->nsensors; i++)
@@ -1047,8 +1169,8 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
   size_t k, n = 0, nf = 0;
   long count = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
+  cs_CallScratch sc;                       /* its own: queries may run on threads */
   if (w->movers.count == 0) return 0;
-  if (w->busy) return -1;                  /* a move holds w->ells (from its filter) */
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
     int c;
@@ -1057,18 +1179,23 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
   }
   cs_espace_init(&es, *pp, *rp, &R, oriented);
   ellipsoid_box(&es, 0, &lo, &hi);
-  if (gather_movers(w, self, mask, &es, lo, hi, &n) != CS_OK) return -1;
-  if (n == 0) return 0;
-  /* found first, then given to fn: fn may run queries that reuse w->ells */
-  if (!(found = (Found *)cs_malloc_array(&w->alloc, n, sizeof *found))) return -1;
+  cs_scratch_init(&sc, &w->alloc, NULL);
+  sc.shared = 1;
+  if (gather_movers(w, &sc, self, mask, &es, lo, hi, &n) != CS_OK) n = (size_t)-1;
+  if (n == 0 || n == (size_t)-1 ||
+      !(found = (Found *)cs_malloc_array(&w->alloc, n, sizeof *found))) {
+    cs_scratch_release(&sc);
+    return n == 0 ? 0 : -1;
+  }
+  /* found first, then given to fn (which may run queries) */
   for (k = 0; k < n; k++) {
     cs_Vec3 nn;
-    double d = cs_ellipsoid_distance(&w->ells[k], v3(0, 0, 0), NULL, &nn);
+    double d = cs_ellipsoid_distance(&sc.ells[k], v3(0, 0, 0), NULL, &nn);
     if (!(d < 1)) continue;
     /* out along the other's outward normal at its nearest point; a world
     ** distance t along the world normal E^-T nn / |E^-T nn| is t |E^-T nn|
     ** in this space (as for a triangle's push-out, cs_query.c) */
-    found[nf].m = w->ell_movers[k];
+    found[nf].m = sc.ell_movers[k];
     found[nf].n = cs_espace_normal_from(&es, nn);
     found[nf].depth = (1 - d) / v3_len(v3_mul(nn, es.inv_r));
     nf++;
@@ -1078,6 +1205,7 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
     if (fn && !fn(ud, found[k].m, found[k].depth, &found[k].n)) break;
   }
   cs_free(&w->alloc, found, n * sizeof *found);
+  cs_scratch_release(&sc);
   return count;
 }
 

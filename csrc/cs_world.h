@@ -13,10 +13,39 @@
 #include "cs_slide.h"
 #include "cs_sensor.h"
 #include "cs_ellipsoid.h"
+#include "cs_thread.h"
 
 typedef struct cs_FrictionEntry { int tag; double coefficient; } cs_FrictionEntry;
 /* A filter answer cached for one call, per (gathered body, tag). */
 typedef struct cs_FilterEntry { int tag; int response; } cs_FilterEntry;
+
+/* What one call writes besides its mover: the gathered triangles and their
+** bodies, the filter's answers, the contacts, the other movers near it,
+** the sensor path, its error. The world has one for the single calls; a
+** batch gives each thread its own, so calls on different threads share
+** nothing they write (issue 15). */
+struct cs_CallScratch {
+  cs_Alloc alloc;           /* the world's */
+  cs_Error *err;            /* where the call's error goes: the world's for
+                            ** its own scratch, else own_err */
+  cs_Error own_err;
+  cs_TriES *tris;
+  size_t ntris, captris;
+  cs_U32Buf ids;
+  const cs_Body **gbodies;  /* the bodies a gather met, indexed by cs_TriES.body */
+  size_t ngbodies, capgbodies;
+  cs_FilterEntry *filters;  /* the filter's answers during one gather */
+  size_t nfilters, capfilters;
+  cs_ContactBuf contacts;   /* a move's contacts, copied to the mover at its end */
+  cs_Mover **near;          /* the added movers near a call, in slot order */
+  size_t capnear;
+  cs_EllipsoidES *ells;     /* a call's other movers, in its ellipsoid space */
+  const cs_Mover **ell_movers;
+  unsigned char *ell_resp;  /* the mover filter's answer for each (cs_Response) */
+  size_t capells, capellm, capellr;
+  cs_SensorScratch sensor;
+  int shared;               /* a batch runs: the world is only read (prepared) */
+};
 
 struct cs_World {
   cs_Alloc alloc;
@@ -28,27 +57,20 @@ struct cs_World {
   cs_FrictionEntry *friction;
   size_t nfriction, capfriction;
   int busy;               /* a move is under way (filters may not re-enter) */
+  int batching;           /* a batch is under way: edits are refused (CS_EBUSY) */
   unsigned version;       /* bumped by every change to bodies, their meshes
                           ** or the friction table */
-  /* scratch reused by every call */
-  cs_TriES *tris;
-  size_t ntris, captris;
-  cs_U32Buf ids;
-  const cs_Body **gbodies;  /* the bodies a gather met, indexed by cs_TriES.body */
-  size_t ngbodies, capgbodies;
-  cs_FilterEntry *filters;  /* the filter's answers during one gather */
-  size_t nfilters, capfilters;
-  cs_ContactBuf contacts;   /* a move's contacts, copied to the mover at its end */
+  cs_CallScratch scratch;   /* the single calls' (cs_world_collide_and_slide) */
   cs_Broad broad;           /* the tree over body bounds */
   cs_Error err;             /* of the last failed call (cs_world_error) */
   cs_MoverSet movers;       /* added movers, solid to each other (issue 14) */
-  cs_EllipsoidES *ells;     /* a call's other movers, in its ellipsoid space */
-  const cs_Mover **ell_movers;
-  unsigned char *ell_resp;  /* the mover filter's answer for each (cs_Response) */
-  size_t capells, capellm, capellr;
   cs_Sensor **sensors;      /* (cs_sensor.h) */
   size_t nsensors, capsensors;
-  cs_SensorScratch sensor_scratch;
+  /* batches (cs_batch.c): the threads and a scratch for each */
+  int nthreads;             /* cs_world_set_threads, 1 by default */
+  cs_Pool *pool;            /* nthreads - 1 threads, started by the first batch */
+  cs_CallScratch *tscratch; /* ntscratch of them, one per thread */
+  int ntscratch;
 };
 
 /* Brings the broad phase (and the world's version) up to date with moves
@@ -61,10 +83,45 @@ void cs_world_walk_begin(cs_World *w, cs_BroadWalk *it, cs_Vec3 lo, cs_Vec3 hi, 
 /* The bounds of every enabled body; returns 0 when there is none. */
 int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi);
 
-/* Gathers into w->tris every triangle of every body (mask permitting) whose
+/* Gathers into sc->tris every triangle of every body (mask permitting) whose
 ** bounds meet the world box [lo, hi], mapped into es. With a filter, calls
 ** it once per (body, tag). Returns CS_EABORT when the filter aborts. */
-cs_Status cs_world_gather(cs_World *w, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
+cs_Status cs_world_gather(cs_World *w, cs_CallScratch *sc, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
                           unsigned mask, cs_FilterFn filter, void *filter_ud);
+
+/* The call's scratch: set up, freed (the struct itself is the caller's). */
+void cs_scratch_init(cs_CallScratch *sc, const cs_Alloc *a, cs_Error *err);
+void cs_scratch_release(cs_CallScratch *sc);
+
+/* How a call starts: what carries the mover (the ground body's or mover's
+** motion), and its reach before depenetration (world units). */
+typedef struct cs_MoveStart {
+  const cs_Body *ground;
+  const cs_Mover *ground_mover;
+  cs_Vec3 carry;
+  double margin;
+} cs_MoveStart;
+
+/* The checks of a move's arguments: the walk and gravity finite, the reach
+** in range; on success, how the call starts. */
+cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
+                              const cs_Vec3 *walk, const cs_Vec3 *gravity, cs_MoveStart *st);
+/* A collideAndSlide in the scratch sc, from st (NULL: checked and found
+** here; else what cs_world_check_move found, still true). With sc->shared
+** (a batch), the world was prepared and is only read: the mover's moved
+** state is not filed in the movers' grid (the batch does it, in list
+** order, between its waves). */
+cs_Status cs_world_move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, const cs_Vec3 *walk,
+                        const cs_Vec3 *gravity, const cs_MoveStart *st);
+/* The sensors' bounds brought up to date (all when mask is ~0u); returns
+** whether any meets mask. */
+int cs_world_prepare_sensors(cs_World *w, unsigned mask);
+/* The ground body or mover that carries m in its next call in w (NULL
+** when none), as that call finds them. */
+const cs_Mover *cs_world_ground_mover(const cs_World *w, const cs_Mover *m);
+/* cs_world_prepare's work, during a call too (the batch's first step). */
+void cs_world_refit(cs_World *w);
+/* Files a moved mover: its grid cell, and the riders hint of its ground body. */
+void cs_world_file_mover(cs_World *w, cs_Mover *m);
 
 #endif

@@ -24,11 +24,10 @@ build = {
                   "csrc/cs_broad.c",
                   "csrc/cs_geom.c", "csrc/cs_espace.c", "csrc/cs_sweep.c", "csrc/cs_slide.c", "csrc/cs_mover.c",
                   "csrc/cs_world.c", "csrc/cs_query.c", "csrc/cs_sensor.c", "csrc/cs_ellipsoid.c",
+                  "csrc/cs_thread.c", "csrc/cs_batch.c",
                   "csrc/cs_lua.c", "csrc/cs_lua_mesh.c", "csrc/cs_lua_world.c",
                   "csrc/cs_lua_mover.c", "csrc/cs_lua_query.c" },
       incdirs = { "csrc" },
-      defines = { "_POSIX_C_SOURCE=200809L" },
-      libraries = { "m" },
     },
     collideslide = "lua/collideslide/init.lua",
     ["collideslide.obj"] = "lua/collideslide/obj.lua",
@@ -38,5 +37,18 @@ build = {
     ["collideslide.check"] = "lua/collideslide/check.lua",
     ["collideslide.draw"] = "lua/collideslide/draw.lua",
     ["collideslide.ffi"] = "lua/collideslide/ffi.lua",     -- LuaJIT only; finds libcollideslide or core.so
+  },
+  -- libm and POSIX threads on unix (Linux, the BSDs, macOS) only: on Windows
+  -- (MSVC or MinGW) the core uses Win32 threads and links neither. An
+  -- override can add to a list but not empty it, so the base has none.
+  platforms = {
+    unix = {
+      modules = {
+        ["collideslide.core"] = {
+          defines = { "_POSIX_C_SOURCE=200809L" },
+          libraries = { "m", "pthread" },
+        },
+      },
+    },
   },
 }

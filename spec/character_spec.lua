@@ -320,4 +320,72 @@ describe("Character", function()
       assert.matches("bad argument #3 to 'update'", errorOf(ch.update, ch, world, DT, { x = 0 / 0 }))
     end)
   end)
+
+  describe("as a crowd (cs.updateCharacters)", function()
+    -- 30 characters in a ring on the floor, solid to each other, walking to
+    -- the middle and jumping in turn: one updateCharacters per frame on 3
+    -- threads equals a loop of update, bit for bit (positions, velocities,
+    -- fall velocities, ground)
+    local function crowd(threads)
+      local world = scene(true)
+      world:setThreads(threads)
+      local chars = {}
+      for i = 1, 30 do
+        local a = 2 * math.pi * i / 30
+        chars[i] = cs.newCharacter { position = { 8 * math.cos(a), 1, 8 * math.sin(a) } }
+        world:addMover(chars[i].mover)
+      end
+      return world, chars
+    end
+    local function inputs(chars, f)
+      local list = {}
+      for i, c in ipairs(chars) do
+        list[i] = { x = -c.position[1] / 8, z = -c.position[3] / 8, jump = (f + i) % 40 == 0,
+          run = i % 3 == 0 }
+      end
+      return list
+    end
+
+    it("equals a loop of character:update, to the last bit", function()
+      local wa, a = crowd(1)
+      local wb, b = crowd(3)
+      for f = 1, 120 do
+        local ia, ib = inputs(a, f), inputs(b, f)
+        for i, c in ipairs(a) do c:update(wa, DT, ia[i]) end
+        cs.updateCharacters(wb, b, DT, ib)
+      end
+      local met = 0
+      for i = 1, #a do
+        for k = 1, 3 do
+          assert.are.equal(a[i].position[k], b[i].position[k])
+          assert.are.equal(a[i].velocity[k], b[i].velocity[k])
+          assert.are.equal(a[i].fallVelocity[k], b[i].fallVelocity[k])
+        end
+        assert.are.equal(a[i].onGround, b[i].onGround)
+        assert.are.equal(a[i].groundState, b[i].groundState)
+        if b[i].mover:contactCount() > 0 then met = met + 1 end
+      end
+      assert.is_true(met > 0)
+    end)
+
+    it("checks every argument before any character moves", function()
+      local world, chars = crowd(2)
+      local before = {}
+      for i, c in ipairs(chars) do before[i] = { c.mover:getPosition() } end
+      local list = inputs(chars, 1)
+      list[7] = { y = 1 }
+      assert.matches("bad argument #4 to 'updateCharacters' %(input 7: unknown input key 'y'",
+        errorOf(cs.updateCharacters, world, chars, DT, list))
+      assert.matches("bad argument #3 to 'updateCharacters' %(dt must be a finite number >= 0, got %-1%)",
+        errorOf(cs.updateCharacters, world, chars, -1))
+      local bad = { chars[1], 5 }
+      assert.matches("bad argument #2 to 'updateCharacters' %(character 2: collideslide.Character expected, got number%)",
+        errorOf(cs.updateCharacters, world, bad, DT))
+      assert.matches("bad argument #1 to 'updateCharacters' %(world expected, got nil%)",
+        errorOf(cs.updateCharacters, nil, chars, DT))
+      for i, c in ipairs(chars) do assert.are.same(before[i], { c.mover:getPosition() }) end
+      cs.updateCharacters(world, chars, DT)        -- nil inputs: stand still, and fall
+      cs.updateCharacters(world, chars, 0)         -- dt 0: settings only
+    end)
+  end)
 end)

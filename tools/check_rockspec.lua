@@ -27,6 +27,32 @@ end
 
 local bad = 0
 local function complain(spec, msg) print(spec .. ": " .. msg); bad = bad + 1 end
+
+-- build as luarocks sees it on a platform list (its platform_overrides: each
+-- build.platforms[p] deep-merged over build, in order).
+local function deep_merge(dst, src)
+  for k, v in pairs(src) do
+    if type(v) == "table" then
+      if dst[k] == nil then dst[k] = {} end
+      if type(dst[k]) == "table" then deep_merge(dst[k], v) else dst[k] = v end
+    else dst[k] = v end
+  end
+end
+local function copy(t)
+  if type(t) ~= "table" then return t end
+  local c = {}
+  for k, v in pairs(t) do c[k] = copy(v) end
+  return c
+end
+local function build_on(build, platforms)
+  local b = copy(build)
+  for _, p in ipairs(platforms) do
+    if b.platforms and b.platforms[p] then deep_merge(b, b.platforms[p]) end
+  end
+  b.platforms = nil
+  return b
+end
+local function libs(m) return table.concat((m and m.libraries) or {}, " ") end
 for _, spec in ipairs(specs) do
   local r = load_rockspec(spec)
   local got_c, got_lua = {}, {}
@@ -41,6 +67,16 @@ for _, spec in ipairs(specs) do
     if got_lua[n] ~= f then complain(spec, ("module %s should be %s"):format(n, f)) end
   end
   for n, f in pairs(got_lua) do if not want_lua[n] then complain(spec, "no such file: " .. f) end end
+  -- libm and POSIX threads on unix; nothing on Windows (Win32 threads there).
+  local linux = build_on(r.build, { "unix", "linux" }).modules["collideslide.core"]
+  local mingw = build_on(r.build, { "windows", "win32", "mingw32" }).modules["collideslide.core"]
+  local msvc = build_on(r.build, { "windows", "win32" }).modules["collideslide.core"]
+  if libs(linux) ~= "m pthread" then complain(spec, "on Linux the core should link m pthread, not: " .. libs(linux)) end
+  for name, m in pairs({ MinGW = mingw, MSVC = msvc }) do
+    if libs(m) ~= "" or m.defines then
+      complain(spec, ("on Windows (%s) the core should link no library and have no defines: %s"):format(name, libs(m)))
+    end
+  end
   if not (r.description and r.description.homepage) then complain(spec, "no description.homepage") end
   if type(r.test) ~= "table" then complain(spec, "no test table") end
   if r.rockspec_format ~= "3.0" then complain(spec, "rockspec_format must be \"3.0\" (test table)") end

@@ -231,6 +231,7 @@ local function construct(newMover, settings)
   self._px, self._py, self._pz = 0, 0, 0        -- push velocity across up (m/s)
   self._v, self._f = self.velocity, self.fallVelocity   -- to catch a script replacing them
   self._vf = { 0, 0, 0, 0, 0, 0 }               -- or writing into them: what they held
+  self._next = {}                               -- an update's state before its move
   Character._sync(self)                         -- the mover gets the settings now
   return setmetatable(self, Character)          -- from now on unknown fields are refused
 end
@@ -465,32 +466,24 @@ local function checkInput(input)
   end
 end
 
---[[
-character:update(world, dt, input): one frame of dt seconds. input: { x, z in
--1..1 (the move direction, normalised when longer than 1; turned by yaw about up),
-jump, run, yaw (radians, a camera's yaw) }, or nil for none. One
-world:collideAndSlide call with the walk displacement ((horizontal velocity +
-push velocity) * dt) and the gravity displacement (fallVelocity * dt).
-]]
-function Character:update(world, dt, input)
-  checkSelf(self, "update", "(world, dt, input)")
-  if type(world) ~= "userdata" and type(world) ~= "table" then   -- table: collideslide.ffi's
-    error("bad argument #1 to 'update' (world expected, got " .. type(world) .. ")", 2)
-  end
+-- The checks of update's arguments but the world; level: the caller's caller.
+local function checkUpdate(self, dt, input, fname, level)
   if not isFinite(dt) or dt < 0 then
-    error("bad argument #2 to 'update' (dt must be a finite number >= 0, got "
-      .. describe(dt) .. ")", 2)
+    error("bad argument #2 to '" .. fname .. "' (dt must be a finite number >= 0, got "
+      .. describe(dt) .. ")", level)
   end
   if input ~= nil and type(input) ~= "table" then
-    error("bad argument #3 to 'update' (table or nil expected, got " .. type(input) .. ")", 2)
+    error("bad argument #3 to '" .. fname .. "' (table or nil expected, got " .. type(input) .. ")", level)
   end
-  input = input or NO_INPUT
-  local ierr = checkInput(input)
-  if ierr then error("bad argument #3 to 'update' (" .. ierr .. ")", 2) end
-  local err = self:_sync()
-  if err then error("character:update: " .. err, 2) end
-  if dt == 0 then return end
+  local ierr = checkInput(input or NO_INPUT)
+  if ierr then error("bad argument #3 to '" .. fname .. "' (" .. ierr .. ")", level) end
+end
 
+-- The first half of an update, before its move: the new velocities, kept in
+-- self._next until the move is done (so that an error changes nothing), and
+-- the move. Returns the walk and gravity displacements.
+local function beginUpdate(self, dt, input)
+  input = input or NO_INPUT
   local u = self.up
   local ul = sqrt(u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
   local ux, uy, uz = u[1] / ul, u[2] / ul, u[3] / ul
@@ -515,8 +508,7 @@ function Character:update(world, dt, input)
     if px * px + py * py + pz * pz < 1e-6 then px, py, pz = 0, 0, 0 end
   end
 
-  -- gravity (the papers' vy, as a vector), then a jump overrides it; kept in
-  -- locals until the move succeeds, so that an error changes nothing
+  -- gravity (the papers' vy, as a vector), then a jump overrides it
   local f, g = self.fallVelocity, self.gravity
   local fx, fy, fz
   if type(g) == "number" then
@@ -530,15 +522,23 @@ function Character:update(world, dt, input)
     fx, fy, fz = ux * j, uy * j, uz * j
   end
 
-  local m, p = self.mover, self.position
-  local gb = m:getGroundBody()                  -- a per-second platform velocity
+  local gb = self.mover:getGroundBody()         -- a per-second platform velocity
   local pv = gb and PLATFORMS[gb]
   if pv then gb:setVelocity(pv[1] * dt, pv[2] * dt, pv[3] * dt) end
-  local x0, y0, z0 = p[1], p[2], p[3]
-  local wx, wy, wz = (hx + px) * dt, (hy + py) * dt, (hz + pz) * dt
-  local x, y, z = world:collideAndSlide(m, wx, wy, wz, fx * dt, fy * dt, fz * dt)
+  local n, p = self._next, self.position
+  n[1], n[2], n[3], n[4], n[5], n[6] = ux, uy, uz, hx, hy, hz
+  n[7], n[8], n[9], n[10], n[11], n[12] = px, py, pz, fx, fy, fz
+  n[13], n[14], n[15], n[16], n[17] = jumped, dt, p[1], p[2], p[3]
+  return (hx + px) * dt, (hy + py) * dt, (hz + pz) * dt, fx * dt, fy * dt, fz * dt
+end
 
-  -- landing and ceilings
+-- The second half, once the mover moved to (x, y, z): landing, ceilings,
+-- walls, and the new state.
+local function endUpdate(self, x, y, z)
+  local m, n = self.mover, self._next
+  local ux, uy, uz, hx, hy, hz = n[1], n[2], n[3], n[4], n[5], n[6]
+  local px, py, pz, fx, fy, fz = n[7], n[8], n[9], n[10], n[11], n[12]
+  local jumped, dt, x0, y0, z0 = n[13], n[14], n[15], n[16], n[17]
   local rising = fx * ux + fy * uy + fz * uz > 0
   local onGround = m:isOnGround() and not rising
   if onGround or (rising and hitCeiling(m, ux, uy, uz)) then fx, fy, fz = 0, 0, 0 end
@@ -554,6 +554,7 @@ function Character:update(world, dt, input)
   end
 
   -- the new state
+  local f, p = self.fallVelocity, self.position
   self.onGround, self.groundState, self.jumped = onGround, m:getGroundState(), jumped
   f[1], f[2], f[3] = fx, fy, fz
   self._hx, self._hy, self._hz = hx, hy, hz
@@ -564,10 +565,10 @@ function Character:update(world, dt, input)
   held[1], held[2], held[3], held[4], held[5], held[6] = v[1], v[2], v[3], f[1], f[2], f[3]
   p[1], p[2], p[3] = x, y, z
   q[1], q[2], q[3] = x, y, z
-  local n = m:sensorEventCount()
-  if n > 0 or #self.sensorEvents > 0 then     -- a new list (no garbage when none)
+  local ne = m:sensorEventCount()
+  if ne > 0 or #self.sensorEvents > 0 then    -- a new list (no garbage when none)
     local ev = {}
-    for i = 1, n do
+    for i = 1, ne do
       local sensor, event, t = m:getSensorEvent(i)
       ev[i] = { sensor = sensor, event = event, t = t }
     end
@@ -575,5 +576,97 @@ function Character:update(world, dt, input)
   end
 end
 
-return { new = newCharacter, bind = bind, Character = Character,
+--[[
+character:update(world, dt, input): one frame of dt seconds. input: { x, z in
+-1..1 (the move direction, normalised when longer than 1; turned by yaw about up),
+jump, run, yaw (radians, a camera's yaw) }, or nil for none. One
+world:collideAndSlide call with the walk displacement ((horizontal velocity +
+push velocity) * dt) and the gravity displacement (fallVelocity * dt).
+]]
+function Character:update(world, dt, input)
+  checkSelf(self, "update", "(world, dt, input)")
+  if type(world) ~= "userdata" and type(world) ~= "table" then   -- table: collideslide.ffi's
+    error("bad argument #1 to 'update' (world expected, got " .. type(world) .. ")", 2)
+  end
+  checkUpdate(self, dt, input, "update", 3)
+  local err = self:_sync()
+  if err then error("character:update: " .. err, 2) end
+  if dt == 0 then return end
+  local wx, wy, wz, gx, gy, gz = beginUpdate(self, dt, input)
+  local x, y, z = world:collideAndSlide(self.mover, wx, wy, wz, gx, gy, gz)
+  endUpdate(self, x, y, z)
+end
+
+-- Per list of characters, the lists updateMany reuses (no garbage per frame).
+local MANY = setmetatable({}, { __mode = "k" })
+
+--[[
+updateMany(world, characters, dt [, inputs]): character:update for each
+character of the list, with inputs[i] (a list of input tables or nils; nil:
+none for all), by one world:collideAndSlideMany: the same bits as the loop of
+updates in list order, on every core the world is given (world:setThreads).
+Every argument is checked before any character moves.
+]]
+local function updateMany(world, chars, dt, inputs)
+  if type(world) ~= "userdata" and type(world) ~= "table" then
+    error("bad argument #1 to 'updateCharacters' (world expected, got " .. type(world) .. ")", 2)
+  end
+  if type(chars) ~= "table" then
+    error("bad argument #2 to 'updateCharacters' (list of characters expected, got " .. type(chars) .. ")", 2)
+  end
+  if inputs ~= nil and type(inputs) ~= "table" then
+    error("bad argument #4 to 'updateCharacters' (list of inputs or nil expected, got " .. type(inputs) .. ")", 2)
+  end
+  local n = #chars
+  for i = 1, n do
+    local c = chars[i]
+    if getmetatable(c) ~= Character then
+      error(format("bad argument #2 to 'updateCharacters' (character %d: collideslide.Character expected, got %s)",
+        i, check.tname(c)), 2)
+    end
+    local input = inputs and inputs[i]
+    if input ~= nil and type(input) ~= "table" then
+      error(format("bad argument #4 to 'updateCharacters' (input %d: table or nil expected, got %s)",
+        i, type(input)), 2)
+    end
+    local ierr = checkInput(input or NO_INPUT)
+    if ierr then error(format("bad argument #4 to 'updateCharacters' (input %d: %s)", i, ierr), 2) end
+  end
+  if not isFinite(dt) or dt < 0 then
+    error("bad argument #3 to 'updateCharacters' (dt must be a finite number >= 0, got " .. describe(dt) .. ")", 2)
+  end
+  for i = 1, n do
+    local err = chars[i]:_sync()
+    if err then error(format("updateCharacters: character %d: %s", i, err), 2) end
+  end
+  if dt == 0 or n == 0 then return end
+  local L = MANY[chars]
+  if not L then L = { movers = {}, moves = {}, out = {} }; MANY[chars] = L end
+  local movers, moves, out = L.movers, L.moves, L.out
+  for i = #movers, n + 1, -1 do movers[i] = nil end
+  for i = #moves, 6 * n + 1, -1 do moves[i] = nil end
+  for i = 1, n do
+    local c, j = chars[i], 6 * i
+    movers[i] = c.mover
+    moves[j - 5], moves[j - 4], moves[j - 3], moves[j - 2], moves[j - 1], moves[j] =
+      beginUpdate(c, dt, inputs and inputs[i])
+  end
+  local ok, err = pcall(world.collideAndSlideMany, world, movers, moves, out)
+  if not ok then
+    -- the characters whose movers moved take their move; then the error
+    for i = 1, n do
+      local c = chars[i]
+      local x, y, z = c.mover:getPosition()
+      local q = c._next
+      if x ~= q[15] or y ~= q[16] or z ~= q[17] then endUpdate(c, x, y, z) end
+    end
+    error(err, 2)
+  end
+  for i = 1, n do
+    local j = 3 * i
+    endUpdate(chars[i], out[j - 2], out[j - 1], out[j])
+  end
+end
+
+return { new = newCharacter, bind = bind, Character = Character, updateMany = updateMany,
   contactList = contactList, setPlatformVelocity = setPlatformVelocity }

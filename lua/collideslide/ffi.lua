@@ -235,6 +235,21 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, co
 long cs_world_overlap(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
                       unsigned mask, const cs_Mover *self, cs_OverlapFn tri_fn,
                       cs_MoverOverlapFn mover_fn, void *ud);
+cs_Status cs_world_set_threads(cs_World *w, int k);
+int cs_world_get_threads(const cs_World *w);
+int cs_cpu_count(void);
+void cs_world_prepare(cs_World *w);
+typedef struct cs_CallScratch cs_CallScratch;
+cs_Status cs_call_scratch_new(cs_World *w, cs_CallScratch **out);
+void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
+cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
+                                        const cs_Vec3 *walk, const cs_Vec3 *gravity);
+int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
+                      cs_Hit *hit);
+const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
+cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
+                                          const double *moves, int stride, double *out,
+                                          unsigned char *moved, size_t *failed);
 ]]
 local CS_VERSION = "0.1.0"      -- the header's CS_VERSION (spec/ffi_spec.lua checks it)
 
@@ -907,6 +922,9 @@ local function newWorld()
     _hit = hit,
     _hd = ffi.cast("double *", hit),      -- the hit as doubles
     _hu = ffi.cast("uint32_t *", hit),    -- and as 32-bit words
+    -- collideAndSlideMany's arrays, for _bcap movers (grown, kept)
+    _bcap = 0, _bmoves = false, _bout = false, _blist = false, _bmoved = false,
+    _bfailed = ffi.new("size_t[1]"),
   }, WORLD_MT)
 end
 
@@ -1607,6 +1625,216 @@ function slide_filtered(w, m, walk, grav)
   return s, failed, err
 end
 jit.off(slide_filtered)
+
+-- {======================================================================
+-- Crowds: world:collideAndSlideMany and the world's threads (issue 15), in
+-- the words of csrc/cs_lua_query.c. The arrays the core takes are the
+-- world's (grown, kept); movers with a filter get batch_filter_cb with their
+-- place in the list as ud, and the core runs them on this thread in list
+-- order while its threads move the others.
+-- =======================================================================
+local B_list, B_fns = nil, nil      -- the running batch's movers and filters, by place
+local intptr_ct = ffi.typeof("intptr_t")
+local many_call = ffi.cast("int (*)(cs_World *, cs_Mover *const *, size_t, const double *, int, "
+  .. "double *, unsigned char *, size_t *)", C.cs_world_collide_and_slide_many)
+local MOVE_NAMES = { "vx", "vy", "vz", "gx", "gy", "gz" }
+
+local batch_filter_cb = ffi.cast("cs_FilterFn", function(ud, body, tag)
+  local i = tonumber(ffi.cast(intptr_ct, ud))
+  return filter_result(pcall(B_fns[i], B_list[i], body ~= nil and F_bodies[ptr_addr(body)] or nil, tag))
+end)
+
+local batch_mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(ud, other)
+  local i = tonumber(ffi.cast(intptr_ct, ud))
+  return filter_result(pcall(B_fns[i], B_list[i], F_bodies[0][ptr_addr(other)], 0))
+end)
+
+-- The batch with filters: a C call that calls back, so never JIT-compiled.
+-- list: the movers as they were listed (kept while the filters run).
+local function many_filtered(w, list, n, stride)
+  local fns = {}
+  for i = 1, n do
+    local m = list[i]
+    if m._filter then
+      if not m._resolved then resolve(m) end    -- the old handles, during the call
+      fns[i] = m._filter
+      local ud = ffi.cast("void *", i)
+      C.cs_mover_set_filter(m._p, batch_filter_cb, ud)
+      C.cs_mover_set_mover_filter(m._p, batch_mover_filter_cb, ud)
+    end
+    m._busy = true
+  end
+  local o_bodies, o_failed, o_err, o_list, o_fns = F_bodies, F_failed, F_err, B_list, B_fns
+  F_bodies, F_failed, F_err, B_list, B_fns = w._bodies, CTX_OK, nil, list, fns
+  w._busy = w._busy + 1
+  w._moving = true
+  local s = many_call(w._p, w._blist, n, w._bmoves, stride, w._bout, w._bmoved, w._bfailed)
+  w._busy = w._busy - 1
+  w._moving = false
+  for i = 1, n do
+    local m = list[i]
+    m._busy = false
+    if fns[i] then
+      C.cs_mover_set_filter(m._p, nil, nil)
+      C.cs_mover_set_mover_filter(m._p, nil, nil)
+    end
+  end
+  local failed, err = F_failed, F_err
+  F_bodies, F_failed, F_err, B_list, B_fns = o_bodies, o_failed, o_err, o_list, o_fns
+  return s, failed, err
+end
+jit.off(many_filtered)
+
+-- Which movers moved, the failed one (place at, 1-based) named first among
+-- the others: "movers 1-140 and 150-300 moved, mover 141 and 4 others did not".
+local function moved_summary(moved, n, at)
+  local runs, count, first, last = 0, 0, {}, {}
+  local i = 0
+  while i < n do
+    while i < n and moved[i] == 0 do i = i + 1 end
+    if i == n then break end
+    local j = i
+    while j < n and moved[j] ~= 0 do j = j + 1 end
+    runs, count = runs + 1, count + j - i
+    if runs <= 2 then first[runs], last[runs] = i + 1, j end
+    i = j
+  end
+  local s
+  if count == 0 then
+    s = "no mover moved"
+  else
+    local function run(r) return first[r] == last[r] and tostring(first[r]) or first[r] .. "-" .. last[r] end
+    s = (count == 1 and "mover " or "movers ") .. run(1)
+    if runs == 2 then s = s .. " and " .. run(2) end
+    if runs > 2 then
+      local rest = count - (last[1] - first[1] + 1) - (last[2] - first[2] + 1)
+      s = s .. ", " .. run(2) .. format(" and %d other%s", rest, rest == 1 and "" or "s")
+    end
+    s = s .. " moved"
+  end
+  local rest = n - count - 1
+  if rest == 0 then return s .. format(", mover %d did not", at) end
+  return s .. format(", mover %d and %d other%s did not", at, rest, rest == 1 and "" or "s")
+end
+
+-- The core's check that failed before any mover moved (see cs_lua_query.c).
+local function many_check_fail(w, at, stride)
+  local e = C.cs_world_error(w._p)
+  local msg, list = ffi.string(e.message), w._blist
+  for i = 0, at - 1 do
+    if list[i] == list[at] then argerror(2, msg) end
+  end
+  if e.arg > 0 then argerror(3, format("%s (moves[%d])", msg, at * stride + e.arg)) end
+  error("collideAndSlideMany: " .. msg, 0)
+end
+
+--- world:collideAndSlideMany(movers, moves [, out]) -> out
+function World.collideAndSlideMany(self, movers, moves, out)
+  if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
+  check_table(movers, 2, moves == nil and out == nil)
+  check_table(moves, 3, out == nil)
+  if out ~= nil and type(out) ~= "table" then argerror(4, "out must be a table or nil, got " .. tname(out)) end
+  local n, len = #movers, #moves
+  check_not_moving(self, "collideAndSlideMany")
+  if n > self._bcap then
+    local cap = n > 2 * self._bcap and n or 2 * self._bcap
+    self._bmoves, self._bout = ffi.new("double[?]", 6 * cap), ffi.new("double[?]", 3 * cap)
+    self._blist, self._bmoved = ffi.new("cs_Mover *[?]", cap), ffi.new("unsigned char[?]", cap)
+    self._bcap = cap
+  end
+  local stride = len == 6 * n and 6 or len == 3 * n and 3 or nil
+  if not stride then
+    argerror(3, format("moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
+      .. "(walk only) for %s mover%s", fmtnum(len), fmtnum(6 * n), fmtnum(3 * n), fmtnum(n),
+      n == 1 and "" or "s"))
+  end
+  local list, mv, moved, filtered = self._blist, self._bmoves, self._bmoved, false
+  for i = 1, n do
+    local m = rawget(movers, i)
+    if getmetatable(m) ~= MOVER_MT or not m._p then
+      if getmetatable(m) == MOVER_MT then
+        argerror(2, format("mover %d: attempt to use a closed/collected Mover", i))
+      end
+      local t = tname(m)
+      argerror(2, format("mover %d: collideslide.Mover expected, got %s%s", i, t,
+        t == "collideslide.Character" and " (pass character.mover)" or ""))
+    end
+    if m._busy then
+      error(format("collideAndSlideMany: mover %d is busy (called from inside its own filter)", i), 0)
+    end
+    list[i - 1] = m._p
+    if m._filter then filtered = true end
+  end
+  for k = 1, len do
+    local x = rawget(moves, k)
+    if type(x) ~= "number" then
+      argerror(3, format("mover %d: %s must be a number, got %s (moves[%d])", floor((k - 1) / stride) + 1,
+        MOVE_NAMES[(k - 1) % stride + 1], tname(x), k))
+    end
+    mv[k - 1] = x
+  end
+  ffi.fill(moved, n)
+  local s, failed, err = nil, CTX_OK, nil
+  local snapshot = movers
+  if filtered then
+    snapshot = {}
+    for i = 1, n do snapshot[i] = rawget(movers, i) end
+    s, failed, err = many_filtered(self, snapshot, n, stride)
+  else
+    s = many_call(self._p, list, n, mv, stride, self._bout, moved, self._bfailed)
+  end
+  local pending = self._pending
+  for i = 1, n do            -- the moved movers' handles: resolved when read
+    if moved[i - 1] ~= 0 then
+      local m = rawget(snapshot, i)
+      m._resolved, m._cworld = false, self
+      pending[m] = true
+    end
+  end
+  local at = tonumber(self._bfailed[0])
+  if s ~= 0 then
+    local began = failed ~= CTX_OK
+    for i = 0, n - 1 do
+      if began then break end
+      began = moved[i] ~= 0
+    end
+    if not began and (s == C.CS_EINVAL or s == C.CS_ERANGE) then many_check_fail(self, at, stride) end
+    if not began then ctx_raise("collideAndSlideMany", s) end
+  end
+  out = out or {}
+  if s == 0 or at < n then
+    local o = self._bout
+    for k = 1, 3 * n do out[k] = o[k - 1] end
+  end
+  if s ~= 0 then
+    local what
+    if failed == CTX_RAISED then
+      if type(err) ~= "string" and type(err) ~= "number" then error(err, 0) end
+      what = format("the filter of mover %d raised an error: %s", at + 1, err)
+    elseif failed == CTX_BADRESULT then
+      what = format('the filter of mover %d returned %s (expected "slide", "touch" or "cross")', at + 1,
+        type(err) == "string" and '"' .. err .. '"' or tname(err))
+    else
+      what = ffi.string(C.cs_world_error(self._p).message)
+    end
+    error(format("collideAndSlideMany: %s; %s", what, moved_summary(moved, n, at + 1)), 0)
+  end
+  return out
+end
+
+--- world:setThreads(k): k in 1..64
+function World.setThreads(self, k)
+  check_world(self, 1)
+  local r = intval(k)
+  if r == 0 then argerror(2, "threads must be an integer, got " .. tname(k, true)) end
+  if r < 0 then argerror(2, "threads must be an integer, got " .. fmtnum(k)) end
+  if k < 1 or k > 64 then argerror(2, "threads must be in 1..64, got " .. fmtnum(k)) end
+  check_not_moving(self, "setThreads")
+  if C.cs_world_set_threads(self._p, k) ~= C.CS_OK then busy_moving("setThreads") end
+end
+
+function World.getThreads(self) return C.cs_world_get_threads(check_world(self, 1)._p) end
+-- }======================================================================
 end
 
 local GXYZ = { "gx", "gy", "gz" }
@@ -1913,7 +2141,8 @@ end
 MESH_MT.__index, MESH_MT.__close, MESH_MT.__newindex = Mesh, MESH_MT.__gc, no_fields("collideslide.Mesh")
 WORLD_MT.__index, WORLD_MT.__newindex = World, no_fields("collideslide.World")
 
-local core = { newMesh = newMesh, newWorld = newWorld, newMover = newMover, _VERSION = CS_VERSION }
+local core = { newMesh = newMesh, newWorld = newWorld, newMover = newMover, _VERSION = CS_VERSION,
+  cpuCount = function() return C.cs_cpu_count() end }
 
 for name, f in pairs(core) do if type(f) == "function" then API[f] = name end end
 for _, methods in ipairs { Mesh, World, Body, Mover, Sensor } do

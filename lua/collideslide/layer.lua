@@ -288,6 +288,9 @@ local function build(core)
   --- cs.setPlatformVelocity(body, vx, vy, vz): a body's velocity in m/s, which
   -- the characters standing on it ride (body:setVelocity's is per call).
   cs.setPlatformVelocity = character.setPlatformVelocity
+  --- cs.updateCharacters(world, characters, dt [, inputs]): character:update
+  -- for each, by one world:collideAndSlideMany (the same bits as the loop).
+  cs.updateCharacters = character.updateMany
 
   -- {======================================================================
   -- Contacts as a list; a ray with a direction and a distance

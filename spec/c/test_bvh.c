@@ -5,7 +5,9 @@
 **   cc -std=c99 -O2 -Icsrc spec/c/test_bvh.c csrc/cs_alloc.c csrc/cs_bvh.c -lm
 **   ./a.out [seed] [-q]      (-q: one timed build instead of five)
 */
-#define _POSIX_C_SOURCE 200809L
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime under -std=c99 */
+#endif
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +16,13 @@
 #include <time.h>
 
 #include "cs_internal.h"
+
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#endif
 
 /* {==================================================================
 ** Harness: checks, a seeded generator, a counting allocator that can fail
@@ -95,10 +104,19 @@ static void alloc_reset(size_t limit) {
   g_alloc.ud = &g_ta;
 }
 
+/* Wall-clock seconds (QueryPerformanceCounter on Windows: MinGW has
+** clock_gettime only through winpthreads). */
 static double now(void) {
+#if defined(_WIN32)
+  LARGE_INTEGER t, f;
+  QueryPerformanceCounter(&t);
+  QueryPerformanceFrequency(&f);
+  return (double)t.QuadPart / (double)f.QuadPart;
+#else
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
 }
 
 /* }================================================================== */
@@ -450,7 +468,7 @@ static void check_boxes(const cs_Bvh *bvh, const Mesh *m, int nq) {
     s = cs_bvh_query_box(bvh, &g_alloc, m->v, m->t, lo, hi, &out);
     CHECK(s == CS_OK);
     sort_buf(&out);
-    CHECKF(out.count == nw, "query %d: %zu found, brute force %zu", q, out.count, nw);
+    CHECKF(out.count == nw, "query %d: %lu found, brute force %lu", q, (unsigned long)out.count, (unsigned long)nw);
     if (out.count != nw) { bad++; continue; }
     for (i = 0; i < nw; i++) if (out.data[i] != want[i]) break;
     CHECKF(i == nw, "query %d: sets differ", q);
@@ -645,7 +663,7 @@ static TreeStats check_all(const Mesh *m, int nboxes, int nrays, int npoints) {
   check_points(&bvh, m, npoints / qdiv);
   cs_bvh_free(&bvh, &g_alloc);
   CHECK(bvh.nodes == NULL && bvh.prims == NULL && bvh.node_count == 0 && bvh.prim_count == 0);
-  CHECKF(g_ta.live == 0, "%zu bytes leaked", g_ta.live);
+  CHECKF(g_ta.live == 0, "%lu bytes leaked", (unsigned long)g_ta.live);
   CHECK(!g_ta.bad_size);
   return st;
 }
@@ -933,7 +951,7 @@ static int alloc_fail_build(const Mesh *m) {
     }
     CHECK(s == CS_ENOMEM);
     CHECK(bvh.nodes == NULL && bvh.prims == NULL && bvh.node_count == 0 && bvh.prim_count == 0);
-    CHECKF(g_ta.live == 0, "limit %zu: %zu bytes leaked", limit, g_ta.live);
+    CHECKF(g_ta.live == 0, "limit %lu: %lu bytes leaked", (unsigned long)limit, (unsigned long)g_ta.live);
     CHECK(!g_ta.bad_size);
   }
   CHECK(!"build never succeeds");

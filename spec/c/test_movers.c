@@ -75,8 +75,12 @@ static void head_on(void) {
   cs_world_collide_and_slide(w, a, (cs_Vec3[1]){V(3, 0, 0)}, NULL);
   check(fabs(csv_mover_position(a).x - (csv_mover_position(b).x + 3 - 1 - gap)) < 1 &&
         cs_mover_contact_count(a) == 0, "removed", "a removed mover still blocks");
-  check(cs_world_add_mover(w, a) == CS_EINVAL && cs_world_remove_mover(w, b) == CS_EINVAL,
-        "add twice, remove absent", "accepted");
+  check(cs_world_add_mover(w, a) == CS_EINVAL &&
+        strcmp(cs_world_error(w)->message, "the mover is in a world already (remove it there first)") == 0,
+        "add twice", cs_world_error(w)->message);
+  check(cs_world_remove_mover(w, b) == CS_EINVAL &&
+        strcmp(cs_world_error(w)->message, "the mover is not in this world") == 0 &&
+        cs_world_error(w)->arg == 1, "remove absent", cs_world_error(w)->message);
   cs_world_free(w);
   check(cs_mover_added_to(a) == NULL, "world freed", "the mover still thinks it is added");
   cs_mover_free(a);

@@ -1,0 +1,467 @@
+/*
+** cs_batch.c: many movers in one call, on the world's threads (issue 15).
+**
+** The batch must give the bits of a loop over the list. A move reads the
+** world (prepared first, then only read), its own mover, and the added
+** movers inside its reach box (the box its centre may reach, grown by its
+** extents: everything it may read or come to occupy). So two moves can
+** run at once when neither can see the other: their reach boxes are apart,
+** or neither mover is added to the world. A move that can see an earlier
+** one in the list waits for it:
+**   - the pairs whose boxes meet (one of them added), by sweep and prune;
+**   - a rider and the mover it stands on (it reads that mover's last move);
+**   - movers with filters, chained in list order (they run on the calling
+**     thread, whose Lua state their callbacks may use).
+** Each mover's level is one more than the highest level it waits for;
+** the levels run one after another (waves), the movers of a wave on every
+** thread. Between waves the calling thread files the moved movers in the
+** movers' grid, in list order; a wave's calls only read the grid and find
+** their near movers in slot order (cs_world.c), so nothing depends on
+** which thread ran what, or when.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_check.h"
+#include "cs_world.h"
+
+/* What the batch knows of one listed mover. */
+typedef struct Entry {
+  cs_MoveStart start;     /* as checked; still true unless restart */
+  int restart;            /* it stands on a mover listed before it: its
+                          ** carry is known only when that one has moved */
+  cs_Vec3 lo, hi;         /* its reach box */
+  double disp;            /* no displacement of the call is longer */
+  size_t level;
+  int added;              /* added to this world: others may meet it */
+  int filtered;           /* has a filter: runs on the calling thread */
+} Entry;
+
+/* The lowest failed index a thread saw, with its error. */
+typedef struct Failure { size_t index; cs_Status status; cs_Error err; } Failure;
+
+typedef struct Batch {
+  cs_World *w;
+  cs_Mover *const *movers;
+  const double *moves;
+  int stride;
+  size_t n;
+  Entry *e;
+  size_t *order;          /* the movers by level, then index */
+  unsigned char *done;    /* moved (each written by the thread that ran it) */
+  /* the wave under way: order[first .. first+count), the calling thread's
+  ** (filtered) ones among them too; none past limit is started */
+  size_t first, count, next, limit;
+  Failure fail[CS_MAX_THREADS];
+} Batch;
+
+/* {==================================================================
+** Threads
+** ===================================================================*/
+
+cs_Status cs_world_set_threads(cs_World *w, int k) {
+  char b[CS_NUMBUF];
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (k < 1 || k > CS_MAX_THREADS)
+    return cs_fail(&w->err, CS_EINVAL, 1, "threads must be in 1..%d, got %s", CS_MAX_THREADS,
+                   cs_fmtnum(b, (double)k));
+  if (k != w->nthreads) {
+    cs_pool_free(w->pool);
+    w->pool = NULL;
+    w->nthreads = k;
+  }
+  return cs_ok(&w->err);
+}
+
+int cs_world_get_threads(const cs_World *w) { return w->nthreads; }
+
+/* A scratch for each thread and the pool (started at the first batch). */
+static cs_Status start_threads(cs_World *w) {
+  int k = w->nthreads;
+  cs_Status s;
+  if (w->ntscratch < k) {
+    cs_CallScratch *t = (cs_CallScratch *)cs_realloc(&w->alloc, w->tscratch,
+        (size_t)w->ntscratch * sizeof *t, (size_t)k * sizeof *t);
+    if (!t) return CS_ENOMEM;
+    w->tscratch = t;
+    for (; w->ntscratch < k; w->ntscratch++) cs_scratch_init(&t[w->ntscratch], &w->alloc, NULL);
+  }
+  if (k > 1 && !w->pool && (s = cs_pool_new(&w->alloc, k, &w->pool)) != CS_OK) return s;
+  return CS_OK;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Checks: every argument before any mover moves
+** ===================================================================*/
+
+static cs_Status batch_fail(cs_World *w, size_t i, size_t *failed, cs_Status s, const char *msg) {
+  if (failed) *failed = i;
+  return cs_fail(&w->err, s, 0, "mover %lu: %s", (unsigned long)(i + 1), msg);
+}
+
+/* mover i's walk and gravity */
+static void move_of(const Batch *B, size_t i, cs_Vec3 *walk, cs_Vec3 *grav) {
+  const double *mv = B->moves + i * (size_t)B->stride;
+  *walk = v3(mv[0], mv[1], mv[2]);
+  if (B->stride == 6) *grav = v3(mv[3], mv[4], mv[5]);
+}
+
+/* Checks each mover and its move; fills the entries' reach boxes. */
+static cs_Status check_all(Batch *B, uint64_t stamp, size_t *failed) {
+  cs_World *w = B->w;
+  size_t i;
+  for (i = 0; i < B->n; i++) {
+    cs_Mover *m = B->movers[i];
+    Entry *e = &B->e[i];
+    const cs_Mover *g;
+    cs_Vec3 walk, grav, h;
+    cs_Error err;
+    double diameter;
+    if (!m) return batch_fail(w, i, failed, CS_EINVAL, "is NULL");
+    if (m->batch_stamp == stamp) {
+      char msg[64];
+      sprintf(msg, "is listed twice (also as mover %lu)", (unsigned long)(m->batch_index + 1));
+      return batch_fail(w, i, failed, CS_EINVAL, msg);
+    }
+    m->batch_stamp = stamp;
+    m->batch_index = i;
+    move_of(B, i, &walk, &grav);
+    if (cs_world_check_move(w, &err, m, &walk, B->stride == 6 ? &grav : NULL, &e->start) != CS_OK) {
+      cs_Status s = batch_fail(w, i, failed, err.status, err.message);
+      w->err.arg = err.arg;
+      return s;
+    }
+    /* the centre goes no farther than the reach of its passes plus a
+    ** diameter of push out of an overlap (the reach grows by that much
+    ** when the start is not known clear): twice both bounds it, plus how
+    ** far the mover below it goes first */
+    diameter = 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+    e->disp = 2 * (e->start.margin + diameter);
+    g = e->start.ground_mover;
+    e->restart = g && g->batch_stamp == stamp && g->batch_index < i;
+    if (e->restart) e->disp += B->e[g->batch_index].disp;
+    h = cs_mover_half_extents(m);
+    h = v3_add(h, v3(e->disp, e->disp, e->disp));
+    e->lo = v3_sub(m->pos, h);
+    e->hi = v3_add(m->pos, h);
+    e->level = 0;
+    e->added = m->set == &w->movers;
+    e->filtered = m->filter != NULL || m->mover_filter != NULL;
+  }
+  return CS_OK;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** The order: who waits for whom, and the waves
+** ===================================================================*/
+
+typedef struct Pair { size_t a, b; } Pair;    /* b waits for a (a < b) */
+typedef struct Key { double x; size_t i; } Key;
+
+typedef struct Pairs { Pair *p; size_t n, cap; const cs_Alloc *alloc; } Pairs;
+
+static int push_pair(Pairs *P, size_t i, size_t j) {
+  if (P->n == P->cap &&
+      cs_grow(P->alloc, (void **)&P->p, &P->cap, P->n + 1, sizeof(Pair)) != CS_OK)
+    return 0;
+  P->p[P->n].a = i < j ? i : j;
+  P->p[P->n].b = i < j ? j : i;
+  P->n++;
+  return 1;
+}
+
+static int key_cmp(const void *x, const void *y) {
+  const Key *a = (const Key *)x, *b = (const Key *)y;
+  if (a->x != b->x) return a->x < b->x ? -1 : 1;
+  return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int boxes_meet(const Entry *a, const Entry *b) {
+  return a->lo.x <= b->hi.x && b->lo.x <= a->hi.x && a->lo.y <= b->hi.y &&
+         b->lo.y <= a->hi.y && a->lo.z <= b->hi.z && b->lo.z <= a->hi.z;
+}
+
+/* The pairs of movers whose reach boxes meet, one of them added: sweep
+** and prune along x. At most cap pairs (0 past it: the caller runs the
+** batch in list order). */
+static int meeting_pairs(const Batch *B, Pairs *P, size_t cap) {
+  size_t a, b, n = B->n;
+  Key *k = (Key *)cs_malloc_array(&B->w->alloc, n, sizeof *k);
+  int ok = 1;
+  if (!k) return 0;
+  for (a = 0; a < n; a++) { k[a].x = B->e[a].lo.x; k[a].i = a; }
+  qsort(k, n, sizeof *k, key_cmp);
+  for (a = 0; ok && a < n; a++) {
+    const Entry *ea = &B->e[k[a].i];
+    for (b = a + 1; ok && b < n && k[b].x <= ea->hi.x; b++) {
+      const Entry *eb = &B->e[k[b].i];
+      if (!(ea->added || eb->added) || !boxes_meet(ea, eb)) continue;
+      ok = P->n < cap && push_pair(P, k[a].i, k[b].i);
+    }
+  }
+  cs_free(&B->w->alloc, k, n * sizeof *k);
+  return ok;
+}
+
+/* Each mover's level: 0, or one more than the highest it waits for. */
+static int levels(Batch *B, const Pairs *P) {
+  size_t i, n = B->n, *start = (size_t *)cs_malloc_array(&B->w->alloc, n + 1, sizeof(size_t));
+  size_t *from;
+  if (!start) return 0;
+  if (!(from = (size_t *)cs_malloc_array(&B->w->alloc, P->n + 1, sizeof(size_t)))) {
+    cs_free(&B->w->alloc, start, (n + 1) * sizeof(size_t));
+    return 0;
+  }
+  memset(start, 0, (n + 1) * sizeof(size_t));
+  for (i = 0; i < P->n; i++) start[P->p[i].b + 1]++;       /* the pairs by b */
+  for (i = 0; i < n; i++) start[i + 1] += start[i];
+  for (i = 0; i < P->n; i++) from[start[P->p[i].b]++] = P->p[i].a;
+  for (i = n; i > 0; i--) start[i] = start[i - 1];
+  start[0] = 0;
+  for (i = 0; i < n; i++) {
+    size_t k;
+    for (k = start[i]; k < start[i + 1]; k++)
+      if (B->e[from[k]].level + 1 > B->e[i].level) B->e[i].level = B->e[from[k]].level + 1;
+  }
+  cs_free(&B->w->alloc, from, (P->n + 1) * sizeof(size_t));
+  cs_free(&B->w->alloc, start, (n + 1) * sizeof(size_t));
+  return 1;
+}
+
+/* Levels for the batch; 0 when it must run in list order instead (too
+** many meeting pairs, or no memory for them). */
+static int plan(Batch *B) {
+  Pairs P;
+  size_t i, nadded = 0, prev = (size_t)-1;
+  int ok = 1;
+  P.p = NULL; P.n = P.cap = 0; P.alloc = &B->w->alloc;
+  for (i = 0; i < B->n; i++) nadded += B->e[i].added;
+  if (nadded) ok = meeting_pairs(B, &P, 32 * B->n + 1024);
+  for (i = 0; ok && i < B->n; i++) {
+    const cs_Mover *g;
+    if (B->e[i].filtered) {
+      if (prev != (size_t)-1) ok = push_pair(&P, prev, i);
+      prev = i;
+    }
+    g = nadded ? cs_world_ground_mover(B->w, B->movers[i]) : NULL;
+    if (ok && g && g->batch_stamp == B->movers[i]->batch_stamp)
+      ok = push_pair(&P, g->batch_index, i);
+  }
+  if (ok) ok = levels(B, &P);
+  cs_free(&B->w->alloc, P.p, P.cap * sizeof(Pair));
+  return ok;
+}
+
+/* order: the movers by level, then index (a counting sort). Returns the
+** number of levels. */
+static size_t sort_by_level(Batch *B, size_t *count) {
+  size_t i, nl = 0;
+  for (i = 0; i < B->n; i++) if (B->e[i].level + 1 > nl) nl = B->e[i].level + 1;
+  memset(count, 0, (nl + 1) * sizeof(size_t));
+  for (i = 0; i < B->n; i++) count[B->e[i].level + 1]++;
+  for (i = 0; i < nl; i++) count[i + 1] += count[i];
+  for (i = 0; i < B->n; i++) B->order[count[B->e[i].level]++] = i;
+  for (i = nl; i > 0; i--) count[i] = count[i - 1];
+  count[0] = 0;
+  return nl;
+}
+
+/* }================================================================== */
+
+/* {==================================================================
+** Running
+** ===================================================================*/
+
+static void run_one(Batch *B, int worker, size_t i) {
+  cs_World *w = B->w;
+  cs_CallScratch *sc = &w->tscratch[worker];
+  cs_Vec3 walk, grav;
+  cs_Status s;
+  move_of(B, i, &walk, &grav);
+  s = cs_world_move(w, sc, B->movers[i], &walk, B->stride == 6 ? &grav : NULL,
+                    B->e[i].restart ? NULL : &B->e[i].start);
+  if (s == CS_OK) B->done[i] = 1;
+  else if (i < B->fail[worker].index) {
+    B->fail[worker].index = i;
+    B->fail[worker].status = s;
+    B->fail[worker].err = *sc->err;
+  }
+}
+
+/* One wave on one thread: the calling thread (worker 0) first runs the
+** filtered movers, in list order; then every thread takes the others. */
+static void run_wave(void *ud, int worker) {
+  Batch *B = (Batch *)ud;
+  size_t k;
+  if (worker == 0)
+    for (k = B->first; k < B->first + B->count; k++) {
+      size_t i = B->order[k];
+      if (B->e[i].filtered && i <= B->limit) run_one(B, 0, i);
+    }
+  while ((k = cs_atomic_next(&B->next)) < B->count) {
+    size_t i = B->order[B->first + k];
+    if (!B->e[i].filtered && i <= B->limit) run_one(B, worker, i);
+  }
+}
+
+/* The lowest failed index so far (B->n: none). */
+static size_t first_failure(const Batch *B, int *worker) {
+  size_t best = B->n;
+  int t;
+  for (t = 0; t < B->w->nthreads; t++)
+    if (B->fail[t].index < best) { best = B->fail[t].index; *worker = t; }
+  return best;
+}
+
+/* The waves, one after another; between them the moved are filed. */
+static void run_waves(Batch *B, const size_t *start, size_t nlevels) {
+  cs_World *w = B->w;
+  size_t L, k;
+  int t;
+  for (L = 0; L < nlevels; L++) {
+    B->first = start[L];
+    B->count = start[L + 1] - start[L];
+    B->next = 0;
+    if (w->pool && B->count > 1) cs_pool_run(w->pool, run_wave, B);
+    else run_wave(B, 0);
+    for (k = B->first; k < B->first + B->count; k++)
+      if (B->done[B->order[k]]) cs_world_file_mover(w, B->movers[B->order[k]]);
+    B->limit = first_failure(B, &t);
+  }
+}
+
+/* The batch in list order on the calling thread: the loop itself. */
+static void run_in_order(Batch *B) {
+  cs_World *w = B->w;
+  size_t i;
+  for (i = 0; i < B->n; i++) {
+    cs_Vec3 walk, grav;
+    cs_Status s;
+    cs_world_sync(w);
+    move_of(B, i, &walk, &grav);
+    s = cs_world_move(w, &w->scratch, B->movers[i], &walk, B->stride == 6 ? &grav : NULL,
+                      B->e[i].restart ? NULL : &B->e[i].start);
+    if (s != CS_OK) {
+      B->fail[0].index = i;
+      B->fail[0].status = s;
+      B->fail[0].err = w->err;
+      return;
+    }
+    B->done[i] = 1;
+  }
+}
+
+/* }================================================================== */
+
+static void batch_free(Batch *B) {
+  const cs_Alloc *a = &B->w->alloc;
+  cs_free(a, B->e, B->n * sizeof(Entry));
+  cs_free(a, B->order, B->n * sizeof(size_t));
+  cs_free(a, B->done, B->n);
+}
+
+/* Runs the checked batch: in waves on the threads, or in list order. */
+static cs_Status run(Batch *B) {
+  cs_World *w = B->w;
+  size_t *start = NULL, nl = 0;
+  int t, shared = w->nthreads > 1 && B->n > 1 && start_threads(w) == CS_OK;
+  if (shared && plan(B)) {
+    start = (size_t *)cs_malloc_array(&w->alloc, B->n + 1, sizeof(size_t));
+    if (start) nl = sort_by_level(B, start);
+  }
+  if (!start) {
+    run_in_order(B);
+    return CS_OK;
+  }
+  cs_world_refit(w);
+  w->movers.frozen = 1;
+  for (t = 0; t < w->nthreads; t++) w->tscratch[t].shared = 1;
+  run_waves(B, start, nl);
+  for (t = 0; t < w->nthreads; t++) w->tscratch[t].shared = 0;
+  w->movers.frozen = 0;
+  cs_free(&w->alloc, start, (B->n + 1) * sizeof(size_t));
+  return CS_OK;
+}
+
+cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
+                                          const double *moves, int stride, double *out,
+                                          unsigned char *moved, size_t *failed) {
+  Batch B;
+  size_t i;
+  int t;
+  cs_Status s;
+  if (failed) *failed = n;
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (stride != 3 && stride != 6)
+    return cs_fail(&w->err, CS_EINVAL, 0, "the stride must be 3 or 6, got %d", stride);
+  if (n == 0) return cs_ok(&w->err);
+  if (!movers || !moves) return cs_fail(&w->err, CS_EINVAL, 0, "the movers and moves must not be NULL");
+  memset(&B, 0, sizeof B);
+  B.w = w; B.movers = movers; B.moves = moves; B.stride = stride; B.n = n; B.limit = n;
+  for (t = 0; t < CS_MAX_THREADS; t++) B.fail[t].index = n;
+  B.e = (Entry *)cs_malloc_array(&w->alloc, n, sizeof(Entry));
+  B.order = (size_t *)cs_malloc_array(&w->alloc, n, sizeof(size_t));
+  B.done = (unsigned char *)cs_malloc(&w->alloc, n);
+  if (!B.e || !B.order || !B.done) {
+    batch_free(&B);
+    return cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
+  }
+  memset(B.done, 0, n);
+  if ((s = check_all(&B, cs_new_id(), failed)) != CS_OK) {
+    batch_free(&B);
+    return s;
+  }
+  for (i = 0; i < n; i++) movers[i]->in_batch = 1;
+  w->busy = w->batching = 1;
+  run(&B);
+  w->busy = w->batching = 0;
+  for (i = 0; i < n; i++) {
+    movers[i]->in_batch = 0;
+    if (out) { out[3 * i] = movers[i]->pos.x; out[3 * i + 1] = movers[i]->pos.y; out[3 * i + 2] = movers[i]->pos.z; }
+    if (moved) moved[i] = B.done[i];
+  }
+  t = 0;
+  if ((i = first_failure(&B, &t)) < n) {
+    s = batch_fail(w, i, failed, B.fail[t].status, B.fail[t].err.message);
+    w->err.arg = 0;
+  } else s = cs_ok(&w->err);
+  batch_free(&B);
+  return s;
+}
+
+/* {==================================================================
+** The contract for job systems of one's own
+** ===================================================================*/
+
+cs_Status cs_call_scratch_new(cs_World *w, cs_CallScratch **out) {
+  cs_CallScratch *sc = (cs_CallScratch *)cs_malloc(&w->alloc, sizeof *sc);
+  *out = NULL;
+  if (!sc) return CS_ENOMEM;
+  cs_scratch_init(sc, &w->alloc, NULL);
+  sc->shared = 1;
+  *out = sc;
+  return CS_OK;
+}
+
+void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc) {
+  if (!sc) return;
+  cs_scratch_release(sc);
+  cs_free(&w->alloc, sc, sizeof *sc);
+}
+
+const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc) { return sc->err; }
+
+cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
+                                        const cs_Vec3 *walk, const cs_Vec3 *gravity) {
+  if (m->set)
+    return cs_fail(sc->err, CS_EINVAL, 0,
+                   "the mover is added to a world: move it with the world's own calls");
+  if (w->broad.dirty || w->broad.rebuild)
+    return cs_fail(sc->err, CS_EINVAL, 0, "the world has changes pending: call cs_world_prepare first");
+  return cs_world_move(w, sc, m, walk, gravity, NULL);
+}

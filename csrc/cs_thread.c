@@ -1,0 +1,192 @@
+/*
+** cs_thread.c: the pool of cs_thread.h. Each run hands the workers a new
+** generation number under the lock; a worker runs the function once per
+** generation and counts itself done; the caller waits for k - 1 dones.
+*/
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L   /* pthreads and sysconf under -std=c99 */
+#endif
+#include <string.h>
+
+#include "cs_thread.h"
+
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+typedef HANDLE Thread;
+typedef CRITICAL_SECTION Mutex;
+typedef CONDITION_VARIABLE Cond;
+#define mutex_init(m)     (InitializeCriticalSection(m), 0)
+#define mutex_free(m)     DeleteCriticalSection(m)
+#define mutex_lock(m)     EnterCriticalSection(m)
+#define mutex_unlock(m)   LeaveCriticalSection(m)
+#define cond_init(c)      (InitializeConditionVariable(c), 0)
+#define cond_free(c)      ((void)(c))
+#define cond_wait(c, m)   SleepConditionVariableCS((c), (m), INFINITE)
+#define cond_wake_all(c)  WakeAllConditionVariable(c)
+#else
+#include <pthread.h>
+#include <unistd.h>
+typedef pthread_t Thread;
+typedef pthread_mutex_t Mutex;
+typedef pthread_cond_t Cond;
+#define mutex_init(m)     pthread_mutex_init((m), NULL)
+#define mutex_free(m)     pthread_mutex_destroy(m)
+#define mutex_lock(m)     pthread_mutex_lock(m)
+#define mutex_unlock(m)   pthread_mutex_unlock(m)
+#define cond_init(c)      pthread_cond_init((c), NULL)
+#define cond_free(c)      pthread_cond_destroy(c)
+#define cond_wait(c, m)   pthread_cond_wait((c), (m))
+#define cond_wake_all(c)  pthread_cond_broadcast(c)
+#endif
+
+typedef struct Worker { cs_Pool *pool; int index; Thread thread; } Worker;
+
+struct cs_Pool {
+  cs_Alloc alloc;
+  int k;                  /* threads in all, the caller's included */
+  int started;            /* workers running */
+  Mutex lock;
+  Cond wake, done;        /* workers wait on wake, the caller on done */
+  unsigned long generation;  /* of the current run (under lock) */
+  int ndone;              /* workers finished with it (under lock) */
+  int quit;               /* (under lock) */
+  cs_PoolFn fn;
+  void *ud;
+  Worker *workers;        /* k - 1 */
+};
+
+static void worker_loop(Worker *wk) {
+  cs_Pool *p = wk->pool;
+  unsigned long seen = 0;
+  for (;;) {
+    cs_PoolFn fn;
+    void *ud;
+    mutex_lock(&p->lock);
+    while (!p->quit && p->generation == seen) cond_wait(&p->wake, &p->lock);
+    if (p->quit) { mutex_unlock(&p->lock); return; }
+    seen = p->generation;
+    fn = p->fn;
+    ud = p->ud;
+    mutex_unlock(&p->lock);
+    fn(ud, wk->index);
+    mutex_lock(&p->lock);
+    if (++p->ndone == p->k - 1) cond_wake_all(&p->done);
+    mutex_unlock(&p->lock);
+  }
+}
+
+#if defined(_WIN32)
+static DWORD WINAPI worker_main(LPVOID arg) { worker_loop((Worker *)arg); return 0; }
+static int thread_start(Worker *wk) {
+  wk->thread = CreateThread(NULL, 0, worker_main, wk, 0, NULL);
+  return wk->thread != NULL;
+}
+static void thread_join(Worker *wk) {
+  WaitForSingleObject(wk->thread, INFINITE);
+  CloseHandle(wk->thread);
+}
+#else
+static void *worker_main(void *arg) { worker_loop((Worker *)arg); return NULL; }
+static int thread_start(Worker *wk) { return pthread_create(&wk->thread, NULL, worker_main, wk) == 0; }
+static void thread_join(Worker *wk) { pthread_join(wk->thread, NULL); }
+#endif
+
+/* Ends the started workers. */
+static void stop_workers(cs_Pool *p) {
+  int i;
+  mutex_lock(&p->lock);
+  p->quit = 1;
+  cond_wake_all(&p->wake);
+  mutex_unlock(&p->lock);
+  for (i = 0; i < p->started; i++) thread_join(&p->workers[i]);
+  p->started = 0;
+}
+
+cs_Status cs_pool_new(const cs_Alloc *a, int k, cs_Pool **out) {
+  cs_Pool *p;
+  int i;
+  *out = NULL;
+  if (k < 2 || k > CS_MAX_THREADS) return CS_EINVAL;
+  if (!(p = (cs_Pool *)cs_malloc(a, sizeof *p))) return CS_ENOMEM;
+  memset(p, 0, sizeof *p);
+  p->alloc = *a;
+  p->k = k;
+  if (!(p->workers = (Worker *)cs_malloc_array(a, (size_t)k - 1, sizeof(Worker)))) {
+    cs_free(a, p, sizeof *p);
+    return CS_ENOMEM;
+  }
+  if (mutex_init(&p->lock) != 0 || cond_init(&p->wake) != 0 || cond_init(&p->done) != 0) {
+    cs_free(a, p->workers, ((size_t)k - 1) * sizeof(Worker));
+    cs_free(a, p, sizeof *p);
+    return CS_ENOMEM;
+  }
+  for (i = 0; i < k - 1; i++) {
+    p->workers[i].pool = p;
+    p->workers[i].index = i + 1;
+    if (!thread_start(&p->workers[i])) {
+      cs_pool_free(p);
+      return CS_ENOMEM;
+    }
+    p->started++;
+  }
+  *out = p;
+  return CS_OK;
+}
+
+void cs_pool_free(cs_Pool *p) {
+  cs_Alloc a;
+  if (!p) return;
+  stop_workers(p);
+  mutex_free(&p->lock);
+  cond_free(&p->wake);
+  cond_free(&p->done);
+  a = p->alloc;
+  cs_free(&a, p->workers, ((size_t)p->k - 1) * sizeof(Worker));
+  cs_free(&a, p, sizeof *p);
+}
+
+void cs_pool_run(cs_Pool *p, cs_PoolFn fn, void *ud) {
+  mutex_lock(&p->lock);
+  p->fn = fn;
+  p->ud = ud;
+  p->ndone = 0;
+  p->generation++;
+  cond_wake_all(&p->wake);
+  mutex_unlock(&p->lock);
+  fn(ud, 0);
+  mutex_lock(&p->lock);
+  while (p->ndone < p->k - 1) cond_wait(&p->done, &p->lock);
+  mutex_unlock(&p->lock);
+}
+
+#if defined(_MSC_VER)
+size_t cs_atomic_next(size_t *c) {
+#if defined(_WIN64)
+  return (size_t)InterlockedExchangeAdd64((volatile LONG64 *)c, 1);
+#else
+  return (size_t)InterlockedExchangeAdd((volatile LONG *)c, 1);
+#endif
+}
+int cs_atomic_get(int *flag) { return (int)InterlockedCompareExchange((volatile LONG *)flag, 0, 0); }
+int cs_atomic_add(int *count, int d) { return (int)InterlockedExchangeAdd((volatile LONG *)count, d) + d; }
+void cs_atomic_set(int *flag, int v) { InterlockedExchange((volatile LONG *)flag, v); }
+#else   /* GCC, Clang, MinGW */
+size_t cs_atomic_next(size_t *c) { return __atomic_fetch_add(c, 1, __ATOMIC_SEQ_CST); }
+int cs_atomic_get(int *flag) { return __atomic_load_n(flag, __ATOMIC_SEQ_CST); }
+void cs_atomic_set(int *flag, int v) { __atomic_store_n(flag, v, __ATOMIC_SEQ_CST); }
+int cs_atomic_add(int *count, int d) { return __atomic_add_fetch(count, d, __ATOMIC_SEQ_CST); }
+#endif
+
+int cs_cpu_count(void) {
+#if defined(_WIN32)
+  SYSTEM_INFO si;
+  GetSystemInfo(&si);
+  return si.dwNumberOfProcessors > 0 ? (int)si.dwNumberOfProcessors : 1;
+#elif defined(_SC_NPROCESSORS_ONLN)
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)(n > 4096 ? 4096 : n) : 1;
+#else
+  return 1;
+#endif
+}

@@ -1,0 +1,435 @@
+-- spec/batch_spec.lua: crowds in one call (issue 15). world:collideAndSlideMany
+-- moves a list of movers; it must give the bits of a loop of collideAndSlide
+-- in list order, whatever the thread count, check every argument before any
+-- mover moves, and run Lua filters on the calling thread in list order.
+-- Runs under both bindings (make test, make test-ffi).
+--
+-- The random scenes, seen from above (y is up): a 40 x 40 floor with boxes
+-- and a ramp on it, movers dropped above it, some of them added to the world
+-- (solid to each other), spheres and turned ellipsoids:
+--
+--      +------------------------------+
+--      |  o   o  [box]   o    o       |     o  a mover (every third one an
+--      |    o    o    o      o  /ramp |        ellipsoid, turned)
+--      |  [box]  o  o   o   o  /      |     each frame: a random walk and
+--      |   o   o    o     [box]  o    |     gravity (0, -0.2, 0)
+--      +------------------------------+
+
+local cs = require "collideslide"
+local H = require "helper"
+
+local SEED = H.seed(1515, "batch")
+
+-- Two worlds built the same way from seed give the same bits.
+-- opts: n movers, added (every other one added), ellipsoids (every third one).
+local function build(seed, opts)
+  local rng = H.rng(seed)
+  local scene = H.merge(H.floor { size = 40, n = 4 }, H.ramp { x = 8, z = 6, length = 6, width = 6, angle = 25 },
+    H.box { min = { -6, 0, -6 }, max = { -4, 1.2, -3 } }, H.box { min = { 3, 0, -9 }, max = { 5, 0.4, -5 } },
+    H.box { min = { -10, 0, 5 }, max = { -8, 3, 9 } })
+  local w = cs.newWorld()
+  w:add(H.mesh(scene))
+  local movers = {}
+  for i = 1, opts.n do
+    local r = rng:range(0.3, 0.6)
+    local settings = {
+      position = { rng:range(-10, 10), rng:range(0.7, 3), rng:range(-10, 10) },
+      stepHeight = 0.3, snapDistance = 0.1,
+    }
+    if i % 3 == 0 then
+      local ax, ay, az = rng:unit()
+      local a = rng:range(0, math.pi)
+      local s = math.sin(a / 2)
+      settings.radius = { r, 1.7 * r, 0.8 * r }
+      settings.orientation = { ax * s, ay * s, az * s, math.cos(a / 2) }
+    else
+      settings.radius = r
+    end
+    movers[i] = cs.newMover(settings)
+    if opts.added and i % 2 == 0 then w:addMover(movers[i]) end
+  end
+  return w, movers
+end
+
+-- The moves of one frame: stride 6 (walk, gravity) or 3 (walk only).
+local function frame_moves(seed, frame, n, stride)
+  local rng = H.rng(seed * 1000 + frame)
+  local moves = {}
+  for i = 0, n - 1 do
+    moves[stride * i + 1] = rng:range(-0.35, 0.35)
+    moves[stride * i + 2] = 0
+    moves[stride * i + 3] = rng:range(-0.35, 0.35)
+    if stride == 6 then
+      moves[6 * i + 4], moves[6 * i + 5], moves[6 * i + 6] = 0, -0.2, 0
+    end
+  end
+  return moves
+end
+
+-- The loop the batch must equal.
+local function loop(w, movers, moves, stride)
+  for i, m in ipairs(movers) do
+    local k = stride * (i - 1)
+    if stride == 6 then
+      w:collideAndSlide(m, moves[k + 1], moves[k + 2], moves[k + 3], moves[k + 4], moves[k + 5], moves[k + 6])
+    else
+      w:collideAndSlide(m, moves[k + 1], moves[k + 2], moves[k + 3])
+    end
+  end
+end
+
+-- nil when the movers of a and b are in the same state bit for bit, else
+-- what differs first. Contacts compare by what they met: a body's place in
+-- its world's order is the same in both worlds, so the triangle and tag.
+local function differs(a, b)
+  for i = 1, #a do
+    local ax, ay, az = a[i]:getPosition()
+    local bx, by, bz = b[i]:getPosition()
+    if ax ~= bx or ay ~= by or az ~= bz then
+      return ("mover %d at (%.17g, %.17g, %.17g), the loop's at (%.17g, %.17g, %.17g)"):format(i, bx, by, bz, ax, ay, az)
+    end
+    if a[i]:contactCount() ~= b[i]:contactCount() or a[i]:getGroundState() ~= b[i]:getGroundState() then
+      return ("mover %d: %d contacts (%s), the loop's %d (%s)"):format(i, b[i]:contactCount(),
+        b[i]:getGroundState(), a[i]:contactCount(), a[i]:getGroundState())
+    end
+    for c = 1, a[i]:contactCount() do
+      local ca, cb = { a[i]:getContact(c) }, { b[i]:getContact(c) }
+      for j = 1, 7 do
+        if ca[j] ~= cb[j] then return ("mover %d, contact %d, value %d"):format(i, c, j) end
+      end
+      if (ca[8] == nil) ~= (cb[8] == nil) then return ("mover %d, contact %d: what it met"):format(i, c) end
+    end
+  end
+  return nil
+end
+
+-- The centres as the batch's out gives them, from the movers.
+local function centres(movers)
+  local t = {}
+  for i, m in ipairs(movers) do
+    t[3 * i - 2], t[3 * i - 1], t[3 * i] = m:getPosition()
+  end
+  return t
+end
+
+local function positions(movers)
+  local t = {}
+  for i, m in ipairs(movers) do t[i] = { m:getPosition() } end
+  return t
+end
+
+local function same_positions(movers, before)
+  for i, m in ipairs(movers) do
+    local x, y, z = m:getPosition()
+    if x ~= before[i][1] or y ~= before[i][2] or z ~= before[i][3] then return false, i end
+  end
+  return true
+end
+
+local function fails_with(fn, pattern)
+  local ok, err = pcall(fn)
+  assert.is_false(ok, "expected an error matching " .. pattern)
+  assert.is_truthy(tostring(err):find(pattern, 1, true), "error: " .. tostring(err) .. "\nexpected: " .. pattern)
+  return err
+end
+
+describe("world:collideAndSlideMany", function()
+  describe("on random scenes", function()
+    local N, FRAMES = H.count(90, 30), H.count(6, 3)
+    for _, threads in ipairs { 1, 2, 3, 8 } do
+      for _, added in ipairs { false, true } do
+        it(("equals a loop of collideAndSlide bit for bit (%d thread%s, %s)"):format(threads,
+            threads == 1 and "" or "s", added and "half the movers added" or "no mover added"), function()
+          for s = 0, 1 do
+            local seed = SEED + s
+            local wa, ma = build(seed, { n = N, added = added })
+            local wb, mb = build(seed, { n = N, added = added })
+            wb:setThreads(threads)
+            assert.are.equal(threads, wb:getThreads())
+            local out, met = {}, 0
+            for f = 1, FRAMES do
+              local moves = frame_moves(seed, f, N, 6)
+              loop(wa, ma, moves, 6)
+              local r = wb:collideAndSlideMany(mb, moves, out)
+              assert.are.equal(out, r)
+              local d = differs(ma, mb)
+              assert.is_nil(d, ("seed %d, frame %d: %s"):format(seed, f, tostring(d)))
+              assert.are.same(centres(ma), out)
+              for _, m in ipairs(mb) do
+                for c = 1, m:contactCount() do
+                  if getmetatable(select(8, m:getContact(c))) == getmetatable(m) then met = met + 1 end
+                end
+              end
+            end
+            if added then assert.is_true(met > 0, "no two movers met") end
+          end
+        end)
+      end
+    end
+
+    it("in the 3n form equals collideAndSlide without gravity", function()
+      local wa, ma = build(SEED + 7, { n = N, added = true })
+      local wb, mb = build(SEED + 7, { n = N, added = true })
+      wb:setThreads(2)
+      for f = 1, FRAMES do
+        local moves = frame_moves(SEED + 7, f, N, 3)
+        loop(wa, ma, moves, 3)
+        local out = wb:collideAndSlideMany(mb, moves)
+        assert.is_nil(differs(ma, mb))
+        assert.are.same(centres(ma), out)
+      end
+    end)
+  end)
+
+  describe("its out table", function()
+    it("is returned, filled with the centres, the rest of it untouched", function()
+      local w, movers = build(SEED, { n = 5 })
+      local out = { 1, 2, 3, [16] = "kept", x = "kept" }
+      local r = w:collideAndSlideMany(movers, frame_moves(SEED, 1, 5, 6), out)
+      assert.are.equal(out, r)
+      local want = centres(movers)
+      for k = 1, 15 do assert.are.equal(want[k], out[k]) end
+      assert.are.equal("kept", out[16])
+      assert.are.equal("kept", out.x)
+    end)
+
+    it("is a new table when not given; an empty list gives an empty one", function()
+      local w, movers = build(SEED, { n = 3 })
+      local out = w:collideAndSlideMany(movers, frame_moves(SEED, 1, 3, 3))
+      assert.are.equal(9, #out)
+      assert.are.same({}, w:collideAndSlideMany({}, {}))
+    end)
+  end)
+
+  describe("with bad arguments", function()
+    --   800 movers; a NaN at the 700th mover's vz (moves[6 * 699 + 3])
+    it("raises naming mover 700 for a NaN in its move, and no mover moves", function()
+      local w, movers = build(SEED, { n = 800, added = true })
+      w:setThreads(2)
+      local moves = frame_moves(SEED, 1, 800, 6)
+      moves[6 * 699 + 3] = 0 / 0
+      local before = positions(movers)
+      fails_with(function() w:collideAndSlideMany(movers, moves) end,
+        "bad argument #2 to 'collideAndSlideMany' (mover 700: vz is NaN (moves[4197]))")
+      assert.is_true(same_positions(movers, before))
+      moves[6 * 699 + 3] = 0
+      moves[6 * 5 + 5] = 1e300
+      fails_with(function() w:collideAndSlideMany(movers, moves) end, "mover 6: ")
+      moves[6 * 5 + 5] = "down"
+      fails_with(function() w:collideAndSlideMany(movers, moves) end,
+        "(mover 6: gy must be a number, got string (moves[35]))")
+      moves[6 * 5 + 5] = nil     -- a hole: the length is 36 or 4800, or an error
+      pcall(w.collideAndSlideMany, w, movers, moves)
+      assert.is_true(same_positions(movers, before))
+    end)
+
+    it("refuses lengths other than 6n and 3n", function()
+      local w, movers = build(SEED, { n = 2 })
+      fails_with(function() w:collideAndSlideMany(movers, { 1, 2, 3, 4, 5, 6, 7 }) end,
+        "bad argument #2 to 'collideAndSlideMany' (moves has 7 numbers, expected 12 (walk and "
+        .. "gravity of each mover) or 6 (walk only) for 2 movers)")
+      fails_with(function() w:collideAndSlideMany({ movers[1] }, {}) end,
+        "moves has 0 numbers, expected 6 (walk and gravity of each mover) or 3 (walk only) for 1 mover)")
+    end)
+
+    it("refuses what is not a list of live movers, naming the mover", function()
+      local w, movers = build(SEED, { n = 4 })
+      local before = positions(movers)
+      local moves = frame_moves(SEED, 1, 4, 3)
+      fails_with(function() w:collideAndSlideMany(nil, moves) end,
+        "bad argument #1 to 'collideAndSlideMany' (table expected, got nil)")
+      fails_with(function() w:collideAndSlideMany(movers, 5) end,
+        "bad argument #2 to 'collideAndSlideMany' (table expected, got number)")
+      fails_with(function() w:collideAndSlideMany(movers, moves, 5) end,
+        "bad argument #3 to 'collideAndSlideMany' (out must be a table or nil, got number)")
+      local list = { movers[1], movers[2], cs.newCharacter(), movers[4] }
+      fails_with(function() w:collideAndSlideMany(list, moves) end,
+        "bad argument #1 to 'collideAndSlideMany' (mover 3: collideslide.Mover expected, got "
+        .. "collideslide.Character (pass character.mover))")
+      list[3] = "m"
+      fails_with(function() w:collideAndSlideMany(list, moves) end,
+        "(mover 3: collideslide.Mover expected, got string)")
+      list[3] = movers[1]
+      fails_with(function() w:collideAndSlideMany(list, moves) end,
+        "bad argument #1 to 'collideAndSlideMany' (mover 3: is listed twice (also as mover 1))")
+      local closed = cs.newMover()
+      getmetatable(closed).__gc(closed)
+      list[3] = closed
+      fails_with(function() w:collideAndSlideMany(list, moves) end,
+        "(mover 3: attempt to use a closed/collected Mover)")
+      assert.is_true(same_positions(movers, before))
+    end)
+
+    it("refuses thread counts other than integers in 1..64", function()
+      local w = cs.newWorld()
+      assert.are.equal(1, w:getThreads())
+      fails_with(function() w:setThreads(0) end, "bad argument #1 to 'setThreads' (threads must be in 1..64, got 0)")
+      fails_with(function() w:setThreads(65) end, "(threads must be in 1..64, got 65)")
+      fails_with(function() w:setThreads(1.5) end, "(threads must be an integer, got 1.5)")
+      fails_with(function() w:setThreads("2") end, "(threads must be an integer, got string)")
+      assert.are.equal(1, w:getThreads())
+      w:setThreads(64)
+      assert.are.equal(64, w:getThreads())
+      assert.is_true(cs.cpuCount() >= 1)
+    end)
+  end)
+
+  describe("with Lua filters", function()
+    -- every fifth mover has a filter that records the calls (mover, body)
+    local function with_filters(movers, log)
+      for i = 1, #movers, 5 do
+        movers[i].filter = function(m, other, tag)
+          log[#log + 1] = i
+          assert(m == movers[i])
+          return other ~= nil and "slide" or "cross"
+        end
+      end
+    end
+
+    for _, threads in ipairs { 1, 3 } do
+      it(("runs them in list order and equals the loop (%d thread%s)"):format(threads, threads == 1 and "" or "s"), function()
+        local n = H.count(60, 30)
+        local wa, ma = build(SEED + 3, { n = n, added = true })
+        local wb, mb = build(SEED + 3, { n = n, added = true })
+        wb:setThreads(threads)
+        local la, lb = {}, {}
+        with_filters(ma, la)
+        with_filters(mb, lb)
+        for f = 1, 3 do
+          local moves = frame_moves(SEED + 3, f, n, 6)
+          loop(wa, ma, moves, 6)
+          wb:collideAndSlideMany(mb, moves)
+          assert.is_nil(differs(ma, mb))
+        end
+        assert.is_true(#la > 0)
+        assert.are.same(la, lb)
+      end)
+    end
+
+    --   20 movers on the floor; mover 5's filter raises
+    for _, threads in ipairs { 1, 2 } do
+      it(("stops at a filter that raises: the movers before it moved, it did not (%d thread%s)"):format(threads,
+          threads == 1 and "" or "s"), function()
+        local w = cs.newWorld()
+        local floor = w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+        w:setThreads(threads)
+        local movers, moves = {}, {}
+        for i = 1, 20 do
+          movers[i] = cs.newMover { radius = 0.5, position = { 3 * i, 0.55, 0 } }
+          for _, v in ipairs { 0.1, 0, 0.05, 0, -0.2, 0 } do moves[#moves + 1] = v end
+        end
+        movers[5].filter = function() error("boom") end
+        local before = positions(movers)
+        local out = {}
+        local err = fails_with(function() w:collideAndSlideMany(movers, moves, out) end,
+          "collideAndSlideMany: the filter of mover 5 raised an error: ")
+        assert.is_truthy(err:find("boom; movers 1-4", 1, true), err)
+        assert.is_truthy(err:find("moved, mover 5 ", 1, true) or err:find("moved, mover 5 did not", 1, true), err)
+        for i = 1, 4 do
+          local x = movers[i]:getPosition()
+          assert.are_not.equal(before[i][1], x)
+          assert.are.equal(floor, movers[i]:getGroundBody())     -- its handles, after the error
+          local _, _, _, _, ny, _, _, body = movers[i]:getContact(1)
+          assert.are.equal(floor, body)
+          assert.near(1, ny, 1e-9)
+        end
+        assert.is_true(same_positions({ movers[5] }, { before[5] }))
+        assert.are.same(centres(movers), out)           -- every centre, moved or not
+        -- the later ones: moved (as the loop moves them) or left as they were
+        for i = 6, 20 do
+          local x, y, z = movers[i]:getPosition()
+          local moved = x ~= before[i][1] or y ~= before[i][2] or z ~= before[i][3]
+          if threads == 1 then assert.is_false(moved) end
+        end
+        -- a filter that returns no response
+        movers[5].filter = function() return 42 end
+        fails_with(function() w:collideAndSlideMany(movers, moves) end,
+          'collideAndSlideMany: the filter of mover 5 returned number (expected "slide", "touch" or "cross"); movers 1-4')
+        -- an error value that is not a string comes through as it is
+        local token = {}
+        movers[5].filter = function() error(token) end
+        local ok, e = pcall(w.collideAndSlideMany, w, movers, moves)
+        assert.is_false(ok)
+        assert.are.equal(token, e)
+      end)
+    end
+
+    it("refuses a batch, a move or a setter from inside a filter", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+      local a = cs.newMover { radius = 0.5, position = { 0, 0.55, 0 } }
+      local b = cs.newMover { radius = 0.5, position = { 3, 0.55, 0 } }
+      local inner = {}
+      a.filter = function()
+        inner[#inner + 1] = select(2, pcall(w.collideAndSlideMany, w, { b }, { 0, 0, 0 }))
+        inner[#inner + 1] = select(2, pcall(w.collideAndSlide, w, b, 0, 0, 0))
+        inner[#inner + 1] = select(2, pcall(b.setPosition, b, 0, 5, 0))
+        inner[#inner + 1] = select(2, pcall(w.setThreads, w, 2))
+        return "slide"
+      end
+      w:collideAndSlideMany({ a, b }, { 0, 0, 0, 0, -0.1, 0, 0, 0, 0, 0, -0.1, 0 })
+      assert.is_truthy(tostring(inner[1]):find("collideAndSlideMany: the world is busy", 1, true), inner[1])
+      assert.is_truthy(tostring(inner[2]):find("collideAndSlide: the world is busy", 1, true), inner[2])
+      assert.is_truthy(tostring(inner[3]):find("the mover is busy", 1, true), inner[3])
+      assert.is_truthy(tostring(inner[4]):find("setThreads: the world is busy", 1, true), inner[4])
+      local _, y = b:getPosition()
+      assert.is_true(y < 0.55)
+      w:collideAndSlide(a, 0, 0, 0)      -- idle again after the batch
+    end)
+  end)
+
+  describe("edits from a filter while the batch runs", function()
+    -- mover 3 of 6 has a filter that tries to move the floor, set friction,
+    -- move a listed mover and move a body's velocity: each is refused (the
+    -- other threads read them), on 1 thread as on 3, and works after
+    for _, threads in ipairs { 1, 3 } do
+      it(("are refused, and work after the call (%d thread%s)"):format(threads, threads == 1 and "" or "s"), function()
+        local w = cs.newWorld()
+        local floor = w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+        w:setThreads(threads)
+        local movers, moves, tried = {}, {}, {}
+        for i = 1, 6 do
+          movers[i] = cs.newMover { radius = 0.5, position = { 2 * i, 0.55, 0 } }
+          for _, v in ipairs { 0.1, 0, 0, 0, -0.1, 0 } do moves[#moves + 1] = v end
+        end
+        movers[3].filter = function()
+          tried[#tried + 1] = select(2, pcall(floor.setTransform, floor, 0, 1, 0))
+          tried[#tried + 1] = select(2, pcall(w.setFriction, w, 1, 0.5))
+          tried[#tried + 1] = select(2, pcall(movers[6].setPosition, movers[6], 0, 5, 0))
+          return "slide"
+        end
+        w:collideAndSlideMany(movers, moves)
+        assert.are.equal(3, #tried)
+        for _, e in ipairs(tried) do
+          assert.is_truthy(tostring(e):find("busy") or tostring(e):find("running a batch"), tostring(e))
+        end
+        floor:setTransform(0, 1, 0)
+        w:setFriction(1, 0.5)
+        movers[6]:setPosition(0, 5, 0)
+      end)
+    end
+  end)
+
+  describe("a world with threads running", function()
+    it("ends them when closed or collected right after a batch", function()
+      for k = 1, H.count(8, 2) do
+        local w, movers = build(SEED + k, { n = 40, added = k % 2 == 0 })
+        w:setThreads(4)
+        w:collideAndSlideMany(movers, frame_moves(SEED + k, 1, 40, 6))
+        if k % 2 == 0 then
+          getmetatable(w).__gc(w)     -- closed
+          fails_with(function() w:collideAndSlideMany(movers, {}) end, "closed/collected World")
+        end
+        w = nil                       -- luacheck: ignore
+        collectgarbage()
+        collectgarbage()
+      end
+      -- the movers outlive their worlds and still work
+      local w2, movers = build(SEED, { n = 10 })
+      w2:setThreads(4)
+      w2:collideAndSlideMany(movers, frame_moves(SEED, 2, 10, 3))
+      w2:setThreads(1)
+      w2:collideAndSlideMany(movers, frame_moves(SEED, 3, 10, 3))
+    end)
+  end)
+end)
