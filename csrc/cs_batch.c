@@ -36,6 +36,7 @@ typedef struct Entry {
   size_t level;
   int added;              /* added to this world: others may meet it */
   int filtered;           /* has a filter: runs on the calling thread */
+  int done;               /* moved (written by the thread that ran it) */
 } Entry;
 
 /* The lowest failed index a thread saw, with its error. */
@@ -49,10 +50,9 @@ typedef struct Batch {
   size_t n;
   Entry *e;
   size_t *order;          /* the movers by level, then index */
-  unsigned char *done;    /* moved (each written by the thread that ran it) */
   /* the wave under way: order[first .. first+count), the calling thread's
   ** (filtered) ones among them too; none past limit is started */
-  size_t first, count, next, limit;
+  size_t first, count, next, limit, chunk;
   Failure fail[CS_MAX_THREADS];
 } Batch;
 
@@ -285,7 +285,7 @@ static void run_one(Batch *B, int worker, size_t i) {
   move_of(B, i, &walk, &grav);
   s = cs_world_move(w, sc, B->movers[i], &walk, B->stride == 6 ? &grav : NULL,
                     B->e[i].restart ? NULL : &B->e[i].start);
-  if (s == CS_OK) B->done[i] = 1;
+  if (s == CS_OK) B->e[i].done = 1;   /* the entry's line, not a shared byte array */
   else if (i < B->fail[worker].index) {
     B->fail[worker].index = i;
     B->fail[worker].status = s;
@@ -303,9 +303,14 @@ static void run_wave(void *ud, int worker) {
       size_t i = B->order[k];
       if (B->e[i].filtered && i <= B->limit) run_one(B, 0, i);
     }
-  while ((k = cs_atomic_next(&B->next)) < B->count) {
-    size_t i = B->order[B->first + k];
-    if (!B->e[i].filtered && i <= B->limit) run_one(B, worker, i);
+  /* a few movers at a time: the counter's cache line moves between the
+  ** threads once per chunk, not once per mover */
+  while ((k = cs_atomic_take(&B->next, B->chunk)) < B->count) {
+    size_t j, end = k + B->chunk < B->count ? k + B->chunk : B->count;
+    for (j = k; j < end; j++) {
+      size_t i = B->order[B->first + j];
+      if (!B->e[i].filtered && i <= B->limit) run_one(B, worker, i);
+    }
   }
 }
 
@@ -327,10 +332,14 @@ static void run_waves(Batch *B, const size_t *start, size_t nlevels) {
     B->first = start[L];
     B->count = start[L + 1] - start[L];
     B->next = 0;
+    /* chunks: about 16 per thread, so that the last ones even the threads out */
+    B->chunk = B->count / (16 * (size_t)w->nthreads);
+    if (B->chunk < 1) B->chunk = 1;
+    if (B->chunk > 8) B->chunk = 8;
     if (w->pool && B->count > 1) cs_pool_run(w->pool, run_wave, B);
     else run_wave(B, 0);
     for (k = B->first; k < B->first + B->count; k++)
-      if (B->done[B->order[k]]) cs_world_file_mover(w, B->movers[B->order[k]]);
+      if (B->e[B->order[k]].done) cs_world_file_mover(w, B->movers[B->order[k]]);
     B->limit = first_failure(B, &t);
   }
 }
@@ -352,7 +361,7 @@ static void run_in_order(Batch *B) {
       B->fail[0].err = w->err;
       return;
     }
-    B->done[i] = 1;
+    B->e[i].done = 1;
   }
 }
 
@@ -362,7 +371,6 @@ static void batch_free(Batch *B) {
   const cs_Alloc *a = &B->w->alloc;
   cs_free(a, B->e, B->n * sizeof(Entry));
   cs_free(a, B->order, B->n * sizeof(size_t));
-  cs_free(a, B->done, B->n);
 }
 
 /* Runs the checked batch: in waves on the threads, or in list order. */
@@ -406,12 +414,11 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
   for (t = 0; t < CS_MAX_THREADS; t++) B.fail[t].index = n;
   B.e = (Entry *)cs_malloc_array(&w->alloc, n, sizeof(Entry));
   B.order = (size_t *)cs_malloc_array(&w->alloc, n, sizeof(size_t));
-  B.done = (unsigned char *)cs_malloc(&w->alloc, n);
-  if (!B.e || !B.order || !B.done) {
+  if (!B.e || !B.order) {
     batch_free(&B);
     return cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
-  memset(B.done, 0, n);
+  memset(B.e, 0, n * sizeof(Entry));
   if ((s = check_all(&B, cs_new_id(), failed)) != CS_OK) {
     batch_free(&B);
     return s;
@@ -423,7 +430,7 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
   for (i = 0; i < n; i++) {
     movers[i]->in_batch = 0;
     if (out) { out[3 * i] = movers[i]->pos.x; out[3 * i + 1] = movers[i]->pos.y; out[3 * i + 2] = movers[i]->pos.z; }
-    if (moved) moved[i] = B.done[i];
+    if (moved) moved[i] = (unsigned char)B.e[i].done;
   }
   t = 0;
   if ((i = first_failure(&B, &t)) < n) {

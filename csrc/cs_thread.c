@@ -1,7 +1,9 @@
 /*
 ** cs_thread.c: the pool of cs_thread.h. Each run hands the workers a new
 ** generation number under the lock; a worker runs the function once per
-** generation and counts itself done; the caller waits for k - 1 dones.
+** generation and counts itself done; the caller waits for k - 1 dones. Both
+** waits spin a little before they sleep (a batch's waves, and a game's
+** frames, come back to back).
 */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L   /* pthreads and sysconf under -std=c99 */
@@ -40,6 +42,38 @@ typedef pthread_cond_t Cond;
 #define cond_wake_all(c)  pthread_cond_broadcast(c)
 #endif
 
+#if defined(_MSC_VER)
+size_t cs_atomic_take(size_t *c, size_t n) {
+#if defined(_WIN64)
+  return (size_t)InterlockedExchangeAdd64((volatile LONG64 *)c, (LONG64)n);
+#else
+  return (size_t)InterlockedExchangeAdd((volatile LONG *)c, (LONG)n);
+#endif
+}
+int cs_atomic_get(int *flag) { return (int)InterlockedCompareExchange((volatile LONG *)flag, 0, 0); }
+int cs_atomic_add(int *count, int d) { return (int)InterlockedExchangeAdd((volatile LONG *)count, d) + d; }
+void cs_atomic_set(int *flag, int v) { InterlockedExchange((volatile LONG *)flag, v); }
+#else   /* GCC, Clang, MinGW */
+size_t cs_atomic_take(size_t *c, size_t n) { return __atomic_fetch_add(c, n, __ATOMIC_SEQ_CST); }
+int cs_atomic_get(int *flag) { return __atomic_load_n(flag, __ATOMIC_SEQ_CST); }
+void cs_atomic_set(int *flag, int v) { __atomic_store_n(flag, v, __ATOMIC_SEQ_CST); }
+int cs_atomic_add(int *count, int d) { return __atomic_add_fetch(count, d, __ATOMIC_SEQ_CST); }
+#endif
+
+/* A pause in a spin-wait (it tells the core a spin is under way). */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define cpu_relax() __builtin_ia32_pause()
+#elif defined(_MSC_VER)
+#define cpu_relax() YieldProcessor()
+#else
+#define cpu_relax() ((void)0)
+#endif
+
+/* How long a thread spins for the next run, or for the others to finish,
+** before it sleeps: a batch's waves come back to back, and waking a
+** sleeping thread costs tens of microseconds. */
+#define SPINS 4000
+
 typedef struct Worker { cs_Pool *pool; int index; Thread thread; } Worker;
 
 struct cs_Pool {
@@ -48,9 +82,10 @@ struct cs_Pool {
   int started;            /* workers running */
   Mutex lock;
   Cond wake, done;        /* workers wait on wake, the caller on done */
-  unsigned long generation;  /* of the current run (under lock) */
-  int ndone;              /* workers finished with it (under lock) */
-  int quit;               /* (under lock) */
+  /* written under lock, read by spinners too: cs_atomic_* only */
+  int generation;         /* of the current run (it wraps) */
+  int ndone;              /* workers finished with it */
+  int quit;
   cs_PoolFn fn;
   void *ud;
   Worker *workers;        /* k - 1 */
@@ -58,21 +93,26 @@ struct cs_Pool {
 
 static void worker_loop(Worker *wk) {
   cs_Pool *p = wk->pool;
-  unsigned long seen = 0;
+  int seen = 0, i;
   for (;;) {
     cs_PoolFn fn;
     void *ud;
+    for (i = 0; i < SPINS && cs_atomic_get(&p->generation) == seen && !cs_atomic_get(&p->quit); i++)
+      cpu_relax();
     mutex_lock(&p->lock);
-    while (!p->quit && p->generation == seen) cond_wait(&p->wake, &p->lock);
-    if (p->quit) { mutex_unlock(&p->lock); return; }
-    seen = p->generation;
+    while (!cs_atomic_get(&p->quit) && cs_atomic_get(&p->generation) == seen)
+      cond_wait(&p->wake, &p->lock);
+    if (cs_atomic_get(&p->quit)) { mutex_unlock(&p->lock); return; }
+    seen = cs_atomic_get(&p->generation);
     fn = p->fn;
     ud = p->ud;
     mutex_unlock(&p->lock);
     fn(ud, wk->index);
-    mutex_lock(&p->lock);
-    if (++p->ndone == p->k - 1) cond_wake_all(&p->done);
-    mutex_unlock(&p->lock);
+    if (cs_atomic_add(&p->ndone, 1) == p->k - 1) {   /* the last one wakes the caller */
+      mutex_lock(&p->lock);
+      cond_wake_all(&p->done);
+      mutex_unlock(&p->lock);
+    }
   }
 }
 
@@ -96,7 +136,7 @@ static void thread_join(Worker *wk) { pthread_join(wk->thread, NULL); }
 static void stop_workers(cs_Pool *p) {
   int i;
   mutex_lock(&p->lock);
-  p->quit = 1;
+  cs_atomic_set(&p->quit, 1);
   cond_wake_all(&p->wake);
   mutex_unlock(&p->lock);
   for (i = 0; i < p->started; i++) thread_join(&p->workers[i]);
@@ -147,36 +187,21 @@ void cs_pool_free(cs_Pool *p) {
 }
 
 void cs_pool_run(cs_Pool *p, cs_PoolFn fn, void *ud) {
+  int i;
   mutex_lock(&p->lock);
   p->fn = fn;
   p->ud = ud;
-  p->ndone = 0;
-  p->generation++;
+  cs_atomic_set(&p->ndone, 0);
+  cs_atomic_add(&p->generation, 1);
   cond_wake_all(&p->wake);
   mutex_unlock(&p->lock);
   fn(ud, 0);
+  for (i = 0; i < SPINS && cs_atomic_get(&p->ndone) < p->k - 1; i++) cpu_relax();
   mutex_lock(&p->lock);
-  while (p->ndone < p->k - 1) cond_wait(&p->done, &p->lock);
+  while (cs_atomic_get(&p->ndone) < p->k - 1) cond_wait(&p->done, &p->lock);
   mutex_unlock(&p->lock);
 }
 
-#if defined(_MSC_VER)
-size_t cs_atomic_next(size_t *c) {
-#if defined(_WIN64)
-  return (size_t)InterlockedExchangeAdd64((volatile LONG64 *)c, 1);
-#else
-  return (size_t)InterlockedExchangeAdd((volatile LONG *)c, 1);
-#endif
-}
-int cs_atomic_get(int *flag) { return (int)InterlockedCompareExchange((volatile LONG *)flag, 0, 0); }
-int cs_atomic_add(int *count, int d) { return (int)InterlockedExchangeAdd((volatile LONG *)count, d) + d; }
-void cs_atomic_set(int *flag, int v) { InterlockedExchange((volatile LONG *)flag, v); }
-#else   /* GCC, Clang, MinGW */
-size_t cs_atomic_next(size_t *c) { return __atomic_fetch_add(c, 1, __ATOMIC_SEQ_CST); }
-int cs_atomic_get(int *flag) { return __atomic_load_n(flag, __ATOMIC_SEQ_CST); }
-void cs_atomic_set(int *flag, int v) { __atomic_store_n(flag, v, __ATOMIC_SEQ_CST); }
-int cs_atomic_add(int *count, int d) { return __atomic_add_fetch(count, d, __ATOMIC_SEQ_CST); }
-#endif
 
 int cs_cpu_count(void) {
 #if defined(_WIN32)

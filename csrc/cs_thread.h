@@ -21,8 +21,8 @@ void cs_pool_free(cs_Pool *p);
 typedef void (*cs_PoolFn)(void *ud, int worker);
 void cs_pool_run(cs_Pool *p, cs_PoolFn fn, void *ud);
 
-/* An index shared out among threads: returns *c, then adds 1 (atomic). */
-size_t cs_atomic_next(size_t *c);
+/* Indices shared out among threads: returns *c, then adds n (atomic). */
+size_t cs_atomic_take(size_t *c, size_t n);
 /* A flag or count threads read and change (atomic, sequentially
 ** consistent); cs_atomic_add returns the new value. */
 int cs_atomic_get(int *flag);
