@@ -132,14 +132,17 @@ for i = 0, nmovers - 1 do
   movers[i + 1] = cs.newMover{radius = {0.4, 0.9, 0.4}, position = {x, y, z}}
 end
 
+-- Each mover's walk displacement for the segment that starts at frame f.
+local function new_segment(f, dt)
+  local k = math.floor(f / SEGMENT_FRAMES)
+  for i = 1, nmovers do wx[i], wz[i] = walk_dir(i - 1, k, dt) end
+end
+
 -- The frames: every mover, one collideAndSlide each, written as a game would.
 local function run_frames(f0, f1, dt)
   local n = nmovers
   for f = f0, f1 - 1 do
-    if f % SEGMENT_FRAMES == 0 then
-      local k = math.floor(f / SEGMENT_FRAMES)
-      for i = 1, n do wx[i], wz[i] = walk_dir(i - 1, k, dt) end
-    end
+    if f % SEGMENT_FRAMES == 0 then new_segment(f, dt) end
     for i = 1, n do
       local m = movers[i]
       local v = vy[i] - GRAVITY * dt
@@ -156,10 +159,7 @@ local moves, out = {}, {}
 local function run_frames_batch(f0, f1, dt)
   local n = nmovers
   for f = f0, f1 - 1 do
-    if f % SEGMENT_FRAMES == 0 then
-      local k = math.floor(f / SEGMENT_FRAMES)
-      for i = 1, n do wx[i], wz[i] = walk_dir(i - 1, k, dt) end
-    end
+    if f % SEGMENT_FRAMES == 0 then new_segment(f, dt) end
     for i = 1, n do
       local j = 6 * i
       local v = vy[i] - GRAVITY * dt

@@ -215,6 +215,23 @@ static int sweep_in_plane(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double 
   return 1;
 }
 
+/* The interval [t0, t1] in which the unit sphere, its centre at signed
+** distance dist from the plane and moving ndv along its normal per unit t,
+** meets the plane (Fauerby 2003, 3.2); 0 when it does not within [0, tmax]
+** (parallel and farther than 1, or the cheap early out). */
+CS_INLINE int plane_interval(double dist, double ndv, double tmax, double *t0, double *t1) {
+  if (ndv == 0.0) {
+    if (fabs(dist) >= 1.0) return 0;
+    *t0 = 0.0;
+    *t1 = tmax;
+    return 1;
+  }
+  *t0 = (-1.0 - dist) / ndv;
+  *t1 = (1.0 - dist) / ndv;
+  if (*t0 > *t1) { double tmp = *t0; *t0 = *t1; *t1 = tmp; }
+  return !(*t0 > tmax || *t1 < 0.0);
+}
+
 int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax,
                       int flags, cs_SweepHit *hit) {
   double dist = v3_dot(tr->n, base) + tr->d;   /* signed distance, centre to plane */
@@ -223,17 +240,7 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   /* One-sided triangles: only a move against the front face (the papers'
   ** test, Fauerby 3.2; a zero move counts as against it). */
   if (tr->one_sided && ndv > 0.0) return 0;
-  /* The interval [t0, t1] in which the sphere meets the plane (Fauerby 3.2). */
-  if (ndv == 0.0) {
-    if (fabs(dist) >= 1.0) return 0;   /* parallel, never meets the plane */
-    t0 = 0.0;
-    t1 = tmax;
-  } else {
-    t0 = (-1.0 - dist) / ndv;
-    t1 = (1.0 - dist) / ndv;
-    if (t0 > t1) { double tmp = t0; t0 = t1; t1 = tmp; }
-    if (t0 > tmax || t1 < 0.0) return 0;   /* the cheap early out */
-  }
+  if (!plane_interval(dist, ndv, tmax, &t0, &t1)) return 0;
   return sweep_in_plane(base, vel, tr, tmax, flags, dist, ndv, t0, t1, 0, hit);
 }
 
@@ -333,16 +340,7 @@ long cs_sweep_triangles(cs_Vec3 base, cs_Vec3 vel, cs_TriES *tris, size_t n,
     if (!(flags & CS_SWEEP_ONCE)) {
       double dist = v3_dot(t->n, base) + t->d, ndv = v3_dot(t->n, vel), t0, t1;
       if (t->one_sided && ndv > 0.0) continue;
-      if (ndv == 0.0) {
-        if (fabs(dist) >= 1.0) continue;
-        t0 = 0.0;
-        t1 = tmax;
-      } else {
-        t0 = (-1.0 - dist) / ndv;
-        t1 = (1.0 - dist) / ndv;
-        if (t0 > t1) { double tmp = t0; t0 = t1; t1 = tmp; }
-        if (t0 > tmax || t1 < 0.0) continue;
-      }
+      if (!plane_interval(dist, ndv, tmax, &t0, &t1)) continue;
       if (!t->edge_ready) edge_data(t);
       if (!boundary_in_reach(base, vel, t, dist, ndv, t0, t1 < tmax ? t1 : tmax, move_size))
         continue;
