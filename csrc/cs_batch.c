@@ -50,6 +50,7 @@ typedef struct Batch {
   size_t n;
   Entry *e;
   size_t *order;          /* the movers by level, then index */
+  size_t *start;          /* n + 1: where each level starts in order */
   /* the wave under way: order[first .. first+count), the calling thread's
   ** (filtered) ones among them too; none past limit is started */
   size_t first, count, next, limit, chunk;
@@ -148,6 +149,7 @@ static cs_Status check_all(Batch *B, uint64_t stamp, size_t *failed) {
     e->lo = v3_sub(m->pos, h);
     e->hi = v3_add(m->pos, h);
     e->level = 0;
+    e->done = 0;
     e->added = m->set == &w->movers;
     e->filtered = m->filter != NULL || m->mover_filter != NULL;
   }
@@ -252,7 +254,7 @@ static int plan(Batch *B) {
     if (ok && g && g->batch_stamp == B->movers[i]->batch_stamp)
       ok = push_pair(&P, g->batch_index, i);
   }
-  if (ok) ok = levels(B, &P);
+  if (ok && P.n > 0) ok = levels(B, &P);     /* none: every level is 0 */
   cs_free(&B->w->alloc, P.p, P.cap * sizeof(Pair));
   return ok;
 }
@@ -367,32 +369,36 @@ static void run_in_order(Batch *B) {
 
 /* }================================================================== */
 
-static void batch_free(Batch *B) {
-  const cs_Alloc *a = &B->w->alloc;
-  cs_free(a, B->e, B->n * sizeof(Entry));
-  cs_free(a, B->order, B->n * sizeof(size_t));
+/* The entries, the order and the levels' starts, in the world's batch
+** memory (kept from call to call: a crowd's frames allocate nothing). */
+static int batch_arrays(Batch *B) {
+  cs_World *w = B->w;
+  size_t n = B->n, bytes;
+  if (n > ((size_t)-1 / 4) / (sizeof(Entry) + 2 * sizeof(size_t))) return 0;
+  bytes = n * sizeof(Entry) + (2 * n + 1) * sizeof(size_t);
+  if (cs_grow(&w->alloc, &w->bmem, &w->capbmem, bytes, 1) != CS_OK) return 0;
+  B->e = (Entry *)w->bmem;                      /* Entry's size is a multiple of 8 */
+  B->order = (size_t *)(void *)(B->e + n);
+  B->start = B->order + n;
+  return 1;
 }
 
 /* Runs the checked batch: in waves on the threads, or in list order. */
 static cs_Status run(Batch *B) {
   cs_World *w = B->w;
-  size_t *start = NULL, nl = 0;
+  size_t nl;
   int t, shared = w->nthreads > 1 && B->n > 1 && start_threads(w) == CS_OK;
-  if (shared && plan(B)) {
-    start = (size_t *)cs_malloc_array(&w->alloc, B->n + 1, sizeof(size_t));
-    if (start) nl = sort_by_level(B, start);
-  }
-  if (!start) {
+  if (!shared || !plan(B)) {
     run_in_order(B);
     return CS_OK;
   }
+  nl = sort_by_level(B, B->start);
   cs_world_refit(w);
   w->movers.frozen = 1;
   for (t = 0; t < w->nthreads; t++) w->tscratch[t].shared = 1;
-  run_waves(B, start, nl);
+  run_waves(B, B->start, nl);
   for (t = 0; t < w->nthreads; t++) w->tscratch[t].shared = 0;
   w->movers.frozen = 0;
-  cs_free(&w->alloc, start, (B->n + 1) * sizeof(size_t));
   return CS_OK;
 }
 
@@ -412,17 +418,8 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
   memset(&B, 0, sizeof B);
   B.w = w; B.movers = movers; B.moves = moves; B.stride = stride; B.n = n; B.limit = n;
   for (t = 0; t < CS_MAX_THREADS; t++) B.fail[t].index = n;
-  B.e = (Entry *)cs_malloc_array(&w->alloc, n, sizeof(Entry));
-  B.order = (size_t *)cs_malloc_array(&w->alloc, n, sizeof(size_t));
-  if (!B.e || !B.order) {
-    batch_free(&B);
-    return cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
-  }
-  memset(B.e, 0, n * sizeof(Entry));
-  if ((s = check_all(&B, cs_new_id(), failed)) != CS_OK) {
-    batch_free(&B);
-    return s;
-  }
+  if (!batch_arrays(&B)) return cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
+  if ((s = check_all(&B, cs_new_id(), failed)) != CS_OK) return s;
   for (i = 0; i < n; i++) movers[i]->in_batch = 1;
   w->busy = w->batching = 1;
   run(&B);
@@ -437,7 +434,6 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
     s = batch_fail(w, i, failed, B.fail[t].status, B.fail[t].err.message);
     w->err.arg = 0;
   } else s = cs_ok(&w->err);
-  batch_free(&B);
   return s;
 }
 

@@ -56,6 +56,7 @@ void cs_world_free(cs_World *w) {
   cs_pool_free(w->pool);   /* ends the threads first */
   for (i = 0; i < (size_t)w->ntscratch; i++) cs_scratch_release(&w->tscratch[i]);
   cs_free(&a, w->tscratch, (size_t)w->ntscratch * sizeof(cs_CallScratch));
+  cs_free(&a, w->bmem, w->capbmem);
   cs_scratch_release(&w->scratch);
   cs_broad_free(&w->broad);
   sensors_free(w);

@@ -71,6 +71,8 @@ struct cs_World {
   cs_Pool *pool;            /* nthreads - 1 threads, started by the first batch */
   cs_CallScratch *tscratch; /* ntscratch of them, one per thread */
   int ntscratch;
+  void *bmem;               /* a batch's arrays, kept from call to call */
+  size_t capbmem;           /* (bytes) */
 };
 
 /* Brings the broad phase (and the world's version) up to date with moves
