@@ -110,48 +110,105 @@ static void move_of(const Batch *B, size_t i, cs_Vec3 *walk, cs_Vec3 *grav) {
   if (B->stride == 6) *grav = v3(mv[3], mv[4], mv[5]);
 }
 
-/* Checks each mover and its move; fills the entries' reach boxes. */
-static cs_Status check_all(Batch *B, uint64_t stamp, size_t *failed) {
-  cs_World *w = B->w;
+/* The lowest failed index so far (B->n: none). */
+static size_t first_failure(const Batch *B, int *worker) {
+  size_t best = B->n;
+  int t;
+  for (t = 0; t < B->w->nthreads; t++)
+    if (B->fail[t].index < best) { best = B->fail[t].index; *worker = t; }
+  return best;
+}
+
+/* The list itself: no NULL and no mover twice. Stamps the movers; returns
+** the index of the first bad entry (n: none) with its message in msg. */
+static size_t check_list(Batch *B, uint64_t stamp, char msg[64]) {
   size_t i;
   for (i = 0; i < B->n; i++) {
     cs_Mover *m = B->movers[i];
-    Entry *e = &B->e[i];
-    const cs_Mover *g;
-    cs_Vec3 walk, grav, h;
-    cs_Error err;
-    double diameter;
-    if (!m) return batch_fail(w, i, failed, CS_EINVAL, "is NULL");
+    if (!m) { strcpy(msg, "is NULL"); return i; }
     if (m->batch_stamp == stamp) {
-      char msg[64];
       sprintf(msg, "is listed twice (also as mover %lu)", (unsigned long)(m->batch_index + 1));
-      return batch_fail(w, i, failed, CS_EINVAL, msg);
+      return i;
     }
     m->batch_stamp = stamp;
     m->batch_index = i;
-    move_of(B, i, &walk, &grav);
-    if (cs_world_check_move(w, &err, m, &walk, B->stride == 6 ? &grav : NULL, &e->start) != CS_OK) {
-      cs_Status s = batch_fail(w, i, failed, err.status, err.message);
-      w->err.arg = err.arg;
-      return s;
+  }
+  return B->n;
+}
+
+/* Mover i's move: its checks and how it starts (what cs_world_check_move
+** finds), and the displacement that bounds it (before a mover below it,
+** cs_batch.c's last pass). A failure goes to the thread's record. */
+static void check_one(Batch *B, int worker, size_t i) {
+  cs_Mover *m = B->movers[i];
+  Entry *e = &B->e[i];
+  cs_Vec3 walk, grav;
+  cs_Error err;
+  double diameter;
+  move_of(B, i, &walk, &grav);
+  if (cs_world_check_move(B->w, &err, m, &walk, B->stride == 6 ? &grav : NULL, &e->start) != CS_OK) {
+    if (i < B->fail[worker].index) {
+      B->fail[worker].index = i;
+      B->fail[worker].status = err.status;
+      B->fail[worker].err = err;
     }
-    /* the centre goes no farther than the reach of its passes plus a
-    ** diameter of push out of an overlap (the reach grows by that much
-    ** when the start is not known clear): twice both bounds it, plus how
-    ** far the mover below it goes first */
-    diameter = 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
-    e->disp = 2 * (e->start.margin + diameter);
-    g = e->start.ground_mover;
+    return;
+  }
+  /* the centre goes no farther than the reach of its passes plus a
+  ** diameter of push out of an overlap (the reach grows by that much when
+  ** the start is not known clear): twice both bounds it */
+  diameter = 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+  e->disp = 2 * (e->start.margin + diameter);
+  e->level = 0;
+  e->done = 0;
+  e->added = m->set == &B->w->movers;
+  e->filtered = m->filter != NULL || m->mover_filter != NULL;
+}
+
+/* check_one for movers first .. count-1 (B->first, B->count), a chunk at
+** a time, on every thread of the pool. */
+static void check_range(void *ud, int worker) {
+  Batch *B = (Batch *)ud;
+  size_t k;
+  while ((k = cs_atomic_take(&B->next, B->chunk)) < B->count) {
+    size_t j, end = k + B->chunk < B->count ? k + B->chunk : B->count;
+    for (j = k; j < end; j++) check_one(B, worker, j);
+  }
+}
+
+/* Checks the list and every move before any mover moves (the checks of
+** the moves on the pool's threads when it has some: they only read), then
+** in list order the reach boxes: a rider's grows by how far the mover
+** below it goes first. Fails on the first bad mover in list order. */
+static cs_Status check_all(Batch *B, uint64_t stamp, size_t *failed) {
+  cs_World *w = B->w;
+  size_t i, bad;
+  char msg[64];
+  int t, worker = 0;
+  bad = check_list(B, stamp, msg);
+  B->first = 0;
+  B->count = bad;
+  B->next = 0;
+  B->chunk = 32;
+  if (w->pool && bad >= 256) cs_pool_run(w->pool, check_range, B);
+  else check_range(B, 0);
+  i = first_failure(B, &worker);
+  if (i < bad) {
+    cs_Status s = batch_fail(w, i, failed, B->fail[worker].status, B->fail[worker].err.message);
+    w->err.arg = B->fail[worker].err.arg;
+    return s;
+  }
+  for (t = 0; t < CS_MAX_THREADS; t++) B->fail[t].index = B->n;   /* for the moves */
+  if (bad < B->n) return batch_fail(w, bad, failed, CS_EINVAL, msg);
+  for (i = 0; i < B->n; i++) {
+    Entry *e = &B->e[i];
+    const cs_Mover *g = e->start.ground_mover;
+    cs_Vec3 h = cs_mover_half_extents(B->movers[i]);
     e->restart = g && g->batch_stamp == stamp && g->batch_index < i;
     if (e->restart) e->disp += B->e[g->batch_index].disp;
-    h = cs_mover_half_extents(m);
     h = v3_add(h, v3(e->disp, e->disp, e->disp));
-    e->lo = v3_sub(m->pos, h);
-    e->hi = v3_add(m->pos, h);
-    e->level = 0;
-    e->done = 0;
-    e->added = m->set == &w->movers;
-    e->filtered = m->filter != NULL || m->mover_filter != NULL;
+    e->lo = v3_sub(B->movers[i]->pos, h);
+    e->hi = v3_add(B->movers[i]->pos, h);
   }
   return CS_OK;
 }
@@ -316,14 +373,6 @@ static void run_wave(void *ud, int worker) {
   }
 }
 
-/* The lowest failed index so far (B->n: none). */
-static size_t first_failure(const Batch *B, int *worker) {
-  size_t best = B->n;
-  int t;
-  for (t = 0; t < B->w->nthreads; t++)
-    if (B->fail[t].index < best) { best = B->fail[t].index; *worker = t; }
-  return best;
-}
 
 /* The waves, one after another; between them the moved are filed. */
 static void run_waves(Batch *B, const size_t *start, size_t nlevels) {
@@ -418,6 +467,8 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
   memset(&B, 0, sizeof B);
   B.w = w; B.movers = movers; B.moves = moves; B.stride = stride; B.n = n; B.limit = n;
   for (t = 0; t < CS_MAX_THREADS; t++) B.fail[t].index = n;
+  if (w->nthreads > 1 && n > 1 && start_threads(w) == CS_OK && w->pool)
+    cs_pool_alert(w->pool);                     /* its threads wake while the list is read */
   if (!batch_arrays(&B)) return cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   if ((s = check_all(&B, cs_new_id(), failed)) != CS_OK) return s;
   for (i = 0; i < n; i++) movers[i]->in_batch = 1;

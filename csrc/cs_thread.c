@@ -84,6 +84,7 @@ struct cs_Pool {
   Cond wake, done;        /* workers wait on wake, the caller on done */
   /* written under lock, read by spinners too: cs_atomic_* only */
   int generation;         /* of the current run (it wraps) */
+  int alert;              /* bumped by cs_pool_alert: sleepers start spinning */
   int ndone;              /* workers finished with it */
   int quit;
   cs_PoolFn fn;
@@ -93,16 +94,26 @@ struct cs_Pool {
 
 static void worker_loop(Worker *wk) {
   cs_Pool *p = wk->pool;
-  int seen = 0, i;
+  int seen = 0, alerted = 0, i;
   for (;;) {
     cs_PoolFn fn;
     void *ud;
-    for (i = 0; i < SPINS && cs_atomic_get(&p->generation) == seen && !cs_atomic_get(&p->quit); i++)
+    for (i = 0; i < SPINS && cs_atomic_get(&p->generation) == seen && !cs_atomic_get(&p->quit); i++) {
+      int a = cs_atomic_get(&p->alert);
+      if (a != alerted) { alerted = a; i = 0; }   /* a run is coming: spin on */
       cpu_relax();
+    }
     mutex_lock(&p->lock);
-    while (!cs_atomic_get(&p->quit) && cs_atomic_get(&p->generation) == seen)
+    while (!cs_atomic_get(&p->quit) && cs_atomic_get(&p->generation) == seen &&
+           cs_atomic_get(&p->alert) == alerted)
       cond_wait(&p->wake, &p->lock);
     if (cs_atomic_get(&p->quit)) { mutex_unlock(&p->lock); return; }
+    if (cs_atomic_get(&p->generation) == seen) {   /* alerted: spin again */
+      alerted = cs_atomic_get(&p->alert);
+      mutex_unlock(&p->lock);
+      continue;
+    }
+    alerted = cs_atomic_get(&p->alert);
     seen = cs_atomic_get(&p->generation);
     fn = p->fn;
     ud = p->ud;
@@ -184,6 +195,13 @@ void cs_pool_free(cs_Pool *p) {
   a = p->alloc;
   cs_free(&a, p->workers, ((size_t)p->k - 1) * sizeof(Worker));
   cs_free(&a, p, sizeof *p);
+}
+
+void cs_pool_alert(cs_Pool *p) {
+  mutex_lock(&p->lock);
+  cs_atomic_add(&p->alert, 1);
+  cond_wake_all(&p->wake);
+  mutex_unlock(&p->lock);
 }
 
 void cs_pool_run(cs_Pool *p, cs_PoolFn fn, void *ud) {

@@ -20,6 +20,9 @@ void cs_pool_free(cs_Pool *p);
 ** returns when every one has returned. Not re-entrant. */
 typedef void (*cs_PoolFn)(void *ud, int worker);
 void cs_pool_run(cs_Pool *p, cs_PoolFn fn, void *ud);
+/* A run is coming soon: sleeping threads wake and spin for it, so that
+** their wake-up overlaps the caller's work before the run. */
+void cs_pool_alert(cs_Pool *p);
 
 /* Indices shared out among threads: returns *c, then adds n (atomic). */
 size_t cs_atomic_take(size_t *c, size_t n);
