@@ -46,7 +46,7 @@ MoverUD *check_mover(lua_State *L, int arg) {
 /* A mover that is moving (its filter runs) cannot be changed. */
 static MoverUD *check_mover_idle(lua_State *L, int arg, const char *fname) {
   MoverUD *m = check_mover(L, arg);
-  if (m->busy) luaL_error(L, "%s: the mover is busy (called from inside its own filter)", fname);
+  if (m->busy) luaL_error(L, "%s: the mover is busy (its move is under way: called from a filter)", fname);
   return m;
 }
 
@@ -202,7 +202,7 @@ int cs_newMover(lua_State *L) {
 static int mover_close(lua_State *L) {
   MoverUD *m = (MoverUD *)check_type(L, 1, MOVER_MT);
   if (m->mover == NULL) return 0;
-  if (m->busy) return luaL_error(L, "cannot close a Mover inside its own filter");
+  if (m->busy) return luaL_error(L, "cannot close a Mover while its move is under way (from a filter)");
   cs_mover_free(m->mover);
   m->mover = NULL;
   return 0;
@@ -242,7 +242,7 @@ static int mover___newindex(lua_State *L) {
     fail_at(L, 2, "__newindex", "unknown Mover field (a %s key)", luaL_typename(L, 2));
   }
   d = check_field(L, f, 3, 3, "__newindex");
-  if (m->busy) luaL_error(L, "__newindex: the mover is busy (called from inside its own filter)");
+  if (m->busy) luaL_error(L, "__newindex: the mover is busy (its move is under way: called from a filter)");
   if (f == MF_FILTER) {
     csL_getuservalue(L, 1);
     lua_pushvalue(L, 3);

@@ -225,7 +225,7 @@ static int world_collideAndSlide(lua_State *L) {
   cs_Vec3 p;
   if (hasg) grav = to_vec3(L, 6, GXYZ);
   check_not_moving(L, w, "collideAndSlide");
-  if (m->busy) luaL_error(L, "collideAndSlide: the mover is busy (called from inside its own filter)");
+  if (m->busy) luaL_error(L, "collideAndSlide: the mover is busy (its move is under way: called from a filter)");
   lua_settop(L, 8);
   csL_getuservalue(L, 2);                             /* 9: mover's user value */
   lua_rawgeti(L, 9, MUV_FILTER);                      /* 10: filter */
@@ -433,7 +433,7 @@ static int world_collideAndSlideMany(lua_State *L) {
     if (!lua_rawequal(L, -1, 5)) { lua_pop(L, 1); crowd_bad_mover(L, i, NULL); }
     if (m->mover == NULL) { lua_pop(L, 1); crowd_bad_mover(L, i, m); }
     if (m->busy)
-      luaL_error(L, "collideAndSlideMany: mover %d is busy (called from inside its own filter)", (int)i + 1);
+      luaL_error(L, "collideAndSlideMany: mover %d is busy (its move is under way: called from a filter)", (int)i + 1);
     a.list[i] = m->mover;
     nf += (size_t)m->filtered;
     lua_pop(L, 2);

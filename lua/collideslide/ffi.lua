@@ -1189,7 +1189,7 @@ local function check_mover(v, arg, none, fname) return check_live(v, MOVER_MT, a
 
 -- A mover that is moving (its filter runs) cannot be changed.
 local function check_mover_idle(m, fname)
-  if m._busy then error(fname .. ": the mover is busy (called from inside its own filter)", 0) end
+  if m._busy then error(fname .. ": the mover is busy (its move is under way: called from a filter)", 0) end
 end
 
 -- The Lua value v for field f (a FIELDS number) as cs_mover_set takes it (the
@@ -1311,7 +1311,7 @@ local function mover_close(self)
   check_is(self, MOVER_MT, 1)
   local p = self._p
   if not p then return end
-  if self._busy then error("cannot close a Mover inside its own filter", 0) end
+  if self._busy then error("cannot close a Mover while its move is under way (from a filter)", 0) end
   self._p = nil
   ffi.gc(p, nil)
   local w = self._inworld
@@ -1343,7 +1343,7 @@ function MOVER_MT.__newindex(self, k, v)
   check_mover(self, 1, false, "__newindex")
   if f == nil then unknown_field("Mover", k) end
   local d = check_field(f, k, v, 3, "__newindex")
-  if self._busy then error("__newindex: the mover is busy (called from inside its own filter)", 0) end
+  if self._busy then error("__newindex: the mover is busy (its move is under way: called from a filter)", 0) end
   if f == MF_FILTER then self._filter = v or false
   elseif set_field(self._p, f, d, v == nil) ~= 0 then
     fail_at(3, "__newindex", ffi.string(C.cs_mover_error(self._p).message))
@@ -1760,7 +1760,7 @@ function World.collideAndSlideMany(self, movers, moves, out)
         t == "collideslide.Character" and " (pass character.mover)" or ""))
     end
     if m._busy then
-      error(format("collideAndSlideMany: mover %d is busy (called from inside its own filter)", i), 0)
+      error(format("collideAndSlideMany: mover %d is busy (its move is under way: called from a filter)", i), 0)
     end
     list[i - 1] = m._p
     if m._filter then filtered = true end
@@ -1855,7 +1855,7 @@ local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
     grav.x, grav.y, grav.z = gx, gy, gz
   end
   check_not_moving(self, "collideAndSlide")
-  if m._busy then error("collideAndSlide: the mover is busy (called from inside its own filter)", 0) end
+  if m._busy then error("collideAndSlide: the mover is busy (its move is under way: called from a filter)", 0) end
   local mp = m._p
   local s, failed, err
   local walk = self._walk
