@@ -307,7 +307,7 @@ static int plan(Batch *B) {
       if (prev != (size_t)-1) ok = push_pair(&P, prev, i);
       prev = i;
     }
-    g = nadded ? cs_world_ground_mover(B->w, B->movers[i]) : NULL;
+    g = B->e[i].start.ground_mover;           /* as the checks found it */
     if (ok && g && g->batch_stamp == B->movers[i]->batch_stamp)
       ok = push_pair(&P, g->batch_index, i);
   }

@@ -837,11 +837,6 @@ static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *
                  cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));
 }
 
-
-const cs_Mover *cs_world_ground_mover(const cs_World *w, const cs_Mover *m) {
-  return live_ground_body(w, m) ? NULL : live_ground_mover(w, m);
-}
-
 cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
                               const cs_Vec3 *walk, const cs_Vec3 *gravity, cs_MoveStart *st) {
   double reach;

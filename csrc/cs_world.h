@@ -118,9 +118,6 @@ cs_Status cs_world_move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, const cs_V
 /* The sensors' bounds brought up to date (all when mask is ~0u); returns
 ** whether any meets mask. */
 int cs_world_prepare_sensors(cs_World *w, unsigned mask);
-/* The ground body or mover that carries m in its next call in w (NULL
-** when none), as that call finds them. */
-const cs_Mover *cs_world_ground_mover(const cs_World *w, const cs_Mover *m);
 /* cs_world_prepare's work, during a call too (the batch's first step). */
 void cs_world_refit(cs_World *w);
 /* Files a moved mover: its grid cell, and the riders hint of its ground body. */
