@@ -703,6 +703,22 @@ static int hit_callback(void *ud, const cs_Hit *h) {
   return ctx_call(c, 10);
 }
 
+/* The start of a callback query (query_done ends it): the callback at fn
+** and the mask after it (dflt when absent) checked, refused inside a move,
+** the stack cut after the mask, the call's context, the world busy.
+** Returns the mask. */
+static unsigned query_begin(lua_State *L, WorldUD *w, CallCtx *c, int fn, unsigned dflt,
+                            const char *fname) {
+  unsigned mask;
+  check_callback(L, fn);
+  mask = opt_mask(L, fn + 1, dflt);
+  check_not_moving(L, w, fname);
+  lua_settop(L, fn + 1);
+  ctx_init(L, c, 1, fn, 0);
+  w->busy++;
+  return mask;
+}
+
 static int query_done(lua_State *L, WorldUD *w, const CallCtx *c, long count, const char *fname,
                       int base) {
   w->busy--;
@@ -724,12 +740,7 @@ static int world_queryBox(lua_State *L) {
   if (lo.x > hi.x) argfail(L, 5, "maxx is less than minx");
   if (lo.y > hi.y) argfail(L, 6, "maxy is less than miny");
   if (lo.z > hi.z) argfail(L, 7, "maxz is less than minz");
-  check_callback(L, 8);
-  mask = opt_mask(L, 9, ~0u);
-  check_not_moving(L, w, "queryBox");
-  lua_settop(L, 9);
-  ctx_init(L, &c, 1, 8, 0);
-  w->busy++;
+  mask = query_begin(L, w, &c, 8, ~0u, "queryBox");
   n = cs_world_query_box(w->world, &lo, &hi, mask, tri_callback, &c);
   return query_done(L, w, &c, n, "queryBox", 1);
 }
@@ -741,12 +752,7 @@ static int world_overlapEllipsoid(lua_State *L) {
   unsigned mask;
   CallCtx c;
   long n;
-  check_callback(L, 8);
-  mask = opt_mask(L, 9, ~0u);
-  check_not_moving(L, w, "overlapEllipsoid");
-  lua_settop(L, 9);
-  ctx_init(L, &c, 1, 8, 0);
-  w->busy++;
+  mask = query_begin(L, w, &c, 8, ~0u, "overlapEllipsoid");
   n = cs_world_overlap(w->world, &p, &r, NULL, mask, NULL, overlap_callback,
                        mover_overlap_callback, &c);
   return query_done(L, w, &c, n, "overlapEllipsoid", 1);
@@ -762,13 +768,8 @@ static int world_overlap(lua_State *L) {
   unsigned mask;
   CallCtx c;
   long n;
-  check_callback(L, 3);
-  mask = opt_mask(L, 4, (unsigned)cs_mover_get(m->mover, CS_COLLIDES_WITH));
-  check_not_moving(L, w, "overlap");
+  mask = query_begin(L, w, &c, 3, (unsigned)cs_mover_get(m->mover, CS_COLLIDES_WITH), "overlap");
   mover_shape(m->mover, &p, &r, q);
-  lua_settop(L, 4);
-  ctx_init(L, &c, 1, 3, 0);
-  w->busy++;
   n = cs_world_overlap(w->world, &p, &r, q, mask, m->mover, overlap_callback,
                        mover_overlap_callback, &c);
   return query_done(L, w, &c, n, "overlap", 1);
@@ -781,12 +782,7 @@ static int world_raycastAll(lua_State *L) {
   unsigned mask;
   CallCtx c;
   long n;
-  check_callback(L, 8);
-  mask = opt_mask(L, 9, ~0u);
-  check_not_moving(L, w, "raycastAll");
-  lua_settop(L, 9);
-  ctx_init(L, &c, 1, 8, 0);
-  w->busy++;
+  mask = query_begin(L, w, &c, 8, ~0u, "raycastAll");
   n = cs_world_raycast_all(w->world, &o, &d, mask, hit_callback, &c);
   return query_done(L, w, &c, n, "raycastAll", 1);
 }
