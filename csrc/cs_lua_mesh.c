@@ -299,8 +299,8 @@ static int mesh_memory(lua_State *L) {
 static int mesh_bounds(lua_State *L) {
   cs_Vec3 lo, hi;
   cs_mesh_bounds(check_mesh(L, 1)->mesh, &lo, &hi);
-  lua_pushnumber(L, lo.x); lua_pushnumber(L, lo.y); lua_pushnumber(L, lo.z);
-  lua_pushnumber(L, hi.x); lua_pushnumber(L, hi.y); lua_pushnumber(L, hi.z);
+  push_vec3(L, lo);
+  push_vec3(L, hi);
   return 6;
 }
 
@@ -315,8 +315,7 @@ static int mesh_getVertex(lua_State *L) {
   cs_Mesh *m = check_mesh(L, 1)->mesh;
   cs_Vec3 p;
   cs_mesh_vertex(m, check_index(L, 2, "vertex", cs_mesh_vertex_count(m)), &p);
-  lua_pushnumber(L, p.x); lua_pushnumber(L, p.y); lua_pushnumber(L, p.z);
-  return 3;
+  return push_vec3(L, p);
 }
 
 /* mesh:getTriangle(i) -> a, b, c (1-based vertex indices) */

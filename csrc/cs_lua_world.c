@@ -298,8 +298,7 @@ static int body_setVelocity(lua_State *L) {
 static int body_getVelocity(lua_State *L) {
   cs_Vec3 v;
   cs_body_get_velocity(check_body(L, 1)->body, &v);
-  lua_pushnumber(L, v.x); lua_pushnumber(L, v.y); lua_pushnumber(L, v.z);
-  return 3;
+  return push_vec3(L, v);
 }
 
 static int body_setEnabled(lua_State *L) {
@@ -325,8 +324,8 @@ static int body_getMesh(lua_State *L) {
 static int body_getBounds(lua_State *L) {
   cs_Vec3 lo, hi;
   cs_body_bounds(check_body(L, 1)->body, &lo, &hi);
-  lua_pushnumber(L, lo.x); lua_pushnumber(L, lo.y); lua_pushnumber(L, lo.z);
-  lua_pushnumber(L, hi.x); lua_pushnumber(L, hi.y); lua_pushnumber(L, hi.z);
+  push_vec3(L, lo);
+  push_vec3(L, hi);
   return 6;
 }
 
