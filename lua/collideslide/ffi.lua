@@ -376,14 +376,10 @@ end
 
 -- The type of v as __name (our types) or the basic type; "no value" for a
 -- missing argument (none: v and every argument after it are nil).
+local check_tname = require("collideslide.check").tname
 local function tname(v, none)
   if v == nil and none then return "no value" end
-  local mt = getmetatable(v)
-  if type(mt) == "table" then
-    local n = rawget(mt, "__name")
-    if type(n) == "string" then return n end
-  end
-  return type(v)
+  return check_tname(v)
 end
 
 -- True when every argument is nil (the arguments after a nil one: was it given?).
