@@ -93,9 +93,13 @@ static CS_UNUSED void csL_setmetatable(lua_State *L, const char *tname) {
 /* t[p] with p a light userdata, raw (lua_rawgetp of 5.2+). Allocates
 ** nothing, so it is safe where no error may be raised. */
 static CS_UNUSED void csL_rawgetp(lua_State *L, int t, const void *p) {
+#if LUA_VERSION_NUM >= 502
+  lua_rawgetp(L, t, p);
+#else
   t = csL_absindex(L, t);
   lua_pushlightuserdata(L, (void *)(size_t)p);   /* through size_t: -Wcast-qual */
   lua_rawget(L, t);
+#endif
 }
 
 /* t[p] = the value on the top (popped); p a light userdata, raw. */

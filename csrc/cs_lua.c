@@ -207,9 +207,22 @@ void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what) {
   }
 }
 
-void *check_type(lua_State *L, int arg, const char *mt) {
-  void *p = csL_testudata(L, arg, mt);
-  if (p == NULL) argfail(L, arg, "%s expected, got %s", mt, tname(L, arg));
+const csl_Type csl_types[5] = {{MESH_MT}, {WORLD_MT}, {BODY_MT}, {MOVER_MT}, {SENSOR_MT}};
+
+/* The userdata at arg if it is of type t, else NULL. */
+void *test_type(lua_State *L, int arg, const csl_Type *t) {
+  void *p = lua_touserdata(L, arg);
+  int same;
+  if (p == NULL || !lua_getmetatable(L, arg)) return NULL;
+  lua_rawgeti(L, -1, 1);
+  same = lua_touserdata(L, -1) == (const void *)t && lua_islightuserdata(L, -1);
+  lua_pop(L, 2);
+  return same ? p : NULL;
+}
+
+void *check_type(lua_State *L, int arg, const csl_Type *t) {
+  void *p = test_type(L, arg, t);
+  if (p == NULL) argfail(L, arg, "%s expected, got %s", t->name, tname(L, arg));
   return p;
 }
 
@@ -246,11 +259,13 @@ int push_vec3(lua_State *L, cs_Vec3 v) {
 
 /* A metatable named name: meta's metamethods, __name, and __index either
 ** the methods table or index_fn closed over it (types with fields). */
-static void new_type(lua_State *L, const char *name, const luaL_Reg *meta,
+static void new_type(lua_State *L, const csl_Type *t, const luaL_Reg *meta,
                      const luaL_Reg *methods, lua_CFunction index_fn) {
-  luaL_newmetatable(L, name);
+  luaL_newmetatable(L, t->name);
+  lua_pushlightuserdata(L, (void *)(size_t)t);     /* through size_t: -Wcast-qual */
+  lua_rawseti(L, -2, 1);
   csL_setfuncs(L, meta, 0);
-  lua_pushstring(L, name);
+  lua_pushstring(L, t->name);
   lua_setfield(L, -2, "__name");        /* 5.4 sets it; the others don't */
   csL_newlib(L, methods);
   if (index_fn != NULL) lua_pushcclosure(L, index_fn, 1);
@@ -259,11 +274,11 @@ static void new_type(lua_State *L, const char *name, const luaL_Reg *meta,
 }
 
 CS_EXPORT int luaopen_collideslide_core(lua_State *L) {
-  new_type(L, MESH_MT, mesh_meta, mesh_methods, NULL);
-  new_type(L, WORLD_MT, world_meta, world_methods, NULL);
-  new_type(L, BODY_MT, body_meta, body_methods, body___index);
-  new_type(L, MOVER_MT, mover_meta, mover_methods, mover___index);
-  new_type(L, SENSOR_MT, sensor_meta, sensor_methods, sensor___index);
+  new_type(L, MESH_T, mesh_meta, mesh_methods, NULL);
+  new_type(L, WORLD_T, world_meta, world_methods, NULL);
+  new_type(L, BODY_T, body_meta, body_methods, body___index);
+  new_type(L, MOVER_T, mover_meta, mover_methods, mover___index);
+  new_type(L, SENSOR_T, sensor_meta, sensor_methods, sensor___index);
   csL_newlib(L, module_funcs);
   lua_pushliteral(L, CS_VERSION);
   lua_setfield(L, -2, "_VERSION");

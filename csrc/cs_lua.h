@@ -37,6 +37,17 @@ CS_EXPORT int luaopen_collideslide_core(lua_State *L);
 #define MOVER_MT  "collideslide.Mover"
 #define SENSOR_MT "collideslide.Sensor"
 
+/* The types: each one's name (its metatable's, in the registry under it) and
+** its address, which the metatable holds as a light userdata at index 1:
+** the type checks read it there (a small array), not the registry by name. */
+typedef struct csl_Type { const char *name; } csl_Type;
+extern const csl_Type csl_types[5];
+#define MESH_T   (&csl_types[0])
+#define WORLD_T  (&csl_types[1])
+#define BODY_T   (&csl_types[2])
+#define MOVER_T  (&csl_types[3])
+#define SENSOR_T (&csl_types[4])
+
 #define STACK_EXTRA 16              /* slots a callback needs (11 at most) */
 
 enum { BUV_WORLD = 1, BUV_MESH, BUV_USERDATA };       /* body handle user value */
@@ -168,7 +179,8 @@ MeshUD *check_mesh(lua_State *L, int arg);
 MoverUD *check_mover(lua_State *L, int arg);
 void check_not_moving(lua_State *L, WorldUD *w, const char *fname);
 SensorUD *check_sensor(lua_State *L, int arg);
-void *check_type(lua_State *L, int arg, const char *mt);
+void *check_type(lua_State *L, int arg, const csl_Type *t);
+void *test_type(lua_State *L, int arg, const csl_Type *t);
 WorldUD *check_world(lua_State *L, int arg);
 int core_fail(lua_State *L, const cs_Error *e, int base, const char *prefix, const char *fname);
 int cs_newMesh(lua_State *L);

@@ -14,7 +14,7 @@
 ** ===================================================================*/
 
 MeshUD *check_mesh(lua_State *L, int arg) {
-  MeshUD *m = (MeshUD *)check_type(L, arg, MESH_MT);
+  MeshUD *m = (MeshUD *)check_type(L, arg, MESH_T);
   if (m->closed || m->mesh == NULL) argfail(L, arg, "attempt to use a closed/collected Mesh");
   return m;
 }
@@ -260,7 +260,7 @@ int cs_newMesh(lua_State *L) {
 /* Serves __gc and __close; safe to call twice. The core mesh waits for the
 ** last world using it (mesh_release). */
 static int mesh_close(lua_State *L) {
-  MeshUD *m = (MeshUD *)check_type(L, 1, MESH_MT);
+  MeshUD *m = (MeshUD *)check_type(L, 1, MESH_T);
   if (!m->closed) {
     m->closed = 1;
     if (m->users <= 0 && m->mesh != NULL) { cs_mesh_free(m->mesh); m->mesh = NULL; }
@@ -269,7 +269,7 @@ static int mesh_close(lua_State *L) {
 }
 
 static int mesh___tostring(lua_State *L) {
-  MeshUD *m = (MeshUD *)check_type(L, 1, MESH_MT);
+  MeshUD *m = (MeshUD *)check_type(L, 1, MESH_T);
   if (m->closed || m->mesh == NULL) lua_pushfstring(L, MESH_MT " (closed): %p", (void *)m);
   else lua_pushfstring(L, MESH_MT " (%d triangles): %p", (int)cs_mesh_triangle_count(m->mesh), (void *)m);
   return 1;

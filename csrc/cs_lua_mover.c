@@ -33,7 +33,7 @@ static int mover_field(const char *k) {
 }
 
 MoverUD *check_mover(lua_State *L, int arg) {
-  MoverUD *m = (MoverUD *)csL_testudata(L, arg, MOVER_MT);
+  MoverUD *m = (MoverUD *)test_type(L, arg, MOVER_T);
   if (m == NULL) {    /* a character (the Lua layer's) holds its mover: name the fix */
     const char *t = tname(L, arg);
     argfail(L, arg, "%s expected, got %s%s", MOVER_MT, t,
@@ -200,7 +200,7 @@ int cs_newMover(lua_State *L) {
 
 /* Serves __gc and __close; safe to call twice. */
 static int mover_close(lua_State *L) {
-  MoverUD *m = (MoverUD *)check_type(L, 1, MOVER_MT);
+  MoverUD *m = (MoverUD *)check_type(L, 1, MOVER_T);
   if (m->mover == NULL) return 0;
   if (m->busy) return luaL_error(L, "cannot close a Mover while its move is under way (from a filter)");
   cs_mover_free(m->mover);
@@ -209,7 +209,7 @@ static int mover_close(lua_State *L) {
 }
 
 static int mover___tostring(lua_State *L) {
-  MoverUD *m = (MoverUD *)check_type(L, 1, MOVER_MT);
+  MoverUD *m = (MoverUD *)check_type(L, 1, MOVER_T);
   char b[3][NUMBUF];
   cs_Vec3 p;
   if (m->mover == NULL) { lua_pushfstring(L, MOVER_MT " (closed): %p", (void *)m); return 1; }
@@ -222,8 +222,7 @@ static int mover___tostring(lua_State *L) {
 int mover___index(lua_State *L) {
   MoverUD *m;
   int f;
-  check_type(L, 1, MOVER_MT);
-  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 2);             /* a method first: the call checks self */
   lua_rawget(L, lua_upvalueindex(1));                /* methods */
   if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
   if ((f = mover_field(lua_tostring(L, 2))) < 0) return 1;   /* nil */

@@ -406,6 +406,7 @@ static int world_collideAndSlideMany(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   size_t n, len, i, k, nf = 0, failed = 0;
   int stride, src;
+  const void *mover_mt;
   char b1[NUMBUF], b2[NUMBUF], b3[NUMBUF], b4[NUMBUF];
   Crowd a;
   cs_Status s;
@@ -425,12 +426,13 @@ static int world_collideAndSlideMany(lua_State *L) {
             fmtnum(b3, 3.0 * (double)n), fmtnum(b4, (double)n), n == 1 ? "" : "s");
   luaL_checkstack(L, STACK_EXTRA + 8, "collideAndSlideMany");
   luaL_getmetatable(L, MOVER_MT);                     /* 5 */
+  mover_mt = lua_topointer(L, 5);
   for (i = 0; i < n; i++) {
     MoverUD *m;
     lua_rawgeti(L, 2, (int)i + 1);
     m = (MoverUD *)lua_touserdata(L, -1);
     if (m == NULL || !lua_getmetatable(L, -1)) crowd_bad_mover(L, i, NULL);
-    if (!lua_rawequal(L, -1, 5)) { lua_pop(L, 1); crowd_bad_mover(L, i, NULL); }
+    if (lua_topointer(L, -1) != mover_mt) { lua_pop(L, 1); crowd_bad_mover(L, i, NULL); }
     if (m->mover == NULL) { lua_pop(L, 1); crowd_bad_mover(L, i, m); }
     if (m->busy)
       luaL_error(L, "collideAndSlideMany: mover %d is busy (its move is under way: called from a filter)", (int)i + 1);

@@ -13,7 +13,7 @@
 ** ===================================================================*/
 
 WorldUD *check_world(lua_State *L, int arg) {
-  WorldUD *w = (WorldUD *)check_type(L, arg, WORLD_MT);
+  WorldUD *w = (WorldUD *)check_type(L, arg, WORLD_T);
   if (w->world == NULL) argfail(L, arg, "attempt to use a closed/collected World");
   return w;
 }
@@ -34,7 +34,7 @@ void check_not_moving(lua_State *L, WorldUD *w, const char *fname) {
 }
 
 static BodyUD *check_body(lua_State *L, int arg) {
-  BodyUD *b = (BodyUD *)check_type(L, arg, BODY_MT);
+  BodyUD *b = (BodyUD *)check_type(L, arg, BODY_T);
   if (b->w->world == NULL) argfail(L, arg, "attempt to use a body of a closed/collected World");
   if (b->body == NULL) argfail(L, arg, "body was removed from its world");
   return b;
@@ -132,7 +132,7 @@ int cs_newWorld(lua_State *L) {
 ** valid memory here even when collected in the same cycle: objects being
 ** finalized, and all they reach, are freed in the next cycle only. */
 int world_close(lua_State *L) {
-  WorldUD *w = (WorldUD *)check_type(L, 1, WORLD_MT);
+  WorldUD *w = (WorldUD *)check_type(L, 1, WORLD_T);
   if (w->world == NULL) return 0;
   if (w->busy > 0) return luaL_error(L, "cannot close a World while a filter or query callback of it runs");
   cs_world_free(w->world);              /* ends its threads */
@@ -148,9 +148,9 @@ int world_close(lua_State *L) {
   if (!lua_istable(L, -1)) return 0;
   lua_pushnil(L);
   while (lua_next(L, -2) != 0) {
-    if (csL_testudata(L, -1, MOVER_MT) != NULL) {
+    if (test_type(L, -1, MOVER_T) != NULL) {
       /* an added mover: the core world forgets it as it is freed */
-    } else if (csL_testudata(L, -1, SENSOR_MT) != NULL) {
+    } else if (test_type(L, -1, SENSOR_T) != NULL) {
       SensorUD *sn = (SensorUD *)lua_touserdata(L, -1);
       if (sn->sensor != NULL) { sn->sensor = NULL; mesh_release(sn->m); }
     } else {
@@ -166,7 +166,7 @@ int world_close(lua_State *L) {
 }
 
 int world___tostring(lua_State *L) {
-  WorldUD *w = (WorldUD *)check_type(L, 1, WORLD_MT);
+  WorldUD *w = (WorldUD *)check_type(L, 1, WORLD_T);
   if (w->world == NULL) lua_pushfstring(L, WORLD_MT " (closed): %p", (void *)w);
   else lua_pushfstring(L, WORLD_MT " (%d bodies): %p", (int)cs_world_body_count(w->world), (void *)w);
   return 1;
@@ -217,7 +217,7 @@ int world_add(lua_State *L) {
 /* world:remove(body): the handle is dead afterwards. */
 int world_remove(lua_State *L) {
   WorldUD *w = check_world(L, 1);
-  BodyUD *b = (BodyUD *)check_type(L, 2, BODY_MT);
+  BodyUD *b = (BodyUD *)check_type(L, 2, BODY_T);
   if (b->w != w) argfail(L, 2, "body belongs to another world");
   if (b->body == NULL) argfail(L, 2, "body was removed from its world");
   check_idle(L, w, "remove");
@@ -330,7 +330,7 @@ static int body_getBounds(lua_State *L) {
 }
 
 static int body_isRemoved(lua_State *L) {
-  BodyUD *b = (BodyUD *)check_type(L, 1, BODY_MT);
+  BodyUD *b = (BodyUD *)check_type(L, 1, BODY_T);
   lua_pushboolean(L, b->body == NULL);
   return 1;
 }
@@ -342,17 +342,18 @@ static int body_isRemoved(lua_State *L) {
 ** ===================================================================*/
 
 typedef struct PlacedKind {
-  const char *mt, *name;                    /* its metatable, "Body" or "Sensor" */
+  const csl_Type *type;
+  const char *name;                         /* "Body" or "Sensor" */
   unsigned (*layers)(lua_State *L);         /* of the live handle at 1 */
   void (*set_layers)(lua_State *L, unsigned mask);
 } PlacedKind;
 
 static int placed_index(lua_State *L, const PlacedKind *kind) {
   const char *k;
-  check_type(L, 1, kind->mt);
-  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 2);             /* a method first: the call checks self */
   lua_rawget(L, lua_upvalueindex(1));                /* methods */
   if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
+  check_type(L, 1, kind->type);
   k = lua_tostring(L, 2);
   if (strcmp(k, "layers") == 0) {
     csL_pushuint(L, kind->layers(L));
@@ -365,7 +366,7 @@ static int placed_index(lua_State *L, const PlacedKind *kind) {
 
 static int placed_newindex(lua_State *L, const PlacedKind *kind) {
   const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-  check_type(L, 1, kind->mt);
+  check_type(L, 1, kind->type);
   if (k != NULL && strcmp(k, "layers") == 0) {
     kind->set_layers(L, check_mask(L, 3, 3, "__newindex", "layers"));
   } else if (k != NULL && strcmp(k, "userdata") == 0) {
@@ -384,13 +385,13 @@ static int placed_newindex(lua_State *L, const PlacedKind *kind) {
 
 static unsigned body_layers(lua_State *L) { return cs_body_get_layers(check_body(L, 1)->body); }
 static void body_set_layers(lua_State *L, unsigned mask) { cs_body_set_layers(check_body(L, 1)->body, mask); }
-static const PlacedKind BODY_KIND = {BODY_MT, "Body", body_layers, body_set_layers};
+static const PlacedKind BODY_KIND = {BODY_T, "Body", body_layers, body_set_layers};
 
 int body___index(lua_State *L) { return placed_index(L, &BODY_KIND); }
 static int body___newindex(lua_State *L) { return placed_newindex(L, &BODY_KIND); }
 
 static int body___tostring(lua_State *L) {
-  BodyUD *b = (BodyUD *)check_type(L, 1, BODY_MT);
+  BodyUD *b = (BodyUD *)check_type(L, 1, BODY_T);
   if (b->body == NULL) lua_pushfstring(L, BODY_MT " (removed): %p", (void *)b);
   else lua_pushfstring(L, BODY_MT " (mesh of %d triangles): %p",
                        (int)cs_mesh_triangle_count(cs_body_mesh(b->body)), (void *)b);
@@ -405,7 +406,7 @@ static int body___tostring(lua_State *L) {
 ** ===================================================================*/
 
 SensorUD *check_sensor(lua_State *L, int arg) {
-  SensorUD *sn = (SensorUD *)check_type(L, arg, SENSOR_MT);
+  SensorUD *sn = (SensorUD *)check_type(L, arg, SENSOR_T);
   if (sn->w->world == NULL) argfail(L, arg, "attempt to use a sensor of a closed/collected World");
   if (sn->sensor == NULL) argfail(L, arg, "sensor was removed from its world");
   return sn;
@@ -474,7 +475,7 @@ int world_addSensor(lua_State *L) {
 /* world:removeSensor(sensor): the handle is dead afterwards. */
 int world_removeSensor(lua_State *L) {
   WorldUD *w = check_world(L, 1);
-  SensorUD *sn = (SensorUD *)check_type(L, 2, SENSOR_MT);
+  SensorUD *sn = (SensorUD *)check_type(L, 2, SENSOR_T);
   if (sn->w != w) argfail(L, 2, "sensor belongs to another world");
   if (sn->sensor == NULL) argfail(L, 2, "sensor was removed from its world");
   check_idle(L, w, "removeSensor");
@@ -530,20 +531,20 @@ static int sensor_getMesh(lua_State *L) {
 }
 
 static int sensor_isRemoved(lua_State *L) {
-  SensorUD *sn = (SensorUD *)check_type(L, 1, SENSOR_MT);
+  SensorUD *sn = (SensorUD *)check_type(L, 1, SENSOR_T);
   lua_pushboolean(L, sn->sensor == NULL || sn->w->world == NULL);
   return 1;
 }
 
 static unsigned sensor_layers(lua_State *L) { return cs_sensor_get_layers(check_sensor(L, 1)->sensor); }
 static void sensor_set_layers(lua_State *L, unsigned mask) { cs_sensor_set_layers(check_sensor(L, 1)->sensor, mask); }
-static const PlacedKind SENSOR_KIND = {SENSOR_MT, "Sensor", sensor_layers, sensor_set_layers};
+static const PlacedKind SENSOR_KIND = {SENSOR_T, "Sensor", sensor_layers, sensor_set_layers};
 
 int sensor___index(lua_State *L) { return placed_index(L, &SENSOR_KIND); }
 static int sensor___newindex(lua_State *L) { return placed_newindex(L, &SENSOR_KIND); }
 
 static int sensor___tostring(lua_State *L) {
-  SensorUD *sn = (SensorUD *)check_type(L, 1, SENSOR_MT);
+  SensorUD *sn = (SensorUD *)check_type(L, 1, SENSOR_T);
   if (sn->sensor == NULL || sn->w->world == NULL)
     lua_pushfstring(L, SENSOR_MT " (removed): %p", (void *)sn);
   else lua_pushfstring(L, SENSOR_MT " (mesh of %d triangles): %p",
