@@ -515,7 +515,6 @@ local V1, V2, V3 = vec_ct(), vec_ct(), vec_ct()
 local BOX = ffi.new("cs_Vec3[2]")                    -- bounds out
 local BOXD = ffi.cast("double *", BOX)
 local Q4 = ffi.new("double[4]")
-local M16 = ffi.new("double[16]")
 local MESH_OUT, WORLD_OUT = ffi.new("cs_Mesh *[1]"), ffi.new("cs_World *[1]")
 local BODY_OUT, MOVER_OUT = ffi.new("cs_Body *[1]"), ffi.new("cs_Mover *[1]")
 local SENSOR_OUT = ffi.new("cs_Sensor *[1]")
@@ -530,16 +529,50 @@ local function ptr_addr(p)
   return tonumber(ffi.cast(uintptr_ct, p))
 end
 
-local function bounds(get, p)
-  get(p, BOX, BOX + 1)
-  return BOXD[0], BOXD[1], BOXD[2], BOXD[3], BOXD[4], BOXD[5]
+-- The cold getters: M.name(self) checks self (check(self, 1), a handle with
+-- its core pointer in _p), calls the core function f on that pointer and
+-- returns its answer or out-parameters as one of these kinds.
+local M16 = ffi.new("double[16]")
+local GOT = {
+  count = function(f, p) return tonumber(f(p)) end,
+  int = function(f, p) return f(p) end,
+  bool = function(f, p) return f(p) ~= 0 end,
+  vec = function(f, p) f(p, V1); return V1.x, V1.y, V1.z end,
+  quat = function(f, p) f(p, Q4); return Q4[0], Q4[1], Q4[2], Q4[3] end,
+  bounds = function(f, p)            -- minx, miny, minz, maxx, maxy, maxz
+    f(p, BOX, BOX + 1)
+    return BOXD[0], BOXD[1], BOXD[2], BOXD[3], BOXD[4], BOXD[5]
+  end,
+  matrix = function(f, p)            -- 16 numbers, a column-major 4x4 matrix
+    f(p, M16)
+    local m = M16
+    return m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
+      m[12], m[13], m[14], m[15]
+  end,
+}
+local function getters(M, check, list)     -- list: name -> { f, kind }
+  for name, g in next, list do
+    local f, got = g[1], GOT[g[2]]
+    M[name] = function(self) return got(f, check(self, 1)._p) end
+  end
 end
 
-local function matrix(get, p)
-  get(p, M16)
-  local m = M16
-  return m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
-    m[12], m[13], m[14], m[15]
+-- The cold setters of numbers: M.name(self, a, b, c [, d]) checks self, the
+-- numbers (names: theirs; 3 go to f in V1, 4 in Q4) and, if given,
+-- idle(self, name); f failing raises the core's error (err(self), a cs_Error *).
+local function setters(M, check, err, idle, list)  -- list: name -> { f, names }
+  for name, g in next, list do
+    local f, names = g[1], g[2]
+    local q = names[4] ~= nil
+    M[name] = function(self, a, b, c, d)
+      check(self, 1)
+      check_vec3(a, b, c, 2, names, q and d or nil)
+      if q then check_num(d, 5, names[4]) end
+      if idle then idle(self, name) end
+      if q then Q4[0], Q4[1], Q4[2], Q4[3] = a, b, c, d else V1.x, V1.y, V1.z = a, b, c end
+      if f(self._p, q and Q4 or V1) ~= 0 then core_fail(err(self), 1, name) end
+    end
+  end
 end
 
 local XYZ = { "x", "y", "z" }
@@ -737,13 +770,9 @@ function MESH_MT.__tostring(self)
     tonumber(C.cs_mesh_triangle_count(self._p)), address(self))
 end
 
-for name, f in pairs { triangleCount = C.cs_mesh_triangle_count, vertexCount = C.cs_mesh_vertex_count,
-                       degenerateCount = C.cs_mesh_degenerate_count, memory = C.cs_mesh_memory } do
-  Mesh[name] = function(self) return tonumber(f(check_mesh(self, 1)._p)) end
-end
-
---- mesh:bounds() -> minx, miny, minz, maxx, maxy, maxz
-function Mesh.bounds(self) return bounds(C.cs_mesh_bounds, check_mesh(self, 1)._p) end
+getters(Mesh, check_mesh, { triangleCount = { C.cs_mesh_triangle_count, "count" },
+  vertexCount = { C.cs_mesh_vertex_count, "count" }, memory = { C.cs_mesh_memory, "count" },
+  degenerateCount = { C.cs_mesh_degenerate_count, "count" }, bounds = { C.cs_mesh_bounds, "bounds" } })
 
 function Mesh.getBackfaces(self)
   return C.cs_mesh_backfaces(check_mesh(self, 1)._p) == C.CS_BACKFACES_IGNORE and "ignore" or "collide"
@@ -960,8 +989,9 @@ function WORLD_MT.__tostring(self)
     address(self))
 end
 
-function World.bodyCount(self) return tonumber(C.cs_world_body_count(check_world(self, 1)._p)) end
-function World.sensorCount(self) return tonumber(C.cs_world_sensor_count(check_world(self, 1)._p)) end
+getters(World, check_world, { bodyCount = { C.cs_world_body_count, "count" },
+  sensorCount = { C.cs_world_sensor_count, "count" }, moverCount = { C.cs_world_mover_count, "count" },
+  getThreads = { C.cs_world_get_threads, "int" } })
 
 local function check_tag(v, arg, none)
   local r = intval(v)
@@ -1027,6 +1057,9 @@ local function check_placed(v, K, arg, fname)
   if not v._w._p then fail_at(arg, fname, "attempt to use a " .. K.what .. " of a closed/collected World") end
   if not v._p then fail_at(arg, fname, K.what .. " was removed from its world") end
   return v
+end
+for _, K in next, { BODY_K, SENSOR_K } do
+  K.check = function(v, arg) return check_placed(v, K, arg) end
 end
 
 --- world:add(mesh [, transform...]) -> body, world:addSensor(...) -> sensor
@@ -1097,8 +1130,7 @@ for _, K in next, { BODY_K, SENSOR_K } do
     end
   end
 
-  --- x:getTransform() -> 16 numbers, a column-major 4x4 matrix
-  function M.getTransform(self) return matrix(K.get_matrix, check_placed(self, K, 1)._p) end
+  getters(M, K.check, { getTransform = { K.get_matrix, "matrix" } })
   function M.getMesh(self) return check_placed(self, K, 1)._mesh end
 
   function M.isRemoved(self)
@@ -1132,19 +1164,10 @@ for _, K in next, { BODY_K, SENSOR_K } do
 end
 
 local VXYZ = { "vx", "vy", "vz" }
-function Body.setVelocity(self, vx, vy, vz)
-  check_placed(self, BODY_K, 1)
-  check_vec3(vx, vy, vz, 2, VXYZ)
-  V1.x, V1.y, V1.z = vx, vy, vz
-  if C.cs_body_set_velocity(self._p, V1) ~= 0 then
-    core_fail(C.cs_world_error(self._w._p), 1, "setVelocity")
-  end
-end
-
-function Body.getVelocity(self)
-  C.cs_body_get_velocity(check_placed(self, BODY_K, 1)._p, V1)
-  return V1.x, V1.y, V1.z
-end
+local function world_error(h) return C.cs_world_error(h._w._p) end
+setters(Body, BODY_K.check, world_error, nil, { setVelocity = { C.cs_body_set_velocity, VXYZ } })
+getters(Body, BODY_K.check, { getVelocity = { C.cs_body_get_velocity, "vec" },
+  isEnabled = { C.cs_body_get_enabled, "bool" }, getBounds = { C.cs_body_bounds, "bounds" } })
 
 function Body.setEnabled(self, ...)
   check_placed(self, BODY_K, 1)
@@ -1154,11 +1177,6 @@ function Body.setEnabled(self, ...)
   end
   C.cs_body_set_enabled(self._p, e and 1 or 0)
 end
-
-function Body.isEnabled(self) return C.cs_body_get_enabled(check_placed(self, BODY_K, 1)._p) ~= 0 end
-
---- body:getBounds() -> minx, miny, minz, maxx, maxy, maxz (world space)
-function Body.getBounds(self) return bounds(C.cs_body_bounds, check_placed(self, BODY_K, 1)._p) end
 
 --- sensor:contains(x, y, z) -> boolean
 function Sensor.contains(self, x, y, z)
@@ -1404,21 +1422,13 @@ local function getPosition(self)
 end
 Mover.getPosition = getPosition
 
--- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw).
-for fname, v in next, { setPosition = { C.cs_mover_set_position, XYZ }, setUp = { C.cs_mover_set_up, XYZ },
-                        setOrientation = { C.cs_mover_set_orientation, QXYZW } } do
-  local set, names = v[1], v[2]
-  Mover[fname] = function(self, a, b, c, d)
-    check_mover(self, 1)
-    check_vec3(a, b, c, 2, names, names[4] and d or nil)
-    if names[4] then check_num(d, 5, names[4]) end
-    check_mover_idle(self, fname)
-    if names[4] then Q4[0], Q4[1], Q4[2], Q4[3] = a, b, c, d else V1.x, V1.y, V1.z = a, b, c end
-    if set(self._p, names[4] and Q4 or V1) ~= 0 then
-      core_fail(C.cs_mover_error(self._p), 1, fname)
-    end
-  end
-end
+local function mover_error(m) return C.cs_mover_error(m._p) end
+setters(Mover, check_mover, mover_error, check_mover_idle, { setPosition = { C.cs_mover_set_position, XYZ },
+  setUp = { C.cs_mover_set_up, XYZ }, setOrientation = { C.cs_mover_set_orientation, QXYZW } })
+getters(Mover, check_mover, { getRadius = { C.cs_mover_get_radius, "vec" },
+  getUp = { C.cs_mover_get_up, "vec" }, getOrientation = { C.cs_mover_get_orientation, "quat" },
+  contactCount = { C.cs_mover_contact_count, "count" }, wasStuck = { C.cs_mover_was_stuck, "bool" },
+  sensorEventCount = { C.cs_mover_sensor_event_count, "count" } })
 
 --- mover:setRadius(r) (a sphere) or mover:setRadius(rx, ry, rz)
 function Mover.setRadius(self, rx, ry, rz)
@@ -1435,22 +1445,6 @@ function Mover.setRadius(self, rx, ry, rz)
   if C.cs_mover_set_radius(self._p, V1) ~= 0 then
     core_fail(C.cs_mover_error(self._p), 1, "setRadius")
   end
-end
-
-for fname, get in next, { getRadius = C.cs_mover_get_radius, getUp = C.cs_mover_get_up } do
-  Mover[fname] = function(self)
-    get(check_mover(self, 1)._p, V1)
-    return V1.x, V1.y, V1.z
-  end
-end
-
-function Mover.getOrientation(self)
-  C.cs_mover_get_orientation(check_mover(self, 1)._p, Q4)
-  return Q4[0], Q4[1], Q4[2], Q4[3]
-end
-
-function Mover.contactCount(self)
-  return tonumber(C.cs_mover_contact_count(check_mover(self, 1)._p))
 end
 
 --- mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
@@ -1487,22 +1481,12 @@ function Mover.getGroundTag(self)
   return GROUND_T[0]
 end
 
-function Mover.getGroundBody(self)
-  ensure_resolved(check_mover(self, 1))
-  return self._ground or nil
-end
-
-function Mover.getGroundMover(self)
-  ensure_resolved(check_mover(self, 1))
-  return self._gmover or nil
-end
-
-function Mover.wasStuck(self)
-  return C.cs_mover_was_stuck(check_mover(self, 1)._p) ~= 0
-end
-
-function Mover.sensorEventCount(self)
-  return tonumber(C.cs_mover_sensor_event_count(check_mover(self, 1)._p))
+-- mover:getGroundBody(), getGroundMover(): the handles, or nil
+for name, field in next, { getGroundBody = "_ground", getGroundMover = "_gmover" } do
+  Mover[name] = function(self)
+    ensure_resolved(check_mover(self, 1))
+    return self[field] or nil
+  end
 end
 
 --- mover:getSensorEvent(i) -> sensor, "enter" | "exit", t
@@ -1546,10 +1530,6 @@ function World.removeMover(self, m)
   C.cs_world_remove_mover(self._p, m._p)
   self._movers[ptr_addr(m._p)] = nil
   m._inworld = false
-end
-
-function World.moverCount(self)
-  return tonumber(C.cs_world_mover_count(check_world(self, 1)._p))
 end
 
 -- The calls and the queries. A Lua callback runs under pcall from the core's
@@ -1829,7 +1809,6 @@ function World.setThreads(self, k)
   if C.cs_world_set_threads(self._p, k) ~= C.CS_OK then busy_moving("setThreads") end
 end
 
-function World.getThreads(self) return C.cs_world_get_threads(check_world(self, 1)._p) end
 -- }======================================================================
 end
 
