@@ -320,6 +320,8 @@ local C = load_library()
 local slide_call = ffi.cast("int (*)(cs_World *, cs_Mover *, const cs_Vec3 *, const cs_Vec3 *)",
   C.cs_world_collide_and_slide)
 local ground_state = ffi.cast("int (*)(const cs_Mover *)", C.cs_mover_ground_state)
+local many_call = ffi.cast("int (*)(cs_World *, cs_Mover *const *, size_t, const double *, int, "
+  .. "double *, unsigned char *, size_t *)", C.cs_world_collide_and_slide_many)
 
 -- Errors and argument checks, as the C module words them
 
@@ -392,20 +394,20 @@ end
 
 -- v of type mt; errors to argument arg of fname (nil: the running function),
 -- `none` as tname's.
-local function check_is(v, mt, arg, none, fname)
+local function check_is(v, mt, arg, none, fname, prefix)
   if getmetatable(v) ~= mt then
     local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
-    fail_at(arg, fname, mt.__name .. " expected, got " .. t
+    fail_at(arg, fname, (prefix or "") .. mt.__name .. " expected, got " .. t
       .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or ""))
   end
   return v
 end
 
--- The same, alive (its _p set, not _closed).
-local function check_live(v, mt, arg, none, fname)
-  check_is(v, mt, arg, none, fname)
+-- The same, alive (its _p set, not _closed). prefix: the messages' ("mover 3: ").
+local function check_live(v, mt, arg, none, fname, prefix)
+  check_is(v, mt, arg, none, fname, prefix)
   if not v._p or rawget(v, "_closed") then
-    fail_at(arg, fname, "attempt to use a closed/collected " .. mt.__name:sub(14))
+    fail_at(arg, fname, (prefix or "") .. "attempt to use a closed/collected " .. mt.__name:sub(14))
   end
   return v
 end
@@ -1535,131 +1537,239 @@ end
 -- The calls and the queries. A Lua callback runs under pcall from the core's
 -- FFI callback; an error is parked, the callback stops the core, and the error
 -- is raised again once the core returned. One FFI callback of each kind serves
--- every call: the context of the running call is in upvalues, saved and restored
--- around each call (a callback may run another query or move).
+-- every call: the running call's context is X, which each call that calls back
+-- puts in place and takes away around itself (a callback may run another
+-- query or move).
 
 local CTX_OK, CTX_RAISED, CTX_BADRESULT = 0, 1, 2
+
+-- What a filter returned, for the messages: a string quoted, others by type.
+local function filter_returned(r)
+  return format('returned %s (expected "slide", "touch" or "cross")',
+    type(r) == "string" and '"' .. r .. '"' or tname(r))
+end
 
 -- Raises what a failed call left: the callback's error (the same value), a bad
 -- filter result, or the core's status.
 local function ctx_raise(fname, s, failed, err)
   if failed == CTX_RAISED then error(err, 0) end
-  if failed == CTX_BADRESULT then
-    error(format('%s: the filter returned %s (expected "slide", "touch" or "cross")', fname,
-      type(err) == "string" and '"' .. err .. '"' or tname(err)), 0)
-  end
+  if failed == CTX_BADRESULT then error(format("%s: the filter %s", fname, filter_returned(err)), 0) end
   if s == C.CS_EBUSY then busy_moving(fname) end
   if s == C.CS_EABORT then error(fname .. ": aborted by a callback", 0) end
   status_error(fname, s)
 end
 
-local slide_filtered
+local slide_filtered, many_filtered, run_query
 do                        -- (a block: the main chunk is at Lua's 200 locals)
--- The filter of the running collideAndSlide: filter(mover, body, tag).
-local F_fn, F_self, F_bodies, F_failed, F_err = nil, nil, nil, CTX_OK, nil
+-- The running call's context: fn and self (a mover's filter and its mover, or
+-- a query's callback), or a batch's fns and list (its movers' filters and
+-- movers, by the place in the list their callbacks get as ud); bodies (its
+-- world's handles, [0] its movers); failed and err (what a callback left);
+-- prev (the context it interrupted).
+local X = { failed = CTX_OK }
+
+local function ctx_enter(w, x)
+  x.bodies, x.failed, x.prev = w._bodies, CTX_OK, X
+  X = x
+  w._busy = w._busy + 1
+end
+
+-- Back to the interrupted context; returns what the callbacks left.
+local function ctx_leave(w)
+  w._busy = w._busy - 1
+  local x = X
+  X = x.prev
+  return x.failed, x.err
+end
+
 local RESPONSE = { slide = 0, touch = 1, cross = 2 }
+local intptr_ct = ffi.typeof("intptr_t")
 
 -- The filter's answer (pcall's results), or -1 with the failure parked.
 local function filter_result(ok, r)
-  if not ok then
-    F_failed, F_err = CTX_RAISED, r
-    return -1
-  end
-  local resp = type(r) == "string" and RESPONSE[r]
+  local resp = ok and type(r) == "string" and RESPONSE[r]
   if resp then return resp end
-  F_failed, F_err = CTX_BADRESULT, r
+  X.failed, X.err = ok and CTX_BADRESULT or CTX_RAISED, r
   return -1
 end
 
-local filter_cb = ffi.cast("cs_FilterFn", function(_, body, tag)
-  return filter_result(pcall(F_fn, F_self, body ~= nil and F_bodies[ptr_addr(body)] or nil, tag))
+-- The filter a callback asks (ud: a place in a batch's list, or none) and its mover.
+local function filter_of(ud)
+  if ud == nil then return X.fn, X.self end
+  local i = tonumber(ffi.cast(intptr_ct, ud))
+  return X.fns[i], X.list[i]
+end
+
+-- filter(mover, body, tag); asked about another added mover: filter(mover, other, 0).
+local filter_cb = ffi.cast("cs_FilterFn", function(ud, body, tag)
+  local fn, m = filter_of(ud)
+  return filter_result(pcall(fn, m, body ~= nil and X.bodies[ptr_addr(body)] or nil, tag))
+end)
+local mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(ud, other)
+  local fn, m = filter_of(ud)
+  return filter_result(pcall(fn, m, X.bodies[0][ptr_addr(other)], 0))
 end)
 
--- The same filter asked about another added mover (F_bodies[0]: the world's
--- movers), tag 0.
-local mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(_, other)
-  return filter_result(pcall(F_fn, F_self, F_bodies[0][ptr_addr(other)], 0))
-end)
+-- Puts the filter callbacks on mover m (ud: its place in a batch), or takes them off.
+local function set_filters(m, on, ud)
+  C.cs_mover_set_filter(m._p, on and filter_cb or nil, ud)
+  C.cs_mover_set_mover_filter(m._p, on and mover_filter_cb or nil, ud)
+end
 
 -- collideAndSlide with the mover's filter: a C call that calls back, so never
 -- JIT-compiled. Returns the status, and the failure and error of the filter.
 function slide_filtered(w, m, walk, grav)
   if not m._resolved then resolve(m) end    -- the old handles, during the call
-  local o_fn, o_self, o_bodies, o_failed, o_err = F_fn, F_self, F_bodies, F_failed, F_err
-  F_fn, F_self, F_bodies, F_failed, F_err = m._filter, m, w._bodies, CTX_OK, nil
-  C.cs_mover_set_filter(m._p, filter_cb, nil)
-  C.cs_mover_set_mover_filter(m._p, mover_filter_cb, nil)
-  w._busy = w._busy + 1
+  set_filters(m, true, nil)
+  ctx_enter(w, { fn = m._filter, self = m })
   w._moving, m._busy = true, true
   local s = slide_call(w._p, m._p, walk, grav)
-  w._busy = w._busy - 1
   w._moving, m._busy = false, false
-  C.cs_mover_set_filter(m._p, nil, nil)
-  C.cs_mover_set_mover_filter(m._p, nil, nil)
-  local failed, err = F_failed, F_err
-  F_fn, F_self, F_bodies, F_failed, F_err = o_fn, o_self, o_bodies, o_failed, o_err
-  return s, failed, err
+  set_filters(m, false, nil)
+  return s, ctx_leave(w)
 end
 jit.off(slide_filtered)
 
--- {======================================================================
--- Crowds: world:collideAndSlideMany and the world's threads (issue 15), in
--- the words of csrc/cs_lua_query.c. The arrays the core takes are the
--- world's (grown, kept); movers with a filter get batch_filter_cb with their
--- place in the list as ud, and the core runs them on this thread in list
--- order while its threads move the others.
--- =======================================================================
-local B_list, B_fns = nil, nil      -- the running batch's movers and filters, by place
-local intptr_ct = ffi.typeof("intptr_t")
-local many_call = ffi.cast("int (*)(cs_World *, cs_Mover *const *, size_t, const double *, int, "
-  .. "double *, unsigned char *, size_t *)", C.cs_world_collide_and_slide_many)
-local MOVE_NAMES = { "vx", "vy", "vz", "gx", "gy", "gz" }
-
-local batch_filter_cb = ffi.cast("cs_FilterFn", function(ud, body, tag)
-  local i = tonumber(ffi.cast(intptr_ct, ud))
-  return filter_result(pcall(B_fns[i], B_list[i], body ~= nil and F_bodies[ptr_addr(body)] or nil, tag))
-end)
-
-local batch_mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(ud, other)
-  local i = tonumber(ffi.cast(intptr_ct, ud))
-  return filter_result(pcall(B_fns[i], B_list[i], F_bodies[0][ptr_addr(other)], 0))
-end)
-
--- The batch with filters: a C call that calls back, so never JIT-compiled.
--- list: the movers as they were listed (kept while the filters run).
-local function many_filtered(w, list, n, stride)
+-- collideAndSlideMany with filters, the same way; the core runs the filters on
+-- this thread, in list order, while its threads move the others. list: the
+-- movers as they were listed (kept while the filters run).
+function many_filtered(w, list, n, stride)
   local fns = {}
   for i = 1, n do
     local m = list[i]
     if m._filter then
       if not m._resolved then resolve(m) end    -- the old handles, during the call
       fns[i] = m._filter
-      local ud = ffi.cast("void *", i)
-      C.cs_mover_set_filter(m._p, batch_filter_cb, ud)
-      C.cs_mover_set_mover_filter(m._p, batch_mover_filter_cb, ud)
+      set_filters(m, true, ffi.cast("void *", i))
     end
     m._busy = true
   end
-  local o_bodies, o_failed, o_err, o_list, o_fns = F_bodies, F_failed, F_err, B_list, B_fns
-  F_bodies, F_failed, F_err, B_list, B_fns = w._bodies, CTX_OK, nil, list, fns
-  w._busy = w._busy + 1
+  ctx_enter(w, { fns = fns, list = list })
   w._moving = true
   local s = many_call(w._p, w._blist, n, w._bmoves, stride, w._bout, w._bmoved, w._bfailed)
-  w._busy = w._busy - 1
   w._moving = false
   for i = 1, n do
-    local m = list[i]
-    m._busy = false
-    if fns[i] then
-      C.cs_mover_set_filter(m._p, nil, nil)
-      C.cs_mover_set_mover_filter(m._p, nil, nil)
-    end
+    list[i]._busy = false
+    if fns[i] then set_filters(list[i], false, nil) end
   end
-  local failed, err = F_failed, F_err
-  F_bodies, F_failed, F_err, B_list, B_fns = o_bodies, o_failed, o_err, o_list, o_fns
-  return s, failed, err
+  return s, ctx_leave(w)
 end
 jit.off(many_filtered)
+
+-- A query callback's answer (pcall's results): 0 stops the core.
+local function q_call(ok, r)
+  if not ok then
+    X.failed, X.err = CTX_RAISED, r
+    return 0
+  end
+  return r == false and 0 or 1
+end
+
+-- The query kinds' FFI callbacks. queryBox: fn(body, triangle, tag)
+local tri_cb = ffi.cast("cs_TriFn", function(_, body, tri)
+  local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
+  return q_call(pcall(X.fn, X.bodies[ptr_addr(body)], tri + 1, tag))
+end)
+
+-- overlapEllipsoid, overlap: fn(body, triangle, depth, nx, ny, nz, tag)
+local overlap_cb = ffi.cast("cs_OverlapFn", function(_, body, tri, depth, n)
+  local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
+  return q_call(pcall(X.fn, X.bodies[ptr_addr(body)], tri + 1, depth, n.x, n.y, n.z, tag))
+end)
+
+-- and an added mover the ellipsoid overlaps: fn(mover, 1, depth, nx, ny, nz, 0)
+local mover_overlap_cb = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
+  return q_call(pcall(X.fn, X.bodies[0][ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
+end)
+
+-- raycastAll: fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
+local hit_cb = ffi.cast("cs_HitFn", function(_, h)
+  local p, n = h.point, h.normal
+  local other = h.mover ~= nil and X.bodies[0][ptr_addr(h.mover)] or
+    h.body ~= nil and X.bodies[ptr_addr(h.body)] or nil
+  return q_call(pcall(X.fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1, other, h.tag))
+end)
+
+-- Runs the query of kind ("box", "overlap", "ray": a C function that calls
+-- back, so never JIT-compiled) on a, b (and c, d) with fn (argument fnarg; mask
+-- the next one, nil: dflt) as the callback of world w; returns the count, or
+-- raises what failed.
+function run_query(w, fname, fnarg, fn, mask, dflt, kind, a, b, c, d)
+  if fn ~= nil and type(fn) ~= "function" then
+    argerror(fnarg, "callback must be a function, got " .. tname(fn))
+  end
+  local mk = dflt
+  if mask ~= nil or dflt == nil then mk = opt_mask(mask, fnarg + 1) end
+  check_not_moving(w, fname)
+  ctx_enter(w, { fn = fn })
+  local n
+  local has = fn ~= nil
+  if kind == "box" then n = C.cs_world_query_box(w._p, a, b, mk, has and tri_cb or nil, nil)
+  elseif kind == "ray" then n = C.cs_world_raycast_all(w._p, a, b, mk, has and hit_cb or nil, nil)
+  else                                  -- the triangles, then the added movers (d: one to leave out)
+    n = C.cs_world_overlap(w._p, a, b, c, mk, d, has and overlap_cb or nil,
+      has and mover_overlap_cb or nil, nil)
+  end
+  local failed, err = ctx_leave(w)
+  if failed ~= CTX_OK then ctx_raise(fname, C.CS_EABORT, failed, err) end
+  n = tonumber(n)
+  if n == -C.CS_EINVAL or n == -C.CS_ERANGE then core_fail(C.cs_world_error(w._p), 1, fname) end
+  if n < 0 then status_error(fname, C.CS_ENOMEM) end
+  return n
+end
+jit.off(run_query)
+end
+
+local GXYZ = { "gx", "gy", "gz" }
+
+--- world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z
+local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
+  if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
+  if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(vx, vy, vz, gx, gy, gz)) end
+  if type(vx) ~= "number" or type(vy) ~= "number" or type(vz) ~= "number" then
+    check_vec3(vx, vy, vz, 3, VXYZ, gx, gy, gz)
+  end
+  local grav = nil
+  if gx ~= nil or gy ~= nil or gz ~= nil then
+    if type(gx) ~= "number" or type(gy) ~= "number" or type(gz) ~= "number" then
+      check_vec3(gx, gy, gz, 6, GXYZ)
+    end
+    grav = self._grav
+    grav.x, grav.y, grav.z = gx, gy, gz
+  end
+  check_not_moving(self, "collideAndSlide")
+  check_mover_idle(m, "collideAndSlide")
+  local mp = m._p
+  local s, failed, err
+  local walk = self._walk
+  walk.x, walk.y, walk.z = vx, vy, vz
+  if not m._filter then
+    s, failed = slide_call(self._p, mp, walk, grav), CTX_OK
+  else
+    s, failed, err = slide_filtered(self, m, walk, grav)
+  end
+  if s ~= 0 then
+    if (s == C.CS_EINVAL or s == C.CS_ERANGE) and failed == CTX_OK then
+      core_fail(C.cs_world_error(self._p), 2, "collideAndSlide")
+    end
+    ctx_raise("collideAndSlide", s, failed, err)
+  end
+  -- the contacts' handles: resolved when read, or before this world changes
+  m._resolved, m._cworld = false, self
+  self._pending[m] = true
+  C.cs_mover_get_position(mp, POS)
+  return POSD[0], POSD[1], POSD[2]
+end
+World.collideAndSlide = collideAndSlide
+
+-- {======================================================================
+-- Crowds: world:collideAndSlideMany and the world's threads (issue 15), in
+-- the words of csrc/cs_lua_query.c. The arrays the core takes are the
+-- world's (grown, kept); movers with a filter get the filter callbacks with
+-- their place in the list as ud (many_filtered).
+-- =======================================================================
+do                        -- (a block: the main chunk is at Lua's 200 locals)
+local MOVE_NAMES = { "vx", "vy", "vz", "gx", "gy", "gz" }
 
 -- Which movers moved, the failed one (place at, 1-based) named first among
 -- the others: "movers 1-140 and 150-300 moved, mover 141 and 4 others did not".
@@ -1693,15 +1803,38 @@ local function moved_summary(moved, n, at)
   return s .. format(", mover %d and %d other%s did not", at, rest, rest == 1 and "" or "s")
 end
 
--- The core's check that failed before any mover moved (see cs_lua_query.c).
-local function many_check_fail(w, at, stride)
-  local e = C.cs_world_error(w._p)
-  local msg, list = ffi.string(e.message), w._blist
-  for i = 0, at - 1 do
-    if list[i] == list[at] then argerror(2, msg) end
+-- Raises what stopped a batch (status s; failed, err: its filters'): a check
+-- of the core that failed before any mover moved (the mover listed twice, a
+-- move's number with its place, the mover's settings; see cs_lua_query.c), or
+-- (the centres in out first) the filter's error, its bad result or the
+-- core's failure, with which movers moved.
+local function many_fail(w, s, failed, err, n, stride, out)
+  local moved, at = w._bmoved, tonumber(w._bfailed[0])
+  local began = failed ~= CTX_OK
+  for i = 0, n - 1 do began = began or moved[i] ~= 0 end
+  if not began and (s == C.CS_EINVAL or s == C.CS_ERANGE) then
+    local e = C.cs_world_error(w._p)
+    local msg, list = ffi.string(e.message), w._blist
+    for i = 0, at - 1 do
+      if list[i] == list[at] then argerror(2, msg) end
+    end
+    if e.arg > 0 then argerror(3, format("%s (moves[%d])", msg, at * stride + e.arg)) end
+    error("collideAndSlideMany: " .. msg, 0)
   end
-  if e.arg > 0 then argerror(3, format("%s (moves[%d])", msg, at * stride + e.arg)) end
-  error("collideAndSlideMany: " .. msg, 0)
+  if not began then ctx_raise("collideAndSlideMany", s) end
+  if at < n then
+    for k = 1, 3 * n do out[k] = w._bout[k - 1] end
+  end
+  local what
+  if failed == CTX_RAISED then
+    if type(err) ~= "string" and type(err) ~= "number" then error(err, 0) end
+    what = format("the filter of mover %d raised an error: %s", at + 1, err)
+  elseif failed == CTX_BADRESULT then
+    what = format("the filter of mover %d %s", at + 1, filter_returned(err))
+  else
+    what = ffi.string(C.cs_world_error(w._p).message)
+  end
+  error(format("collideAndSlideMany: %s; %s", what, moved_summary(moved, n, at + 1)), 0)
 end
 
 --- world:collideAndSlideMany(movers, moves [, out]) -> out
@@ -1727,14 +1860,7 @@ function World.collideAndSlideMany(self, movers, moves, out)
   local list, mv, moved, filtered = self._blist, self._bmoves, self._bmoved, false
   for i = 1, n do
     local m = rawget(movers, i)
-    if getmetatable(m) ~= MOVER_MT or not m._p then
-      if getmetatable(m) == MOVER_MT then
-        argerror(2, format("mover %d: attempt to use a closed/collected Mover", i))
-      end
-      local t = tname(m)
-      argerror(2, format("mover %d: collideslide.Mover expected, got %s%s", i, t,
-        t == "collideslide.Character" and " (pass character.mover)" or ""))
-    end
+    if getmetatable(m) ~= MOVER_MT or not m._p then check_live(m, MOVER_MT, 2, false, nil, format("mover %d: ", i)) end
     if m._busy then
       error(format("collideAndSlideMany: mover %d is busy (its move is under way: called from a filter)", i), 0)
     end
@@ -1750,51 +1876,26 @@ function World.collideAndSlideMany(self, movers, moves, out)
     mv[k - 1] = x
   end
   ffi.fill(moved, n)
-  local s, failed, err = nil, CTX_OK, nil
-  local snapshot = movers
+  local s, failed, err, listed = nil, CTX_OK, nil, movers
   if filtered then
-    snapshot = {}
-    for i = 1, n do snapshot[i] = rawget(movers, i) end
-    s, failed, err = many_filtered(self, snapshot, n, stride)
+    listed = {}
+    for i = 1, n do listed[i] = rawget(movers, i) end
+    s, failed, err = many_filtered(self, listed, n, stride)
   else
     s = many_call(self._p, list, n, mv, stride, self._bout, moved, self._bfailed)
   end
   local pending = self._pending
   for i = 1, n do            -- the moved movers' handles: resolved when read
     if moved[i - 1] ~= 0 then
-      local m = rawget(snapshot, i)
+      local m = rawget(listed, i)
       m._resolved, m._cworld = false, self
       pending[m] = true
     end
   end
-  local at = tonumber(self._bfailed[0])
-  if s ~= 0 then
-    local began = failed ~= CTX_OK
-    for i = 0, n - 1 do
-      if began then break end
-      began = moved[i] ~= 0
-    end
-    if not began and (s == C.CS_EINVAL or s == C.CS_ERANGE) then many_check_fail(self, at, stride) end
-    if not began then ctx_raise("collideAndSlideMany", s) end
-  end
   out = out or {}
-  if s == 0 or at < n then
-    local o = self._bout
-    for k = 1, 3 * n do out[k] = o[k - 1] end
-  end
-  if s ~= 0 then
-    local what
-    if failed == CTX_RAISED then
-      if type(err) ~= "string" and type(err) ~= "number" then error(err, 0) end
-      what = format("the filter of mover %d raised an error: %s", at + 1, err)
-    elseif failed == CTX_BADRESULT then
-      what = format('the filter of mover %d returned %s (expected "slide", "touch" or "cross")', at + 1,
-        type(err) == "string" and '"' .. err .. '"' or tname(err))
-    else
-      what = ffi.string(C.cs_world_error(self._p).message)
-    end
-    error(format("collideAndSlideMany: %s; %s", what, moved_summary(moved, n, at + 1)), 0)
-  end
+  if s ~= 0 then many_fail(self, s, failed, err, n, stride, out) end
+  local o = self._bout
+  for k = 1, 3 * n do out[k] = o[k - 1] end
   return out
 end
 
@@ -1808,51 +1909,8 @@ function World.setThreads(self, k)
   check_not_moving(self, "setThreads")
   if C.cs_world_set_threads(self._p, k) ~= C.CS_OK then busy_moving("setThreads") end
 end
-
+end
 -- }======================================================================
-end
-
-local GXYZ = { "gx", "gy", "gz" }
-
---- world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z
-local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
-  if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
-  if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(vx, vy, vz, gx, gy, gz)) end
-  if type(vx) ~= "number" or type(vy) ~= "number" or type(vz) ~= "number" then
-    check_vec3(vx, vy, vz, 3, VXYZ, gx, gy, gz)
-  end
-  local grav = nil
-  if gx ~= nil or gy ~= nil or gz ~= nil then
-    if type(gx) ~= "number" or type(gy) ~= "number" or type(gz) ~= "number" then
-      check_vec3(gx, gy, gz, 6, GXYZ)
-    end
-    grav = self._grav
-    grav.x, grav.y, grav.z = gx, gy, gz
-  end
-  check_not_moving(self, "collideAndSlide")
-  if m._busy then error("collideAndSlide: the mover is busy (its move is under way: called from a filter)", 0) end
-  local mp = m._p
-  local s, failed, err
-  local walk = self._walk
-  walk.x, walk.y, walk.z = vx, vy, vz
-  if not m._filter then
-    s = slide_call(self._p, mp, walk, grav)
-  else
-    s, failed, err = slide_filtered(self, m, walk, grav)
-  end
-  if s ~= 0 then
-    if (s == C.CS_EINVAL or s == C.CS_ERANGE) and not failed then
-      core_fail(C.cs_world_error(self._p), 2, "collideAndSlide")
-    end
-    ctx_raise("collideAndSlide", s, failed, err)
-  end
-  -- the contacts' handles: resolved when read, or before this world changes
-  m._resolved, m._cworld = false, self
-  self._pending[m] = true
-  C.cs_mover_get_position(mp, POS)
-  return POSD[0], POSD[1], POSD[2]
-end
-World.collideAndSlide = collideAndSlide
 
 -- The hit in the world's buffer: t, px, py, pz, nx, ny, nz, triangle, body, tag;
 -- or nil. found < 0 is a failed call: -(cs_Status), its message as argument
@@ -1981,106 +2039,28 @@ function World.closestPoint(self, x, y, z, maxd, mask)
   return px, py, pz, t, tri, body, nx, ny, nz, tag
 end
 
-local run_query
-do                        -- (a block: the main chunk is at Lua's 200 locals)
--- The running query: its callback and its world's bodies.
-local Q_fn, Q_bodies, Q_failed, Q_err = nil, nil, CTX_OK, nil
-
-local function q_call(ok, r)
-  if not ok then
-    Q_failed, Q_err = CTX_RAISED, r
-    return 0
-  end
-  return r == false and 0 or 1
-end
-
--- The query kinds' FFI callbacks. queryBox: fn(body, triangle, tag)
-local tri_cb = ffi.cast("cs_TriFn", function(_, body, tri)
-  local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
-  return q_call(pcall(Q_fn, Q_bodies[ptr_addr(body)], tri + 1, tag))
-end)
-
--- overlapEllipsoid, overlap: fn(body, triangle, depth, nx, ny, nz, tag)
-local function overlap_call(body, tri, depth, nx, ny, nz)
-  local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
-  return q_call(pcall(Q_fn, Q_bodies[ptr_addr(body)], tri + 1, depth, nx, ny, nz, tag))
-end
-local overlap_cb = ffi.cast("cs_OverlapFn", function(_, body, tri, depth, n)
-  return overlap_call(body, tri, depth, n.x, n.y, n.z)
-end)
-
--- raycastAll: fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
-local hit_cb = ffi.cast("cs_HitFn", function(_, h)
-  local p, n = h.point, h.normal
-  local other = h.mover ~= nil and Q_bodies[0][ptr_addr(h.mover)] or    -- [0]: the movers
-    h.body ~= nil and Q_bodies[ptr_addr(h.body)] or nil
-  return q_call(pcall(Q_fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1, other, h.tag))
-end)
-
--- Runs the query of kind ("box", "overlap", "ray": a C function that calls
--- back, so never JIT-compiled) on a, b (and c) with fn (argument fnarg; mask
--- the next one, nil: dflt) as the callback of world w; returns the count, or
--- raises what failed.
--- An added mover the ellipsoid overlaps: fn(mover, 1, depth, nx, ny, nz, 0)
--- ([0] of the bodies: the world's movers).
-local mover_overlap_cb = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
-  return q_call(pcall(Q_fn, Q_bodies[0][ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
-end)
-
-function run_query(w, fname, fnarg, fn, mask, dflt, kind, a, b, c, d)
-  if fn ~= nil and type(fn) ~= "function" then
-    argerror(fnarg, "callback must be a function, got " .. tname(fn))
-  end
-  local mk = dflt
-  if mask ~= nil or dflt == nil then mk = opt_mask(mask, fnarg + 1) end
-  check_not_moving(w, fname)
-  local o_fn, o_bodies, o_failed, o_err = Q_fn, Q_bodies, Q_failed, Q_err
-  Q_fn, Q_bodies, Q_failed, Q_err = fn, w._bodies, CTX_OK, nil
-  w._busy = w._busy + 1
-  local n
-  local has = fn ~= nil
-  if kind == "box" then n = C.cs_world_query_box(w._p, a, b, mk, has and tri_cb or nil, nil)
-  elseif kind == "ray" then n = C.cs_world_raycast_all(w._p, a, b, mk, has and hit_cb or nil, nil)
-  else                                  -- the triangles, then the added movers (d: one to leave out)
-    n = C.cs_world_overlap(w._p, a, b, c, mk, d, has and overlap_cb or nil,
-      has and mover_overlap_cb or nil, nil)
-  end
-  w._busy = w._busy - 1
-  local failed, err = Q_failed, Q_err
-  Q_fn, Q_bodies, Q_failed, Q_err = o_fn, o_bodies, o_failed, o_err
-  if failed ~= CTX_OK then ctx_raise(fname, C.CS_EABORT, failed, err) end
-  n = tonumber(n)
-  if n == -C.CS_EINVAL or n == -C.CS_ERANGE then core_fail(C.cs_world_error(w._p), 1, fname) end
-  if n < 0 then status_error(fname, C.CS_ENOMEM) end
-  return n
-end
-jit.off(run_query)
-end
 
 local MINXYZ = { "minx", "miny", "minz" }
 local MAXXYZ = { "maxx", "maxy", "maxz" }
 
---- world:queryBox(minx, miny, minz, maxx, maxy, maxz, fn [, mask]) -> count
-function World.queryBox(self, x0, y0, z0, x1, y1, z1, fn, mask)
-  check_world(self, 1)
-  check_vec3(x0, y0, z0, 2, MINXYZ, x1, y1, z1)
-  check_vec3(x1, y1, z1, 5, MAXXYZ)
-  if x0 > x1 then argerror(5, "maxx is less than minx") end
-  if y0 > y1 then argerror(6, "maxy is less than miny") end
-  if z0 > z1 then argerror(7, "maxz is less than minz") end
-  local n = run_query(self, "queryBox", 8, fn, mask, nil, "box",
-    vec_ct(x0, y0, z0), vec_ct(x1, y1, z1))
-  return n
-end
-
---- world:overlapEllipsoid(px, py, pz, rx, ry, rz, fn [, mask]) -> count
-function World.overlapEllipsoid(self, px, py, pz, rx, ry, rz, fn, mask)
-  check_world(self, 1)
-  check_vec3(px, py, pz, 2, PXYZ, rx, ry, rz)
-  check_vec3(rx, ry, rz, 5, RXYZ)
-  local n = run_query(self, "overlapEllipsoid", 8, fn, mask, nil, "overlap",
-    vec_ct(px, py, pz), vec_ct(rx, ry, rz), nil)
-  return n
+--- world:queryBox(minx, miny, minz, maxx, maxy, maxz, fn [, mask]),
+--- overlapEllipsoid(px, py, pz, rx, ry, rz, fn [, mask]),
+--- raycastAll(ox, oy, oz, dx, dy, dz, fn [, mask]) -> count
+for name, q in next, { queryBox = { MINXYZ, MAXXYZ, "box" }, overlapEllipsoid = { PXYZ, RXYZ, "overlap" },
+                       raycastAll = { OXYZ, DXYZ, "ray" } } do
+  local names1, names2, kind = q[1], q[2], q[3]
+  World[name] = function(self, x0, y0, z0, x1, y1, z1, fn, mask)
+    check_world(self, 1)
+    check_vec3(x0, y0, z0, 2, names1, x1, y1, z1)
+    check_vec3(x1, y1, z1, 5, names2)
+    if kind == "box" then
+      if x0 > x1 then argerror(5, "maxx is less than minx") end
+      if y0 > y1 then argerror(6, "maxy is less than miny") end
+      if z0 > z1 then argerror(7, "maxz is less than minz") end
+    end
+    local n = run_query(self, name, 8, fn, mask, nil, kind, vec_ct(x0, y0, z0), vec_ct(x1, y1, z1))
+    return n                            -- (not a tail call: argerror finds this function)
+  end
 end
 
 --- world:overlap(mover, fn [, mask]) -> count; mask: the mover's collidesWith.
@@ -2093,16 +2073,6 @@ function World.overlap(self, m, fn, mask)
   C.cs_mover_get_orientation(mp, q)
   local n = run_query(self, "overlap", 3, fn, mask, C.cs_mover_get(mp, C.CS_COLLIDES_WITH),
     "overlap", p, r, q, mp)
-  return n
-end
-
---- world:raycastAll(ox, oy, oz, dx, dy, dz, fn [, mask]) -> count
-function World.raycastAll(self, ox, oy, oz, dx, dy, dz, fn, mask)
-  check_world(self, 1)
-  check_vec3(ox, oy, oz, 2, OXYZ, dx, dy, dz)
-  check_vec3(dx, dy, dz, 5, DXYZ)
-  local n = run_query(self, "raycastAll", 8, fn, mask, nil, "ray",
-    vec_ct(ox, oy, oz), vec_ct(dx, dy, dz))
   return n
 end
 
