@@ -250,6 +250,8 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
                                           const double *moves, int stride, double *out,
                                           unsigned char *moved, size_t *failed);
+const char *cs_batch_summary(char *buf, size_t size, const unsigned char *moved, size_t n,
+                             size_t failed);
 ]]
 local CS_VERSION = "0.1.0"      -- the header's CS_VERSION (spec/ffi_spec.lua checks it)
 
@@ -1238,13 +1240,8 @@ end
 
 local function get_field(m, f)
   if f == MF_FILTER then return m._filter or nil end
-  local d = C.cs_mover_get(m._p, f)
+  local d = C.cs_mover_get(m._p, f)        -- (an auto skin: the one in use)
   if f == MF_BLOCK then return d ~= 0 end
-  if f == MF_SKIN and d < 0 then           -- auto: 1% of the smallest radius
-    C.cs_mover_get_radius(m._p, V1)
-    local x, y, z = V1.x, V1.y, V1.z
-    return 0.01 * (x < y and (x < z and x or z) or (y < z and y or z))
-  end
   return d
 end
 
@@ -1770,38 +1767,7 @@ World.collideAndSlide = collideAndSlide
 -- =======================================================================
 do                        -- (a block: the main chunk is at Lua's 200 locals)
 local MOVE_NAMES = { "vx", "vy", "vz", "gx", "gy", "gz" }
-
--- Which movers moved, the failed one (place at, 1-based) named first among
--- the others: "movers 1-140 and 150-300 moved, mover 141 and 4 others did not".
-local function moved_summary(moved, n, at)
-  local runs, count, first, last = 0, 0, {}, {}
-  local i = 0
-  while i < n do
-    while i < n and moved[i] == 0 do i = i + 1 end
-    if i == n then break end
-    local j = i
-    while j < n and moved[j] ~= 0 do j = j + 1 end
-    runs, count = runs + 1, count + j - i
-    if runs <= 2 then first[runs], last[runs] = i + 1, j end
-    i = j
-  end
-  local s
-  if count == 0 then
-    s = "no mover moved"
-  else
-    local function run(r) return first[r] == last[r] and tostring(first[r]) or first[r] .. "-" .. last[r] end
-    s = (count == 1 and "mover " or "movers ") .. run(1)
-    if runs == 2 then s = s .. " and " .. run(2) end
-    if runs > 2 then
-      local rest = count - (last[1] - first[1] + 1) - (last[2] - first[2] + 1)
-      s = s .. ", " .. run(2) .. format(" and %d other%s", rest, rest == 1 and "" or "s")
-    end
-    s = s .. " moved"
-  end
-  local rest = n - count - 1
-  if rest == 0 then return s .. format(", mover %d did not", at) end
-  return s .. format(", mover %d and %d other%s did not", at, rest, rest == 1 and "" or "s")
-end
+local SUMMARY = ffi.new("char[256]")     -- cs_batch_summary's
 
 -- Raises what stopped a batch (status s; failed, err: its filters'): a check
 -- of the core that failed before any mover moved (the mover listed twice, a
@@ -1834,7 +1800,8 @@ local function many_fail(w, s, failed, err, n, stride, out)
   else
     what = ffi.string(C.cs_world_error(w._p).message)
   end
-  error(format("collideAndSlideMany: %s; %s", what, moved_summary(moved, n, at + 1)), 0)
+  C.cs_batch_summary(SUMMARY, 256, moved, n, at)      -- "movers 1-140 and 150-300 moved, ..."
+  error(format("collideAndSlideMany: %s; %s", what, ffi.string(SUMMARY)), 0)
 end
 
 --- world:collideAndSlideMany(movers, moves [, out]) -> out
