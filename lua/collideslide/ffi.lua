@@ -370,17 +370,12 @@ local function status_error(fname, s)
   error(fname .. ": " .. ffi.string(C.cs_status_string(s)), 0)
 end
 
--- A number as the messages show it: NaN, inf, -inf, or %.14g.
-local function fmtnum(d)
-  if d ~= d then return "NaN" end
-  if d == huge then return "inf" end
-  if d == -huge then return "-inf" end
-  return format("%.14g", d)
-end
-
--- The type of v as __name (our types) or the basic type; "no value" for a
--- missing argument (none: v and every argument after it are nil).
-local check_tname = require("collideslide.check").tname
+-- A number as the messages show it (NaN, inf, -inf, or %.14g), and the type
+-- of v as __name (our types) or the basic type: the Lua layer's, whose words
+-- are the C module's too. tname: "no value" for a missing argument (none: v
+-- and every argument after it are nil).
+local check = require "collideslide.check"
+local fmtnum, check_tname = check.num2str, check.tname
 local function tname(v, none)
   if v == nil and none then return "no value" end
   return check_tname(v)
@@ -936,9 +931,10 @@ local function newWorld()
   local s = C.cs_world_new(ALLOC, WORLD_OUT)
   if s ~= C.CS_OK then status_error("newWorld", s) end
   local uses, movers = {}, {}
-  local hit = ffi.new("cs_Hit[1]")
+  local hit, free = ffi.new("cs_Hit[1]"), world_finalizer(uses)
   return setmetatable({
-    _p = ffi.gc(WORLD_OUT[0], world_finalizer(uses)),
+    _p = ffi.gc(WORLD_OUT[0], free),
+    _free = free,                   -- the finalizer, which world_close calls
     _uses = uses,                   -- mesh -> count (the finalizer's)
     _bodies = { [0] = movers },     -- cs_Body address -> handle ([0]: _movers, for
                                     -- the callbacks, which get the bodies)
@@ -967,12 +963,7 @@ local function world_close(self)
   resolve_pending(self)
   self._p = nil
   ffi.gc(p, nil)
-  C.cs_world_free(p)
-  local uses = self._uses
-  for m, n in next, uses do
-    uses[m] = nil
-    mesh_release(m, n)
-  end
+  self._free(p)
   for _, handles in next, { self._bodies, self._sensors } do
     for a, h in next, handles do
       h._p = nil
@@ -1255,6 +1246,12 @@ local function fill(t)
   return V1
 end
 
+-- newMover's shape keys: their numbers' names and the core's setter, in the
+-- order newMover sets them.
+local SHAPE = { { "radius", RXYZ, C.cs_mover_set_radius }, { "position", XYZ, C.cs_mover_set_position },
+  { "up", XYZ, C.cs_mover_set_up }, { "orientation", QXYZW, C.cs_mover_set_orientation } }
+for _, sh in ipairs(SHAPE) do SHAPE[sh[1]] = sh end
+
 --- cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
 ---   orientation = {qx, qy, qz, qw}, up = {x, y, z}, <any field>} -> mover
 local function newMover(...)
@@ -1264,23 +1261,16 @@ local function newMover(...)
   local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
   for k, v in next, t do
     if type(k) ~= "string" then argerror(1, format("unknown Mover field (a %s key)", type(k))) end
-    if k == "radius" then
-      if type(v) == "number" then
+    local names = SHAPE[k] and SHAPE[k][2]
+    if names then
+      if k == "radius" and type(v) == "number" then
         if v - v ~= 0 then argerror(1, "radius is " .. fmtnum(v)) end
-        shape.radius = { v, v, v }
-      elseif type(v) == "table" then
-        shape.radius = table_nums(1, v, "radius", RXYZ, 3)
-      else
-        argerror(1, "radius must be a number or a table {rx, ry, rz}, got " .. tname(v))
+        v = { v, v, v }
+      elseif type(v) ~= "table" then    -- "radius must be a number or a table {rx, ry, rz}, got ..."
+        argerror(1, format("%s must be %sa table {%s}, got %s", k, k == "radius" and "a number or " or "",
+          table.concat(names, ", "), tname(v)))
       end
-    elseif k == "position" or k == "up" then
-      if type(v) ~= "table" then argerror(1, format("%s must be a table {x, y, z}, got %s", k, tname(v))) end
-      shape[k] = table_nums(1, v, k, XYZ, 3)
-    elseif k == "orientation" then
-      if type(v) ~= "table" then
-        argerror(1, "orientation must be a table {qx, qy, qz, qw}, got " .. tname(v))
-      end
-      shape.orientation = table_nums(1, v, "orientation", QXYZW, 4)
+      shape[k] = table_nums(1, v, k, names, #names)
     elseif FIELDS[k] then
       vals[k] = check_field(FIELDS[k], k, v, 1, nil)
     else
@@ -1291,11 +1281,9 @@ local function newMover(...)
   local s = C.cs_mover_new(ALLOC, MOVER_OUT)
   if s ~= C.CS_OK then status_error("newMover", s) end
   local mp = ffi.gc(MOVER_OUT[0], C.cs_mover_free)
-  -- the core's checks: the field and its message
-  for _, f in next, { { "radius", C.cs_mover_set_radius }, { "position", C.cs_mover_set_position },
-                      { "up", C.cs_mover_set_up }, { "orientation", C.cs_mover_set_orientation } } do
-    local v = shape[f[1]]
-    if v and f[2](mp, fill(v)) ~= 0 then core_fail(C.cs_mover_error(mp), 1, "newMover", f[1] .. ": ") end
+  for _, sh in ipairs(SHAPE) do        -- the core's checks: the field and its message
+    local v = shape[sh[1]]
+    if v and sh[3](mp, fill(v)) ~= 0 then core_fail(C.cs_mover_error(mp), 1, "newMover", sh[1] .. ": ") end
   end
   for i, name in ipairs(FIELD_ORDER) do
     if vals[name] ~= nil and set_field(mp, i - 1, vals[name], false) ~= 0 then
