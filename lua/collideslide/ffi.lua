@@ -21,10 +21,11 @@
 --     holds its meshes, so a core mesh is freed after the worlds that use it.
 --   - The handles of a call's contacts are resolved when first read, or before
 --     the world changes (add, remove, close): the ones the C module gives.
---   - One FFI callback per kind (filter, mover filter, three query kinds); the
---     C calls that call back run with jit.off (a callback from compiled code
---     aborts LuaJIT), the others (vectors through pointers) JIT-compile. A
---     callback's error is parked, the core stopped, the error raised again.
+--   - One FFI callback per kind (filter, mover filter, four query kinds), and
+--     one context for the running call; the C calls that call back run with
+--     jit.off (a callback from compiled code aborts LuaJIT), the others
+--     (vectors through pointers) JIT-compile. A callback's error is parked,
+--     the core stopped, the error raised again.
 -- See bench/RESULTS.md ("LuaJIT: FFI vs C module") for the speed of both.
 
 local ffi = require "ffi"
@@ -1344,7 +1345,7 @@ function MOVER_MT.__newindex(self, k, v)
   check_mover(self, 1, false, "__newindex")
   if f == nil then unknown_field("Mover", k) end
   local d = check_field(f, k, v, 3, "__newindex")
-  if self._busy then error("__newindex: the mover is busy (its move is under way: called from a filter)", 0) end
+  check_mover_idle(self, "__newindex")
   if f == MF_FILTER then self._filter = v or false
   elseif set_field(self._p, f, d, v == nil) ~= 0 then
     fail_at(3, "__newindex", ffi.string(C.cs_mover_error(self._p).message))
