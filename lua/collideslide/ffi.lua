@@ -937,8 +937,9 @@ local function newWorld()
     _p = ffi.gc(WORLD_OUT[0], free),
     _free = free,                   -- the finalizer, which world_close calls
     _uses = uses,                   -- mesh -> count (the finalizer's)
-    _bodies = { [0] = movers },     -- cs_Body address -> handle ([0]: _movers, for
-                                    -- the callbacks, which get the bodies)
+    _bodies = {},                   -- cs_Body address -> handle (no other keys: a key 0
+                                    -- would give it an array part, and lookups of
+                                    -- addresses in it could not be compiled)
     _movers = movers,               -- added cs_Mover address -> handle
     _sensors = {},                  -- cs_Sensor address -> handle
     _pending = setmetatable({}, { __mode = "k" }),   -- movers with unresolved contacts
@@ -1549,13 +1550,13 @@ local slide_filtered, many_filtered, run_query
 do                        -- (a block: the main chunk is at Lua's 200 locals)
 -- The running call's context: fn and self (a mover's filter and its mover, or
 -- a query's callback), or a batch's fns and list (its movers' filters and
--- movers, by the place in the list their callbacks get as ud); bodies (its
--- world's handles, [0] its movers); failed and err (what a callback left);
+-- movers, by the place in the list their callbacks get as ud); bodies and
+-- movers (its world's handles); failed and err (what a callback left);
 -- prev (the context it interrupted).
 local X = { failed = CTX_OK }
 
 local function ctx_enter(w, x)
-  x.bodies, x.failed, x.prev = w._bodies, CTX_OK, X
+  x.bodies, x.movers, x.failed, x.prev = w._bodies, w._movers, CTX_OK, X
   X = x
   w._busy = w._busy + 1
 end
@@ -1593,7 +1594,7 @@ local filter_cb = ffi.cast("cs_FilterFn", function(ud, body, tag)
 end)
 local mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(ud, other)
   local fn, m = filter_of(ud)
-  return filter_result(pcall(fn, m, X.bodies[0][ptr_addr(other)], 0))
+  return filter_result(pcall(fn, m, X.movers[ptr_addr(other)], 0))
 end)
 
 -- Puts the filter callbacks on mover m (ud: its place in a batch), or takes them off.
@@ -1665,13 +1666,13 @@ end)
 
 -- and an added mover the ellipsoid overlaps: fn(mover, 1, depth, nx, ny, nz, 0)
 local mover_overlap_cb = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
-  return q_call(pcall(X.fn, X.bodies[0][ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
+  return q_call(pcall(X.fn, X.movers[ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
 end)
 
 -- raycastAll: fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
 local hit_cb = ffi.cast("cs_HitFn", function(_, h)
   local p, n = h.point, h.normal
-  local other = h.mover ~= nil and X.bodies[0][ptr_addr(h.mover)] or
+  local other = h.mover ~= nil and X.movers[ptr_addr(h.mover)] or
     h.body ~= nil and X.bodies[ptr_addr(h.body)] or nil
   return q_call(pcall(X.fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1, other, h.tag))
 end)
