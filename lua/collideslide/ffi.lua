@@ -695,6 +695,9 @@ local function read_tags(arg, t, ntris)
   return tags
 end
 
+local BACKFACES = { collide = C.CS_BACKFACES_COLLIDE, ignore = C.CS_BACKFACES_IGNORE,
+  [C.CS_BACKFACES_COLLIDE] = "collide", [C.CS_BACKFACES_IGNORE] = "ignore" }
+
 -- options: {tags = {...}, backfaces = "collide" | "ignore"}, read raw; unknown
 -- keys are errors. Returns backfaces and the tags table (or nil).
 local function read_options(o, arg)
@@ -706,16 +709,11 @@ local function read_options(o, arg)
       argerror(arg, format("unknown option '%s' (options are tags, backfaces)", k))
     end
   end
-  local bf = C.CS_BACKFACES_COLLIDE
   local s = rawget(o, "backfaces")
-  if s ~= nil then
-    if s == "collide" then bf = C.CS_BACKFACES_COLLIDE
-    elseif s == "ignore" then bf = C.CS_BACKFACES_IGNORE
-    elseif type(s) == "string" then
-      argerror(arg, format('options.backfaces must be "collide" or "ignore", got "%s"', s))
-    else
-      argerror(arg, format('options.backfaces must be "collide" or "ignore", got %s', type(s)))
-    end
+  local bf = (s == nil or type(s) == "string") and BACKFACES[s or "collide"]
+  if not bf then
+    argerror(arg, format('options.backfaces must be "collide" or "ignore", got %s',
+      type(s) == "string" and '"' .. s .. '"' or type(s)))
   end
   local tags = rawget(o, "tags")
   if tags ~= nil and type(tags) ~= "table" then
@@ -774,9 +772,7 @@ getters(Mesh, check_mesh, { triangleCount = { C.cs_mesh_triangle_count, "count" 
   vertexCount = { C.cs_mesh_vertex_count, "count" }, memory = { C.cs_mesh_memory, "count" },
   degenerateCount = { C.cs_mesh_degenerate_count, "count" }, bounds = { C.cs_mesh_bounds, "bounds" } })
 
-function Mesh.getBackfaces(self)
-  return C.cs_mesh_backfaces(check_mesh(self, 1)._p) == C.CS_BACKFACES_IGNORE and "ignore" or "collide"
-end
+function Mesh.getBackfaces(self) return BACKFACES[C.cs_mesh_backfaces(check_mesh(self, 1)._p)] end
 
 -- The mesh of self and the 0-based index of i (a vertex or triangle index).
 local function mesh_index(self, i, what, none)
