@@ -1156,6 +1156,7 @@ for _, K in next, { BODY_K, SENSOR_K } do
   end
 end
 
+-- body:setVelocity(vx, vy, vz), getVelocity(), isEnabled(), getBounds() (world space)
 local VXYZ = { "vx", "vy", "vz" }
 local function world_error(h) return C.cs_world_error(h._w._p) end
 setters(Body, BODY_K.check, world_error, nil, { setVelocity = { C.cs_body_set_velocity, VXYZ } })
@@ -1408,6 +1409,7 @@ end
 Mover.getPosition = getPosition
 
 local function mover_error(m) return C.cs_mover_error(m._p) end
+-- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw)
 setters(Mover, check_mover, mover_error, check_mover_idle, { setPosition = { C.cs_mover_set_position, XYZ },
   setUp = { C.cs_mover_set_up, XYZ }, setOrientation = { C.cs_mover_set_orientation, QXYZW } })
 getters(Mover, check_mover, { getRadius = { C.cs_mover_get_radius, "vec" },
