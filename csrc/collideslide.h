@@ -573,6 +573,13 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
                                           const double *moves, int stride, double *out,
                                           unsigned char *moved, size_t *failed);
+/* After a batch that failed once it had begun: which movers moved (moved,
+** n) and which did not, the failed one (index failed, 0-based) named first,
+** as both Lua bindings word it: "movers 1-140 and 150-300 moved, mover 141
+** and 4 others did not". Writes at most size bytes into buf, NUL included
+** (256 hold any summary); returns buf. */
+const char *cs_batch_summary(char *buf, size_t size, const unsigned char *moved, size_t n,
+                             size_t failed);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
 ** their near movers in slot order (cs_world.c), so nothing depends on
 ** which thread ran what, or when.
 */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,6 +487,51 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
     w->err.arg = 0;
   } else s = cs_ok(&w->err);
   return s;
+}
+
+/* Appends printf-style to buf (size bytes, *len used), cut at its end. */
+static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) {
+  va_list ap;
+  int k;
+  if (*len + 1 >= size) return;
+  va_start(ap, fmt);
+  k = vsnprintf(buf + *len, size - *len, fmt, ap);
+  va_end(ap);
+  if (k > 0) *len = *len + (size_t)k < size ? *len + (size_t)k : size - 1;
+}
+
+const char *cs_batch_summary(char *buf, size_t size, const unsigned char *moved, size_t n,
+                             size_t failed) {
+  size_t i, j, count = 0, runs = 0, first[2] = {0, 0}, last[2] = {0, 0}, rest, len = 0;
+  int r;
+  if (size == 0) return buf;
+  buf[0] = '\0';
+  for (i = 0; i < n; i = j) {                /* the runs of moved movers, 1-based */
+    for (; i < n && !moved[i]; i++) {}
+    if (i == n) break;
+    for (j = i; j < n && moved[j]; j++) {}
+    if (runs < 2) { first[runs] = i + 1; last[runs] = j; }
+    runs++;
+    count += j - i;
+  }
+  if (count == 0) put(buf, size, &len, "no mover moved");
+  else {
+    put(buf, size, &len, count == 1 ? "mover " : "movers ");
+    for (r = 0; r < 2 && (size_t)r < runs; r++) {
+      if (r == 1) put(buf, size, &len, runs > 2 ? ", " : " and ");
+      if (first[r] == last[r]) put(buf, size, &len, "%zu", first[r]);
+      else put(buf, size, &len, "%zu-%zu", first[r], last[r]);
+    }
+    if (runs > 2) {
+      rest = count - (last[0] - first[0] + 1) - (last[1] - first[1] + 1);
+      put(buf, size, &len, " and %zu other%s", rest, rest == 1 ? "" : "s");
+    }
+    put(buf, size, &len, " moved");
+  }
+  rest = count + 1 < n ? n - count - 1 : 0;  /* not moved, besides the failed one */
+  if (rest == 0) put(buf, size, &len, ", mover %zu did not", failed + 1);
+  else put(buf, size, &len, ", mover %zu and %zu other%s did not", failed + 1, rest, rest == 1 ? "" : "s");
+  return buf;
 }
 
 /* {==================================================================

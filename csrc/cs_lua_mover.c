@@ -80,24 +80,16 @@ static double check_field(lua_State *L, int f, int vi, int arg, const char *fnam
 
 static void push_field(lua_State *L, MoverUD *m, int self, int f) {
   double d;
-  cs_Vec3 r;
   if (f == MF_FILTER) {
     csL_getuservalue(L, self);
     lua_rawgeti(L, -1, MUV_FILTER);
     return;
   }
-  d = cs_mover_get(m->mover, mover_settings[f]);
+  d = cs_mover_get(m->mover, mover_settings[f]);     /* (an auto skin: the one in use) */
   switch (f) {
     case MF_MAXIT: lua_pushinteger(L, (lua_Integer)d); break;
     case MF_BLOCK: lua_pushboolean(L, d != 0); break;
     case MF_MASK: case MF_LAYERS: csL_pushuint(L, (unsigned)d); break;
-    case MF_SKIN:
-      if (d < 0) {                      /* auto: 1% of the smallest radius */
-        cs_mover_get_radius(m->mover, &r);
-        d = 0.01 * (r.x < r.y ? (r.x < r.z ? r.x : r.z) : (r.y < r.z ? r.y : r.z));
-      }
-      lua_pushnumber(L, d);
-      break;
     default: lua_pushnumber(L, d); break;
   }
 }

@@ -305,49 +305,12 @@ static const char *move_name(size_t k, int stride) {
   return c < 3 ? VXYZ[c] : GXYZ[c - 3];
 }
 
-/* Pushes which movers moved, the failed one (index at) named first among
-** the others: "movers 1-140 and 150-300 moved, mover 141 and 4 others did
-** not". */
-static void push_moved(lua_State *L, const unsigned char *moved, size_t n, size_t at) {
-  size_t i, j, count = 0, runs = 0, first[2] = {0, 0}, last[2] = {0, 0}, rest;
-  int parts = 0, r;
-  for (i = 0; i < n; i = j) {
-    for (; i < n && !moved[i]; i++) {}
-    for (j = i; j < n && moved[j]; j++) {}
-    if (i == n) break;
-    if (runs < 2) { first[runs] = i; last[runs] = j - 1; }
-    runs++;
-    count += j - i;
-  }
-  if (count == 0) { lua_pushliteral(L, "no mover moved"); parts++; }
-  else {
-    lua_pushstring(L, count == 1 ? "mover " : "movers ");
-    parts++;
-    for (r = 0; r < 2 && r < (int)runs; r++) {
-      if (r == 1) { lua_pushstring(L, runs > 2 ? ", " : " and "); parts++; }
-      if (first[r] == last[r]) lua_pushfstring(L, "%d", (int)first[r] + 1);
-      else lua_pushfstring(L, "%d-%d", (int)first[r] + 1, (int)last[r] + 1);
-      parts++;
-    }
-    if (runs > 2) {
-      rest = count - (last[0] - first[0] + 1) - (last[1] - first[1] + 1);
-      lua_pushfstring(L, " and %d other%s", (int)rest, rest == 1 ? "" : "s");
-      parts++;
-    }
-    lua_pushliteral(L, " moved");
-    parts++;
-  }
-  rest = n - count - 1;                     /* not moved, besides the failed one */
-  if (rest == 0) lua_pushfstring(L, ", mover %d did not", (int)at + 1);
-  else lua_pushfstring(L, ", mover %d and %d other%s did not", (int)at + 1, (int)rest, rest == 1 ? "" : "s");
-  lua_concat(L, parts + 1);
-}
-
 /* Raises what stopped a batch that had begun: the filter's error (what it
 ** raised, prefixed, when it is a string; any other value as it is), its bad
 ** result, or the core's failure; with which movers moved. */
 static int crowd_raise(lua_State *L, const Crowd *a, size_t nf, size_t n, size_t at, int err) {
   size_t k;
+  char summary[256];
   for (k = 0; k < nf; k++) {
     const CallCtx *c = &a->ctx[k];
     if (c->failed == CTX_RAISED) {
@@ -368,7 +331,7 @@ static int crowd_raise(lua_State *L, const Crowd *a, size_t nf, size_t n, size_t
   }
   if (k == nf) lua_pushfstring(L, "collideAndSlideMany: %s; ", cs_world_error(
       ((WorldUD *)lua_touserdata(L, 1))->world)->message);
-  push_moved(L, a->moved, n, at);
+  lua_pushstring(L, cs_batch_summary(summary, sizeof summary, a->moved, n, at));
   lua_concat(L, 2);
   return lua_error(L);
 }

@@ -198,6 +198,9 @@ describe("Mesh", function()
         "bad argument #3 to 'newMesh'", 'options.backfaces must be "collide" or "ignore", got "both"')
       fails_with(function() cs.newMesh(base, nil, { backfaces = true }) end,
         'options.backfaces must be "collide" or "ignore", got boolean')
+      -- (the core's numbers are no spellings of it)
+      fails_with(function() cs.newMesh(base, nil, { backfaces = 1 }) end,
+        'options.backfaces must be "collide" or "ignore", got number')
     end)
 
     it("still builds after all those errors", function()

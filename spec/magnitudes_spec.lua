@@ -160,6 +160,18 @@ describe("Every number of every size", function()
     assert.are.same({ x, y, z }, { m:getPosition() })
   end)
 
+  it("a mover with a filter gets the same words for a refused move", function()
+    -- (the FFI binding gave the status's words, "index out of range", once)
+    local w, m = scene()
+    m.filter = function() return "slide" end
+    local ok, e = pcall(function() local x1 = w:collideAndSlide(m, 1e308, 0, 0); return x1 end)
+    assert.is_false(ok)
+    assert.matches("bad argument #2 to 'collideAndSlide' %(vx is out of range %(|vx| > 1e30%), got 1e%+308%)", e)
+    ok, e = pcall(function() local x1 = w:collideAndSlide(m, 0, 0 / 0, 0); return x1 end)
+    assert.is_false(ok)
+    assert.matches("bad argument #3 to 'collideAndSlide' %(vy is NaN%)", e)
+  end)
+
   it("moves of 1e30 radii are refused, shorter ones give finite results", function()
     local w, m = scene()
     m:setRadius(1e-20)

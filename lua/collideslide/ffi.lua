@@ -21,10 +21,11 @@
 --     holds its meshes, so a core mesh is freed after the worlds that use it.
 --   - The handles of a call's contacts are resolved when first read, or before
 --     the world changes (add, remove, close): the ones the C module gives.
---   - One FFI callback per kind (filter, mover filter, three query kinds); the
---     C calls that call back run with jit.off (a callback from compiled code
---     aborts LuaJIT), the others (vectors through pointers) JIT-compile. A
---     callback's error is parked, the core stopped, the error raised again.
+--   - One FFI callback per kind (filter, mover filter, four query kinds), and
+--     one context for the running call; the C calls that call back run with
+--     jit.off (a callback from compiled code aborts LuaJIT), the others
+--     (vectors through pointers) JIT-compile. A callback's error is parked,
+--     the core stopped, the error raised again.
 -- See bench/RESULTS.md ("LuaJIT: FFI vs C module") for the speed of both.
 
 local ffi = require "ffi"
@@ -250,6 +251,8 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
                                           const double *moves, int stride, double *out,
                                           unsigned char *moved, size_t *failed);
+const char *cs_batch_summary(char *buf, size_t size, const unsigned char *moved, size_t n,
+                             size_t failed);
 ]]
 local CS_VERSION = "0.1.0"      -- the header's CS_VERSION (spec/ffi_spec.lua checks it)
 
@@ -320,6 +323,8 @@ local C = load_library()
 local slide_call = ffi.cast("int (*)(cs_World *, cs_Mover *, const cs_Vec3 *, const cs_Vec3 *)",
   C.cs_world_collide_and_slide)
 local ground_state = ffi.cast("int (*)(const cs_Mover *)", C.cs_mover_ground_state)
+local many_call = ffi.cast("int (*)(cs_World *, cs_Mover *const *, size_t, const double *, int, "
+  .. "double *, unsigned char *, size_t *)", C.cs_world_collide_and_slide_many)
 
 -- Errors and argument checks, as the C module words them
 
@@ -366,17 +371,12 @@ local function status_error(fname, s)
   error(fname .. ": " .. ffi.string(C.cs_status_string(s)), 0)
 end
 
--- A number as the messages show it: NaN, inf, -inf, or %.14g.
-local function fmtnum(d)
-  if d ~= d then return "NaN" end
-  if d == huge then return "inf" end
-  if d == -huge then return "-inf" end
-  return format("%.14g", d)
-end
-
--- The type of v as __name (our types) or the basic type; "no value" for a
--- missing argument (none: v and every argument after it are nil).
-local check_tname = require("collideslide.check").tname
+-- A number as the messages show it (NaN, inf, -inf, or %.14g), and the type
+-- of v as __name (our types) or the basic type: the Lua layer's, whose words
+-- are the C module's too. tname: "no value" for a missing argument (none: v
+-- and every argument after it are nil).
+local check = require "collideslide.check"
+local fmtnum, check_tname = check.num2str, check.tname
 local function tname(v, none)
   if v == nil and none then return "no value" end
   return check_tname(v)
@@ -392,20 +392,20 @@ end
 
 -- v of type mt; errors to argument arg of fname (nil: the running function),
 -- `none` as tname's.
-local function check_is(v, mt, arg, none, fname)
+local function check_is(v, mt, arg, none, fname, prefix)
   if getmetatable(v) ~= mt then
     local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
-    fail_at(arg, fname, mt.__name .. " expected, got " .. t
+    fail_at(arg, fname, (prefix or "") .. mt.__name .. " expected, got " .. t
       .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or ""))
   end
   return v
 end
 
--- The same, alive (its _p set, not _closed).
-local function check_live(v, mt, arg, none, fname)
-  check_is(v, mt, arg, none, fname)
+-- The same, alive (its _p set, not _closed). prefix: the messages' ("mover 3: ").
+local function check_live(v, mt, arg, none, fname, prefix)
+  check_is(v, mt, arg, none, fname, prefix)
   if not v._p or rawget(v, "_closed") then
-    fail_at(arg, fname, "attempt to use a closed/collected " .. mt.__name:sub(14))
+    fail_at(arg, fname, (prefix or "") .. "attempt to use a closed/collected " .. mt.__name:sub(14))
   end
   return v
 end
@@ -515,7 +515,6 @@ local V1, V2, V3 = vec_ct(), vec_ct(), vec_ct()
 local BOX = ffi.new("cs_Vec3[2]")                    -- bounds out
 local BOXD = ffi.cast("double *", BOX)
 local Q4 = ffi.new("double[4]")
-local M16 = ffi.new("double[16]")
 local MESH_OUT, WORLD_OUT = ffi.new("cs_Mesh *[1]"), ffi.new("cs_World *[1]")
 local BODY_OUT, MOVER_OUT = ffi.new("cs_Body *[1]"), ffi.new("cs_Mover *[1]")
 local SENSOR_OUT = ffi.new("cs_Sensor *[1]")
@@ -530,16 +529,50 @@ local function ptr_addr(p)
   return tonumber(ffi.cast(uintptr_ct, p))
 end
 
-local function bounds(get, p)
-  get(p, BOX, BOX + 1)
-  return BOXD[0], BOXD[1], BOXD[2], BOXD[3], BOXD[4], BOXD[5]
+-- The cold getters: M.name(self) checks self (check(self, 1), a handle with
+-- its core pointer in _p), calls the core function f on that pointer and
+-- returns its answer or out-parameters as one of these kinds.
+local M16 = ffi.new("double[16]")
+local GOT = {
+  count = function(f, p) return tonumber(f(p)) end,
+  int = function(f, p) return f(p) end,
+  bool = function(f, p) return f(p) ~= 0 end,
+  vec = function(f, p) f(p, V1); return V1.x, V1.y, V1.z end,
+  quat = function(f, p) f(p, Q4); return Q4[0], Q4[1], Q4[2], Q4[3] end,
+  bounds = function(f, p)            -- minx, miny, minz, maxx, maxy, maxz
+    f(p, BOX, BOX + 1)
+    return BOXD[0], BOXD[1], BOXD[2], BOXD[3], BOXD[4], BOXD[5]
+  end,
+  matrix = function(f, p)            -- 16 numbers, a column-major 4x4 matrix
+    f(p, M16)
+    local m = M16
+    return m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
+      m[12], m[13], m[14], m[15]
+  end,
+}
+local function getters(M, check, list)     -- list: name -> { f, kind }
+  for name, g in next, list do
+    local f, got = g[1], GOT[g[2]]
+    M[name] = function(self) return got(f, check(self, 1)._p) end
+  end
 end
 
-local function matrix(get, p)
-  get(p, M16)
-  local m = M16
-  return m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
-    m[12], m[13], m[14], m[15]
+-- The cold setters of numbers: M.name(self, a, b, c [, d]) checks self, the
+-- numbers (names: theirs; 3 go to f in V1, 4 in Q4) and, if given,
+-- idle(self, name); f failing raises the core's error (err(self), a cs_Error *).
+local function setters(M, check, err, idle, list)  -- list: name -> { f, names }
+  for name, g in next, list do
+    local f, names = g[1], g[2]
+    local q = names[4] ~= nil
+    M[name] = function(self, a, b, c, d)
+      check(self, 1)
+      check_vec3(a, b, c, 2, names, q and d or nil)
+      if q then check_num(d, 5, names[4]) end
+      if idle then idle(self, name) end
+      if q then Q4[0], Q4[1], Q4[2], Q4[3] = a, b, c, d else V1.x, V1.y, V1.z = a, b, c end
+      if f(self._p, q and Q4 or V1) ~= 0 then core_fail(err(self), 1, name) end
+    end
+  end
 end
 
 local XYZ = { "x", "y", "z" }
@@ -662,6 +695,9 @@ local function read_tags(arg, t, ntris)
   return tags
 end
 
+local BACKFACES = { collide = C.CS_BACKFACES_COLLIDE, ignore = C.CS_BACKFACES_IGNORE,
+  [C.CS_BACKFACES_COLLIDE] = "collide", [C.CS_BACKFACES_IGNORE] = "ignore" }
+
 -- options: {tags = {...}, backfaces = "collide" | "ignore"}, read raw; unknown
 -- keys are errors. Returns backfaces and the tags table (or nil).
 local function read_options(o, arg)
@@ -673,16 +709,11 @@ local function read_options(o, arg)
       argerror(arg, format("unknown option '%s' (options are tags, backfaces)", k))
     end
   end
-  local bf = C.CS_BACKFACES_COLLIDE
   local s = rawget(o, "backfaces")
-  if s ~= nil then
-    if s == "collide" then bf = C.CS_BACKFACES_COLLIDE
-    elseif s == "ignore" then bf = C.CS_BACKFACES_IGNORE
-    elseif type(s) == "string" then
-      argerror(arg, format('options.backfaces must be "collide" or "ignore", got "%s"', s))
-    else
-      argerror(arg, format('options.backfaces must be "collide" or "ignore", got %s', type(s)))
-    end
+  local bf = (s == nil or type(s) == "string") and BACKFACES[s or "collide"]
+  if not bf then
+    argerror(arg, format('options.backfaces must be "collide" or "ignore", got %s',
+      type(s) == "string" and '"' .. s .. '"' or type(s)))
   end
   local tags = rawget(o, "tags")
   if tags ~= nil and type(tags) ~= "table" then
@@ -737,17 +768,11 @@ function MESH_MT.__tostring(self)
     tonumber(C.cs_mesh_triangle_count(self._p)), address(self))
 end
 
-for name, f in pairs { triangleCount = C.cs_mesh_triangle_count, vertexCount = C.cs_mesh_vertex_count,
-                       degenerateCount = C.cs_mesh_degenerate_count, memory = C.cs_mesh_memory } do
-  Mesh[name] = function(self) return tonumber(f(check_mesh(self, 1)._p)) end
-end
+getters(Mesh, check_mesh, { triangleCount = { C.cs_mesh_triangle_count, "count" },
+  vertexCount = { C.cs_mesh_vertex_count, "count" }, memory = { C.cs_mesh_memory, "count" },
+  degenerateCount = { C.cs_mesh_degenerate_count, "count" }, bounds = { C.cs_mesh_bounds, "bounds" } })
 
---- mesh:bounds() -> minx, miny, minz, maxx, maxy, maxz
-function Mesh.bounds(self) return bounds(C.cs_mesh_bounds, check_mesh(self, 1)._p) end
-
-function Mesh.getBackfaces(self)
-  return C.cs_mesh_backfaces(check_mesh(self, 1)._p) == C.CS_BACKFACES_IGNORE and "ignore" or "collide"
-end
+function Mesh.getBackfaces(self) return BACKFACES[C.cs_mesh_backfaces(check_mesh(self, 1)._p)] end
 
 -- The mesh of self and the 0-based index of i (a vertex or triangle index).
 local function mesh_index(self, i, what, none)
@@ -903,12 +928,14 @@ local function newWorld()
   local s = C.cs_world_new(ALLOC, WORLD_OUT)
   if s ~= C.CS_OK then status_error("newWorld", s) end
   local uses, movers = {}, {}
-  local hit = ffi.new("cs_Hit[1]")
+  local hit, free = ffi.new("cs_Hit[1]"), world_finalizer(uses)
   return setmetatable({
-    _p = ffi.gc(WORLD_OUT[0], world_finalizer(uses)),
+    _p = ffi.gc(WORLD_OUT[0], free),
+    _free = free,                   -- the finalizer, which world_close calls
     _uses = uses,                   -- mesh -> count (the finalizer's)
-    _bodies = { [0] = movers },     -- cs_Body address -> handle ([0]: _movers, for
-                                    -- the callbacks, which get the bodies)
+    _bodies = {},                   -- cs_Body address -> handle (no other keys: a key 0
+                                    -- would give it an array part, and lookups of
+                                    -- addresses in it could not be compiled)
     _movers = movers,               -- added cs_Mover address -> handle
     _sensors = {},                  -- cs_Sensor address -> handle
     _pending = setmetatable({}, { __mode = "k" }),   -- movers with unresolved contacts
@@ -934,12 +961,7 @@ local function world_close(self)
   resolve_pending(self)
   self._p = nil
   ffi.gc(p, nil)
-  C.cs_world_free(p)
-  local uses = self._uses
-  for m, n in next, uses do
-    uses[m] = nil
-    mesh_release(m, n)
-  end
+  self._free(p)
   for _, handles in next, { self._bodies, self._sensors } do
     for a, h in next, handles do
       h._p = nil
@@ -960,8 +982,9 @@ function WORLD_MT.__tostring(self)
     address(self))
 end
 
-function World.bodyCount(self) return tonumber(C.cs_world_body_count(check_world(self, 1)._p)) end
-function World.sensorCount(self) return tonumber(C.cs_world_sensor_count(check_world(self, 1)._p)) end
+getters(World, check_world, { bodyCount = { C.cs_world_body_count, "count" },
+  sensorCount = { C.cs_world_sensor_count, "count" }, moverCount = { C.cs_world_mover_count, "count" },
+  getThreads = { C.cs_world_get_threads, "int" } })
 
 local function check_tag(v, arg, none)
   local r = intval(v)
@@ -1027,6 +1050,9 @@ local function check_placed(v, K, arg, fname)
   if not v._w._p then fail_at(arg, fname, "attempt to use a " .. K.what .. " of a closed/collected World") end
   if not v._p then fail_at(arg, fname, K.what .. " was removed from its world") end
   return v
+end
+for _, K in next, { BODY_K, SENSOR_K } do
+  K.check = function(v, arg) return check_placed(v, K, arg) end
 end
 
 --- world:add(mesh [, transform...]) -> body, world:addSensor(...) -> sensor
@@ -1097,8 +1123,7 @@ for _, K in next, { BODY_K, SENSOR_K } do
     end
   end
 
-  --- x:getTransform() -> 16 numbers, a column-major 4x4 matrix
-  function M.getTransform(self) return matrix(K.get_matrix, check_placed(self, K, 1)._p) end
+  getters(M, K.check, { getTransform = { K.get_matrix, "matrix" } })
   function M.getMesh(self) return check_placed(self, K, 1)._mesh end
 
   function M.isRemoved(self)
@@ -1131,20 +1156,12 @@ for _, K in next, { BODY_K, SENSOR_K } do
   end
 end
 
+-- body:setVelocity(vx, vy, vz), getVelocity(), isEnabled(), getBounds() (world space)
 local VXYZ = { "vx", "vy", "vz" }
-function Body.setVelocity(self, vx, vy, vz)
-  check_placed(self, BODY_K, 1)
-  check_vec3(vx, vy, vz, 2, VXYZ)
-  V1.x, V1.y, V1.z = vx, vy, vz
-  if C.cs_body_set_velocity(self._p, V1) ~= 0 then
-    core_fail(C.cs_world_error(self._w._p), 1, "setVelocity")
-  end
-end
-
-function Body.getVelocity(self)
-  C.cs_body_get_velocity(check_placed(self, BODY_K, 1)._p, V1)
-  return V1.x, V1.y, V1.z
-end
+local function world_error(h) return C.cs_world_error(h._w._p) end
+setters(Body, BODY_K.check, world_error, nil, { setVelocity = { C.cs_body_set_velocity, VXYZ } })
+getters(Body, BODY_K.check, { getVelocity = { C.cs_body_get_velocity, "vec" },
+  isEnabled = { C.cs_body_get_enabled, "bool" }, getBounds = { C.cs_body_bounds, "bounds" } })
 
 function Body.setEnabled(self, ...)
   check_placed(self, BODY_K, 1)
@@ -1154,11 +1171,6 @@ function Body.setEnabled(self, ...)
   end
   C.cs_body_set_enabled(self._p, e and 1 or 0)
 end
-
-function Body.isEnabled(self) return C.cs_body_get_enabled(check_placed(self, BODY_K, 1)._p) ~= 0 end
-
---- body:getBounds() -> minx, miny, minz, maxx, maxy, maxz (world space)
-function Body.getBounds(self) return bounds(C.cs_body_bounds, check_placed(self, BODY_K, 1)._p) end
 
 --- sensor:contains(x, y, z) -> boolean
 function Sensor.contains(self, x, y, z)
@@ -1218,13 +1230,8 @@ end
 
 local function get_field(m, f)
   if f == MF_FILTER then return m._filter or nil end
-  local d = C.cs_mover_get(m._p, f)
+  local d = C.cs_mover_get(m._p, f)        -- (an auto skin: the one in use)
   if f == MF_BLOCK then return d ~= 0 end
-  if f == MF_SKIN and d < 0 then           -- auto: 1% of the smallest radius
-    C.cs_mover_get_radius(m._p, V1)
-    local x, y, z = V1.x, V1.y, V1.z
-    return 0.01 * (x < y and (x < z and x or z) or (y < z and y or z))
-  end
   return d
 end
 
@@ -1238,6 +1245,12 @@ local function fill(t)
   return V1
 end
 
+-- newMover's shape keys: their numbers' names and the core's setter, in the
+-- order newMover sets them.
+local SHAPE = { { "radius", RXYZ, C.cs_mover_set_radius }, { "position", XYZ, C.cs_mover_set_position },
+  { "up", XYZ, C.cs_mover_set_up }, { "orientation", QXYZW, C.cs_mover_set_orientation } }
+for _, sh in ipairs(SHAPE) do SHAPE[sh[1]] = sh end
+
 --- cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
 ---   orientation = {qx, qy, qz, qw}, up = {x, y, z}, <any field>} -> mover
 local function newMover(...)
@@ -1247,23 +1260,16 @@ local function newMover(...)
   local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
   for k, v in next, t do
     if type(k) ~= "string" then argerror(1, format("unknown Mover field (a %s key)", type(k))) end
-    if k == "radius" then
-      if type(v) == "number" then
+    local names = SHAPE[k] and SHAPE[k][2]
+    if names then
+      if k == "radius" and type(v) == "number" then
         if v - v ~= 0 then argerror(1, "radius is " .. fmtnum(v)) end
-        shape.radius = { v, v, v }
-      elseif type(v) == "table" then
-        shape.radius = table_nums(1, v, "radius", RXYZ, 3)
-      else
-        argerror(1, "radius must be a number or a table {rx, ry, rz}, got " .. tname(v))
+        v = { v, v, v }
+      elseif type(v) ~= "table" then    -- "radius must be a number or a table {rx, ry, rz}, got ..."
+        argerror(1, format("%s must be %sa table {%s}, got %s", k, k == "radius" and "a number or " or "",
+          table.concat(names, ", "), tname(v)))
       end
-    elseif k == "position" or k == "up" then
-      if type(v) ~= "table" then argerror(1, format("%s must be a table {x, y, z}, got %s", k, tname(v))) end
-      shape[k] = table_nums(1, v, k, XYZ, 3)
-    elseif k == "orientation" then
-      if type(v) ~= "table" then
-        argerror(1, "orientation must be a table {qx, qy, qz, qw}, got " .. tname(v))
-      end
-      shape.orientation = table_nums(1, v, "orientation", QXYZW, 4)
+      shape[k] = table_nums(1, v, k, names, #names)
     elseif FIELDS[k] then
       vals[k] = check_field(FIELDS[k], k, v, 1, nil)
     else
@@ -1274,11 +1280,9 @@ local function newMover(...)
   local s = C.cs_mover_new(ALLOC, MOVER_OUT)
   if s ~= C.CS_OK then status_error("newMover", s) end
   local mp = ffi.gc(MOVER_OUT[0], C.cs_mover_free)
-  -- the core's checks: the field and its message
-  for _, f in next, { { "radius", C.cs_mover_set_radius }, { "position", C.cs_mover_set_position },
-                      { "up", C.cs_mover_set_up }, { "orientation", C.cs_mover_set_orientation } } do
-    local v = shape[f[1]]
-    if v and f[2](mp, fill(v)) ~= 0 then core_fail(C.cs_mover_error(mp), 1, "newMover", f[1] .. ": ") end
+  for _, sh in ipairs(SHAPE) do        -- the core's checks: the field and its message
+    local v = shape[sh[1]]
+    if v and sh[3](mp, fill(v)) ~= 0 then core_fail(C.cs_mover_error(mp), 1, "newMover", sh[1] .. ": ") end
   end
   for i, name in ipairs(FIELD_ORDER) do
     if vals[name] ~= nil and set_field(mp, i - 1, vals[name], false) ~= 0 then
@@ -1339,7 +1343,7 @@ function MOVER_MT.__newindex(self, k, v)
   check_mover(self, 1, false, "__newindex")
   if f == nil then unknown_field("Mover", k) end
   local d = check_field(f, k, v, 3, "__newindex")
-  if self._busy then error("__newindex: the mover is busy (its move is under way: called from a filter)", 0) end
+  check_mover_idle(self, "__newindex")
   if f == MF_FILTER then self._filter = v or false
   elseif set_field(self._p, f, d, v == nil) ~= 0 then
     fail_at(3, "__newindex", ffi.string(C.cs_mover_error(self._p).message))
@@ -1404,21 +1408,14 @@ local function getPosition(self)
 end
 Mover.getPosition = getPosition
 
--- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw).
-for fname, v in next, { setPosition = { C.cs_mover_set_position, XYZ }, setUp = { C.cs_mover_set_up, XYZ },
-                        setOrientation = { C.cs_mover_set_orientation, QXYZW } } do
-  local set, names = v[1], v[2]
-  Mover[fname] = function(self, a, b, c, d)
-    check_mover(self, 1)
-    check_vec3(a, b, c, 2, names, names[4] and d or nil)
-    if names[4] then check_num(d, 5, names[4]) end
-    check_mover_idle(self, fname)
-    if names[4] then Q4[0], Q4[1], Q4[2], Q4[3] = a, b, c, d else V1.x, V1.y, V1.z = a, b, c end
-    if set(self._p, names[4] and Q4 or V1) ~= 0 then
-      core_fail(C.cs_mover_error(self._p), 1, fname)
-    end
-  end
-end
+local function mover_error(m) return C.cs_mover_error(m._p) end
+-- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw)
+setters(Mover, check_mover, mover_error, check_mover_idle, { setPosition = { C.cs_mover_set_position, XYZ },
+  setUp = { C.cs_mover_set_up, XYZ }, setOrientation = { C.cs_mover_set_orientation, QXYZW } })
+getters(Mover, check_mover, { getRadius = { C.cs_mover_get_radius, "vec" },
+  getUp = { C.cs_mover_get_up, "vec" }, getOrientation = { C.cs_mover_get_orientation, "quat" },
+  contactCount = { C.cs_mover_contact_count, "count" }, wasStuck = { C.cs_mover_was_stuck, "bool" },
+  sensorEventCount = { C.cs_mover_sensor_event_count, "count" } })
 
 --- mover:setRadius(r) (a sphere) or mover:setRadius(rx, ry, rz)
 function Mover.setRadius(self, rx, ry, rz)
@@ -1435,22 +1432,6 @@ function Mover.setRadius(self, rx, ry, rz)
   if C.cs_mover_set_radius(self._p, V1) ~= 0 then
     core_fail(C.cs_mover_error(self._p), 1, "setRadius")
   end
-end
-
-for fname, get in next, { getRadius = C.cs_mover_get_radius, getUp = C.cs_mover_get_up } do
-  Mover[fname] = function(self)
-    get(check_mover(self, 1)._p, V1)
-    return V1.x, V1.y, V1.z
-  end
-end
-
-function Mover.getOrientation(self)
-  C.cs_mover_get_orientation(check_mover(self, 1)._p, Q4)
-  return Q4[0], Q4[1], Q4[2], Q4[3]
-end
-
-function Mover.contactCount(self)
-  return tonumber(C.cs_mover_contact_count(check_mover(self, 1)._p))
 end
 
 --- mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
@@ -1487,22 +1468,12 @@ function Mover.getGroundTag(self)
   return GROUND_T[0]
 end
 
-function Mover.getGroundBody(self)
-  ensure_resolved(check_mover(self, 1))
-  return self._ground or nil
-end
-
-function Mover.getGroundMover(self)
-  ensure_resolved(check_mover(self, 1))
-  return self._gmover or nil
-end
-
-function Mover.wasStuck(self)
-  return C.cs_mover_was_stuck(check_mover(self, 1)._p) ~= 0
-end
-
-function Mover.sensorEventCount(self)
-  return tonumber(C.cs_mover_sensor_event_count(check_mover(self, 1)._p))
+-- mover:getGroundBody(), getGroundMover(): the handles, or nil
+for name, field in next, { getGroundBody = "_ground", getGroundMover = "_gmover" } do
+  Mover[name] = function(self)
+    ensure_resolved(check_mover(self, 1))
+    return self[field] or nil
+  end
 end
 
 --- mover:getSensorEvent(i) -> sensor, "enter" | "exit", t
@@ -1548,180 +1519,277 @@ function World.removeMover(self, m)
   m._inworld = false
 end
 
-function World.moverCount(self)
-  return tonumber(C.cs_world_mover_count(check_world(self, 1)._p))
-end
-
 -- The calls and the queries. A Lua callback runs under pcall from the core's
 -- FFI callback; an error is parked, the callback stops the core, and the error
 -- is raised again once the core returned. One FFI callback of each kind serves
--- every call: the context of the running call is in upvalues, saved and restored
--- around each call (a callback may run another query or move).
+-- every call: the running call's context is X, which each call that calls back
+-- puts in place and takes away around itself (a callback may run another
+-- query or move).
 
 local CTX_OK, CTX_RAISED, CTX_BADRESULT = 0, 1, 2
+
+-- What a filter returned, for the messages: a string quoted, others by type.
+local function filter_returned(r)
+  return format('returned %s (expected "slide", "touch" or "cross")',
+    type(r) == "string" and '"' .. r .. '"' or tname(r))
+end
 
 -- Raises what a failed call left: the callback's error (the same value), a bad
 -- filter result, or the core's status.
 local function ctx_raise(fname, s, failed, err)
   if failed == CTX_RAISED then error(err, 0) end
-  if failed == CTX_BADRESULT then
-    error(format('%s: the filter returned %s (expected "slide", "touch" or "cross")', fname,
-      type(err) == "string" and '"' .. err .. '"' or tname(err)), 0)
-  end
+  if failed == CTX_BADRESULT then error(format("%s: the filter %s", fname, filter_returned(err)), 0) end
   if s == C.CS_EBUSY then busy_moving(fname) end
   if s == C.CS_EABORT then error(fname .. ": aborted by a callback", 0) end
   status_error(fname, s)
 end
 
-local slide_filtered
+local slide_filtered, many_filtered, run_query
 do                        -- (a block: the main chunk is at Lua's 200 locals)
--- The filter of the running collideAndSlide: filter(mover, body, tag).
-local F_fn, F_self, F_bodies, F_failed, F_err = nil, nil, nil, CTX_OK, nil
+-- The running call's context: fn and self (a mover's filter and its mover, or
+-- a query's callback), or a batch's fns and list (its movers' filters and
+-- movers, by the place in the list their callbacks get as ud); bodies and
+-- movers (its world's handles); failed and err (what a callback left);
+-- prev (the context it interrupted).
+local X = { failed = CTX_OK }
+
+local function ctx_enter(w, x)
+  x.bodies, x.movers, x.failed, x.prev = w._bodies, w._movers, CTX_OK, X
+  X = x
+  w._busy = w._busy + 1
+end
+
+-- Back to the interrupted context; returns what the callbacks left.
+local function ctx_leave(w)
+  w._busy = w._busy - 1
+  local x = X
+  X = x.prev
+  return x.failed, x.err
+end
+
 local RESPONSE = { slide = 0, touch = 1, cross = 2 }
+local intptr_ct = ffi.typeof("intptr_t")
 
 -- The filter's answer (pcall's results), or -1 with the failure parked.
 local function filter_result(ok, r)
-  if not ok then
-    F_failed, F_err = CTX_RAISED, r
-    return -1
-  end
-  local resp = type(r) == "string" and RESPONSE[r]
+  local resp = ok and type(r) == "string" and RESPONSE[r]
   if resp then return resp end
-  F_failed, F_err = CTX_BADRESULT, r
+  X.failed, X.err = ok and CTX_BADRESULT or CTX_RAISED, r
   return -1
 end
 
-local filter_cb = ffi.cast("cs_FilterFn", function(_, body, tag)
-  return filter_result(pcall(F_fn, F_self, body ~= nil and F_bodies[ptr_addr(body)] or nil, tag))
+-- The filter a callback asks (ud: a place in a batch's list, or none) and its mover.
+local function filter_of(ud)
+  if ud == nil then return X.fn, X.self end
+  local i = tonumber(ffi.cast(intptr_ct, ud))
+  return X.fns[i], X.list[i]
+end
+
+-- filter(mover, body, tag); asked about another added mover: filter(mover, other, 0).
+local filter_cb = ffi.cast("cs_FilterFn", function(ud, body, tag)
+  local fn, m = filter_of(ud)
+  return filter_result(pcall(fn, m, body ~= nil and X.bodies[ptr_addr(body)] or nil, tag))
+end)
+local mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(ud, other)
+  local fn, m = filter_of(ud)
+  return filter_result(pcall(fn, m, X.movers[ptr_addr(other)], 0))
 end)
 
--- The same filter asked about another added mover (F_bodies[0]: the world's
--- movers), tag 0.
-local mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(_, other)
-  return filter_result(pcall(F_fn, F_self, F_bodies[0][ptr_addr(other)], 0))
-end)
+-- Puts the filter callbacks on mover m (ud: its place in a batch), or takes them off.
+local function set_filters(m, on, ud)
+  C.cs_mover_set_filter(m._p, on and filter_cb or nil, ud)
+  C.cs_mover_set_mover_filter(m._p, on and mover_filter_cb or nil, ud)
+end
 
 -- collideAndSlide with the mover's filter: a C call that calls back, so never
 -- JIT-compiled. Returns the status, and the failure and error of the filter.
 function slide_filtered(w, m, walk, grav)
   if not m._resolved then resolve(m) end    -- the old handles, during the call
-  local o_fn, o_self, o_bodies, o_failed, o_err = F_fn, F_self, F_bodies, F_failed, F_err
-  F_fn, F_self, F_bodies, F_failed, F_err = m._filter, m, w._bodies, CTX_OK, nil
-  C.cs_mover_set_filter(m._p, filter_cb, nil)
-  C.cs_mover_set_mover_filter(m._p, mover_filter_cb, nil)
-  w._busy = w._busy + 1
+  set_filters(m, true, nil)
+  ctx_enter(w, { fn = m._filter, self = m })
   w._moving, m._busy = true, true
   local s = slide_call(w._p, m._p, walk, grav)
-  w._busy = w._busy - 1
   w._moving, m._busy = false, false
-  C.cs_mover_set_filter(m._p, nil, nil)
-  C.cs_mover_set_mover_filter(m._p, nil, nil)
-  local failed, err = F_failed, F_err
-  F_fn, F_self, F_bodies, F_failed, F_err = o_fn, o_self, o_bodies, o_failed, o_err
-  return s, failed, err
+  set_filters(m, false, nil)
+  return s, ctx_leave(w)
 end
 jit.off(slide_filtered)
 
--- {======================================================================
--- Crowds: world:collideAndSlideMany and the world's threads (issue 15), in
--- the words of csrc/cs_lua_query.c. The arrays the core takes are the
--- world's (grown, kept); movers with a filter get batch_filter_cb with their
--- place in the list as ud, and the core runs them on this thread in list
--- order while its threads move the others.
--- =======================================================================
-local B_list, B_fns = nil, nil      -- the running batch's movers and filters, by place
-local intptr_ct = ffi.typeof("intptr_t")
-local many_call = ffi.cast("int (*)(cs_World *, cs_Mover *const *, size_t, const double *, int, "
-  .. "double *, unsigned char *, size_t *)", C.cs_world_collide_and_slide_many)
-local MOVE_NAMES = { "vx", "vy", "vz", "gx", "gy", "gz" }
-
-local batch_filter_cb = ffi.cast("cs_FilterFn", function(ud, body, tag)
-  local i = tonumber(ffi.cast(intptr_ct, ud))
-  return filter_result(pcall(B_fns[i], B_list[i], body ~= nil and F_bodies[ptr_addr(body)] or nil, tag))
-end)
-
-local batch_mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(ud, other)
-  local i = tonumber(ffi.cast(intptr_ct, ud))
-  return filter_result(pcall(B_fns[i], B_list[i], F_bodies[0][ptr_addr(other)], 0))
-end)
-
--- The batch with filters: a C call that calls back, so never JIT-compiled.
--- list: the movers as they were listed (kept while the filters run).
-local function many_filtered(w, list, n, stride)
+-- collideAndSlideMany with filters, the same way; the core runs the filters on
+-- this thread, in list order, while its threads move the others. list: the
+-- movers as they were listed (kept while the filters run).
+function many_filtered(w, list, n, stride)
   local fns = {}
   for i = 1, n do
     local m = list[i]
     if m._filter then
       if not m._resolved then resolve(m) end    -- the old handles, during the call
       fns[i] = m._filter
-      local ud = ffi.cast("void *", i)
-      C.cs_mover_set_filter(m._p, batch_filter_cb, ud)
-      C.cs_mover_set_mover_filter(m._p, batch_mover_filter_cb, ud)
+      set_filters(m, true, ffi.cast("void *", i))
     end
     m._busy = true
   end
-  local o_bodies, o_failed, o_err, o_list, o_fns = F_bodies, F_failed, F_err, B_list, B_fns
-  F_bodies, F_failed, F_err, B_list, B_fns = w._bodies, CTX_OK, nil, list, fns
-  w._busy = w._busy + 1
+  ctx_enter(w, { fns = fns, list = list })
   w._moving = true
   local s = many_call(w._p, w._blist, n, w._bmoves, stride, w._bout, w._bmoved, w._bfailed)
-  w._busy = w._busy - 1
   w._moving = false
   for i = 1, n do
-    local m = list[i]
-    m._busy = false
-    if fns[i] then
-      C.cs_mover_set_filter(m._p, nil, nil)
-      C.cs_mover_set_mover_filter(m._p, nil, nil)
-    end
+    list[i]._busy = false
+    if fns[i] then set_filters(list[i], false, nil) end
   end
-  local failed, err = F_failed, F_err
-  F_bodies, F_failed, F_err, B_list, B_fns = o_bodies, o_failed, o_err, o_list, o_fns
-  return s, failed, err
+  return s, ctx_leave(w)
 end
 jit.off(many_filtered)
 
--- Which movers moved, the failed one (place at, 1-based) named first among
--- the others: "movers 1-140 and 150-300 moved, mover 141 and 4 others did not".
-local function moved_summary(moved, n, at)
-  local runs, count, first, last = 0, 0, {}, {}
-  local i = 0
-  while i < n do
-    while i < n and moved[i] == 0 do i = i + 1 end
-    if i == n then break end
-    local j = i
-    while j < n and moved[j] ~= 0 do j = j + 1 end
-    runs, count = runs + 1, count + j - i
-    if runs <= 2 then first[runs], last[runs] = i + 1, j end
-    i = j
+-- A query callback's answer (pcall's results): 0 stops the core.
+local function q_call(ok, r)
+  if not ok then
+    X.failed, X.err = CTX_RAISED, r
+    return 0
   end
-  local s
-  if count == 0 then
-    s = "no mover moved"
-  else
-    local function run(r) return first[r] == last[r] and tostring(first[r]) or first[r] .. "-" .. last[r] end
-    s = (count == 1 and "mover " or "movers ") .. run(1)
-    if runs == 2 then s = s .. " and " .. run(2) end
-    if runs > 2 then
-      local rest = count - (last[1] - first[1] + 1) - (last[2] - first[2] + 1)
-      s = s .. ", " .. run(2) .. format(" and %d other%s", rest, rest == 1 and "" or "s")
-    end
-    s = s .. " moved"
-  end
-  local rest = n - count - 1
-  if rest == 0 then return s .. format(", mover %d did not", at) end
-  return s .. format(", mover %d and %d other%s did not", at, rest, rest == 1 and "" or "s")
+  return r == false and 0 or 1
 end
 
--- The core's check that failed before any mover moved (see cs_lua_query.c).
-local function many_check_fail(w, at, stride)
-  local e = C.cs_world_error(w._p)
-  local msg, list = ffi.string(e.message), w._blist
-  for i = 0, at - 1 do
-    if list[i] == list[at] then argerror(2, msg) end
+-- The query kinds' FFI callbacks. queryBox: fn(body, triangle, tag)
+local tri_cb = ffi.cast("cs_TriFn", function(_, body, tri)
+  local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
+  return q_call(pcall(X.fn, X.bodies[ptr_addr(body)], tri + 1, tag))
+end)
+
+-- overlapEllipsoid, overlap: fn(body, triangle, depth, nx, ny, nz, tag)
+local overlap_cb = ffi.cast("cs_OverlapFn", function(_, body, tri, depth, n)
+  local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
+  return q_call(pcall(X.fn, X.bodies[ptr_addr(body)], tri + 1, depth, n.x, n.y, n.z, tag))
+end)
+
+-- and an added mover the ellipsoid overlaps: fn(mover, 1, depth, nx, ny, nz, 0)
+local mover_overlap_cb = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
+  return q_call(pcall(X.fn, X.movers[ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
+end)
+
+-- raycastAll: fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
+local hit_cb = ffi.cast("cs_HitFn", function(_, h)
+  local p, n = h.point, h.normal
+  local other = h.mover ~= nil and X.movers[ptr_addr(h.mover)] or
+    h.body ~= nil and X.bodies[ptr_addr(h.body)] or nil
+  return q_call(pcall(X.fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1, other, h.tag))
+end)
+
+-- Runs the query of kind ("box", "overlap", "ray": a C function that calls
+-- back, so never JIT-compiled) on a, b (and c, d) with fn (argument fnarg; mask
+-- the next one, nil: dflt) as the callback of world w; returns the count, or
+-- raises what failed.
+function run_query(w, fname, fnarg, fn, mask, dflt, kind, a, b, c, d)
+  if fn ~= nil and type(fn) ~= "function" then
+    argerror(fnarg, "callback must be a function, got " .. tname(fn))
   end
-  if e.arg > 0 then argerror(3, format("%s (moves[%d])", msg, at * stride + e.arg)) end
-  error("collideAndSlideMany: " .. msg, 0)
+  local mk = dflt
+  if mask ~= nil or dflt == nil then mk = opt_mask(mask, fnarg + 1) end
+  check_not_moving(w, fname)
+  ctx_enter(w, { fn = fn })
+  local n
+  local has = fn ~= nil
+  if kind == "box" then n = C.cs_world_query_box(w._p, a, b, mk, has and tri_cb or nil, nil)
+  elseif kind == "ray" then n = C.cs_world_raycast_all(w._p, a, b, mk, has and hit_cb or nil, nil)
+  else                                  -- the triangles, then the added movers (d: one to leave out)
+    n = C.cs_world_overlap(w._p, a, b, c, mk, d, has and overlap_cb or nil,
+      has and mover_overlap_cb or nil, nil)
+  end
+  local failed, err = ctx_leave(w)
+  if failed ~= CTX_OK then ctx_raise(fname, C.CS_EABORT, failed, err) end
+  n = tonumber(n)
+  if n == -C.CS_EINVAL or n == -C.CS_ERANGE then core_fail(C.cs_world_error(w._p), 1, fname) end
+  if n < 0 then status_error(fname, C.CS_ENOMEM) end
+  return n
+end
+jit.off(run_query)
+end
+
+local GXYZ = { "gx", "gy", "gz" }
+
+--- world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z
+local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
+  if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
+  if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(vx, vy, vz, gx, gy, gz)) end
+  if type(vx) ~= "number" or type(vy) ~= "number" or type(vz) ~= "number" then
+    check_vec3(vx, vy, vz, 3, VXYZ, gx, gy, gz)
+  end
+  local grav = nil
+  if gx ~= nil or gy ~= nil or gz ~= nil then
+    if type(gx) ~= "number" or type(gy) ~= "number" or type(gz) ~= "number" then
+      check_vec3(gx, gy, gz, 6, GXYZ)
+    end
+    grav = self._grav
+    grav.x, grav.y, grav.z = gx, gy, gz
+  end
+  check_not_moving(self, "collideAndSlide")
+  check_mover_idle(m, "collideAndSlide")
+  local mp = m._p
+  local s, failed, err
+  local walk = self._walk
+  walk.x, walk.y, walk.z = vx, vy, vz
+  if not m._filter then
+    s, failed = slide_call(self._p, mp, walk, grav), CTX_OK
+  else
+    s, failed, err = slide_filtered(self, m, walk, grav)
+  end
+  if s ~= 0 then
+    if (s == C.CS_EINVAL or s == C.CS_ERANGE) and failed == CTX_OK then
+      core_fail(C.cs_world_error(self._p), 2, "collideAndSlide")
+    end
+    ctx_raise("collideAndSlide", s, failed, err)
+  end
+  -- the contacts' handles: resolved when read, or before this world changes
+  m._resolved, m._cworld = false, self
+  self._pending[m] = true
+  C.cs_mover_get_position(mp, POS)
+  return POSD[0], POSD[1], POSD[2]
+end
+World.collideAndSlide = collideAndSlide
+
+-- {======================================================================
+-- Crowds: world:collideAndSlideMany and the world's threads (issue 15), in
+-- the words of csrc/cs_lua_query.c. The arrays the core takes are the
+-- world's (grown, kept); movers with a filter get the filter callbacks with
+-- their place in the list as ud (many_filtered).
+-- =======================================================================
+do                        -- (a block: the main chunk is at Lua's 200 locals)
+local MOVE_NAMES = { "vx", "vy", "vz", "gx", "gy", "gz" }
+local SUMMARY = ffi.new("char[256]")     -- cs_batch_summary's
+
+-- Raises what stopped a batch (status s; failed, err: its filters'): a check
+-- of the core that failed before any mover moved (the mover listed twice, a
+-- move's number with its place, the mover's settings; see cs_lua_query.c), or
+-- (the centres in out first) the filter's error, its bad result or the
+-- core's failure, with which movers moved.
+local function many_fail(w, s, failed, err, n, stride, out)
+  local moved, at = w._bmoved, tonumber(w._bfailed[0])
+  local began = failed ~= CTX_OK
+  for i = 0, n - 1 do began = began or moved[i] ~= 0 end
+  if not began and (s == C.CS_EINVAL or s == C.CS_ERANGE) then
+    local e = C.cs_world_error(w._p)
+    local msg, list = ffi.string(e.message), w._blist
+    for i = 0, at - 1 do
+      if list[i] == list[at] then argerror(2, msg) end
+    end
+    if e.arg > 0 then argerror(3, format("%s (moves[%d])", msg, at * stride + e.arg)) end
+    error("collideAndSlideMany: " .. msg, 0)
+  end
+  if not began then ctx_raise("collideAndSlideMany", s) end
+  if at < n then
+    for k = 1, 3 * n do out[k] = w._bout[k - 1] end
+  end
+  local what
+  if failed == CTX_RAISED then
+    if type(err) ~= "string" and type(err) ~= "number" then error(err, 0) end
+    what = format("the filter of mover %d raised an error: %s", at + 1, err)
+  elseif failed == CTX_BADRESULT then
+    what = format("the filter of mover %d %s", at + 1, filter_returned(err))
+  else
+    what = ffi.string(C.cs_world_error(w._p).message)
+  end
+  C.cs_batch_summary(SUMMARY, 256, moved, n, at)      -- "movers 1-140 and 150-300 moved, ..."
+  error(format("collideAndSlideMany: %s; %s", what, ffi.string(SUMMARY)), 0)
 end
 
 --- world:collideAndSlideMany(movers, moves [, out]) -> out
@@ -1747,14 +1815,7 @@ function World.collideAndSlideMany(self, movers, moves, out)
   local list, mv, moved, filtered = self._blist, self._bmoves, self._bmoved, false
   for i = 1, n do
     local m = rawget(movers, i)
-    if getmetatable(m) ~= MOVER_MT or not m._p then
-      if getmetatable(m) == MOVER_MT then
-        argerror(2, format("mover %d: attempt to use a closed/collected Mover", i))
-      end
-      local t = tname(m)
-      argerror(2, format("mover %d: collideslide.Mover expected, got %s%s", i, t,
-        t == "collideslide.Character" and " (pass character.mover)" or ""))
-    end
+    if getmetatable(m) ~= MOVER_MT or not m._p then check_live(m, MOVER_MT, 2, false, nil, format("mover %d: ", i)) end
     if m._busy then
       error(format("collideAndSlideMany: mover %d is busy (its move is under way: called from a filter)", i), 0)
     end
@@ -1770,51 +1831,26 @@ function World.collideAndSlideMany(self, movers, moves, out)
     mv[k - 1] = x
   end
   ffi.fill(moved, n)
-  local s, failed, err = nil, CTX_OK, nil
-  local snapshot = movers
+  local s, failed, err, listed = nil, CTX_OK, nil, movers
   if filtered then
-    snapshot = {}
-    for i = 1, n do snapshot[i] = rawget(movers, i) end
-    s, failed, err = many_filtered(self, snapshot, n, stride)
+    listed = {}
+    for i = 1, n do listed[i] = rawget(movers, i) end
+    s, failed, err = many_filtered(self, listed, n, stride)
   else
     s = many_call(self._p, list, n, mv, stride, self._bout, moved, self._bfailed)
   end
   local pending = self._pending
   for i = 1, n do            -- the moved movers' handles: resolved when read
     if moved[i - 1] ~= 0 then
-      local m = rawget(snapshot, i)
+      local m = rawget(listed, i)
       m._resolved, m._cworld = false, self
       pending[m] = true
     end
   end
-  local at = tonumber(self._bfailed[0])
-  if s ~= 0 then
-    local began = failed ~= CTX_OK
-    for i = 0, n - 1 do
-      if began then break end
-      began = moved[i] ~= 0
-    end
-    if not began and (s == C.CS_EINVAL or s == C.CS_ERANGE) then many_check_fail(self, at, stride) end
-    if not began then ctx_raise("collideAndSlideMany", s) end
-  end
   out = out or {}
-  if s == 0 or at < n then
-    local o = self._bout
-    for k = 1, 3 * n do out[k] = o[k - 1] end
-  end
-  if s ~= 0 then
-    local what
-    if failed == CTX_RAISED then
-      if type(err) ~= "string" and type(err) ~= "number" then error(err, 0) end
-      what = format("the filter of mover %d raised an error: %s", at + 1, err)
-    elseif failed == CTX_BADRESULT then
-      what = format('the filter of mover %d returned %s (expected "slide", "touch" or "cross")', at + 1,
-        type(err) == "string" and '"' .. err .. '"' or tname(err))
-    else
-      what = ffi.string(C.cs_world_error(self._p).message)
-    end
-    error(format("collideAndSlideMany: %s; %s", what, moved_summary(moved, n, at + 1)), 0)
-  end
+  if s ~= 0 then many_fail(self, s, failed, err, n, stride, out) end
+  local o = self._bout
+  for k = 1, 3 * n do out[k] = o[k - 1] end
   return out
 end
 
@@ -1828,52 +1864,8 @@ function World.setThreads(self, k)
   check_not_moving(self, "setThreads")
   if C.cs_world_set_threads(self._p, k) ~= C.CS_OK then busy_moving("setThreads") end
 end
-
-function World.getThreads(self) return C.cs_world_get_threads(check_world(self, 1)._p) end
+end
 -- }======================================================================
-end
-
-local GXYZ = { "gx", "gy", "gz" }
-
---- world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z
-local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
-  if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
-  if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(vx, vy, vz, gx, gy, gz)) end
-  if type(vx) ~= "number" or type(vy) ~= "number" or type(vz) ~= "number" then
-    check_vec3(vx, vy, vz, 3, VXYZ, gx, gy, gz)
-  end
-  local grav = nil
-  if gx ~= nil or gy ~= nil or gz ~= nil then
-    if type(gx) ~= "number" or type(gy) ~= "number" or type(gz) ~= "number" then
-      check_vec3(gx, gy, gz, 6, GXYZ)
-    end
-    grav = self._grav
-    grav.x, grav.y, grav.z = gx, gy, gz
-  end
-  check_not_moving(self, "collideAndSlide")
-  if m._busy then error("collideAndSlide: the mover is busy (its move is under way: called from a filter)", 0) end
-  local mp = m._p
-  local s, failed, err
-  local walk = self._walk
-  walk.x, walk.y, walk.z = vx, vy, vz
-  if not m._filter then
-    s = slide_call(self._p, mp, walk, grav)
-  else
-    s, failed, err = slide_filtered(self, m, walk, grav)
-  end
-  if s ~= 0 then
-    if (s == C.CS_EINVAL or s == C.CS_ERANGE) and not failed then
-      core_fail(C.cs_world_error(self._p), 2, "collideAndSlide")
-    end
-    ctx_raise("collideAndSlide", s, failed, err)
-  end
-  -- the contacts' handles: resolved when read, or before this world changes
-  m._resolved, m._cworld = false, self
-  self._pending[m] = true
-  C.cs_mover_get_position(mp, POS)
-  return POSD[0], POSD[1], POSD[2]
-end
-World.collideAndSlide = collideAndSlide
 
 -- The hit in the world's buffer: t, px, py, pz, nx, ny, nz, triangle, body, tag;
 -- or nil. found < 0 is a failed call: -(cs_Status), its message as argument
@@ -2002,106 +1994,28 @@ function World.closestPoint(self, x, y, z, maxd, mask)
   return px, py, pz, t, tri, body, nx, ny, nz, tag
 end
 
-local run_query
-do                        -- (a block: the main chunk is at Lua's 200 locals)
--- The running query: its callback and its world's bodies.
-local Q_fn, Q_bodies, Q_failed, Q_err = nil, nil, CTX_OK, nil
-
-local function q_call(ok, r)
-  if not ok then
-    Q_failed, Q_err = CTX_RAISED, r
-    return 0
-  end
-  return r == false and 0 or 1
-end
-
--- The query kinds' FFI callbacks. queryBox: fn(body, triangle, tag)
-local tri_cb = ffi.cast("cs_TriFn", function(_, body, tri)
-  local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
-  return q_call(pcall(Q_fn, Q_bodies[ptr_addr(body)], tri + 1, tag))
-end)
-
--- overlapEllipsoid, overlap: fn(body, triangle, depth, nx, ny, nz, tag)
-local function overlap_call(body, tri, depth, nx, ny, nz)
-  local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
-  return q_call(pcall(Q_fn, Q_bodies[ptr_addr(body)], tri + 1, depth, nx, ny, nz, tag))
-end
-local overlap_cb = ffi.cast("cs_OverlapFn", function(_, body, tri, depth, n)
-  return overlap_call(body, tri, depth, n.x, n.y, n.z)
-end)
-
--- raycastAll: fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
-local hit_cb = ffi.cast("cs_HitFn", function(_, h)
-  local p, n = h.point, h.normal
-  local other = h.mover ~= nil and Q_bodies[0][ptr_addr(h.mover)] or    -- [0]: the movers
-    h.body ~= nil and Q_bodies[ptr_addr(h.body)] or nil
-  return q_call(pcall(Q_fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1, other, h.tag))
-end)
-
--- Runs the query of kind ("box", "overlap", "ray": a C function that calls
--- back, so never JIT-compiled) on a, b (and c) with fn (argument fnarg; mask
--- the next one, nil: dflt) as the callback of world w; returns the count, or
--- raises what failed.
--- An added mover the ellipsoid overlaps: fn(mover, 1, depth, nx, ny, nz, 0)
--- ([0] of the bodies: the world's movers).
-local mover_overlap_cb = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
-  return q_call(pcall(Q_fn, Q_bodies[0][ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
-end)
-
-function run_query(w, fname, fnarg, fn, mask, dflt, kind, a, b, c, d)
-  if fn ~= nil and type(fn) ~= "function" then
-    argerror(fnarg, "callback must be a function, got " .. tname(fn))
-  end
-  local mk = dflt
-  if mask ~= nil or dflt == nil then mk = opt_mask(mask, fnarg + 1) end
-  check_not_moving(w, fname)
-  local o_fn, o_bodies, o_failed, o_err = Q_fn, Q_bodies, Q_failed, Q_err
-  Q_fn, Q_bodies, Q_failed, Q_err = fn, w._bodies, CTX_OK, nil
-  w._busy = w._busy + 1
-  local n
-  local has = fn ~= nil
-  if kind == "box" then n = C.cs_world_query_box(w._p, a, b, mk, has and tri_cb or nil, nil)
-  elseif kind == "ray" then n = C.cs_world_raycast_all(w._p, a, b, mk, has and hit_cb or nil, nil)
-  else                                  -- the triangles, then the added movers (d: one to leave out)
-    n = C.cs_world_overlap(w._p, a, b, c, mk, d, has and overlap_cb or nil,
-      has and mover_overlap_cb or nil, nil)
-  end
-  w._busy = w._busy - 1
-  local failed, err = Q_failed, Q_err
-  Q_fn, Q_bodies, Q_failed, Q_err = o_fn, o_bodies, o_failed, o_err
-  if failed ~= CTX_OK then ctx_raise(fname, C.CS_EABORT, failed, err) end
-  n = tonumber(n)
-  if n == -C.CS_EINVAL or n == -C.CS_ERANGE then core_fail(C.cs_world_error(w._p), 1, fname) end
-  if n < 0 then status_error(fname, C.CS_ENOMEM) end
-  return n
-end
-jit.off(run_query)
-end
 
 local MINXYZ = { "minx", "miny", "minz" }
 local MAXXYZ = { "maxx", "maxy", "maxz" }
 
---- world:queryBox(minx, miny, minz, maxx, maxy, maxz, fn [, mask]) -> count
-function World.queryBox(self, x0, y0, z0, x1, y1, z1, fn, mask)
-  check_world(self, 1)
-  check_vec3(x0, y0, z0, 2, MINXYZ, x1, y1, z1)
-  check_vec3(x1, y1, z1, 5, MAXXYZ)
-  if x0 > x1 then argerror(5, "maxx is less than minx") end
-  if y0 > y1 then argerror(6, "maxy is less than miny") end
-  if z0 > z1 then argerror(7, "maxz is less than minz") end
-  local n = run_query(self, "queryBox", 8, fn, mask, nil, "box",
-    vec_ct(x0, y0, z0), vec_ct(x1, y1, z1))
-  return n
-end
-
---- world:overlapEllipsoid(px, py, pz, rx, ry, rz, fn [, mask]) -> count
-function World.overlapEllipsoid(self, px, py, pz, rx, ry, rz, fn, mask)
-  check_world(self, 1)
-  check_vec3(px, py, pz, 2, PXYZ, rx, ry, rz)
-  check_vec3(rx, ry, rz, 5, RXYZ)
-  local n = run_query(self, "overlapEllipsoid", 8, fn, mask, nil, "overlap",
-    vec_ct(px, py, pz), vec_ct(rx, ry, rz), nil)
-  return n
+--- world:queryBox(minx, miny, minz, maxx, maxy, maxz, fn [, mask]),
+--- overlapEllipsoid(px, py, pz, rx, ry, rz, fn [, mask]),
+--- raycastAll(ox, oy, oz, dx, dy, dz, fn [, mask]) -> count
+for name, q in next, { queryBox = { MINXYZ, MAXXYZ, "box" }, overlapEllipsoid = { PXYZ, RXYZ, "overlap" },
+                       raycastAll = { OXYZ, DXYZ, "ray" } } do
+  local names1, names2, kind = q[1], q[2], q[3]
+  World[name] = function(self, x0, y0, z0, x1, y1, z1, fn, mask)
+    check_world(self, 1)
+    check_vec3(x0, y0, z0, 2, names1, x1, y1, z1)
+    check_vec3(x1, y1, z1, 5, names2)
+    if kind == "box" then
+      if x0 > x1 then argerror(5, "maxx is less than minx") end
+      if y0 > y1 then argerror(6, "maxy is less than miny") end
+      if z0 > z1 then argerror(7, "maxz is less than minz") end
+    end
+    local n = run_query(self, name, 8, fn, mask, nil, kind, vec_ct(x0, y0, z0), vec_ct(x1, y1, z1))
+    return n                            -- (not a tail call: argerror finds this function)
+  end
 end
 
 --- world:overlap(mover, fn [, mask]) -> count; mask: the mover's collidesWith.
@@ -2114,16 +2028,6 @@ function World.overlap(self, m, fn, mask)
   C.cs_mover_get_orientation(mp, q)
   local n = run_query(self, "overlap", 3, fn, mask, C.cs_mover_get(mp, C.CS_COLLIDES_WITH),
     "overlap", p, r, q, mp)
-  return n
-end
-
---- world:raycastAll(ox, oy, oz, dx, dy, dz, fn [, mask]) -> count
-function World.raycastAll(self, ox, oy, oz, dx, dy, dz, fn, mask)
-  check_world(self, 1)
-  check_vec3(ox, oy, oz, 2, OXYZ, dx, dy, dz)
-  check_vec3(dx, dy, dz, 5, DXYZ)
-  local n = run_query(self, "raycastAll", 8, fn, mask, nil, "ray",
-    vec_ct(ox, oy, oz), vec_ct(dx, dy, dz))
   return n
 end
 

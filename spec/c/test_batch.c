@@ -196,6 +196,28 @@ static void batch_equals_loop(uint64_t seed, int n, int frames, int threads, dou
 ** Checks before any move, failures during the batch, filters
 ** ===================================================================*/
 
+/* cs_batch_summary: the words of a batch stopped once it had begun. */
+static void summaries(void) {
+  static const struct { const char *moved; size_t failed, size; const char *want; } cases[] = {
+    {"0", 0, 256, "no mover moved, mover 1 did not"},
+    {"10", 1, 256, "mover 1 moved, mover 2 did not"},
+    {"11001", 2, 256, "movers 1-2 and 5 moved, mover 3 and 1 other did not"},
+    {"1010110", 1, 256, "movers 1, 3 and 2 others moved, mover 2 and 2 others did not"},
+    {"1110111000", 3, 256, "movers 1-3 and 5-7 moved, mover 4 and 3 others did not"},
+    {"11001", 2, 11, "movers 1-2"},               /* cut at the buffer's end */
+  };
+  unsigned char moved[16];
+  char buf[256];
+  size_t i, k, n;
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    n = strlen(cases[i].moved);
+    for (k = 0; k < n; k++) moved[k] = (unsigned char)(cases[i].moved[k] == '1');
+    memset(buf, 'x', sizeof buf);
+    check(strcmp(cs_batch_summary(buf, cases[i].size, moved, n, cases[i].failed), cases[i].want) == 0,
+          "cs_batch_summary", buf);
+  }
+}
+
 static void bad_arguments(void) {
   Scene sc;
   double mv[6 * 800];
@@ -491,6 +513,7 @@ int main(int argc, char **argv) {
       batch_equals_loop((uint64_t)s, n, frames, threads[k], 0.7, 8);       /* a dense solid crowd */
       batch_equals_loop((uint64_t)s + 100, n, frames, threads[k], 0.3, 14);
     }
+  summaries();
   bad_arguments();
   filters_and_failures(1);
   filters_and_failures(2);
