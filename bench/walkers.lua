@@ -154,8 +154,9 @@ local function run_frames(f0, f1, dt)
 end
 
 -- The same frames through one collideAndSlideMany per frame: the moves of
--- every mover in one list, then each one's vertical speed from its ground.
-local moves, out = {}, {}
+-- every mover in one list, then each one's vertical speed from its ground
+-- (the call's grounded list, no method call per mover).
+local moves, out, grounded = {}, {}, {}
 local function run_frames_batch(f0, f1, dt)
   local n = nmovers
   for f = f0, f1 - 1 do
@@ -167,9 +168,9 @@ local function run_frames_batch(f0, f1, dt)
       moves[j - 5], moves[j - 4], moves[j - 3] = wx[i], 0, wz[i]
       moves[j - 2], moves[j - 1], moves[j] = 0, v * dt, 0
     end
-    world:collideAndSlideMany(movers, moves, out)
+    world:collideAndSlideMany(movers, moves, out, grounded)
     for i = 1, n do
-      if movers[i]:isOnGround() then vy[i] = 0.0 end
+      if grounded[i] then vy[i] = 0.0 end
     end
   end
 end

@@ -364,7 +364,10 @@ static void crowd_done(WorldUD *w, const Crowd *a, size_t n, size_t nf) {
   }
 }
 
-/* world:collideAndSlideMany(movers, moves [, out]) -> out */
+/* The stack of world:collideAndSlideMany past its arguments. */
+enum { MANY_MT = 6, MANY_BODIES, MANY_ERR, MANY_LIST };
+
+/* world:collideAndSlideMany(movers, moves [, out [, grounded]]) -> out */
 static int world_collideAndSlideMany(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   size_t n, len, i, k, nf = 0, failed = 0;
@@ -377,7 +380,9 @@ static int world_collideAndSlideMany(lua_State *L) {
   luaL_checktype(L, 3, LUA_TTABLE);
   if (!lua_isnoneornil(L, 4) && !lua_istable(L, 4))
     argfail(L, 4, "out must be a table or nil, got %s", tname(L, 4));
-  lua_settop(L, 4);
+  if (!lua_isnoneornil(L, 5) && !lua_istable(L, 5))
+    argfail(L, 5, "grounded must be a table or nil, got %s", tname(L, 5));
+  lua_settop(L, 5);
   n = csL_len(L, 2);
   len = csL_len(L, 3);
   check_not_moving(L, w, "collideAndSlideMany");
@@ -388,8 +393,8 @@ static int world_collideAndSlideMany(lua_State *L) {
             "(walk only) for %s mover%s", fmtnum(b1, (double)len), fmtnum(b2, 6.0 * (double)n),
             fmtnum(b3, 3.0 * (double)n), fmtnum(b4, (double)n), n == 1 ? "" : "s");
   luaL_checkstack(L, STACK_EXTRA + 8, "collideAndSlideMany");
-  luaL_getmetatable(L, MOVER_MT);                     /* 5 */
-  mover_mt = lua_topointer(L, 5);
+  luaL_getmetatable(L, MOVER_MT);                     /* MANY_MT */
+  mover_mt = lua_topointer(L, MANY_MT);
   for (i = 0; i < n; i++) {
     MoverUD *m;
     lua_rawgeti(L, 2, (int)i + 1);
@@ -414,28 +419,28 @@ static int world_collideAndSlideMany(lua_State *L) {
     }
     lua_settop(L, top);
   }
-  csL_getuservalue(L, 1);                             /* 6: bodies */
-  lua_pushnil(L);                                     /* 7: a filter's error */
+  csL_getuservalue(L, 1);                             /* MANY_BODIES */
+  lua_pushnil(L);                                     /* MANY_ERR: a filter's error */
   src = 2;
-  if (nf > 0) {           /* 8: the movers and their filters, as they are now */
+  if (nf > 0) {   /* MANY_LIST: the movers and their filters, as they are now */
     lua_createtable(L, (int)(n + nf), 0);
     for (i = 0, k = 0; i < n; i++) {
       lua_rawgeti(L, 2, (int)i + 1);
       if (((MoverUD *)cs_mover_get_userdata(a.list[i]))->filtered) {
         csL_getuservalue(L, -1);
         lua_rawgeti(L, -1, MUV_FILTER);
-        lua_rawseti(L, 8, (int)(n + ++k));
+        lua_rawseti(L, MANY_LIST, (int)(n + ++k));
         lua_pop(L, 1);
       }
-      lua_rawseti(L, 8, (int)i + 1);
+      lua_rawseti(L, MANY_LIST, (int)i + 1);
     }
-    src = 8;
+    src = MANY_LIST;
     for (i = 0, k = 0; i < n; i++) {
       CallCtx *c;
       if (!((MoverUD *)cs_mover_get_userdata(a.list[i]))->filtered) continue;
       c = &a.ctx[k++];
-      c->L = L; c->bodies = 6; c->err = 7; c->failed = CTX_OK;
-      c->list = 8; c->fn = (int)(n + k); c->self = (int)i + 1;
+      c->L = L; c->bodies = MANY_BODIES; c->err = MANY_ERR; c->failed = CTX_OK;
+      c->list = MANY_LIST; c->fn = (int)(n + k); c->self = (int)i + 1;
       cs_mover_set_filter(a.list[i], filter_trampoline, c);
       cs_mover_set_mover_filter(a.list[i], mover_filter_trampoline, c);
     }
@@ -450,7 +455,7 @@ static int world_collideAndSlideMany(lua_State *L) {
     if (!a.moved[i] || handles_current((MoverUD *)cs_mover_get_userdata(a.list[i]))) continue;
     lua_rawgeti(L, src, (int)i + 1);
     csL_getuservalue(L, -1);
-    store_handles(L, (MoverUD *)cs_mover_get_userdata(a.list[i]), 6, lua_gettop(L));
+    store_handles(L, (MoverUD *)cs_mover_get_userdata(a.list[i]), MANY_BODIES, lua_gettop(L));
     lua_pop(L, 2);
   }
   if (s != CS_OK) {
@@ -464,13 +469,17 @@ static int world_collideAndSlideMany(lua_State *L) {
     lua_createtable(L, (int)(3 * n), 0);
     lua_replace(L, 4);
   }
-  if (s == CS_OK || failed < n) {        /* every centre, moved or not */
+  if (s == CS_OK || failed < n) {        /* every centre and ground, moved or not */
     for (k = 0; k < 3 * n; k++) {
       lua_pushnumber(L, a.out[k]);
       lua_rawseti(L, 4, (int)k + 1);
     }
+    for (i = 0; i < n && !lua_isnil(L, 5); i++) {
+      lua_pushboolean(L, cs_mover_ground_state(a.list[i]) == CS_GROUND_ON);
+      lua_rawseti(L, 5, (int)i + 1);
+    }
   }
-  if (s != CS_OK) return crowd_raise(L, &a, nf, n, failed, 7);
+  if (s != CS_OK) return crowd_raise(L, &a, nf, n, failed, MANY_ERR);
   lua_settop(L, 4);
   return 1;
 }

@@ -61,7 +61,7 @@ end
 
 -- The frames: the moves of every walker into one list, one call per frame.
 local function run(world, walkers, batch)
-  local moves, out, fall = {}, {}, {}
+  local moves, out, fall, ground = {}, {}, {}, {}
   for i = 1, N do fall[i] = 0 end
   local clock0 = os.clock()
   for frame = 1, FRAMES do
@@ -72,17 +72,18 @@ local function run(world, walkers, batch)
       moves[k + 1], moves[k + 2], moves[k + 3] = SPEED * DT * math.cos(a), 0, SPEED * DT * math.sin(a)
       moves[k + 4], moves[k + 5], moves[k + 6] = 0, fall[i] * DT, 0
     end
-    if batch then
-      world:collideAndSlideMany(walkers, moves, out)          -- the whole crowd, one call
+    if batch then     -- the whole crowd, one call: centres into out, ground into ground
+      world:collideAndSlideMany(walkers, moves, out, ground)
     else
       for i, m in ipairs(walkers) do
         local k = 6 * (i - 1)
         out[k / 2 + 1], out[k / 2 + 2], out[k / 2 + 3] = world:collideAndSlide(m, moves[k + 1], moves[k + 2],
           moves[k + 3], moves[k + 4], moves[k + 5], moves[k + 6])
+        ground[i] = m:isOnGround()
       end
     end
-    for i, m in ipairs(walkers) do
-      if m:isOnGround() then fall[i] = 0 end
+    for i = 1, N do
+      if ground[i] then fall[i] = 0 end
     end
   end
   return out, os.clock() - clock0

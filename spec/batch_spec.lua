@@ -112,6 +112,13 @@ local function centres(movers)
   return t
 end
 
+-- Each mover's isOnGround(), as the batch's grounded list gives them.
+local function on_ground(movers)
+  local t = {}
+  for i, m in ipairs(movers) do t[i] = m:isOnGround() end
+  return t
+end
+
 local function positions(movers)
   local t = {}
   for i, m in ipairs(movers) do t[i] = { m:getPosition() } end
@@ -146,15 +153,17 @@ describe("world:collideAndSlideMany", function()
             local wb, mb = build(seed, { n = N, added = added })
             wb:setThreads(threads)
             assert.are.equal(threads, wb:getThreads())
-            local out, met = {}, 0
+            local out, grounded, met, on = {}, {}, 0, 0
             for f = 1, FRAMES do
               local moves = frame_moves(seed, f, N, 6)
               loop(wa, ma, moves, 6)
-              local r = wb:collideAndSlideMany(mb, moves, out)
+              local r = wb:collideAndSlideMany(mb, moves, out, grounded)
               assert.are.equal(out, r)
               local d = differs(ma, mb)
               assert.is_nil(d, ("seed %d, frame %d: %s"):format(seed, f, tostring(d)))
               assert.are.same(centres(ma), out)
+              assert.are.same(on_ground(ma), grounded)
+              for i = 1, N do on = on + (grounded[i] and 1 or 0) end
               for _, m in ipairs(mb) do
                 for c = 1, m:contactCount() do
                   if getmetatable(select(8, m:getContact(c))) == getmetatable(m) then met = met + 1 end
@@ -162,6 +171,7 @@ describe("world:collideAndSlideMany", function()
               end
             end
             if added then assert.is_true(met > 0, "no two movers met") end
+            assert.is_true(on > 0 and on < N * FRAMES, "every mover on ground, or none")
           end
         end)
       end
@@ -191,6 +201,23 @@ describe("world:collideAndSlideMany", function()
       for k = 1, 15 do assert.are.equal(want[k], out[k]) end
       assert.are.equal("kept", out[16])
       assert.are.equal("kept", out.x)
+    end)
+
+    it("has a twin, grounded: each mover's isOnGround(), the rest of it untouched", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+      local movers = {
+        cs.newMover { radius = 0.5, position = { 0, 0.55, 0 } },    -- lands on the floor
+        cs.newMover { radius = 0.5, position = { 5, 9, 0 } },       -- still falling
+        cs.newMover { radius = 0.5, position = { 9, 0.52, 0 } },
+      }
+      local grounded = { "x", "x", "x", "x", y = 1 }
+      local moves = { 0.1, 0, 0, 0, -0.2, 0, 0, 0, 0, 0, -0.2, 0, 0, 0, 0.1, 0, -0.2, 0 }
+      w:collideAndSlideMany(movers, moves, nil, grounded)
+      assert.are.same({ true, false, true, "x", y = 1 }, grounded)
+      w:collideAndSlideMany(movers, { 0, 1, 0, 0, 0, 0, 0, 0, 0 }, {}, grounded)   -- a jump up
+      assert.are.same({ false, false, false, "x", y = 1 }, grounded)
+      assert.are.same(on_ground(movers), { grounded[1], grounded[2], grounded[3] })
     end)
 
     it("is a new table when not given; an empty list gives an empty one", function()
@@ -242,6 +269,8 @@ describe("world:collideAndSlideMany", function()
         "bad argument #2 to 'collideAndSlideMany' (table expected, got number)")
       fails_with(function() w:collideAndSlideMany(movers, moves, 5) end,
         "bad argument #3 to 'collideAndSlideMany' (out must be a table or nil, got number)")
+      fails_with(function() w:collideAndSlideMany(movers, moves, {}, true) end,
+        "bad argument #4 to 'collideAndSlideMany' (grounded must be a table or nil, got boolean)")
       local list = { movers[1], movers[2], cs.newCharacter(), movers[4] }
       fails_with(function() w:collideAndSlideMany(list, moves) end,
         "bad argument #1 to 'collideAndSlideMany' (mover 3: collideslide.Mover expected, got "
@@ -320,8 +349,8 @@ describe("world:collideAndSlideMany", function()
         end
         movers[5].filter = function() error("boom") end
         local before = positions(movers)
-        local out = {}
-        local err = fails_with(function() w:collideAndSlideMany(movers, moves, out) end,
+        local out, grounded = {}, {}
+        local err = fails_with(function() w:collideAndSlideMany(movers, moves, out, grounded) end,
           "collideAndSlideMany: the filter of mover 5 raised an error: ")
         assert.is_truthy(err:find("boom; movers 1-4", 1, true), err)
         assert.is_truthy(err:find("moved, mover 5 ", 1, true) or err:find("moved, mover 5 did not", 1, true), err)
@@ -335,6 +364,7 @@ describe("world:collideAndSlideMany", function()
         end
         assert.is_true(same_positions({ movers[5] }, { before[5] }))
         assert.are.same(centres(movers), out)           -- every centre, moved or not
+        assert.are.same(on_ground(movers), grounded)    -- and ground
         -- the later ones: moved (as the loop moves them) or left as they were
         for i = 6, 20 do
           local x, y, z = movers[i]:getPosition()

@@ -1757,12 +1757,23 @@ do                        -- (a block: the main chunk is at Lua's 200 locals)
 local MOVE_NAMES = { "vx", "vy", "vz", "gx", "gy", "gz" }
 local SUMMARY = ffi.new("char[256]")     -- cs_batch_summary's
 
+-- The batch's centres into out, and each mover's isOnGround() into grounded
+-- (a table or nil).
+local function many_results(w, n, out, grounded)
+  local o = w._bout
+  for k = 1, 3 * n do out[k] = o[k - 1] end
+  if grounded then
+    local list = w._blist
+    for i = 1, n do grounded[i] = ground_state(list[i - 1]) == 1 end   -- CS_GROUND_ON
+  end
+end
+
 -- Raises what stopped a batch (status s; failed, err: its filters'): a check
 -- of the core that failed before any mover moved (the mover listed twice, a
 -- move's number with its place, the mover's settings; see cs_lua_query.c), or
 -- (the centres in out first) the filter's error, its bad result or the
 -- core's failure, with which movers moved.
-local function many_fail(w, s, failed, err, n, stride, out)
+local function many_fail(w, s, failed, err, n, stride, out, grounded)
   local moved, at = w._bmoved, tonumber(w._bfailed[0])
   local began = failed ~= CTX_OK
   for i = 0, n - 1 do began = began or moved[i] ~= 0 end
@@ -1776,9 +1787,7 @@ local function many_fail(w, s, failed, err, n, stride, out)
     error("collideAndSlideMany: " .. msg, 0)
   end
   if not began then ctx_raise("collideAndSlideMany", s) end
-  if at < n then
-    for k = 1, 3 * n do out[k] = w._bout[k - 1] end
-  end
+  if at < n then many_results(w, n, out, grounded) end
   local what
   if failed == CTX_RAISED then
     if type(err) ~= "string" and type(err) ~= "number" then error(err, 0) end
@@ -1792,12 +1801,15 @@ local function many_fail(w, s, failed, err, n, stride, out)
   error(format("collideAndSlideMany: %s; %s", what, ffi.string(SUMMARY)), 0)
 end
 
---- world:collideAndSlideMany(movers, moves [, out]) -> out
-function World.collideAndSlideMany(self, movers, moves, out)
+--- world:collideAndSlideMany(movers, moves [, out [, grounded]]) -> out
+function World.collideAndSlideMany(self, movers, moves, out, grounded)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
-  check_table(movers, 2, moves == nil and out == nil)
-  check_table(moves, 3, out == nil)
+  check_table(movers, 2, moves == nil and out == nil and grounded == nil)
+  check_table(moves, 3, out == nil and grounded == nil)
   if out ~= nil and type(out) ~= "table" then argerror(4, "out must be a table or nil, got " .. tname(out)) end
+  if grounded ~= nil and type(grounded) ~= "table" then
+    argerror(5, "grounded must be a table or nil, got " .. tname(grounded))
+  end
   local n, len = #movers, #moves
   check_not_moving(self, "collideAndSlideMany")
   if n > self._bcap then
@@ -1848,9 +1860,8 @@ function World.collideAndSlideMany(self, movers, moves, out)
     end
   end
   out = out or {}
-  if s ~= 0 then many_fail(self, s, failed, err, n, stride, out) end
-  local o = self._bout
-  for k = 1, 3 * n do out[k] = o[k - 1] end
+  if s ~= 0 then many_fail(self, s, failed, err, n, stride, out, grounded) end
+  many_results(self, n, out, grounded)
   return out
 end
 
