@@ -74,17 +74,6 @@ static CS_UNUSED void csL_newlib(lua_State *L, const luaL_Reg *l) {
   csL_setfuncs(L, l, 0);
 }
 
-/* The userdata at i if its metatable is the registry's tname, else NULL. */
-static CS_UNUSED void *csL_testudata(lua_State *L, int i, const char *tname) {
-  void *p = lua_touserdata(L, i);
-  int same;
-  if (p == NULL || !lua_getmetatable(L, i)) return NULL;
-  lua_getfield(L, LUA_REGISTRYINDEX, tname);
-  same = lua_rawequal(L, -1, -2);
-  lua_pop(L, 2);
-  return same ? p : NULL;
-}
-
 static CS_UNUSED void csL_setmetatable(lua_State *L, const char *tname) {
   lua_getfield(L, LUA_REGISTRYINDEX, tname);
   lua_setmetatable(L, -2);
