@@ -146,8 +146,8 @@ local function run_frames(f0, f1, dt)
     for i = 1, n do
       local m = movers[i]
       local v = vy[i] - GRAVITY * dt
-      world:collideAndSlide(m, wx[i], 0, wz[i], 0, v * dt, 0)
-      if m:isOnGround() then v = 0.0 end
+      local _, _, _, onGround = world:collideAndSlide(m, wx[i], 0, wz[i], 0, v * dt, 0)
+      if onGround then v = 0.0 end
       vy[i] = v
     end
   end

@@ -214,7 +214,7 @@ static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
   lua_pop(L, 1);
 }
 
-/* world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z */
+/* world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z, onGround */
 static int world_collideAndSlide(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   MoverUD *m = check_mover(L, 2);
@@ -248,7 +248,9 @@ static int world_collideAndSlide(lua_State *L) {
   if (s != CS_OK) return ctx_raise(L, &c, "collideAndSlide", s);
   if (!handles_current(m)) store_handles(L, m, c.bodies, 9);
   cs_mover_get_position(m->mover, &p);
-  return push_vec3(L, p);
+  push_vec3(L, p);
+  lua_pushboolean(L, cs_mover_ground_state(m->mover) == CS_GROUND_ON);   /* mover:isOnGround() */
+  return 4;
 }
 
 /* {==================================================================

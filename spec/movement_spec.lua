@@ -15,11 +15,13 @@ local function walker(x, y, z, settings)
 end
 
 -- One frame of a game loop: walk (wx, wz) per frame with gravity; state.vy
--- is the fall speed, zeroed on ground.
+-- is the fall speed, zeroed on ground. collideAndSlide's fourth value must
+-- be what isOnGround says after it, in every scene of these specs.
 local function frame(w, m, state, wx, wz)
   state.vy = (state.vy or 0) - G * DT
-  local x, y, z = w:collideAndSlide(m, wx, 0, wz, 0, state.vy * DT, 0)
-  if m:isOnGround() then state.vy = 0 end
+  local x, y, z, on = w:collideAndSlide(m, wx, 0, wz, 0, state.vy * DT, 0)
+  assert.are.equal(m:isOnGround(), on)
+  if on then state.vy = 0 end
   return x, y, z
 end
 
@@ -92,9 +94,22 @@ describe("Movement", function()
     it("reports air when nothing is below", function()
       local w = H.world(H.floor { size = 4 })
       local m = walker(0, 5, 0)
-      w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      assert.is_false(select(4, w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)))
       assert.are.equal("air", m:getGroundState())
       assert.is_false(m:isOnGround())
+    end)
+
+    it("returns the ground as its fourth value: true on a floor, false in the air, on a steep slope, going up", function()
+      local w = H.world(H.merge(H.floor { size = 8 }, H.ramp { x = 20, angle = 60, length = 4, width = 4 }))
+      local m = walker(0, 0.92, 0)
+      local n = select("#", w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0))
+      assert.are.equal(4, n)
+      assert.is_true(select(4, w:collideAndSlide(m, 0.01, 0, 0, 0, -0.1, 0)))
+      assert.is_false(select(4, w:collideAndSlide(m, 0, 0.5, 0, 0, 0.1, 0)))       -- a jump
+      assert.is_false(select(4, w:collideAndSlide(m, 0, 0, 0)))                    -- no gravity pass
+      m:setPosition(22, 2 * math.tan(math.rad(60)) + 1.2, 0)
+      for _ = 1, 5 do assert.is_false(select(4, w:collideAndSlide(m, 0, 0, 0, 0, -0.2, 0))) end
+      assert.are.equal("steep", m:getGroundState())
     end)
   end)
 

@@ -532,15 +532,16 @@ local function beginUpdate(self, dt, input)
   return (hx + px) * dt, (hy + py) * dt, (hz + pz) * dt, fx * dt, fy * dt, fz * dt
 end
 
--- The second half, once the mover moved to (x, y, z): landing, ceilings,
--- walls, and the new state.
-local function endUpdate(self, x, y, z)
+-- The second half, once the mover moved to (x, y, z) (on: its isOnGround(),
+-- nil to ask it): landing, ceilings, walls, and the new state.
+local function endUpdate(self, x, y, z, on)
   local m, n = self.mover, self._next
   local ux, uy, uz, hx, hy, hz = n[1], n[2], n[3], n[4], n[5], n[6]
   local px, py, pz, fx, fy, fz = n[7], n[8], n[9], n[10], n[11], n[12]
   local jumped, dt, x0, y0, z0 = n[13], n[14], n[15], n[16], n[17]
   local rising = fx * ux + fy * uy + fz * uz > 0
-  local onGround = m:isOnGround() and not rising
+  if on == nil then on = m:isOnGround() end
+  local onGround = on and not rising
   if onGround or (rising and hitCeiling(m, ux, uy, uz)) then fx, fy, fz = 0, 0, 0 end
   if not onGround then                          -- in the air walls take momentum
     hx, hy, hz = clipVelocity(m, hx, hy, hz)
@@ -593,8 +594,7 @@ function Character:update(world, dt, input)
   if err then error("character:update: " .. err, 2) end
   if dt == 0 then return end
   local wx, wy, wz, gx, gy, gz = beginUpdate(self, dt, input)
-  local x, y, z = world:collideAndSlide(self.mover, wx, wy, wz, gx, gy, gz)
-  endUpdate(self, x, y, z)
+  endUpdate(self, world:collideAndSlide(self.mover, wx, wy, wz, gx, gy, gz))
 end
 
 -- Per list of characters, the lists updateMany reuses (no garbage per frame).
@@ -641,8 +641,8 @@ local function updateMany(world, chars, dt, inputs)
   end
   if dt == 0 or n == 0 then return end
   local L = MANY[chars]
-  if not L then L = { movers = {}, moves = {}, out = {} }; MANY[chars] = L end
-  local movers, moves, out = L.movers, L.moves, L.out
+  if not L then L = { movers = {}, moves = {}, out = {}, grounded = {} }; MANY[chars] = L end
+  local movers, moves, out, grounded = L.movers, L.moves, L.out, L.grounded
   for i = #movers, n + 1, -1 do movers[i] = nil end
   for i = #moves, 6 * n + 1, -1 do moves[i] = nil end
   for i = 1, n do
@@ -651,7 +651,7 @@ local function updateMany(world, chars, dt, inputs)
     moves[j - 5], moves[j - 4], moves[j - 3], moves[j - 2], moves[j - 1], moves[j] =
       beginUpdate(c, dt, inputs and inputs[i])
   end
-  local ok, err = pcall(world.collideAndSlideMany, world, movers, moves, out)
+  local ok, err = pcall(world.collideAndSlideMany, world, movers, moves, out, grounded)
   if not ok then
     -- the characters whose movers moved take their move; then the error
     for i = 1, n do
@@ -664,7 +664,7 @@ local function updateMany(world, chars, dt, inputs)
   end
   for i = 1, n do
     local j = 3 * i
-    endUpdate(chars[i], out[j - 2], out[j - 1], out[j])
+    endUpdate(chars[i], out[j - 2], out[j - 1], out[j], grounded[i])
   end
 end
 

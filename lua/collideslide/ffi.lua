@@ -1743,7 +1743,7 @@ local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
   m._resolved, m._cworld = false, self
   self._pending[m] = true
   C.cs_mover_get_position(mp, POS)
-  return POSD[0], POSD[1], POSD[2]
+  return POSD[0], POSD[1], POSD[2], ground_state(mp) == 1   -- mover:isOnGround()
 end
 World.collideAndSlide = collideAndSlide
 
