@@ -227,10 +227,11 @@ static int world_collideAndSlide(lua_State *L) {
   check_not_moving(L, w, "collideAndSlide");
   if (m->busy) luaL_error(L, "collideAndSlide: the mover is busy (its move is under way: called from a filter)");
   lua_settop(L, 8);
-  csL_getuservalue(L, 2);                             /* 9: mover's user value */
-  lua_rawgeti(L, 9, MUV_FILTER);                      /* 10: filter */
-  ctx_init(L, &c, 1, 10, 2);                          /* 11: bodies, 12: error */
-  if (!lua_isnil(L, 10)) {
+  c.failed = CTX_OK;
+  if (m->filtered) {      /* (without a filter, the stack below waits for the handles) */
+    csL_getuservalue(L, 2);                           /* 9: mover's user value */
+    lua_rawgeti(L, 9, MUV_FILTER);                    /* 10: filter */
+    ctx_init(L, &c, 1, 10, 2);                        /* 11: bodies, 12: error */
     cs_mover_set_filter(m->mover, filter_trampoline, &c);
     cs_mover_set_mover_filter(m->mover, mover_filter_trampoline, &c);
   }
@@ -245,8 +246,15 @@ static int world_collideAndSlide(lua_State *L) {
   cs_mover_set_mover_filter(m->mover, NULL, NULL);
   if ((s == CS_EINVAL || s == CS_ERANGE) && c.failed == 0)
     return core_fail(L, cs_world_error(w->world), 2, NULL, "collideAndSlide");
-  if (s != CS_OK) return ctx_raise(L, &c, "collideAndSlide", s);
-  if (!handles_current(m)) store_handles(L, m, c.bodies, 9);
+  if (s != CS_OK) return ctx_raise(L, m->filtered ? &c : NULL, "collideAndSlide", s);
+  if (!handles_current(m)) {
+    if (!m->filtered) {
+      csL_getuservalue(L, 2);                         /* 9: mover's user value */
+      csL_getuservalue(L, 1);                         /* 10: bodies */
+      c.bodies = 10;
+    }
+    store_handles(L, m, c.bodies, 9);
+  }
   cs_mover_get_position(m->mover, &p);
   push_vec3(L, p);
   lua_pushboolean(L, cs_mover_ground_state(m->mover) == CS_GROUND_ON);   /* mover:isOnGround() */
