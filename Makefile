@@ -37,6 +37,8 @@ LUA_SRC := csrc/cs_lua.c csrc/cs_lua_mesh.c csrc/cs_lua_world.c csrc/cs_lua_move
 HDRS := $(wildcard csrc/*.h)
 
 MODULE := $(BUILD)/collideslide/core.so
+# the core alone as a shared library, for the FFI binding (make ffi-lib)
+FFI_LIB := build/libcollideslide.so
 SAN_MODULE := build/asan-$(LUA)/collideslide/core.so
 CORE_LIB := build/libcollideslide.a
 
@@ -368,9 +370,11 @@ $(CROWD_BIN): bench/crowd.c bench/walkers.c csrc/collideslide.h $(CORE_LIB)
 # the loop and the batch on 1 and 2 threads in one process) and Lua
 # (bench/walkers.lua --threads 1 and 2), round after round in turn, wall
 # clock, every configuration on the loop's checksum (bench/crowd.py); then
-# 10,000 movers on terrain_708. CROWD_ARGS goes to crowd.py (--rounds R).
-bench-crowd: all $(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj
-	python3 bench/crowd.py --crowd $(CROWD_BIN) --lua $(LUA) --scene $(BENCH_SCENES)/terrain_708.obj $(CROWD_ARGS)
+# 10,000 movers on terrain_708. With luajit, the FFI binding's batch on 1
+# thread too. CROWD_ARGS goes to crowd.py (--rounds R).
+bench-crowd: all $(CROWD_BIN) $(FFI_LIB) $(BENCH_SCENES)/terrain_708.obj
+	python3 bench/crowd.py --crowd $(CROWD_BIN) --lua $(LUA) --scene $(BENCH_SCENES)/terrain_708.obj \
+	  $(if $(shell command -v luajit),--ffi ./$(FFI_LIB)) $(CROWD_ARGS)
 	$(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj --movers 10000 --frames 40 --warmup 10 --runs 3 --threads 2
 
 $(BENCH_BIN): bench/walkers.c csrc/collideslide.h $(CORE_LIB)
@@ -680,7 +684,6 @@ fuzz-merge: $(FUZZERS:%=build/fuzz/%)
 #                   declarations (in make test too) and compares the two modules.
 #                   The C calls take vectors through pointers, so the JIT compiles
 #                   them on every platform: no ABI views to test separately.
-FFI_LIB := build/libcollideslide.so
 
 .PHONY: ffi-lib test-ffi
 

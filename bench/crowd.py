@@ -4,12 +4,14 @@ after run in turn so that they share the machine's noise.
 
 Each round runs bench/crowd.c once (the C loop, the C batch on 1 thread and
 on 2 threads, each one run, wall clock) and bench/walkers.lua --batch on 1
-and on 2 threads (wall clock). Prints the medians over the rounds, the
-ratios the issue names (2 threads / 1 thread, C and Lua; the Lua batch / the
-C loop), Amdahl's serial fraction from the C 2-thread speed-up, and checks
-that every configuration ends on the same checksum.
+and on 2 threads (wall clock); with --ffi LIB, bench/walkers.lua --batch
+under LuaJIT through the FFI binding (LIB: build/libcollideslide.so) on 1
+thread too. Prints the medians over the rounds, the ratios the issue names
+(2 threads / 1 thread, C and Lua; the Lua batch / the C loop), Amdahl's
+serial fraction from the C 2-thread speed-up, and checks that every
+configuration ends on the same checksum.
 
-usage: crowd.py --crowd BIN --lua LUA --scene OBJ [--rounds R] [--frames F] [--warmup W]
+usage: crowd.py --crowd BIN --lua LUA --scene OBJ [--ffi LIB] [--rounds R] [--frames F] [--warmup W]
 """
 import argparse, os, re, statistics, subprocess, sys
 
@@ -27,11 +29,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--frames", type=int, default=240)
     ap.add_argument("--warmup", type=int, default=60)
+    ap.add_argument("--ffi", default=None)
     a = ap.parse_args()
     env = dict(os.environ)
     env["LUA_CPATH"] = "./build/%s/?.so;;" % a.lua
     env["LUA_PATH"] = "./lua/?.lua;./lua/?/init.lua;;"
-    runs = {k: [] for k in ("c_loop", "c_batch1", "c_batch2", "lua_batch1", "lua_batch2")}
+    names = ["c_loop", "c_batch1", "c_batch2", "lua_batch1", "lua_batch2"] + (["ffi_batch1"] if a.ffi else [])
+    runs = {k: [] for k in names}
+    ffi_env = dict(env, CS_BACKEND="ffi", COLLIDESLIDE_LIB=a.ffi or "")
     sums = set()
     for r in range(a.rounds):
         out = subprocess.run([a.crowd, a.scene, "--movers", "1024", "--frames", str(a.frames),
@@ -51,6 +56,13 @@ def main():
             res = result(out)
             runs["lua_batch%d" % t].append(float(res["steps_per_s"]))
             sums.add(res["checksum"])
+        if a.ffi:
+            out = subprocess.run(["luajit", "bench/walkers.lua", a.scene, "--runs", "1", "--frames",
+                                  str(a.frames), "--warmup", str(a.warmup), "--threads", "1"],
+                                 capture_output=True, text=True, check=True, env=ffi_env).stdout
+            res = result(out)
+            runs["ffi_batch1"].append(float(res["steps_per_s"]))
+            sums.add(res["checksum"])
     med = {k: statistics.median(v) for k, v in runs.items()}
     print("crowd: 1024 walkers on %s, %d rounds, wall clock, medians (mover-steps/s):"
           % (os.path.basename(a.scene), a.rounds))
@@ -67,6 +79,9 @@ def main():
           % (s2, med["c_batch1"] / med["c_loop"]))
     print("  Lua %s: 2 threads / 1 thread = %.2fx; Lua batch / C loop = %.3f (target >= 0.95)"
           % (a.lua, med["lua_batch2"] / med["lua_batch1"], med["lua_batch1"] / med["c_loop"]))
+    if a.ffi:
+        print("  LuaJIT, FFI binding: batch on 1 thread / C loop = %.3f"
+              % (med["ffi_batch1"] / med["c_loop"]))
     print("  Amdahl from the C speed-up: serial fraction f = 2/S2 - 1 = %.3f; model: %s"
           % (f, ", ".join("%d cores %.1fx" % (k, 1 / (f + (1 - f) / k)) for k in (4, 8, 16))))
     print("  end checksums, every configuration (one means bit-identical): %s" % ", ".join(sorted(sums)))

@@ -1,0 +1,27 @@
+-- bench/fill_floor.lua: the floor under the Lua batch (issue 15). The loop
+-- that bench/walkers.lua --batch runs every frame to fill the moves list,
+-- alone, on 1024 walkers, with no call into collideslide: what any Lua 5.4
+-- script pays to hand a crowd's moves over, before the binding reads them.
+--
+--   valgrind --tool=callgrind --callgrind-out-file=/dev/null lua5.4 bench/fill_floor.lua 100
+--   valgrind --tool=callgrind --callgrind-out-file=/dev/null lua5.4 bench/fill_floor.lua 200
+--
+-- (the difference of the two totals over 100 x 1024 is the loop's instructions
+-- per mover; without valgrind it prints its time per mover.)
+local frames = tonumber(arg and arg[1]) or 2000
+local n, GRAVITY, dt = 1024, 9.81, 1.0 / 60.0
+local vy, wx, wz, moves = {}, {}, {}, {}
+for i = 1, n do vy[i], wx[i], wz[i] = 0.0, 0.01 * i, -0.02 * i end
+local t0 = os.clock()
+for _ = 1, frames do
+  for i = 1, n do                      -- as run_frames_batch writes it
+    local j = 6 * i
+    local v = vy[i] - GRAVITY * dt
+    vy[i] = v
+    moves[j - 5], moves[j - 4], moves[j - 3] = wx[i], 0, wz[i]
+    moves[j - 2], moves[j - 1], moves[j] = 0, v * dt, 0
+  end
+end
+local t = os.clock() - t0
+print(("fill_floor: %d frames x %d movers, %.1f ns per mover (%s)"):format(frames, n,
+  t / (frames * n) * 1e9, _VERSION))
