@@ -29,34 +29,35 @@
 ** Bounds
 ** ===================================================================*/
 
-/* The float next to the finite f, toward -inf (dir < 0) or +inf (dir > 0):
-** one step of its bits, as nextafterf does, without the call. */
-CS_INLINE float bvh_float_step(float f, int dir) {
+/* The largest float <= x: a lower bound that stays below the double. When
+** the conversion rounded up, one step of f's bits toward -inf: away from 0
+** for a negative f (-0 becomes the smallest negative subnormal), toward 0
+** for a positive one (never +0: only x < 0 rounds up to 0, and to -0).
+** Branch-free, as half the conversions round each way. */
+CS_INLINE float bvh_down(double x) {
+  float f;
   uint32_t u;
+  if (x > FLT_MAX) return FLT_MAX;
+  if (x < -FLT_MAX) return -INFINITY;
+  f = (float)x;
   memcpy(&u, &f, sizeof u);
-  if (f == 0) u = dir < 0 ? 0x80000001u : 1u;   /* the smallest subnormal */
-  else if ((f > 0) == (dir > 0)) u++;           /* away from 0 */
-  else u--;
+  u += (0u - (uint32_t)((double)f > x)) & (2 * (u >> 31) - 1);   /* +1 or -1 */
   memcpy(&f, &u, sizeof f);
   return f;
 }
 
-/* The largest float <= x: a lower bound that stays below the double. */
-CS_INLINE float bvh_down(double x) {
-  float f;
-  if (x > FLT_MAX) return FLT_MAX;
-  if (x < -FLT_MAX) return -INFINITY;
-  f = (float)x;
-  return (double)f > x ? bvh_float_step(f, -1) : f;
-}
-
-/* The smallest float >= x: an upper bound that stays above the double. */
+/* The smallest float >= x: an upper bound that stays above the double
+** (bvh_down mirrored; +0 steps to the smallest positive subnormal). */
 CS_INLINE float bvh_up(double x) {
   float f;
+  uint32_t u;
   if (x < -FLT_MAX) return -FLT_MAX;
   if (x > FLT_MAX) return INFINITY;
   f = (float)x;
-  return (double)f < x ? bvh_float_step(f, 1) : f;
+  memcpy(&u, &f, sizeof u);
+  u += (0u - (uint32_t)((double)f < x)) & (1 - 2 * (u >> 31));
+  memcpy(&f, &u, sizeof f);
+  return f;
 }
 
 /* The double-precision bounds of triangle t in lo and hi. */
