@@ -175,6 +175,53 @@ CS_INLINE float bvh_row_area(cs_BvhRow lo, cs_BvhRow hi) {
   return d[0] * d[1] + d[1] * d[2] + d[2] * d[0];
 }
 
+#if defined(__SSE2__)
+/* Lanes 0 and 1 of xy and lane 0 of z, rounded to floats toward -inf (dir
+** < 0) or +inf, in lanes 0 .. 2; lane 3 is 0. bvh_down and bvh_up two at a
+** time, making the same floats: cvtpd2ps rounds to nearest, and where that
+** went the wrong way, the bits step as there. An overflow to +-inf steps to
+** +-FLT_MAX or stays, as their clamps give. */
+CS_INLINE cs_BvhRow bvh_round2(__m128d xy, __m128d z, int dir) {
+  __m128 f = _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(z));
+  __m128d gxy = _mm_cvtps_pd(f), gz = _mm_cvtps_pd(_mm_movehl_ps(f, f));
+  __m128d mxy = dir < 0 ? _mm_cmpgt_pd(gxy, xy) : _mm_cmplt_pd(gxy, xy);
+  __m128d mz = dir < 0 ? _mm_cmpgt_pd(gz, z) : _mm_cmplt_pd(gz, z);
+  __m128i m = _mm_castps_si128(_mm_shuffle_ps(_mm_castpd_ps(mxy), _mm_castpd_ps(mz),
+                                              _MM_SHUFFLE(2, 0, 2, 0)));
+  __m128i u = _mm_castps_si128(f), s = _mm_srai_epi32(u, 31);
+  __m128i d = _mm_and_si128(_mm_add_epi32(_mm_add_epi32(s, s), _mm_set1_epi32(1)), m);
+  /* d: -1 for a negative f, +1 for a positive one, where it rounded wrong */
+  return _mm_castsi128_ps(dir < 0 ? _mm_sub_epi32(u, d) : _mm_add_epi32(u, d));
+}
+#endif
+
+/* Triangle t's bounds as rows, rounded outward (lane 3 is 0). */
+CS_INLINE void bvh_tri_rows(const double *verts, const uint32_t *tris, uint32_t t,
+                            cs_BvhRow *lo, cs_BvhRow *hi) {
+#if defined(__SSE2__)
+  const uint32_t *v = tris + 3 * (size_t)t;
+  const double *a = verts + 3 * (size_t)v[0];
+  const double *b = verts + 3 * (size_t)v[1];
+  const double *c = verts + 3 * (size_t)v[2];
+  __m128d axy = _mm_loadu_pd(a), bxy = _mm_loadu_pd(b), cxy = _mm_loadu_pd(c);
+  __m128d az = _mm_load_sd(a + 2), bz = _mm_load_sd(b + 2), cz = _mm_load_sd(c + 2);
+  /* in bvh_tri_box's order: minpd(x, y) is x < y ? x : y */
+  *lo = bvh_round2(_mm_min_pd(cxy, _mm_min_pd(bxy, axy)), _mm_min_sd(cz, _mm_min_sd(bz, az)), -1);
+  *hi = bvh_round2(_mm_max_pd(cxy, _mm_max_pd(bxy, axy)), _mm_max_sd(cz, _mm_max_sd(bz, az)), 1);
+#else
+  double l[3], h[3];
+  float fl[3], fh[3];
+  int k;
+  bvh_tri_box(verts, tris, t, l, h);
+  for (k = 0; k < 3; k++) {
+    fl[k] = bvh_down(l[k]);
+    fh[k] = bvh_up(h[k]);
+  }
+  *lo = bvh_row_load3(fl);
+  *hi = bvh_row_load3(fh);
+#endif
+}
+
 /* One triangle while building: 32 bytes, moved as a whole by partitions;
 ** lo and hi each start a row. */
 typedef struct cs_BvhRec {
@@ -551,7 +598,6 @@ cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
   size_t cap, nrec;
   cs_BvhTask root;
   cs_Status s;
-  int k;
   memset(bvh, 0, sizeof *bvh);
   for (i = 0; i < ntris; i++) m += !(skip && skip[i]);
   if (m == 0) return CS_OK;
@@ -567,19 +613,14 @@ cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
     return CS_ENOMEM;
   }
   for (i = 0, j = 0; i < ntris; i++) {
-    double tl[3], th[3];
     cs_BvhRec *p = rec + j;
     cs_BvhRow pl, ph, pc;
     if (skip && skip[i]) continue;
-    bvh_tri_box(verts, tris, i, tl, th);
-    for (k = 0; k < 3; k++) {
-      p->lo[k] = bvh_down(tl[k]);
-      p->hi[k] = bvh_up(th[k]);
-    }
+    bvh_tri_rows(verts, tris, i, &pl, &ph);
+    bvh_row_store(p->lo, pl);             /* and tri, then set */
+    bvh_row_store(p->hi, ph);
     p->tri = i;
     p->bin = 0;
-    pl = bvh_row_load3(p->lo);
-    ph = bvh_row_load3(p->hi);
     pc = bvh_row_add(pl, ph);
     lo = bvh_row_min(pl, lo);
     hi = bvh_row_max(ph, hi);
