@@ -322,15 +322,26 @@ CS_INLINE uint32_t bvh_bin_index(float f, float top) {
 /* Puts r in its bin of b, kept in r->bin. */
 CS_INLINE void bvh_bin_add(cs_BvhBins *b, int axis, float cmin, float scale, float top,
                            cs_BvhRec *r) {
-  cs_BvhRow lo = bvh_row_load3(r->lo), hi = bvh_row_load3(r->hi), c = bvh_row_add(lo, hi);
   uint32_t k = bvh_bin_index((bvh_key(r, axis) - cmin) * scale, top);
   float *box = b->box[k][0];
-  r->bin = k;
-  b->count[k]++;
+#if defined(__SSE2__)
+  cs_BvhRow lo = bvh_row_load3(r->lo), hi = bvh_row_load3(r->hi), c = bvh_row_add(lo, hi);
   bvh_row_store(box, bvh_row_min(lo, bvh_row_load(box)));
   bvh_row_store(box + 4, bvh_row_max(hi, bvh_row_load(box + 4)));
   bvh_row_store(box + 8, bvh_row_min(c, bvh_row_load(box + 8)));
   bvh_row_store(box + 12, bvh_row_max(c, bvh_row_load(box + 12)));
+#else
+  int i;                  /* the same, lanes 0 .. 2 only: the loop stays small */
+  for (i = 0; i < 3; i++) {
+    float l = r->lo[i], h = r->hi[i], c = l + h;
+    box[i] = l < box[i] ? l : box[i];
+    box[4 + i] = h > box[4 + i] ? h : box[4 + i];
+    box[8 + i] = c < box[8 + i] ? c : box[8 + i];
+    box[12 + i] = c > box[12 + i] ? c : box[12 + i];
+  }
+#endif
+  r->bin = k;
+  b->count[k]++;
 }
 
 /* Bins t's records into b by c (c->nb > 0). */
