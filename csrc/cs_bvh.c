@@ -408,11 +408,21 @@ static int bvh_split_at(const cs_BvhRec *rec, const cs_BvhTask *t, uint32_t mid,
   return 1;
 }
 
-/* Swaps records *p and *q. */
+/* Swaps records *p and *q (with SSE2 as two rows each: a struct copy
+** compiled to 14 moves of its fields). */
 CS_INLINE void bvh_swap(cs_BvhRec *p, cs_BvhRec *q) {
+#if defined(__SSE2__)
+  float *a = (float *)(void *)p, *b = (float *)(void *)q;
+  __m128 a0 = _mm_loadu_ps(a), a1 = _mm_loadu_ps(a + 4);
+  _mm_storeu_ps(a, _mm_loadu_ps(b));
+  _mm_storeu_ps(a + 4, _mm_loadu_ps(b + 4));
+  _mm_storeu_ps(b, a0);
+  _mm_storeu_ps(b + 4, a1);
+#else
   cs_BvhRec tmp = *p;
   *p = *q;
   *q = tmp;
+#endif
 }
 
 /* Reorders rec[lo, hi) so that rec[k] holds the key it would hold sorted on
