@@ -28,6 +28,14 @@
 #define CS_BVH_SLACK    (8 * DBL_EPSILON)
 #define CS_BVH_NONE     UINT32_MAX
 
+/* Inlined even when large (GCC and Clang), where copies for constant
+** arguments pay. */
+#if defined(__GNUC__)
+#define CS_BVH_FLATTEN  static inline __attribute__((always_inline))
+#else
+#define CS_BVH_FLATTEN  CS_INLINE
+#endif
+
 
 /* {==================================================================
 ** Bounds
@@ -450,9 +458,9 @@ static void bvh_select(cs_BvhRec *rec, uint32_t lo, uint32_t hi, uint32_t k, int
 
 /* bvh_partition's loop for constant lon and ron (whether a side is binned):
 ** inlined four ways, so the loop tests neither. */
-CS_INLINE uint32_t bvh_partition_loop(cs_BvhRec *rec, uint32_t begin, uint32_t end,
-                                      uint32_t split, const cs_BvhCut *lc, cs_BvhBins *lb,
-                                      const cs_BvhCut *rc, cs_BvhBins *rb, int lon, int ron) {
+CS_BVH_FLATTEN uint32_t bvh_partition_loop(cs_BvhRec *rec, uint32_t begin, uint32_t end,
+                                           uint32_t split, const cs_BvhCut *lc, cs_BvhBins *lb,
+                                           const cs_BvhCut *rc, cs_BvhBins *rb, int lon, int ron) {
   const int la = lc->axis, ra = rc->axis;
   const float lmin = lc->cmin, lscale = lc->scale, ltop = (float)lc->nb - 1;
   const float rmin = rc->cmin, rscale = rc->scale, rtop = (float)rc->nb - 1;
