@@ -270,8 +270,10 @@ typedef struct cs_BvhBins {
 /* The bins of a node at depth d (below CS_BVH_MEDIAN_DEPTH) lie in slot
 ** 2 d + side. A node makes its children's bins while it partitions (slots
 ** at depth d + 1), and the right children waiting on the stack are at most
-** one per depth, none deeper than the node: no slot is overwritten in use. */
-#define CS_BVH_SLOTS    (2 * CS_BVH_MEDIAN_DEPTH)
+** one per depth, none deeper than the node: no slot is overwritten in use.
+** Depth CS_BVH_MEDIAN_DEPTH has slots too, never binned into: a node above
+** it may name them. */
+#define CS_BVH_SLOTS    (2 * (CS_BVH_MEDIAN_DEPTH + 1))
 /* The slots' size in records: they are allocated after the records. */
 #define CS_BVH_SLOT_RECS \
   ((CS_BVH_SLOTS * sizeof(cs_BvhBins) + sizeof(cs_BvhRec) - 1) / sizeof(cs_BvhRec))
