@@ -10,6 +10,10 @@
 
 #include "cs_bvh.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define CS_BVH_BINS     12    /* SAH bins along the widest centroid axis */
 #define CS_BVH_LEAF     4     /* a node of at most this many triangles is a leaf */
 #define CS_BVH_LEAF_SAH 8     /* up to this many, a leaf when the SAH finds it cheaper */
@@ -24,39 +28,48 @@
 #define CS_BVH_SLACK    (8 * DBL_EPSILON)
 #define CS_BVH_NONE     UINT32_MAX
 
+/* Inlined even when large (GCC and Clang), where copies for constant
+** arguments pay. */
+#if defined(__GNUC__)
+#define CS_BVH_FLATTEN  static inline __attribute__((always_inline))
+#else
+#define CS_BVH_FLATTEN  CS_INLINE
+#endif
+
 
 /* {==================================================================
 ** Bounds
 ** ===================================================================*/
 
-/* The float next to the finite f, toward -inf (dir < 0) or +inf (dir > 0):
-** one step of its bits, as nextafterf does, without the call. */
-CS_INLINE float bvh_float_step(float f, int dir) {
+/* The largest float <= x: a lower bound that stays below the double. When
+** the conversion rounded up, one step of f's bits toward -inf: away from 0
+** for a negative f (-0 becomes the smallest negative subnormal), toward 0
+** for a positive one (never +0: only x < 0 rounds up to 0, and to -0).
+** Branch-free, as half the conversions round each way. */
+CS_INLINE float bvh_down(double x) {
+  float f;
   uint32_t u;
+  if (x > FLT_MAX) return FLT_MAX;
+  if (x < -FLT_MAX) return -INFINITY;
+  f = (float)x;
   memcpy(&u, &f, sizeof u);
-  if (f == 0) u = dir < 0 ? 0x80000001u : 1u;   /* the smallest subnormal */
-  else if ((f > 0) == (dir > 0)) u++;           /* away from 0 */
-  else u--;
+  u += (0u - (uint32_t)((double)f > x)) & (2 * (u >> 31) - 1);   /* +1 or -1 */
   memcpy(&f, &u, sizeof f);
   return f;
 }
 
-/* The largest float <= x: a lower bound that stays below the double. */
-CS_INLINE float bvh_down(double x) {
-  float f;
-  if (x > FLT_MAX) return FLT_MAX;
-  if (x < -FLT_MAX) return -INFINITY;
-  f = (float)x;
-  return (double)f > x ? bvh_float_step(f, -1) : f;
-}
-
-/* The smallest float >= x: an upper bound that stays above the double. */
+/* The smallest float >= x: an upper bound that stays above the double
+** (bvh_down mirrored; +0 steps to the smallest positive subnormal). */
 CS_INLINE float bvh_up(double x) {
   float f;
+  uint32_t u;
   if (x < -FLT_MAX) return -FLT_MAX;
   if (x > FLT_MAX) return INFINITY;
   f = (float)x;
-  return (double)f < x ? bvh_float_step(f, 1) : f;
+  memcpy(&u, &f, sizeof u);
+  u += (0u - (uint32_t)((double)f < x)) & (1 - 2 * (u >> 31));
+  memcpy(&f, &u, sizeof f);
+  return f;
 }
 
 /* The double-precision bounds of triangle t in lo and hi. */
@@ -99,29 +112,6 @@ static void bvh_leaf_box(const double *verts, const uint32_t *tris,
   }
 }
 
-/* Makes [lo, hi] the empty box (it grows to the first box added). */
-static void bvh_box_empty(float lo[3], float hi[3]) {
-  lo[0] = lo[1] = lo[2] = INFINITY;
-  hi[0] = hi[1] = hi[2] = -INFINITY;
-}
-
-/* Grows [lo, hi] to hold [blo, bhi]. */
-CS_INLINE void bvh_box_grow(float lo[3], float hi[3], const float blo[3], const float bhi[3]) {
-  /* unrolled, unconditional stores: the build's inner loops (minss, maxss) */
-  lo[0] = blo[0] < lo[0] ? blo[0] : lo[0];
-  lo[1] = blo[1] < lo[1] ? blo[1] : lo[1];
-  lo[2] = blo[2] < lo[2] ? blo[2] : lo[2];
-  hi[0] = bhi[0] > hi[0] ? bhi[0] : hi[0];
-  hi[1] = bhi[1] > hi[1] ? bhi[1] : hi[1];
-  hi[2] = bhi[2] > hi[2] ? bhi[2] : hi[2];
-}
-
-/* Half the surface area of a non-empty box: the SAH's measure. */
-static float bvh_box_area(const float lo[3], const float hi[3]) {
-  float dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2];
-  return dx * dy + dy * dz + dz * dx;
-}
-
 /* }================================================================== */
 
 
@@ -129,26 +119,164 @@ static float bvh_box_area(const float lo[3], const float hi[3]) {
 ** Build
 ** ===================================================================*/
 
-/* One triangle while building: 32 bytes, moved as a whole by partitions. */
+/* Rows of 4 floats, the build's unit: SSE2 registers where the compiler
+** has them, else arrays. Both make the same operations lane by lane (a min
+** is a < b ? a : b, as minps), so both build the same tree. The fourth
+** lane of a row holds no bound. */
+#if defined(__SSE2__)
+typedef __m128 cs_BvhRow;
+CS_INLINE cs_BvhRow bvh_row_load(const float *p) { return _mm_loadu_ps(p); }
+CS_INLINE void bvh_row_store(float *p, cs_BvhRow a) { _mm_storeu_ps(p, a); }
+CS_INLINE cs_BvhRow bvh_row_set(float x) { return _mm_set1_ps(x); }
+CS_INLINE cs_BvhRow bvh_row_min(cs_BvhRow a, cs_BvhRow b) { return _mm_min_ps(a, b); }
+CS_INLINE cs_BvhRow bvh_row_max(cs_BvhRow a, cs_BvhRow b) { return _mm_max_ps(a, b); }
+CS_INLINE cs_BvhRow bvh_row_add(cs_BvhRow a, cs_BvhRow b) { return _mm_add_ps(a, b); }
+CS_INLINE cs_BvhRow bvh_row_sub(cs_BvhRow a, cs_BvhRow b) { return _mm_sub_ps(a, b); }
+/* p[0 .. 2] and a 0 (p[3] is read, and must lie in the same object) */
+CS_INLINE cs_BvhRow bvh_row_load3(const float *p) {
+  return _mm_and_ps(_mm_loadu_ps(p), _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1)));
+}
+#else
+typedef struct cs_BvhRow { float f[4]; } cs_BvhRow;
+CS_INLINE cs_BvhRow bvh_row_load(const float *p) {
+  cs_BvhRow r;
+  memcpy(r.f, p, sizeof r.f);
+  return r;
+}
+CS_INLINE void bvh_row_store(float *p, cs_BvhRow a) { memcpy(p, a.f, sizeof a.f); }
+CS_INLINE cs_BvhRow bvh_row_set(float x) {
+  cs_BvhRow r;
+  r.f[0] = r.f[1] = r.f[2] = r.f[3] = x;
+  return r;
+}
+CS_INLINE cs_BvhRow bvh_row_min(cs_BvhRow a, cs_BvhRow b) {
+  int i;
+  for (i = 0; i < 4; i++) a.f[i] = a.f[i] < b.f[i] ? a.f[i] : b.f[i];
+  return a;
+}
+CS_INLINE cs_BvhRow bvh_row_max(cs_BvhRow a, cs_BvhRow b) {
+  int i;
+  for (i = 0; i < 4; i++) a.f[i] = a.f[i] > b.f[i] ? a.f[i] : b.f[i];
+  return a;
+}
+CS_INLINE cs_BvhRow bvh_row_add(cs_BvhRow a, cs_BvhRow b) {
+  int i;
+  for (i = 0; i < 4; i++) a.f[i] += b.f[i];
+  return a;
+}
+CS_INLINE cs_BvhRow bvh_row_sub(cs_BvhRow a, cs_BvhRow b) {
+  int i;
+  for (i = 0; i < 4; i++) a.f[i] -= b.f[i];
+  return a;
+}
+CS_INLINE cs_BvhRow bvh_row_load3(const float *p) {
+  cs_BvhRow r;
+  r.f[0] = p[0]; r.f[1] = p[1]; r.f[2] = p[2]; r.f[3] = 0;
+  return r;
+}
+#endif
+
+/* Half the surface area of the box [lo, hi] (not empty): the SAH's measure. */
+CS_INLINE float bvh_row_area(cs_BvhRow lo, cs_BvhRow hi) {
+  float d[4];
+  bvh_row_store(d, bvh_row_sub(hi, lo));
+  return d[0] * d[1] + d[1] * d[2] + d[2] * d[0];
+}
+
+#if defined(__SSE2__)
+/* Lanes 0 and 1 of xy and lane 0 of z, rounded to floats toward -inf (dir
+** < 0) or +inf, in lanes 0 .. 2; lane 3 is 0. bvh_down and bvh_up two at a
+** time, making the same floats: cvtpd2ps rounds to nearest, and where that
+** went the wrong way, the bits step as there. An overflow to +-inf steps to
+** +-FLT_MAX or stays, as their clamps give. */
+CS_INLINE cs_BvhRow bvh_round2(__m128d xy, __m128d z, int dir) {
+  __m128 f = _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(z));
+  __m128d gxy = _mm_cvtps_pd(f), gz = _mm_cvtps_pd(_mm_movehl_ps(f, f));
+  __m128d mxy = dir < 0 ? _mm_cmpgt_pd(gxy, xy) : _mm_cmplt_pd(gxy, xy);
+  __m128d mz = dir < 0 ? _mm_cmpgt_pd(gz, z) : _mm_cmplt_pd(gz, z);
+  __m128i m = _mm_castps_si128(_mm_shuffle_ps(_mm_castpd_ps(mxy), _mm_castpd_ps(mz),
+                                              _MM_SHUFFLE(2, 0, 2, 0)));
+  __m128i u = _mm_castps_si128(f), s = _mm_srai_epi32(u, 31);
+  __m128i d = _mm_and_si128(_mm_add_epi32(_mm_add_epi32(s, s), _mm_set1_epi32(1)), m);
+  /* d: -1 for a negative f, +1 for a positive one, where it rounded wrong */
+  return _mm_castsi128_ps(dir < 0 ? _mm_sub_epi32(u, d) : _mm_add_epi32(u, d));
+}
+#endif
+
+/* Triangle t's bounds as rows, rounded outward (lane 3 is 0). */
+CS_INLINE void bvh_tri_rows(const double *verts, const uint32_t *tris, uint32_t t,
+                            cs_BvhRow *lo, cs_BvhRow *hi) {
+#if defined(__SSE2__)
+  const uint32_t *v = tris + 3 * (size_t)t;
+  const double *a = verts + 3 * (size_t)v[0];
+  const double *b = verts + 3 * (size_t)v[1];
+  const double *c = verts + 3 * (size_t)v[2];
+  __m128d axy = _mm_loadu_pd(a), bxy = _mm_loadu_pd(b), cxy = _mm_loadu_pd(c);
+  __m128d az = _mm_load_sd(a + 2), bz = _mm_load_sd(b + 2), cz = _mm_load_sd(c + 2);
+  /* in bvh_tri_box's order: minpd(x, y) is x < y ? x : y */
+  *lo = bvh_round2(_mm_min_pd(cxy, _mm_min_pd(bxy, axy)), _mm_min_sd(cz, _mm_min_sd(bz, az)), -1);
+  *hi = bvh_round2(_mm_max_pd(cxy, _mm_max_pd(bxy, axy)), _mm_max_sd(cz, _mm_max_sd(bz, az)), 1);
+#else
+  double l[3], h[3];
+  float fl[3], fh[3];
+  int k;
+  bvh_tri_box(verts, tris, t, l, h);
+  for (k = 0; k < 3; k++) {
+    fl[k] = bvh_down(l[k]);
+    fh[k] = bvh_up(h[k]);
+  }
+  *lo = bvh_row_load3(fl);
+  *hi = bvh_row_load3(fh);
+#endif
+}
+
+/* One triangle while building: 32 bytes, moved as a whole by partitions;
+** lo and hi each start a row. */
 typedef struct cs_BvhRec {
-  float lo[3], hi[3];     /* the triangle's bounds, rounded outward */
+  float lo[3];            /* the triangle's bounds, rounded outward */
   uint32_t tri;
-  uint32_t bin;           /* its bin in the current split */
+  float hi[3];
+  uint32_t bin;           /* its bin in the split of the node that holds it */
 } cs_BvhRec;
 
 /* A node waiting to be written. */
 typedef struct cs_BvhTask {
+  float lo[4], hi[4];     /* bounds of its records (rows) */
+  float clo[4], chi[4];   /* bounds of their centroid keys */
   uint32_t begin, end;    /* its records */
   uint32_t parent;        /* a right child: the node whose index names it */
   uint32_t depth;
-  float lo[3], hi[3];     /* bounds of its records */
-  float clo[3], chi[3];   /* bounds of their centroid keys */
+  int side;               /* 0 left (or the root), 1 right */
+  int binned;             /* its bins are made (by its parent's partition) */
 } cs_BvhTask;
 
-typedef struct cs_BvhBin {
-  float lo[3], hi[3];
-  uint32_t count;
-} cs_BvhBin;
+/* How a node's records fall into its bins: key c on axis goes to bin
+** (c - cmin) * scale, clamped to 0 .. nb - 1. */
+typedef struct cs_BvhCut {
+  int axis;
+  uint32_t nb;            /* 0: the node needs no bins */
+  float cmin, scale;
+} cs_BvhCut;
+
+/* A node's bins: per bin the bounds of its records (rows box[k][0] and
+** box[k][1]) and of their centroid keys (box[k][2], box[k][3]), and its
+** count. */
+typedef struct cs_BvhBins {
+  float box[CS_BVH_BINS][4][4];
+  uint32_t count[CS_BVH_BINS];
+  uint32_t nb;
+} cs_BvhBins;
+
+/* The bins of a node at depth d (below CS_BVH_MEDIAN_DEPTH) lie in slot
+** 2 d + side. A node makes its children's bins while it partitions (slots
+** at depth d + 1), and the right children waiting on the stack are at most
+** one per depth, none deeper than the node: no slot is overwritten in use.
+** Depth CS_BVH_MEDIAN_DEPTH has slots too, never binned into: a node above
+** it may name them. */
+#define CS_BVH_SLOTS    (2 * (CS_BVH_MEDIAN_DEPTH + 1))
+/* The slots' size in records: they are allocated after the records. */
+#define CS_BVH_SLOT_RECS \
+  ((CS_BVH_SLOTS * sizeof(cs_BvhBins) + sizeof(cs_BvhRec) - 1) / sizeof(cs_BvhRec))
 
 /* The centroid key of r on axis k: lo + hi, twice the centre (the halving
 ** would change nothing but the cost). */
@@ -156,52 +284,155 @@ CS_INLINE float bvh_key(const cs_BvhRec *r, int k) {
   return r->lo[k] + r->hi[k];
 }
 
-/* Grows the centroid bounds [clo, chi] to hold r's keys. */
-CS_INLINE void bvh_key_grow(float clo[3], float chi[3], const cs_BvhRec *r) {
-  float c0 = bvh_key(r, 0), c1 = bvh_key(r, 1), c2 = bvh_key(r, 2);
-  clo[0] = c0 < clo[0] ? c0 : clo[0];
-  clo[1] = c1 < clo[1] ? c1 : clo[1];
-  clo[2] = c2 < clo[2] ? c2 : clo[2];
-  chi[0] = c0 > chi[0] ? c0 : chi[0];
-  chi[1] = c1 > chi[1] ? c1 : chi[1];
-  chi[2] = c2 > chi[2] ? c2 : chi[2];
+/* The axis of t's widest centroid extent, and that extent in *ext. */
+static int bvh_axis(const cs_BvhTask *t, float *ext) {
+  int axis = 0;
+  if (t->chi[1] - t->clo[1] > t->chi[axis] - t->clo[axis]) axis = 1;
+  if (t->chi[2] - t->clo[2] > t->chi[axis] - t->clo[axis]) axis = 2;
+  *ext = t->chi[axis] - t->clo[axis];
+  return axis;
 }
 
-/* The bin of key c: 0 .. nb - 1, also for NaN and infinities. */
-CS_INLINE uint32_t bvh_bin(float c, float cmin, float scale, int nb) {
-  float f = (c - cmin) * scale;
-  if (!(f > 0)) return 0;
-  return f < (float)nb ? (uint32_t)f : (uint32_t)nb - 1;
+/* Fills c with t's binning; nb 0 when t will not be binned: a leaf by its
+** count, every centroid on one plane, or a median split. */
+static void bvh_cut(const cs_BvhTask *t, cs_BvhCut *c) {
+  uint32_t n = t->end - t->begin;
+  float ext;
+  c->axis = bvh_axis(t, &ext);
+  c->nb = 0;
+  c->cmin = c->scale = 0;
+  if (n <= CS_BVH_LEAF || !(ext > 0) || t->depth >= CS_BVH_MEDIAN_DEPTH) return;
+  c->nb = n < CS_BVH_BINS ? n : CS_BVH_BINS;
+  c->cmin = t->clo[c->axis];
+  c->scale = (float)c->nb / ext;  /* bvh_bin_add clamps the top key */
+}
+
+/* Empties b's first nb bins. */
+static void bvh_bins_empty(cs_BvhBins *b, uint32_t nb) {
+  const cs_BvhRow inf = bvh_row_set(INFINITY), ninf = bvh_row_set(-INFINITY);
+  uint32_t k;
+  for (k = 0; k < nb; k++) {
+    bvh_row_store(b->box[k][0], inf);
+    bvh_row_store(b->box[k][1], ninf);
+    bvh_row_store(b->box[k][2], inf);
+    bvh_row_store(b->box[k][3], ninf);
+    b->count[k] = 0;
+  }
+  b->nb = nb;
+}
+
+/* The bin of f = (key - cmin) * scale: f clamped to 0 .. top (a NaN to
+** 0), truncated. Branches, not maxss and minss: those put 8 cycles more
+** before the bin's address, and measured slower. */
+CS_INLINE uint32_t bvh_bin_index(float f, float top) {
+  f = f > 0 ? f : 0;
+  return (uint32_t)(f < top ? f : top);
+}
+
+/* Puts r in its bin of b, kept in r->bin. */
+CS_INLINE void bvh_bin_add(cs_BvhBins *b, int axis, float cmin, float scale, float top,
+                           cs_BvhRec *r) {
+  uint32_t k = bvh_bin_index((bvh_key(r, axis) - cmin) * scale, top);
+  float *box = b->box[k][0];
+#if defined(__SSE2__)
+  cs_BvhRow lo = bvh_row_load3(r->lo), hi = bvh_row_load3(r->hi), c = bvh_row_add(lo, hi);
+  bvh_row_store(box, bvh_row_min(lo, bvh_row_load(box)));
+  bvh_row_store(box + 4, bvh_row_max(hi, bvh_row_load(box + 4)));
+  bvh_row_store(box + 8, bvh_row_min(c, bvh_row_load(box + 8)));
+  bvh_row_store(box + 12, bvh_row_max(c, bvh_row_load(box + 12)));
+#else
+  int i;                  /* the same, lanes 0 .. 2 only: the loop stays small */
+  for (i = 0; i < 3; i++) {
+    float l = r->lo[i], h = r->hi[i], c = l + h;
+    box[i] = l < box[i] ? l : box[i];
+    box[4 + i] = h > box[4 + i] ? h : box[4 + i];
+    box[8 + i] = c < box[8 + i] ? c : box[8 + i];
+    box[12 + i] = c > box[12 + i] ? c : box[12 + i];
+  }
+#endif
+  r->bin = k;
+  b->count[k]++;
+}
+
+/* Bins t's records into b by c (c->nb > 0). */
+static void bvh_bin_all(cs_BvhRec *rec, const cs_BvhTask *t, const cs_BvhCut *c,
+                        cs_BvhBins *b) {
+  const int axis = c->axis;
+  const float cmin = c->cmin, scale = c->scale, top = (float)c->nb - 1;
+  uint32_t i;
+  bvh_bins_empty(b, c->nb);
+  for (i = t->begin; i < t->end; i++) bvh_bin_add(b, axis, cmin, scale, top, rec + i);
 }
 
 /* Fills t's bounds and centroid bounds from its records. */
 static void bvh_task_bounds(const cs_BvhRec *rec, cs_BvhTask *t) {
+  cs_BvhRow lo = bvh_row_set(INFINITY), hi = bvh_row_set(-INFINITY), clo = lo, chi = hi;
   uint32_t i;
-  bvh_box_empty(t->lo, t->hi);
-  bvh_box_empty(t->clo, t->chi);
   for (i = t->begin; i < t->end; i++) {
-    bvh_box_grow(t->lo, t->hi, rec[i].lo, rec[i].hi);
-    bvh_key_grow(t->clo, t->chi, rec + i);
+    cs_BvhRow l = bvh_row_load3(rec[i].lo), h = bvh_row_load3(rec[i].hi);
+    cs_BvhRow c = bvh_row_add(l, h);
+    lo = bvh_row_min(l, lo);
+    hi = bvh_row_max(h, hi);
+    clo = bvh_row_min(c, clo);
+    chi = bvh_row_max(c, chi);
   }
+  bvh_row_store(t->lo, lo);
+  bvh_row_store(t->hi, hi);
+  bvh_row_store(t->clo, clo);
+  bvh_row_store(t->chi, chi);
+}
+
+/* Fills t's bounds and centroid bounds from bins [from, to) of b. */
+static void bvh_bins_bounds(const cs_BvhBins *b, int from, int to, cs_BvhTask *t) {
+  cs_BvhRow lo = bvh_row_set(INFINITY), hi = bvh_row_set(-INFINITY), clo = lo, chi = hi;
+  int k;
+  for (k = from; k < to; k++) {
+    lo = bvh_row_min(bvh_row_load(b->box[k][0]), lo);
+    hi = bvh_row_max(bvh_row_load(b->box[k][1]), hi);
+    clo = bvh_row_min(bvh_row_load(b->box[k][2]), clo);
+    chi = bvh_row_max(bvh_row_load(b->box[k][3]), chi);
+  }
+  bvh_row_store(t->lo, lo);
+  bvh_row_store(t->hi, hi);
+  bvh_row_store(t->clo, clo);
+  bvh_row_store(t->chi, chi);
+}
+
+/* Makes l and r t's children over [t->begin, mid) and [mid, t->end), not
+** yet bounded nor binned. */
+static void bvh_children(const cs_BvhTask *t, uint32_t mid, cs_BvhTask *l, cs_BvhTask *r) {
+  l->begin = t->begin; l->end = mid;
+  r->begin = mid; r->end = t->end;
+  l->depth = r->depth = t->depth + 1;
+  l->parent = r->parent = CS_BVH_NONE;
+  l->side = 0; r->side = 1;
+  l->binned = r->binned = 0;
 }
 
 /* Returns 1 after making l and r the two halves of t's records, split at mid. */
 static int bvh_split_at(const cs_BvhRec *rec, const cs_BvhTask *t, uint32_t mid,
                         cs_BvhTask *l, cs_BvhTask *r) {
-  l->begin = t->begin; l->end = mid;
-  r->begin = mid; r->end = t->end;
-  l->depth = r->depth = t->depth + 1;
-  l->parent = r->parent = CS_BVH_NONE;
+  bvh_children(t, mid, l, r);
   bvh_task_bounds(rec, l);
   bvh_task_bounds(rec, r);
   return 1;
 }
 
-/* Swaps records i and j. */
-CS_INLINE void bvh_swap(cs_BvhRec *rec, uint32_t i, uint32_t j) {
-  cs_BvhRec tmp = rec[i];
-  rec[i] = rec[j];
-  rec[j] = tmp;
+/* Swaps records *p and *q (with SSE2 as two rows each: a struct copy
+** compiled to 14 moves of its fields). */
+CS_INLINE void bvh_swap(cs_BvhRec *p, cs_BvhRec *q) {
+#if defined(__SSE2__)
+  float *a = (float *)(void *)p, *b = (float *)(void *)q;
+  __m128 a0 = _mm_loadu_ps(a), a1 = _mm_loadu_ps(a + 4);
+  _mm_storeu_ps(a, _mm_loadu_ps(b));
+  _mm_storeu_ps(a + 4, _mm_loadu_ps(b + 4));
+  _mm_storeu_ps(b, a0);
+  _mm_storeu_ps(b + 4, a1);
+#else
+  cs_BvhRec tmp = *p;
+  *p = *q;
+  *q = tmp;
+#endif
 }
 
 /* Reorders rec[lo, hi) so that rec[k] holds the key it would hold sorted on
@@ -217,8 +448,8 @@ static void bvh_select(cs_BvhRec *rec, uint32_t lo, uint32_t hi, uint32_t k, int
     p = x > y ? x : y;      /* the median of the three */
     while (i < gt) {        /* [lo, lt) < p, [lt, i) == p, [gt, hi) > p */
       float c = bvh_key(rec + i, axis);
-      if (c < p) bvh_swap(rec, lt++, i++);
-      else if (c > p) bvh_swap(rec, i, --gt);
+      if (c < p) bvh_swap(rec + lt++, rec + i++);
+      else if (c > p) bvh_swap(rec + i, rec + --gt);
       else i++;             /* equal, or NaN */
     }
     if (k < lt) hi = lt;
@@ -227,38 +458,56 @@ static void bvh_select(cs_BvhRec *rec, uint32_t lo, uint32_t hi, uint32_t k, int
   }
 }
 
-/* Moves the records of rec[begin, end) whose bin is <= split before the
-** others (Hoare: only misplaced pairs swap) and gathers each side's centroid
-** bounds into l and r; returns the first record of the right side. */
-static uint32_t bvh_partition(cs_BvhRec *rec, uint32_t begin, uint32_t end, uint32_t split,
-                              cs_BvhTask *l, cs_BvhTask *r) {
-  float llo[3], lhi[3], rlo[3], rhi[3];   /* locals, so they stay in registers */
-  uint32_t i = begin, j = end;
-  bvh_box_empty(llo, lhi);
-  bvh_box_empty(rlo, rhi);
+/* bvh_partition's loop for constant lon and ron (whether a side is binned):
+** inlined four ways, so the loop tests neither. */
+CS_BVH_FLATTEN uint32_t bvh_partition_loop(cs_BvhRec *rec, uint32_t begin, uint32_t end,
+                                           uint32_t split, const cs_BvhCut *lc, cs_BvhBins *lb,
+                                           const cs_BvhCut *rc, cs_BvhBins *rb, int lon, int ron) {
+  const int la = lc->axis, ra = rc->axis;
+  const float lmin = lc->cmin, lscale = lc->scale, ltop = (float)lc->nb - 1;
+  const float rmin = rc->cmin, rscale = rc->scale, rtop = (float)rc->nb - 1;
+  cs_BvhRec *p = rec + begin, *q = rec + end;
   for (;;) {
-    while (i < j && rec[i].bin <= split) bvh_key_grow(llo, lhi, rec + i++);
-    while (i < j && rec[j - 1].bin > split) bvh_key_grow(rlo, rhi, rec + --j);
-    if (i >= j) break;
-    bvh_swap(rec, i, j - 1);
-    bvh_key_grow(llo, lhi, rec + i++);
-    bvh_key_grow(rlo, rhi, rec + --j);
+    for (; p < q && p->bin <= split; p++)
+      if (lon) bvh_bin_add(lb, la, lmin, lscale, ltop, p);
+    for (; p < q && q[-1].bin > split; q--)
+      if (ron) bvh_bin_add(rb, ra, rmin, rscale, rtop, q - 1);
+    if (p >= q) break;
+    bvh_swap(p, q - 1);
+    if (lon) bvh_bin_add(lb, la, lmin, lscale, ltop, p);
+    if (ron) bvh_bin_add(rb, ra, rmin, rscale, rtop, q - 1);
+    p++;
+    q--;
   }
-  memcpy(l->clo, llo, sizeof llo); memcpy(l->chi, lhi, sizeof lhi);
-  memcpy(r->clo, rlo, sizeof rlo); memcpy(r->chi, rhi, sizeof rhi);
-  return i;
+  return (uint32_t)(p - rec);
+}
+
+/* Moves the records of rec[begin, end) whose bin is <= split before the
+** others (Hoare: only misplaced pairs swap), binning each on the way by its
+** side's cut into lb or rb (a side cut into no bins is skipped): the
+** children's bins cost no pass of their own. Returns the first record of
+** the right side. */
+static uint32_t bvh_partition(cs_BvhRec *rec, uint32_t begin, uint32_t end, uint32_t split,
+                              const cs_BvhCut *lc, cs_BvhBins *lb,
+                              const cs_BvhCut *rc, cs_BvhBins *rb) {
+  if (lc->nb && rc->nb) return bvh_partition_loop(rec, begin, end, split, lc, lb, rc, rb, 1, 1);
+  if (lc->nb) return bvh_partition_loop(rec, begin, end, split, lc, lb, rc, rb, 1, 0);
+  if (rc->nb) return bvh_partition_loop(rec, begin, end, split, lc, lb, rc, rb, 0, 1);
+  return bvh_partition_loop(rec, begin, end, split, lc, lb, rc, rb, 0, 0);
 }
 
 /* Splits t's records in two by the binned SAH (reordering them) and fills
-** the children's tasks l and r; returns 0 when t should be a leaf. */
-static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhTask *l, cs_BvhTask *r) {
-  cs_BvhBin bins[CS_BVH_BINS];
-  float rarea[CS_BVH_BINS], lo[3], hi[3], ext, cmin, scale, cost, best_cost = 0, area;
-  uint32_t rcount[CS_BVH_BINS], n = t->end - t->begin, i, cnt;
-  int axis = 0, k, best = -1, nb = n < CS_BVH_BINS ? (int)n : CS_BVH_BINS;
-  if (t->chi[1] - t->clo[1] > t->chi[axis] - t->clo[axis]) axis = 1;
-  if (t->chi[2] - t->clo[2] > t->chi[axis] - t->clo[axis]) axis = 2;
-  ext = t->chi[axis] - t->clo[axis];
+** the children's tasks l and r (and their bins, in slots); returns 0 when
+** t should be a leaf. */
+static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhBins *slots,
+                     cs_BvhTask *l, cs_BvhTask *r) {
+  cs_BvhBins *b, *lb;
+  cs_BvhCut c, lc, rc;
+  cs_BvhRow lo, hi;
+  float rarea[CS_BVH_BINS], ext, cost, best_cost = 0, area;
+  uint32_t rcount[CS_BVH_BINS], n = t->end - t->begin, i, cnt, lcount = 0;
+  int axis, k, best = -1, nb;
+  axis = bvh_axis(t, &ext);
   if (!(ext > 0)) {         /* every centroid coincides: no plane parts them */
     if (n <= CS_BVH_LEAF_SAH) return 0;
     return bvh_split_at(rec, t, t->begin + n / 2, l, r);
@@ -267,57 +516,59 @@ static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhTask *l, cs_BvhT
     bvh_select(rec, t->begin, t->end, t->begin + n / 2, axis);
     return bvh_split_at(rec, t, t->begin + n / 2, l, r);
   }
-  cmin = t->clo[axis];
-  scale = (float)nb / ext;  /* bvh_bin clamps the top key */
-  for (k = 0; k < nb; k++) {
-    bvh_box_empty(bins[k].lo, bins[k].hi);
-    bins[k].count = 0;
+  b = slots + 2 * t->depth + t->side;
+  if (!t->binned) {         /* the root, or a child of a median split */
+    bvh_cut(t, &c);
+    CS_ASSERT(c.nb > 0);
+    bvh_bin_all(rec, t, &c, b);
   }
-  for (i = t->begin; i < t->end; i++) {
-    cs_BvhRec *p = rec + i;
-    cs_BvhBin *b = bins + (p->bin = bvh_bin(bvh_key(p, axis), cmin, scale, nb));
-    b->count++;
-    bvh_box_grow(b->lo, b->hi, p->lo, p->hi);
-  }
+  nb = (int)b->nb;
   /* The cost of a split after bin k is A_l N_l + A_r N_r (the constant
   ** factors of the SAH dropped): sweep from the right, then from the left. */
-  bvh_box_empty(lo, hi);
+  lo = bvh_row_set(INFINITY);
+  hi = bvh_row_set(-INFINITY);
   cnt = 0;
   for (k = nb - 1; k > 0; k--) {
-    bvh_box_grow(lo, hi, bins[k].lo, bins[k].hi);
-    cnt += bins[k].count;
+    lo = bvh_row_min(bvh_row_load(b->box[k][0]), lo);
+    hi = bvh_row_max(bvh_row_load(b->box[k][1]), hi);
+    cnt += b->count[k];
     rcount[k] = cnt;
-    rarea[k] = cnt ? bvh_box_area(lo, hi) : 0;
+    rarea[k] = cnt ? bvh_row_area(lo, hi) : 0;
   }
-  bvh_box_empty(lo, hi);
+  lo = bvh_row_set(INFINITY);
+  hi = bvh_row_set(-INFINITY);
   cnt = 0;
   for (k = 0; k < nb - 1; k++) {
-    bvh_box_grow(lo, hi, bins[k].lo, bins[k].hi);
-    cnt += bins[k].count;
+    lo = bvh_row_min(bvh_row_load(b->box[k][0]), lo);
+    hi = bvh_row_max(bvh_row_load(b->box[k][1]), hi);
+    cnt += b->count[k];
     if (cnt == 0 || rcount[k + 1] == 0) continue;
-    cost = bvh_box_area(lo, hi) * (float)cnt + rarea[k + 1] * (float)rcount[k + 1];
-    if (best < 0 || cost < best_cost) { best = k; best_cost = cost; }
+    cost = bvh_row_area(lo, hi) * (float)cnt + rarea[k + 1] * (float)rcount[k + 1];
+    if (best < 0 || cost < best_cost) { best = k; best_cost = cost; lcount = cnt; }
   }
   if (best < 0) {           /* every key in one bin (only through rounding) */
     if (n <= CS_BVH_LEAF_SAH) return 0;
     return bvh_split_at(rec, t, t->begin + n / 2, l, r);
   }
   /* leaf cost N A against split cost C_box A + A_l N_l + A_r N_r */
-  area = bvh_box_area(t->lo, t->hi);
+  area = bvh_row_area(bvh_row_load(t->lo), bvh_row_load(t->hi));
   if (n <= CS_BVH_LEAF_SAH && (float)n * area <= CS_BVH_COST_BOX * area + best_cost)
     return 0;
-  i = bvh_partition(rec, t->begin, t->end, (uint32_t)best, l, r);
-  CS_ASSERT(i > t->begin && i < t->end);
-  l->begin = t->begin; l->end = i;
-  r->begin = i; r->end = t->end;
-  l->depth = r->depth = t->depth + 1;
-  l->parent = r->parent = CS_BVH_NONE;
-  bvh_box_empty(l->lo, l->hi);
-  bvh_box_empty(r->lo, r->hi);
-  for (k = 0; k < nb; k++) {
-    if (k <= best) bvh_box_grow(l->lo, l->hi, bins[k].lo, bins[k].hi);
-    else bvh_box_grow(r->lo, r->hi, bins[k].lo, bins[k].hi);
-  }
+  /* The children's bounds from the bins; their bins are made as the
+  ** records move (Wald 2007 bins each node in a pass of its own). */
+  bvh_children(t, t->begin + lcount, l, r);
+  bvh_bins_bounds(b, 0, best + 1, l);
+  bvh_bins_bounds(b, best + 1, nb, r);
+  bvh_cut(l, &lc);
+  bvh_cut(r, &rc);
+  lb = slots + 2 * l->depth;
+  if (lc.nb) bvh_bins_empty(lb, lc.nb);
+  if (rc.nb) bvh_bins_empty(lb + 1, rc.nb);
+  l->binned = lc.nb > 0;
+  r->binned = rc.nb > 0;
+  i = bvh_partition(rec, t->begin, t->end, (uint32_t)best, &lc, lb, &rc, lb + 1);
+  CS_ASSERT(i == l->end);
+  (void)i;
   return 1;
 }
 
@@ -325,8 +576,9 @@ static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhTask *l, cs_BvhT
 ** nodes, grown up to the 2m - 1 a binary tree with m leaves may need), depth
 ** first: a left child right after its parent. Returns CS_OK and the count in
 ** *count, or CS_ENOMEM (*nodes stays valid, *cap its size). */
-static cs_Status bvh_build_nodes(const cs_Alloc *a, cs_BvhRec *rec, const cs_BvhTask *root,
-                                 cs_BvhNode **nodes, size_t *cap, uint32_t *count) {
+static cs_Status bvh_build_nodes(const cs_Alloc *a, cs_BvhRec *rec, cs_BvhBins *slots,
+                                 const cs_BvhTask *root, cs_BvhNode **nodes, size_t *cap,
+                                 uint32_t *count) {
   cs_BvhTask stack[CS_BVH_STACK], t = *root, l, r;
   size_t most = 2 * (size_t)root->end - 1;
   uint32_t n = 0;
@@ -346,7 +598,7 @@ static cs_Status bvh_build_nodes(const cs_Alloc *a, cs_BvhRec *rec, const cs_Bvh
     memcpy(nd->lo, t.lo, sizeof nd->lo);
     memcpy(nd->hi, t.hi, sizeof nd->hi);
     if (t.parent != CS_BVH_NONE) (*nodes)[t.parent].index = id;
-    if (t.end - t.begin > CS_BVH_LEAF && sp < CS_BVH_STACK && bvh_split(rec, &t, &l, &r)) {
+    if (t.end - t.begin > CS_BVH_LEAF && sp < CS_BVH_STACK && bvh_split(rec, &t, slots, &l, &r)) {
       nd->index = 0;        /* set when the right child is written */
       nd->count = 0;
       r.parent = id;
@@ -365,54 +617,60 @@ static cs_Status bvh_build_nodes(const cs_Alloc *a, cs_BvhRec *rec, const cs_Bvh
 
 /* Returns CS_OK with the tree in *bvh, CS_ENOMEM or CS_ETOOBIG (more than
 ** CS_MAX_TRIANGLES) with *bvh empty and nothing held. Three allocations and
-** a realloc: the triangle list, the build records (freed here), and the
-** nodes, reserved for m (most trees need about m / 2), grown if needed, then
-** shrunk to fit. */
+** a realloc: the triangle list, the build records with the bins after them
+** (freed here), and the nodes, reserved for m (most trees need about m /
+** 2), grown if needed, then shrunk to fit. */
 cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                        const uint32_t *tris, const uint8_t *skip, uint32_t ntris) {
   cs_BvhRec *rec = NULL;
   cs_BvhNode *nodes = NULL, *fit;
+  cs_BvhRow lo = bvh_row_set(INFINITY), hi = bvh_row_set(-INFINITY), clo = lo, chi = hi;
   uint32_t *prims, m = 0, i, j, count = 0;
-  size_t cap;
+  size_t cap, nrec;
   cs_BvhTask root;
   cs_Status s;
-  int k;
   memset(bvh, 0, sizeof *bvh);
   for (i = 0; i < ntris; i++) m += !(skip && skip[i]);
   if (m == 0) return CS_OK;
   if (m > CS_MAX_TRIANGLES) return CS_ETOOBIG;  /* the depth bound needs m <= 2^30 */
   cap = m;
+  nrec = (size_t)m + CS_BVH_SLOT_RECS;
   prims = (uint32_t *)cs_malloc_array(a, m, sizeof *prims);
-  if (prims) rec = (cs_BvhRec *)cs_malloc_array(a, m, sizeof *rec);
+  if (prims) rec = (cs_BvhRec *)cs_malloc_array(a, nrec, sizeof *rec);
   if (rec) nodes = (cs_BvhNode *)cs_malloc_array(a, cap, sizeof *nodes);
   if (!nodes) {
-    cs_free(a, rec, m * sizeof *rec);
+    cs_free(a, rec, nrec * sizeof *rec);
     cs_free(a, prims, m * sizeof *prims);
     return CS_ENOMEM;
+  }
+  for (i = 0, j = 0; i < ntris; i++) {
+    cs_BvhRec *p = rec + j;
+    cs_BvhRow pl, ph, pc;
+    if (skip && skip[i]) continue;
+    bvh_tri_rows(verts, tris, i, &pl, &ph);
+    bvh_row_store(p->lo, pl);             /* and tri, then set */
+    bvh_row_store(p->hi, ph);
+    p->tri = i;
+    p->bin = 0;
+    pc = bvh_row_add(pl, ph);
+    lo = bvh_row_min(pl, lo);
+    hi = bvh_row_max(ph, hi);
+    clo = bvh_row_min(pc, clo);
+    chi = bvh_row_max(pc, chi);
+    j++;
   }
   root.begin = 0; root.end = m;
   root.parent = CS_BVH_NONE;
   root.depth = 0;
-  bvh_box_empty(root.lo, root.hi);
-  bvh_box_empty(root.clo, root.chi);
-  for (i = 0, j = 0; i < ntris; i++) {
-    double lo[3], hi[3];
-    cs_BvhRec *p = rec + j;
-    if (skip && skip[i]) continue;
-    bvh_tri_box(verts, tris, i, lo, hi);
-    for (k = 0; k < 3; k++) {
-      p->lo[k] = bvh_down(lo[k]);
-      p->hi[k] = bvh_up(hi[k]);
-    }
-    p->tri = i;
-    p->bin = 0;
-    bvh_box_grow(root.lo, root.hi, p->lo, p->hi);
-    bvh_key_grow(root.clo, root.chi, p);
-    j++;
-  }
-  s = bvh_build_nodes(a, rec, &root, &nodes, &cap, &count);
+  root.side = 0;
+  root.binned = 0;
+  bvh_row_store(root.lo, lo);
+  bvh_row_store(root.hi, hi);
+  bvh_row_store(root.clo, clo);
+  bvh_row_store(root.chi, chi);
+  s = bvh_build_nodes(a, rec, (cs_BvhBins *)(void *)(rec + m), &root, &nodes, &cap, &count);
   for (i = 0; i < m; i++) prims[i] = rec[i].tri;
-  cs_free(a, rec, m * sizeof *rec);
+  cs_free(a, rec, nrec * sizeof *rec);
   if (s == CS_OK && count < cap) {  /* give back the reserve */
     fit = (cs_BvhNode *)cs_realloc(a, nodes, cap * sizeof *nodes, count * sizeof *nodes);
     if (fit) { nodes = fit; cap = count; }
