@@ -519,18 +519,20 @@ const char *cs_batch_summary(char *buf, size_t size, const unsigned char *moved,
     put(buf, size, &len, count == 1 ? "mover " : "movers ");
     for (r = 0; r < 2 && (size_t)r < runs; r++) {
       if (r == 1) put(buf, size, &len, runs > 2 ? ", " : " and ");
-      if (first[r] == last[r]) put(buf, size, &len, "%zu", first[r]);
-      else put(buf, size, &len, "%zu-%zu", first[r], last[r]);
+      if (first[r] == last[r]) put(buf, size, &len, "%lu", (unsigned long)first[r]);
+      else put(buf, size, &len, "%lu-%lu", (unsigned long)first[r], (unsigned long)last[r]);
     }
     if (runs > 2) {
       rest = count - (last[0] - first[0] + 1) - (last[1] - first[1] + 1);
-      put(buf, size, &len, " and %zu other%s", rest, rest == 1 ? "" : "s");
+      put(buf, size, &len, " and %lu other%s", (unsigned long)rest, rest == 1 ? "" : "s");
     }
     put(buf, size, &len, " moved");
   }
   rest = count + 1 < n ? n - count - 1 : 0;  /* not moved, besides the failed one */
-  if (rest == 0) put(buf, size, &len, ", mover %zu did not", failed + 1);
-  else put(buf, size, &len, ", mover %zu and %zu other%s did not", failed + 1, rest, rest == 1 ? "" : "s");
+  /* %lu, not %zu: the msvcrt of the Windows build knows no z */
+  if (rest == 0) put(buf, size, &len, ", mover %lu did not", (unsigned long)failed + 1);
+  else put(buf, size, &len, ", mover %lu and %lu other%s did not", (unsigned long)failed + 1,
+           (unsigned long)rest, rest == 1 ? "" : "s");
   return buf;
 }
 

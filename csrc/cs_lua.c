@@ -209,13 +209,15 @@ void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what) {
 
 const csl_Type csl_types[5] = {{MESH_MT}, {WORLD_MT}, {BODY_MT}, {MOVER_MT}, {SENSOR_MT}};
 
-/* The userdata at arg if it is of type t, else NULL. */
+/* The userdata at arg if it is of type t, else NULL: its metatable must be
+** the one the registry holds under the key t (a script cannot swap a
+** userdata's metatable, nor write the registry, without the debug library). */
 void *test_type(lua_State *L, int arg, const csl_Type *t) {
   void *p = lua_touserdata(L, arg);
   int same;
   if (p == NULL || !lua_getmetatable(L, arg)) return NULL;
-  lua_rawgeti(L, -1, 1);
-  same = lua_touserdata(L, -1) == (const void *)t && lua_islightuserdata(L, -1);
+  csL_rawgetp(L, LUA_REGISTRYINDEX, t);
+  same = lua_topointer(L, -1) == lua_topointer(L, -2);
   lua_pop(L, 2);
   return same ? p : NULL;
 }
@@ -263,7 +265,8 @@ static void new_type(lua_State *L, const csl_Type *t, const luaL_Reg *meta,
                      const luaL_Reg *methods, lua_CFunction index_fn) {
   luaL_newmetatable(L, t->name);
   lua_pushlightuserdata(L, (void *)(size_t)t);     /* through size_t: -Wcast-qual */
-  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, LUA_REGISTRYINDEX);                 /* registry[t] = the metatable */
   csL_setfuncs(L, meta, 0);
   lua_pushstring(L, t->name);
   lua_setfield(L, -2, "__name");        /* 5.4 sets it; the others don't */

@@ -38,8 +38,8 @@ CS_EXPORT int luaopen_collideslide_core(lua_State *L);
 #define SENSOR_MT "collideslide.Sensor"
 
 /* The types: each one's name (its metatable's, in the registry under it) and
-** its address, which the metatable holds as a light userdata at index 1:
-** the type checks read it there (a small array), not the registry by name. */
+** its address, the registry's light-userdata key of the same metatable: the
+** type checks look it up without hashing a string. */
 typedef struct csl_Type { const char *name; } csl_Type;
 extern const csl_Type csl_types[5];
 #define MESH_T   (&csl_types[0])

@@ -182,6 +182,18 @@ describe("the character", function()
       errorOf(function() world:collideAndSlide(body:getMesh(), 1, 0, 0) end))
   end)
 
+  it("is not forged by a mesh whose metatable got every field of a mover's", function()
+    local mesh, mover = body:getMesh(), cs.newMover { radius = 0.5 }
+    local mt, added = getmetatable(mesh), {}
+    for k, v in pairs(getmetatable(mover)) do
+      if rawget(mt, k) ~= v then added[#added + 1] = { k, rawget(mt, k) }; rawset(mt, k, v) end
+    end
+    local err = errorOf(function() world:collideAndSlide(mesh, 1, 0, 0) end)
+    for i = #added, 1, -1 do rawset(mt, added[i][1], added[i][2]) end   -- the mesh type as it was
+    assert.matches("bad argument #1 to 'collideAndSlide' %(collideslide.Mover expected, got ", err)
+    assert.are.equal(mesh:triangleCount(), body:getMesh():triangleCount())
+  end)
+
   it("offers its mover's contacts: getContact, contactCount, contacts()", function()
     local ch = cs.newCharacter { position = { 0, 0.905, 0 } }
     ch:update(world, 1 / 60)

@@ -1707,7 +1707,7 @@ end
 
 local GXYZ = { "gx", "gy", "gz" }
 
---- world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z
+--- world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z, onGround
 local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
   if getmetatable(m) ~= MOVER_MT or not m._p then check_mover(m, 2, allnil(vx, vy, vz, gx, gy, gz)) end
@@ -1759,12 +1759,13 @@ local SUMMARY = ffi.new("char[256]")     -- cs_batch_summary's
 
 -- The batch's centres into out, and each mover's isOnGround() into grounded
 -- (a table or nil).
+-- Raw writes, as the C module's lua_rawseti.
 local function many_results(w, n, out, grounded)
   local o = w._bout
-  for k = 1, 3 * n do out[k] = o[k - 1] end
+  for k = 1, 3 * n do rawset(out, k, o[k - 1]) end
   if grounded then
     local list = w._blist
-    for i = 1, n do grounded[i] = ground_state(list[i - 1]) == 1 end   -- CS_GROUND_ON
+    for i = 1, n do rawset(grounded, i, ground_state(list[i - 1]) == 1) end   -- CS_GROUND_ON
   end
 end
 
