@@ -85,17 +85,22 @@ typedef struct MoverUD {
   cs_Mover *mover;      /* NULL once closed */
   int busy;             /* inside its own collideAndSlide or a batch (a filter runs) */
   int filtered;         /* has a Lua filter (MUV_FILTER not nil) */
-  size_t nhandles;      /* contact handles stored by the last call */
+  size_t nhandles;      /* contact handles stored (MUV_CONTACTS[1..nhandles]) */
   size_t nevents;       /* sensor event handles stored by the last call */
   /* The keys (handle-table keys: BodyUD or MoverUD pointers) of what the
-  ** stored handles name: the contacts' others, the ground body, the ground
-  ** mover. A call whose results name the same keys, with no sensor events
-  ** then or now, leaves the stored handles as they are (each key's handle
-  ** is kept alive by the stored handles themselves, so its memory cannot
-  ** be another's). nkeys > MOVER_KEYS: not kept. */
+  ** last call met: each contact's other (keys[i], i < nkeys), the ground
+  ** body (keys[MOVER_KEYS]), the ground mover (keys[MOVER_KEYS + 1]).
+  ** With at most MOVER_KEYS contacts the stored contact handles are the
+  ** distinct ones, MUV_CONTACTS[j] the handle of dkeys[j - 1], and contact
+  ** i's is the one of its key (distinct set); a call that meets no key
+  ** outside them, the same ground and no sensor events then or now stores
+  ** nothing (each stored handle keeps its key's memory from being
+  ** another's). nkeys > MOVER_KEYS: no keys, the handles by contact. */
 #define MOVER_KEYS 6
   const void *keys[MOVER_KEYS + 2];
   size_t nkeys;
+  const void *dkeys[MOVER_KEYS];
+  int distinct;         /* MUV_CONTACTS holds dkeys' handles (else one a contact) */
 } MoverUD;
 
 #define NUMBUF 32

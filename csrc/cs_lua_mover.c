@@ -160,6 +160,7 @@ int cs_newMover(lua_State *L) {
   m = (MoverUD *)csL_newudata(L, sizeof(MoverUD));      /* 2 */
   m->mover = NULL; m->busy = 0; m->nhandles = 0; m->nevents = 0;
   m->nkeys = MOVER_KEYS + 1;          /* no keys kept yet */
+  m->distinct = 0;
   m->filtered = 0;
   csL_setmetatable(L, MOVER_MT);
   lua_createtable(L, 5, 0);
@@ -321,6 +322,16 @@ static int mover_contactCount(lua_State *L) {
   return 1;
 }
 
+/* Where contact i's handle is in MUV_CONTACTS (0-based): the place of its
+** key among the distinct ones, or i (see MoverUD). */
+static size_t contact_slot(const MoverUD *m, size_t i) {
+  size_t j;
+  if (!m->distinct || i >= m->nkeys) return i;
+  for (j = 0; j < m->nhandles; j++)
+    if (m->dkeys[j] == m->keys[i]) return j;
+  return m->nhandles;                 /* (none: nil) */
+}
+
 /* mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag */
 static int mover_getContact(lua_State *L) {
   MoverUD *m = check_mover(L, 1);
@@ -331,7 +342,7 @@ static int mover_getContact(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)c->triangle + 1);
   csL_getuservalue(L, 1);
   lua_rawgeti(L, -1, MUV_CONTACTS);
-  lua_rawgeti(L, -1, (int)i + 1);
+  lua_rawgeti(L, -1, (int)contact_slot(m, i) + 1);
   lua_replace(L, -3);
   lua_pop(L, 1);
   lua_pushinteger(L, c->tag);

@@ -150,5 +150,30 @@ describe("Mover", function()
       assert.are.equal(body, b)
       assert.are.equal(7, tag)
     end)
+
+    it("names each contact's body, frame after frame, as the contacts come and go", function()
+      -- a floor (4 x 4 cells, many triangles) and two boxes: walking into
+      -- the corner between them, then away, meets 1 to 6 contacts a frame
+      local w, floor, boxA, boxB = H.world(H.floor { size = 20, n = 8 },
+        H.box { min = { 1, 0, -3 }, max = { 2, 2, 3 } }, H.box { min = { -3, 0, 1 }, max = { 3, 2, 2 } })
+      local m = cs.newMover { radius = 0.5, position = { -1, 0.52, -1 } }
+      local counts, met = {}, {}
+      for f = 1, 60 do
+        local d = f <= 30 and 0.1 or -0.1
+        w:collideAndSlide(m, d, 0, d, 0, -0.05, 0)
+        counts[m:contactCount()] = true
+        for i = 1, m:contactCount() do
+          local px, py, pz, nx, ny, nz, _, b = m:getContact(i)
+          local want = ny > 0.7 and floor or nx < -0.7 and boxA or nz < -0.7 and boxB or nil
+          assert.is_not_nil(want, ("frame %d, contact %d: normal (%g, %g, %g)"):format(f, i, nx, ny, nz))
+          assert.are.equal(want, b, ("frame %d, contact %d at (%g, %g, %g)"):format(f, i, px, py, pz))
+          met[b] = true
+        end
+      end
+      assert.is_true(met[floor] and met[boxA] and met[boxB], "not every body met")
+      local n = 0
+      for _ in pairs(counts) do n = n + 1 end
+      assert.is_true(n >= 3, "the contact count never changed")
+    end)
   end)
 end)
