@@ -216,7 +216,7 @@ int mover___index(lua_State *L) {
   MoverUD *m;
   int f;
   lua_pushvalue(L, 2);             /* a method first: the call checks self */
-  lua_rawget(L, lua_upvalueindex(1));                /* methods */
+  lua_rawget(L, lua_upvalueindex(2));                /* methods */
   if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
   if ((f = mover_field(lua_tostring(L, 2))) < 0) return 1;   /* nil */
   m = check_mover(L, 1);

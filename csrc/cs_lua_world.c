@@ -338,7 +338,7 @@ static int body_isRemoved(lua_State *L) {
 /* {==================================================================
 ** The fields of bodies and sensors (placed meshes): layers, a 32-bit mask,
 ** and userdata, any Lua value kept in the handle's user value (readable
-** and writable after a removal). Anything else is a method (upvalue 1).
+** and writable after a removal). Anything else is a method (upvalue 2).
 ** ===================================================================*/
 
 typedef struct PlacedKind {
@@ -351,7 +351,7 @@ typedef struct PlacedKind {
 static int placed_index(lua_State *L, const PlacedKind *kind) {
   const char *k;
   lua_pushvalue(L, 2);             /* a method first: the call checks self */
-  lua_rawget(L, lua_upvalueindex(1));                /* methods */
+  lua_rawget(L, lua_upvalueindex(2));                /* methods */
   if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
   check_type(L, 1, kind->type);
   k = lua_tostring(L, 2);
