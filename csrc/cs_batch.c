@@ -202,16 +202,27 @@ static cs_Status check_all(Batch *B, uint64_t stamp, size_t *failed) {
   for (t = 0; t < CS_MAX_THREADS; t++) B->fail[t].index = B->n;   /* for the moves */
   if (bad < B->n) return batch_fail(w, bad, failed, CS_EINVAL, msg);
   for (i = 0; i < B->n; i++) {
+    const cs_Mover *g = B->e[i].start.ground_mover;
+    B->e[i].restart = g && g->batch_stamp == stamp && g->batch_index < i;
+  }
+  return CS_OK;
+}
+
+/* Each entry's reach box (lo, hi): its mover's box grown by the longest
+** displacement of its call, plus its carrier's when it rides a mover listed
+** before it (in list order, so the carrier's is complete). Only a batch
+** with added movers needs them (meeting_pairs): a serial pass saved
+** otherwise. */
+static void reach_boxes(Batch *B) {
+  size_t i;
+  for (i = 0; i < B->n; i++) {
     Entry *e = &B->e[i];
-    const cs_Mover *g = e->start.ground_mover;
     cs_Vec3 h = cs_mover_half_extents(B->movers[i]);
-    e->restart = g && g->batch_stamp == stamp && g->batch_index < i;
-    if (e->restart) e->disp += B->e[g->batch_index].disp;
+    if (e->restart) e->disp += B->e[e->start.ground_mover->batch_index].disp;
     h = v3_add(h, v3(e->disp, e->disp, e->disp));
     e->lo = v3_sub(B->movers[i]->pos, h);
     e->hi = v3_add(B->movers[i]->pos, h);
   }
-  return CS_OK;
 }
 
 /* }================================================================== */
@@ -301,7 +312,10 @@ static int plan(Batch *B) {
   int ok = 1;
   P.p = NULL; P.n = P.cap = 0; P.alloc = &B->w->alloc;
   for (i = 0; i < B->n; i++) nadded += B->e[i].added;
-  if (nadded) ok = meeting_pairs(B, &P, 32 * B->n + 1024);
+  if (nadded) {
+    reach_boxes(B);
+    ok = meeting_pairs(B, &P, 32 * B->n + 1024);
+  }
   for (i = 0; ok && i < B->n; i++) {
     const cs_Mover *g;
     if (B->e[i].filtered) {
