@@ -139,7 +139,7 @@ static size_t check_list(Batch *B, uint64_t stamp, char msg[64]) {
 
 /* Mover i's move: its checks and how it starts (what cs_world_check_move
 ** finds), and the displacement that bounds it (before a mover below it,
-** cs_batch.c's last pass). A failure goes to the thread's record. */
+** which reach_boxes adds). A failure goes to the thread's record. */
 static void check_one(Batch *B, int worker, size_t i) {
   cs_Mover *m = B->movers[i];
   Entry *e = &B->e[i];
