@@ -38,8 +38,8 @@ CS_EXPORT int luaopen_collideslide_core(lua_State *L);
 #define SENSOR_MT "collideslide.Sensor"
 
 /* The types: each one's name (its metatable's, in the registry under it) and
-** its address, the registry's light-userdata key of the same metatable: the
-** type checks look it up without hashing a string. */
+** its address, which indexes the module's metatables (test_type, cs_lua.c)
+** and is the registry's light-userdata key of the same metatable. */
 typedef struct csl_Type { const char *name; } csl_Type;
 extern const csl_Type csl_types[5];
 #define MESH_T   (&csl_types[0])
@@ -126,10 +126,12 @@ typedef struct MoverUD {
 #define lua_alloc csl_lua_alloc
 #define mesh_release csl_mesh_release
 #define mover___index csl_mover___index
+#define mover_hint csl_mover_hint
 #define opt_mask csl_opt_mask
 #define push_body csl_push_body
 #define push_other csl_push_other
 #define push_hit_other csl_push_hit_other
+#define test_type csl_test_type
 #define world_addMover csl_world_addMover
 #define world_removeMover csl_world_removeMover
 #define world_moverCount csl_world_moverCount
@@ -182,6 +184,7 @@ size_t check_index(lua_State *L, int arg, const char *what, size_t n);
 unsigned check_mask(lua_State *L, int i, int arg, const char *fname, const char *what);
 MeshUD *check_mesh(lua_State *L, int arg);
 MoverUD *check_mover(lua_State *L, int arg);
+const char *mover_hint(const char *t);
 void check_not_moving(lua_State *L, WorldUD *w, const char *fname);
 SensorUD *check_sensor(lua_State *L, int arg);
 void *check_type(lua_State *L, int arg, const csl_Type *t);

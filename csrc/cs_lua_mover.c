@@ -32,12 +32,17 @@ static int mover_field(const char *k) {
   return -1;
 }
 
+/* What to add to "Mover expected, got t": a character (the Lua layer's)
+** holds its mover, so name the fix. */
+const char *mover_hint(const char *t) {
+  return strcmp(t, "collideslide.Character") == 0 ? " (pass character.mover)" : "";
+}
+
 MoverUD *check_mover(lua_State *L, int arg) {
   MoverUD *m = (MoverUD *)test_type(L, arg, MOVER_T);
-  if (m == NULL) {    /* a character (the Lua layer's) holds its mover: name the fix */
+  if (m == NULL) {
     const char *t = tname(L, arg);
-    argfail(L, arg, "%s expected, got %s%s", MOVER_MT, t,
-            strcmp(t, "collideslide.Character") == 0 ? " (pass character.mover)" : "");
+    argfail(L, arg, "%s expected, got %s%s", MOVER_MT, t, mover_hint(t));
   }
   if (m->mover == NULL) argfail(L, arg, "attempt to use a closed/collected Mover");
   return m;

@@ -311,8 +311,7 @@ static int crowd_bad_mover(lua_State *L, size_t i, const MoverUD *m) {
   const char *t;
   if (m != NULL) return argfail(L, 2, "mover %d: attempt to use a closed/collected Mover", (int)i + 1);
   t = tname(L, -1);
-  return argfail(L, 2, "mover %d: " MOVER_MT " expected, got %s%s", (int)i + 1, t,
-                 strcmp(t, "collideslide.Character") == 0 ? " (pass character.mover)" : "");
+  return argfail(L, 2, "mover %d: " MOVER_MT " expected, got %s%s", (int)i + 1, t, mover_hint(t));
 }
 
 /* The name of moves[k + 1] (0-based k): "vz", "gx", ... */
@@ -381,14 +380,13 @@ static void crowd_done(WorldUD *w, const Crowd *a, size_t n, size_t nf) {
 }
 
 /* The stack of world:collideAndSlideMany past its arguments. */
-enum { MANY_MT = 6, MANY_BODIES, MANY_ERR, MANY_LIST };
+enum { MANY_BODIES = 6, MANY_ERR, MANY_LIST };
 
 /* world:collideAndSlideMany(movers, moves [, out [, grounded]]) -> out */
 static int world_collideAndSlideMany(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   size_t n, len, i, k, nf = 0, failed = 0;
   int stride, src;
-  const void *mover_mt;
   char b1[NUMBUF], b2[NUMBUF], b3[NUMBUF], b4[NUMBUF];
   Crowd a;
   cs_Status s;
@@ -409,20 +407,16 @@ static int world_collideAndSlideMany(lua_State *L) {
             "(walk only) for %s mover%s", fmtnum(b1, (double)len), fmtnum(b2, 6.0 * (double)n),
             fmtnum(b3, 3.0 * (double)n), fmtnum(b4, (double)n), n == 1 ? "" : "s");
   luaL_checkstack(L, STACK_EXTRA + 8, "collideAndSlideMany");
-  luaL_getmetatable(L, MOVER_MT);                     /* MANY_MT */
-  mover_mt = lua_topointer(L, MANY_MT);
   for (i = 0; i < n; i++) {
     MoverUD *m;
     lua_rawgeti(L, 2, (int)i + 1);
-    m = (MoverUD *)lua_touserdata(L, -1);
-    if (m == NULL || !lua_getmetatable(L, -1)) crowd_bad_mover(L, i, NULL);
-    if (lua_topointer(L, -1) != mover_mt) { lua_pop(L, 1); crowd_bad_mover(L, i, NULL); }
-    if (m->mover == NULL) { lua_pop(L, 1); crowd_bad_mover(L, i, m); }
+    if ((m = (MoverUD *)test_type(L, -1, MOVER_T)) == NULL) crowd_bad_mover(L, i, NULL);
+    if (m->mover == NULL) crowd_bad_mover(L, i, m);
     if (m->busy)
       luaL_error(L, "collideAndSlideMany: mover %d is busy (its move is under way: called from a filter)", (int)i + 1);
     a.list[i] = m->mover;
     nf += (size_t)m->filtered;
-    lua_pop(L, 2);
+    lua_pop(L, 1);
   }
   for (k = 0; k < len; k += (size_t)stride) {   /* a mover's numbers at once */
     int j, top = lua_gettop(L);
