@@ -179,8 +179,9 @@ static void check_range(void *ud, int worker) {
 
 /* Checks the list and every move before any mover moves (the checks of
 ** the moves on the pool's threads when it has some: they only read), then
-** in list order the reach boxes: a rider's grows by how far the mover
-** below it goes first. Fails on the first bad mover in list order. */
+** marks the riders of movers listed before them (restart: their start is
+** known only once their carrier has moved). Fails on the first bad mover
+** in list order. */
 static cs_Status check_all(Batch *B, uint64_t stamp, size_t *failed) {
   cs_World *w = B->w;
   size_t i, bad;

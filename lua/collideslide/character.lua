@@ -466,17 +466,9 @@ local function checkInput(input)
   end
 end
 
--- The checks of update's arguments but the world; level: the caller's caller.
-local function checkUpdate(self, dt, input, fname, level)
-  if not isFinite(dt) or dt < 0 then
-    error("bad argument #2 to '" .. fname .. "' (dt must be a finite number >= 0, got "
-      .. describe(dt) .. ")", level)
-  end
-  if input ~= nil and type(input) ~= "table" then
-    error("bad argument #3 to '" .. fname .. "' (table or nil expected, got " .. type(input) .. ")", level)
-  end
-  local ierr = checkInput(input or NO_INPUT)
-  if ierr then error("bad argument #3 to '" .. fname .. "' (" .. ierr .. ")", level) end
+-- nil when dt is a finite number >= 0, else what is wrong with it.
+local function checkDt(dt)
+  if not isFinite(dt) or dt < 0 then return "dt must be a finite number >= 0, got " .. describe(dt) end
 end
 
 -- The first half of an update, before its move: the new velocities, kept in
@@ -589,7 +581,13 @@ function Character:update(world, dt, input)
   if type(world) ~= "userdata" and type(world) ~= "table" then   -- table: collideslide.ffi's
     error("bad argument #1 to 'update' (world expected, got " .. type(world) .. ")", 2)
   end
-  checkUpdate(self, dt, input, "update", 3)
+  local derr = checkDt(dt)
+  if derr then error("bad argument #2 to 'update' (" .. derr .. ")", 2) end
+  if input ~= nil and type(input) ~= "table" then
+    error("bad argument #3 to 'update' (table or nil expected, got " .. type(input) .. ")", 2)
+  end
+  local ierr = checkInput(input or NO_INPUT)
+  if ierr then error("bad argument #3 to 'update' (" .. ierr .. ")", 2) end
   local err = self:_sync()
   if err then error("character:update: " .. err, 2) end
   if dt == 0 then return end
@@ -632,9 +630,8 @@ local function updateMany(world, chars, dt, inputs)
     local ierr = checkInput(input or NO_INPUT)
     if ierr then error(format("bad argument #4 to 'updateCharacters' (input %d: %s)", i, ierr), 2) end
   end
-  if not isFinite(dt) or dt < 0 then
-    error("bad argument #3 to 'updateCharacters' (dt must be a finite number >= 0, got " .. describe(dt) .. ")", 2)
-  end
+  local derr = checkDt(dt)
+  if derr then error("bad argument #3 to 'updateCharacters' (" .. derr .. ")", 2) end
   for i = 1, n do
     local err = chars[i]:_sync()
     if err then error(format("updateCharacters: character %d: %s", i, err), 2) end
