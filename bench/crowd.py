@@ -38,6 +38,16 @@ def main():
     runs = {k: [] for k in names}
     ffi_env = dict(env, CS_BACKEND="ffi", COLLIDESLIDE_LIB=a.ffi or "")
     sums = set()
+
+    def walkers(lua, threads, run_env, name):
+        """One bench/walkers.lua --threads run: its rate into runs[name]."""
+        out = subprocess.run([lua, "bench/walkers.lua", a.scene, "--runs", "1", "--frames",
+                              str(a.frames), "--warmup", str(a.warmup), "--threads", str(threads)],
+                             capture_output=True, text=True, check=True, env=run_env).stdout
+        res = result(out)
+        runs[name].append(float(res["steps_per_s"]))
+        sums.add(res["checksum"])
+
     for r in range(a.rounds):
         out = subprocess.run([a.crowd, a.scene, "--movers", "1024", "--frames", str(a.frames),
                               "--warmup", str(a.warmup), "--runs", "1", "--threads", "2"],
@@ -50,19 +60,9 @@ def main():
             raise SystemExit("crowd: a batch ended off the loop's checksum")
         sums.update(re.findall(r"checksum (\S+)", out))
         for t in (1, 2):
-            out = subprocess.run([a.lua, "bench/walkers.lua", a.scene, "--runs", "1", "--frames",
-                                  str(a.frames), "--warmup", str(a.warmup), "--threads", str(t)],
-                                 capture_output=True, text=True, check=True, env=env).stdout
-            res = result(out)
-            runs["lua_batch%d" % t].append(float(res["steps_per_s"]))
-            sums.add(res["checksum"])
+            walkers(a.lua, t, env, "lua_batch%d" % t)
         if a.ffi:
-            out = subprocess.run(["luajit", "bench/walkers.lua", a.scene, "--runs", "1", "--frames",
-                                  str(a.frames), "--warmup", str(a.warmup), "--threads", "1"],
-                                 capture_output=True, text=True, check=True, env=ffi_env).stdout
-            res = result(out)
-            runs["ffi_batch1"].append(float(res["steps_per_s"]))
-            sums.add(res["checksum"])
+            walkers("luajit", 1, ffi_env, "ffi_batch1")
     med = {k: statistics.median(v) for k, v in runs.items()}
     print("crowd: 1024 walkers on %s, %d rounds, wall clock, medians (mover-steps/s):"
           % (os.path.basename(a.scene), a.rounds))
