@@ -67,6 +67,8 @@ local function peak_rss_kb()
 end
 
 -- {==== Arguments ==============================================================
+local USAGE = "usage: walkers.lua SCENE.obj [--runs N] [--frames F] [--warmup W] [--movers M] "
+  .. "[--kind terrain|arena] [--batch] [--threads K]"
 local path, runs, frames, nmovers, kind = nil, 5, 600, 1024, nil
 local batch, threads = false, 1   -- --batch: one collideAndSlideMany per frame (issue 15)
 local warmup = 0                  -- --warmup W: frames 0..W-1 run untimed
@@ -82,13 +84,13 @@ do
     elseif a == "--warmup" then warmup = tonumber(arg[i + 1]); i = i + 1
     elseif a == "--threads" then threads = tonumber(arg[i + 1]); batch = true; i = i + 1
     elseif a:sub(1, 1) ~= "-" and not path then path = a
-    else die("usage: walkers.lua SCENE.obj [--runs N] [--frames F] [--movers M] [--kind terrain|arena] [--batch] [--threads K]")
+    else die(USAGE)
     end
     i = i + 1
   end
   if not path or not runs or runs < 1 or not frames or not nmovers or nmovers < 1
     or nmovers > 1024 then
-    die("usage: walkers.lua SCENE.obj [--runs N] [--frames F] [--movers M] [--kind terrain|arena]")
+    die(USAGE)
   end
 end
 local base = path:match("([^/]*)$")
