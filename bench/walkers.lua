@@ -155,20 +155,27 @@ local function run_frames(f0, f1, dt)
   end
 end
 
--- The same frames through one collideAndSlideMany per frame: the moves of
--- every mover in one list, then each one's vertical speed from its ground
--- (the call's grounded list, no method call per mover).
+-- The same frames through one collideAndSlideMany per frame, written as a
+-- game keeps a crowd's moves: one list, in which a frame changes only what
+-- changed (each mover's vertical move; the walks when a segment starts),
+-- then each one's vertical speed from its ground (the call's grounded
+-- list, no method call per mover). The numbers are walkers.c's, in the
+-- same order, so the checksum is the loop's.
 local moves, out, grounded = {}, {}, {}
 local function run_frames_batch(f0, f1, dt)
-  local n = nmovers
+  local n, gdt = nmovers, GRAVITY * dt
   for f = f0, f1 - 1 do
-    if f % SEGMENT_FRAMES == 0 then new_segment(f, dt) end
+    if f % SEGMENT_FRAMES == 0 or f == f0 then
+      new_segment(f, dt)
+      for i = 1, n do
+        local j = 6 * i
+        moves[j - 5], moves[j - 4], moves[j - 3], moves[j - 2], moves[j] = wx[i], 0, wz[i], 0, 0
+      end
+    end
     for i = 1, n do
-      local j = 6 * i
-      local v = vy[i] - GRAVITY * dt
+      local v = vy[i] - gdt
       vy[i] = v
-      moves[j - 5], moves[j - 4], moves[j - 3] = wx[i], 0, wz[i]
-      moves[j - 2], moves[j - 1], moves[j] = 0, v * dt, 0
+      moves[6 * i - 1] = v * dt
     end
     world:collideAndSlideMany(movers, moves, out, grounded)
     for i = 1, n do
