@@ -420,13 +420,11 @@ static int world_collideAndSlideMany(lua_State *L) {
   }
   for (k = 0; k < len; k += (size_t)stride) {   /* a mover's numbers at once */
     int j, top = lua_gettop(L);
-    for (j = 0; j < stride; j++) lua_rawgeti(L, 3, (int)k + j + 1);
-    for (j = 0; j < stride; j++) {
-      if (lua_type(L, top + j + 1) != LUA_TNUMBER)
+    for (j = 0; j < stride; j++)
+      if (csL_rawgeti_type(L, 3, (int)k + j + 1) != LUA_TNUMBER)
         argfail(L, 3, "mover %d: %s must be a number, got %s (moves[%d])", (int)(k / (size_t)stride) + 1,
-                move_name(k + (size_t)j, stride), tname(L, top + j + 1), (int)k + j + 1);
-      a.moves[k + (size_t)j] = (double)lua_tonumber(L, top + j + 1);
-    }
+                move_name(k + (size_t)j, stride), tname(L, -1), (int)k + j + 1);
+    for (j = 0; j < stride; j++) a.moves[k + (size_t)j] = (double)lua_tonumber(L, top + j + 1);
     lua_settop(L, top);
   }
   csL_getuservalue(L, 1);                             /* MANY_BODIES */
