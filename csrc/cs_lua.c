@@ -207,32 +207,20 @@ void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what) {
   }
 }
 
-const csl_Type csl_types[5] = {{MESH_MT}, {WORLD_MT}, {BODY_MT}, {MOVER_MT}, {SENSOR_MT}};
+/* The tags: arbitrary constants, distinct, and unlike any small number or
+** address. */
+const csl_Type csl_types[5] = {{MESH_MT, sizeof(MeshUD), UINT64_C(0xc5a1e5d3f00d0001)},
+  {WORLD_MT, sizeof(WorldUD), UINT64_C(0xc5a1e5d3f00d0002)}, {BODY_MT, sizeof(BodyUD), UINT64_C(0xc5a1e5d3f00d0003)},
+  {MOVER_MT, sizeof(MoverUD), UINT64_C(0xc5a1e5d3f00d0004)}, {SENSOR_MT, sizeof(SensorUD), UINT64_C(0xc5a1e5d3f00d0005)}};
 
-/* The module's metatables, by type (csl_types' order): the first upvalue
-** of every function of the module, so that a type check compares pointers
-** instead of looking the registry up. */
-typedef struct TypesUD { const void *mt[5]; } TypesUD;
-
-/* The userdata at arg if it is of type t, else NULL: its metatable must be
-** the module's for t (a script cannot swap a userdata's metatable, nor
-** reach the registry or a C function's upvalues, without the debug
-** library). From the module's functions (upvalue 1) a pointer comparison,
-** else the registry's entry under the key t. */
+/* The userdata at arg if it is of type t, else NULL: a full userdata of
+** t's size whose first field is t's tag (cs_lua.h). Three reads of the
+** stack, no push: a method call's check costs a few dozen instructions. */
 void *test_type(lua_State *L, int arg, const csl_Type *t) {
-  const TypesUD *T = (const TypesUD *)lua_touserdata(L, lua_upvalueindex(1));
-  void *p = lua_touserdata(L, arg);
-  int same;
-  if (p == NULL || !lua_getmetatable(L, arg)) return NULL;
-  if (T != NULL) {
-    same = lua_topointer(L, -1) == T->mt[t - csl_types];
-    lua_pop(L, 1);
-  } else {
-    csL_rawgetp(L, LUA_REGISTRYINDEX, t);
-    same = lua_topointer(L, -1) == lua_topointer(L, -2);
-    lua_pop(L, 2);
-  }
-  return same ? p : NULL;
+  void *p;
+  if (lua_type(L, arg) != LUA_TUSERDATA || csL_len(L, arg) != t->size) return NULL;
+  p = lua_touserdata(L, arg);
+  return *(const uint64_t *)p == t->tag ? p : NULL;
 }
 
 void *check_type(lua_State *L, int arg, const csl_Type *t) {
@@ -266,55 +254,27 @@ int push_vec3(lua_State *L, cs_Vec3 v) {
 ** Metatables and the module
 ** ===================================================================*/
 
-
-
-
-
-
-
-/* A new table of the functions of l, each closed over the value on the
-** top (the TypesUD), which stays. */
-static void new_funcs(lua_State *L, const luaL_Reg *l) {
-  lua_newtable(L);
-  lua_pushvalue(L, -2);
-  csL_setfuncs(L, l, 1);
-}
-
-/* A metatable named name, under the key t in the registry too (in T):
-** meta's metamethods, __name, and __index either the methods table or
-** index_fn closed over T and it (types with fields). T stays on the top. */
-static void new_type(lua_State *L, TypesUD *T, const csl_Type *t, const luaL_Reg *meta,
+/* A metatable named name: meta's metamethods, __name, and __index either
+** the methods table or index_fn closed over it (types with fields). */
+static void new_type(lua_State *L, const csl_Type *t, const luaL_Reg *meta,
                      const luaL_Reg *methods, lua_CFunction index_fn) {
   luaL_newmetatable(L, t->name);
-  T->mt[t - csl_types] = lua_topointer(L, -1);
-  lua_pushlightuserdata(L, (void *)(size_t)t);     /* through size_t: -Wcast-qual */
-  lua_pushvalue(L, -2);
-  lua_rawset(L, LUA_REGISTRYINDEX);                 /* registry[t] = the metatable */
-  lua_pushvalue(L, -2);
-  csL_setfuncs(L, meta, 1);
+  csL_setfuncs(L, meta, 0);
   lua_pushstring(L, t->name);
   lua_setfield(L, -2, "__name");        /* 5.4 sets it; the others don't */
-  lua_pushvalue(L, -2);
-  new_funcs(L, methods);                            /* T, methods */
-  lua_remove(L, -2);
-  if (index_fn != NULL) {               /* upvalues: T, the methods */
-    lua_pushvalue(L, -3);
-    lua_insert(L, -2);
-    lua_pushcclosure(L, index_fn, 2);
-  }
+  csL_newlib(L, methods);
+  if (index_fn != NULL) lua_pushcclosure(L, index_fn, 1);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
 }
 
 CS_EXPORT int luaopen_collideslide_core(lua_State *L) {
-  TypesUD *T = (TypesUD *)lua_newuserdata(L, sizeof *T);
-  memset(T, 0, sizeof *T);
-  new_type(L, T, MESH_T, mesh_meta, mesh_methods, NULL);
-  new_type(L, T, WORLD_T, world_meta, world_methods, NULL);
-  new_type(L, T, BODY_T, body_meta, body_methods, body___index);
-  new_type(L, T, MOVER_T, mover_meta, mover_methods, mover___index);
-  new_type(L, T, SENSOR_T, sensor_meta, sensor_methods, sensor___index);
-  new_funcs(L, module_funcs);
+  new_type(L, MESH_T, mesh_meta, mesh_methods, NULL);
+  new_type(L, WORLD_T, world_meta, world_methods, NULL);
+  new_type(L, BODY_T, body_meta, body_methods, body___index);
+  new_type(L, MOVER_T, mover_meta, mover_methods, mover___index);
+  new_type(L, SENSOR_T, sensor_meta, sensor_methods, sensor___index);
+  csL_newlib(L, module_funcs);
   lua_pushliteral(L, CS_VERSION);
   lua_setfield(L, -2, "_VERSION");
   return 1;

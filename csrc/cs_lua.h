@@ -17,6 +17,7 @@
 #define CS_LUA_H
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "collideslide.h"
 #include "cs_compat.h"
@@ -37,10 +38,14 @@ CS_EXPORT int luaopen_collideslide_core(lua_State *L);
 #define MOVER_MT  "collideslide.Mover"
 #define SENSOR_MT "collideslide.Sensor"
 
-/* The types: each one's name (its metatable's, in the registry under it) and
-** its address, which indexes the module's metatables (test_type, cs_lua.c)
-** and is the registry's light-userdata key of the same metatable. */
-typedef struct csl_Type { const char *name; } csl_Type;
+/* The types: each one's name (its metatable's, in the registry under it),
+** its userdata's size and its tag, a constant with which each of its
+** userdata starts, and which test_type reads: a script cannot write a
+** userdata's memory, nor swap a metatable without the debug library, and
+** neither would change what the memory says. A constant, not an address:
+** two copies of the module in one state (the registry's metatables are
+** shared by name) take each other's objects. */
+typedef struct csl_Type { const char *name; size_t size; uint64_t tag; } csl_Type;
 extern const csl_Type csl_types[5];
 #define MESH_T   (&csl_types[0])
 #define WORLD_T  (&csl_types[1])
@@ -54,12 +59,14 @@ enum { BUV_WORLD = 1, BUV_MESH, BUV_USERDATA };       /* body handle user value 
 enum { MUV_FILTER = 1, MUV_CONTACTS, MUV_GROUND, MUV_EVENTS, MUV_GMOVER };  /* mover user value */
 
 typedef struct MeshUD {
+  uint64_t tag;         /* MESH_T->tag (test_type) */
   cs_Mesh *mesh;        /* NULL once freed */
   long users;           /* bodies of live worlds that use it */
   int closed;           /* closed or collected: no more use from Lua */
 } MeshUD;
 
 typedef struct WorldUD {
+  uint64_t tag;         /* WORLD_T->tag */
   cs_World *world;      /* NULL once closed */
   int busy;             /* > 0 while a filter or a query callback may run */
   int moving;           /* inside collideAndSlide (its filter may run) */
@@ -68,6 +75,7 @@ typedef struct WorldUD {
 } WorldUD;
 
 typedef struct BodyUD {
+  uint64_t tag;         /* BODY_T->tag */
   WorldUD *w;           /* alive as long as the handle (its user value) */
   MeshUD *m;            /* likewise */
   cs_Body *body;        /* NULL once removed or its world closed */
@@ -76,12 +84,14 @@ typedef struct BodyUD {
 /* A sensor handle: like a body's (its user value holds its world, its mesh
 ** and its userdata at BUV_*), and kept in the same world table. */
 typedef struct SensorUD {
+  uint64_t tag;         /* SENSOR_T->tag */
   WorldUD *w;
   MeshUD *m;
   cs_Sensor *sensor;    /* NULL once removed or its world closed */
 } SensorUD;
 
 typedef struct MoverUD {
+  uint64_t tag;         /* MOVER_T->tag */
   cs_Mover *mover;      /* NULL once closed */
   int busy;             /* inside its own collideAndSlide or a batch (a filter runs) */
   int filtered;         /* has a Lua filter (MUV_FILTER not nil) */

@@ -163,7 +163,7 @@ int cs_newMover(lua_State *L) {
     lua_pop(L, 1);
   }
   m = (MoverUD *)csL_newudata(L, sizeof(MoverUD));      /* 2 */
-  m->mover = NULL; m->busy = 0; m->nhandles = 0; m->nevents = 0;
+  m->tag = MOVER_T->tag; m->mover = NULL; m->busy = 0; m->nhandles = 0; m->nevents = 0;
   m->nkeys = MOVER_KEYS + 1;          /* no keys kept yet */
   m->distinct = 0;
   m->filtered = 0;
@@ -221,7 +221,7 @@ int mover___index(lua_State *L) {
   MoverUD *m;
   int f;
   lua_pushvalue(L, 2);             /* a method first: the call checks self */
-  lua_rawget(L, lua_upvalueindex(2));                /* methods */
+  lua_rawget(L, lua_upvalueindex(1));                /* methods */
   if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
   if ((f = mover_field(lua_tostring(L, 2))) < 0) return 1;   /* nil */
   m = check_mover(L, 1);

@@ -118,7 +118,7 @@ int cs_newWorld(lua_State *L) {
   cs_Alloc a = lua_alloc(L);
   cs_Status s;
   WorldUD *w = (WorldUD *)csL_newudata(L, sizeof(WorldUD));
-  w->world = NULL; w->busy = 0; w->moving = 0; w->buf = NULL; w->bufsize = 0;
+  w->tag = WORLD_T->tag; w->world = NULL; w->busy = 0; w->moving = 0; w->buf = NULL; w->bufsize = 0;
   csL_setmetatable(L, WORLD_MT);
   lua_newtable(L);                      /* lightuserdata(BodyUD *) -> handle */
   csL_setuservalue(L, -2);
@@ -187,7 +187,7 @@ int world_add(lua_State *L) {
   check_idle(L, w, "add");
   lua_settop(L, 2);
   b = (BodyUD *)csL_newudata(L, sizeof(BodyUD));              /* 3 */
-  b->w = w; b->m = m; b->body = NULL;
+  b->tag = BODY_T->tag; b->w = w; b->m = m; b->body = NULL;
   csL_setmetatable(L, BODY_MT);
   lua_createtable(L, 3, 0);
   lua_pushvalue(L, 1); lua_rawseti(L, -2, BUV_WORLD);
@@ -338,7 +338,7 @@ static int body_isRemoved(lua_State *L) {
 /* {==================================================================
 ** The fields of bodies and sensors (placed meshes): layers, a 32-bit mask,
 ** and userdata, any Lua value kept in the handle's user value (readable
-** and writable after a removal). Anything else is a method (upvalue 2).
+** and writable after a removal). Anything else is a method (upvalue 1).
 ** ===================================================================*/
 
 typedef struct PlacedKind {
@@ -351,7 +351,7 @@ typedef struct PlacedKind {
 static int placed_index(lua_State *L, const PlacedKind *kind) {
   const char *k;
   lua_pushvalue(L, 2);             /* a method first: the call checks self */
-  lua_rawget(L, lua_upvalueindex(2));                /* methods */
+  lua_rawget(L, lua_upvalueindex(1));                /* methods */
   if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
   check_type(L, 1, kind->type);
   k = lua_tostring(L, 2);
@@ -439,7 +439,7 @@ int world_addSensor(lua_State *L) {
   check_idle(L, w, "addSensor");
   lua_settop(L, 2);
   sn = (SensorUD *)csL_newudata(L, sizeof(SensorUD));        /* 3 */
-  sn->w = w; sn->m = m; sn->sensor = NULL;
+  sn->tag = SENSOR_T->tag; sn->w = w; sn->m = m; sn->sensor = NULL;
   csL_setmetatable(L, SENSOR_MT);
   lua_createtable(L, 3, 0);
   lua_pushvalue(L, 1); lua_rawseti(L, -2, BUV_WORLD);

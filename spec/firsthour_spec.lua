@@ -194,6 +194,22 @@ describe("the character", function()
     assert.are.equal(mesh:triangleCount(), body:getMesh():triangleCount())
   end)
 
+  it("is not forged by a mesh given a mover's metatable (debug.setmetatable)", function()
+    -- the C module reads the type from the userdata's memory, which no
+    -- script writes; the FFI binding's pointers are typed cdata
+    local mesh, mover = body:getMesh(), cs.newMover { radius = 0.5 }
+    local mt = debug.getmetatable(mesh)
+    debug.setmetatable(mesh, debug.getmetatable(mover))
+    local err = errorOf(function() world:collideAndSlide(mesh, 1, 0, 0) end)
+    local ok = pcall(function() local x = mesh:getPosition(); return x end)
+    debug.setmetatable(mesh, mt)
+    assert.is_false(ok)
+    if H.backend == "c" then
+      assert.matches("bad argument #1 to 'collideAndSlide' %(collideslide.Mover expected", err)
+    end
+    assert.are.equal(mesh:triangleCount(), body:getMesh():triangleCount())
+  end)
+
   it("offers its mover's contacts: getContact, contactCount, contacts()", function()
     local ch = cs.newCharacter { position = { 0, 0.905, 0 } }
     ch:update(world, 1 / 60)
