@@ -22,6 +22,9 @@
 ** (CS_MAX_TRIANGLES) end in leaves of <= 4 by depth 32 + 28 = 60. */
 #define CS_BVH_MEDIAN_DEPTH 32
 #define CS_BVH_STACK    64    /* build and walks: more than the deepest leaf */
+/* Above this many triangles the tree's top is linear (Morton codes), each
+** range of at most this many built by the binned SAH. */
+#define CS_BVH_LINEAR_MAX 1024
 /* Relative slack of the walks' box tests: a subtraction, a reciprocal and a
 ** product (or a square and a sum) each round by half an ulp, so widening by
 ** 8 ulps never prunes a box that exact arithmetic would touch. */
@@ -572,33 +575,52 @@ static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhBins *slots,
   return 1;
 }
 
-/* Writes the tree over the records of *root into *nodes (capacity *cap
-** nodes, grown up to the 2m - 1 a binary tree with m leaves may need), depth
-** first: a left child right after its parent. Returns CS_OK and the count in
-** *count, or CS_ENOMEM (*nodes stays valid, *cap its size). */
-static cs_Status bvh_build_nodes(const cs_Alloc *a, cs_BvhRec *rec, cs_BvhBins *slots,
-                                 const cs_BvhTask *root, cs_BvhNode **nodes, size_t *cap,
-                                 uint32_t *count) {
+/* What a build writes into: the nodes so far, and where it reads from. */
+typedef struct cs_BvhBuild {
+  const cs_Alloc *a;
+  cs_BvhRec *rec;
+  cs_BvhBins *slots;        /* CS_BVH_SLOTS bins, after the m records */
+  cs_BvhNode *nodes;
+  size_t cap;               /* nodes allocated */
+  size_t most;              /* 2 m - 1: the most a binary tree with m leaves has */
+  uint32_t count;           /* nodes written */
+} cs_BvhBuild;
+
+/* Returns CS_OK and the id of a new node in *id (capacity grown when the
+** reserve runs out: rare, leaves averaging under 2 triangles), or CS_ENOMEM
+** (b->nodes stays valid, b->cap its size). */
+static cs_Status bvh_node_new(cs_BvhBuild *b, uint32_t *id) {
+  CS_ASSERT(b->count < b->most);
+  if (b->count == b->cap) {
+    size_t ncap = b->cap * 2 < b->most ? b->cap * 2 : b->most;
+    cs_BvhNode *nd = (cs_BvhNode *)cs_realloc(b->a, b->nodes, b->cap * sizeof *nd,
+                                              ncap * sizeof *nd);
+    if (!nd) return CS_ENOMEM;
+    b->nodes = nd;
+    b->cap = ncap;
+  }
+  *id = b->count++;
+  return CS_OK;
+}
+
+/* Writes the subtree over the records of *root by the binned SAH into
+** b->nodes, depth first from node b->count on: a left child right after its
+** parent, a right child's id in its parent's index. Returns CS_OK or
+** CS_ENOMEM. */
+static cs_Status bvh_build_nodes(cs_BvhBuild *b, const cs_BvhTask *root) {
   cs_BvhTask stack[CS_BVH_STACK], t = *root, l, r;
-  size_t most = 2 * (size_t)root->end - 1;
-  uint32_t n = 0;
   int sp = 0;
   for (;;) {
-    uint32_t id = n++;
+    uint32_t id;
     cs_BvhNode *nd;
-    CS_ASSERT(id < most);
-    if (id == *cap) {       /* rare: leaves averaging under 2 triangles */
-      size_t ncap = *cap * 2 < most ? *cap * 2 : most;
-      nd = (cs_BvhNode *)cs_realloc(a, *nodes, *cap * sizeof *nd, ncap * sizeof *nd);
-      if (!nd) return CS_ENOMEM;
-      *nodes = nd;
-      *cap = ncap;
-    }
-    nd = *nodes + id;
+    cs_Status s = bvh_node_new(b, &id);
+    if (s != CS_OK) return s;
+    nd = b->nodes + id;
     memcpy(nd->lo, t.lo, sizeof nd->lo);
     memcpy(nd->hi, t.hi, sizeof nd->hi);
-    if (t.parent != CS_BVH_NONE) (*nodes)[t.parent].index = id;
-    if (t.end - t.begin > CS_BVH_LEAF && sp < CS_BVH_STACK && bvh_split(rec, &t, slots, &l, &r)) {
+    if (t.parent != CS_BVH_NONE) b->nodes[t.parent].index = id;
+    if (t.end - t.begin > CS_BVH_LEAF && sp < CS_BVH_STACK
+        && bvh_split(b->rec, &t, b->slots, &l, &r)) {
       nd->index = 0;        /* set when the right child is written */
       nd->count = 0;
       r.parent = id;
@@ -611,79 +633,305 @@ static cs_Status bvh_build_nodes(const cs_Alloc *a, cs_BvhRec *rec, cs_BvhBins *
       t = stack[--sp];
     }
   }
-  *count = n;
+  return CS_OK;
+}
+
+/* }================================================================== */
+
+
+/* {==================================================================
+** Build: the linear top (LBVH)
+** ===================================================================*/
+
+/* The binned SAH makes a pass over every record a level, about 18 levels
+** for 1M triangles, each over more records than the caches hold. Above
+** CS_BVH_LINEAR_MAX triangles the top of the tree is linear instead, as in
+** the LBVH of Lauterbach et al. 2009 ("Fast BVH construction on GPUs") and
+** Karras 2012 ("Maximizing parallelism in the construction of BVHs, octrees
+** and k-d trees"): the records are sorted by the Morton code of their
+** centroid, and a range of codes splits where its highest differing bit
+** changes (a spatial median on a grid), found by a binary search. Ranges of
+** at most CS_BVH_LINEAR_MAX records, or of one code, are built by the
+** binned SAH below, in the caches. The records are sorted once (a radix
+** sort of 8-byte code and index pairs, then one gather of the records).
+**
+** One scale for all three axes, set by the widest extent of the centroids:
+** scaling each axis to the full grid would split a flat terrain along its
+** thin height as often as along its width, making boxes as wide as the
+** terrain and a centimetre high; with one scale its height takes few (or no)
+** bits and the splits go along x and z, as the SAH would.
+**
+** Depth: a split consumes at least one of the 30 bits, so the SAH ranges
+** start at depth <= 30 < CS_BVH_MEDIAN_DEPTH, and the SAH's own bound (every
+** split a median one from CS_BVH_MEDIAN_DEPTH on: 2^30 triangles in leaves
+** by depth 60) holds for the whole tree, below CS_BVH_STACK. */
+
+#define CS_BVH_MORTON_AXIS_BITS 10u   /* a code: 3 x 10 bits */
+#define CS_BVH_RADIX_BITS       10u   /* a radix pass: a digit of 10 bits */
+#define CS_BVH_RADIX            (1u << CS_BVH_RADIX_BITS)
+#define CS_BVH_RADIX_PASSES     3
+
+/* The low 10 bits of x spread to bits 0, 3, 6, ..., 27. */
+CS_INLINE uint32_t bvh_spread(uint32_t x) {
+  x &= 0x3ffu;
+  x = (x | x << 16) & 0x030000ffu;
+  x = (x | x << 8) & 0x0300f00fu;
+  x = (x | x << 4) & 0x030c30c3u;
+  x = (x | x << 2) & 0x09249249u;
+  return x;
+}
+
+/* Twice the centre of triangle t's double bounds (lo + hi) in key[0 ..
+** 2]: what its Morton code is made from (key[3] is scratch). Same values
+** with SSE2 and without: min and max pick as bvh_tri_box, the sums round
+** alike. */
+CS_INLINE void bvh_tri_key(const double *verts, const uint32_t *tris, uint32_t t,
+                           double key[4]) {
+#if defined(__SSE2__)
+  const uint32_t *v = tris + 3 * (size_t)t;
+  const double *a = verts + 3 * (size_t)v[0];
+  const double *b = verts + 3 * (size_t)v[1];
+  const double *c = verts + 3 * (size_t)v[2];
+  __m128d axy = _mm_loadu_pd(a), bxy = _mm_loadu_pd(b), cxy = _mm_loadu_pd(c);
+  __m128d az = _mm_load_sd(a + 2), bz = _mm_load_sd(b + 2), cz = _mm_load_sd(c + 2);
+  __m128d lxy = _mm_min_pd(cxy, _mm_min_pd(bxy, axy)), hxy = _mm_max_pd(cxy, _mm_max_pd(bxy, axy));
+  __m128d lz = _mm_min_sd(cz, _mm_min_sd(bz, az)), hz = _mm_max_sd(cz, _mm_max_sd(bz, az));
+  _mm_storeu_pd(key, _mm_add_pd(lxy, hxy));
+  _mm_storeu_pd(key + 2, _mm_add_sd(lz, hz));
+#else
+  double l[3], h[3];
+  bvh_tri_box(verts, tris, t, l, h);
+  key[0] = l[0] + h[0];
+  key[1] = l[1] + h[1];
+  key[2] = l[2] + h[2];
+  key[3] = 0;
+#endif
+}
+
+/* The cell of f = (key - cmin) * scale on one axis: f clamped to 0 .. 1023
+** (a NaN to 0, as bvh_bin_index), truncated. */
+CS_INLINE uint32_t bvh_cell(double f) {
+  const double top = (double)((1u << CS_BVH_MORTON_AXIS_BITS) - 1);
+  f = f > 0 ? f : 0;
+  return (uint32_t)(f < top ? f : top);
+}
+
+/* The Morton code of a centroid key: x's bit above y's above z's. */
+CS_INLINE uint32_t bvh_morton(const double key[4], const double cmin[3], double scale) {
+  return bvh_spread(bvh_cell((key[0] - cmin[0]) * scale)) << 2
+       | bvh_spread(bvh_cell((key[1] - cmin[1]) * scale)) << 1
+       | bvh_spread(bvh_cell((key[2] - cmin[2]) * scale));
+}
+
+/* Makes the records of the m triangles kept (skip[t] 0) in the order of
+** the Morton codes of their centroid keys, stable, into rec[0 .. m), each
+** with its code in bin. Three passes over the triangles: the keys' bounds,
+** the codes, then the records in order; between them a radix sort of the
+** pairs (code << 32 | triangle) in rec's own memory, at bytes [0, 8 m)
+** and [24 m, 32 m), the sorted ones in the second. */
+static void bvh_morton_records(const double *verts, const uint32_t *tris, const uint8_t *skip,
+                               uint32_t ntris, uint32_t m, cs_BvhRec *rec) {
+  uint32_t hist[CS_BVH_RADIX_PASSES][CS_BVH_RADIX];
+  uint64_t *x = (uint64_t *)(void *)rec, *y = x + 3 * (size_t)m, *src, *dst, *tmp;
+  double key[4], clo[3], chi[3], ext, scale;
+  uint32_t i, j;
+  int d, k;
+  for (k = 0; k < 3; k++) {
+    clo[k] = HUGE_VAL;
+    chi[k] = -HUGE_VAL;
+  }
+  for (i = 0; i < ntris; i++) {
+    if (skip && skip[i]) continue;
+    bvh_tri_key(verts, tris, i, key);
+    for (k = 0; k < 3; k++) {
+      clo[k] = key[k] < clo[k] ? key[k] : clo[k];
+      chi[k] = key[k] > chi[k] ? key[k] : chi[k];
+    }
+  }
+  ext = chi[0] - clo[0];
+  if (chi[1] - clo[1] > ext) ext = chi[1] - clo[1];
+  if (chi[2] - clo[2] > ext) ext = chi[2] - clo[2];
+  /* ext 0 (one centroid), inf or NaN (keys overflowed): scale inf, 0 or
+  ** NaN, every cell 0 or clamped; one code makes one SAH range */
+  scale = (double)(1u << CS_BVH_MORTON_AXIS_BITS) / ext;
+  memset(hist, 0, sizeof hist);
+  for (i = 0, j = 0; i < ntris; i++) {
+    uint32_t code;
+    if (skip && skip[i]) continue;
+    bvh_tri_key(verts, tris, i, key);
+    code = bvh_morton(key, clo, scale);
+    x[j++] = (uint64_t)code << 32 | i;
+    for (d = 0; d < CS_BVH_RADIX_PASSES; d++)
+      hist[d][(code >> (CS_BVH_RADIX_BITS * (unsigned)d)) & (CS_BVH_RADIX - 1)]++;
+  }
+  /* LSD: stable digit by digit, x -> y -> x -> y (an odd count of passes) */
+  src = x;
+  dst = y;
+  for (d = 0; d < CS_BVH_RADIX_PASSES; d++) {
+    uint32_t *h = hist[d], sum = 0, c;
+    unsigned shift = 32 + CS_BVH_RADIX_BITS * (unsigned)d;
+    for (k = 0; k < (int)CS_BVH_RADIX; k++) {  /* counts to first positions */
+      c = h[k];
+      h[k] = sum;
+      sum += c;
+    }
+    for (i = 0; i < m; i++) {
+      uint64_t p = src[i];
+      dst[h[(p >> shift) & (CS_BVH_RADIX - 1)]++] = p;
+    }
+    tmp = src; src = dst; dst = tmp;
+  }
+  CS_ASSERT(src == y);
+  /* Record i fills bytes [32 i, 32 i + 32), pair i lies at 24 m + 8 i and
+  ** is read first (the record is made from it), and no later pair is
+  ** overwritten: 32 i + 32 <= 24 m + 8 (i + 1). */
+  for (i = 0; i < m; i++) {
+    uint64_t p = y[i];
+    cs_BvhRow pl, ph;
+    cs_BvhRec *r = rec + i;
+    bvh_tri_rows(verts, tris, (uint32_t)p, &pl, &ph);
+    bvh_row_store(r->lo, pl);             /* and tri, then set */
+    bvh_row_store(r->hi, ph);
+    r->tri = (uint32_t)p;
+    r->bin = (uint32_t)(p >> 32);
+  }
+}
+
+/* Writes the subtree over rec[begin, end) (sorted by code, each in its
+** bin) at depth: split at the highest bit where the range's codes differ,
+** the halves written depth first, their parent's bounds the union of
+** theirs; a range of at most CS_BVH_LINEAR_MAX records or of one code is
+** built by the binned SAH. Recursion: at most 31 calls deep (a split
+** consumes a bit). Returns CS_OK or CS_ENOMEM. */
+static cs_Status bvh_build_linear(cs_BvhBuild *b, uint32_t begin, uint32_t end,
+                                  uint32_t depth, int side) {
+  const cs_BvhRec *rec = b->rec;
+  uint32_t diff = rec[begin].bin ^ rec[end - 1].bin, bit, lo, hi, id, right;
+  cs_BvhNode *nd;
+  const cs_BvhNode *l, *r;
+  cs_Status s;
+  int k;
+  if (end - begin <= CS_BVH_LINEAR_MAX || diff == 0) {
+    cs_BvhTask t;
+    t.begin = begin; t.end = end;
+    t.parent = CS_BVH_NONE;
+    t.depth = depth;
+    t.side = side;
+    t.binned = 0;
+    bvh_task_bounds(rec, &t);
+    return bvh_build_nodes(b, &t);
+  }
+  for (bit = 1u << 31; !(diff & bit); bit >>= 1) {}
+  /* the first record with that bit set: the codes share the bits above it */
+  lo = begin + 1;           /* rec[begin] has it clear, rec[end - 1] set */
+  hi = end - 1;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (rec[mid].bin & bit) hi = mid;
+    else lo = mid + 1;
+  }
+  if ((s = bvh_node_new(b, &id)) != CS_OK) return s;
+  if ((s = bvh_build_linear(b, begin, lo, depth + 1, 0)) != CS_OK) return s;
+  right = b->count;
+  if ((s = bvh_build_linear(b, lo, end, depth + 1, 1)) != CS_OK) return s;
+  nd = b->nodes + id;       /* after the children: the nodes may have moved */
+  l = nd + 1;
+  r = b->nodes + right;
+  for (k = 0; k < 3; k++) {
+    nd->lo[k] = l->lo[k] < r->lo[k] ? l->lo[k] : r->lo[k];
+    nd->hi[k] = l->hi[k] > r->hi[k] ? l->hi[k] : r->hi[k];
+  }
+  nd->index = right;
+  nd->count = 0;
   return CS_OK;
 }
 
 /* Returns CS_OK with the tree in *bvh, CS_ENOMEM or CS_ETOOBIG (more than
 ** CS_MAX_TRIANGLES) with *bvh empty and nothing held. Three allocations and
-** a realloc: the triangle list, the build records with the bins after them
-** (freed here), and the nodes, reserved for m (most trees need about m /
-** 2), grown if needed, then shrunk to fit. */
+** a realloc: the triangle list, the build records with the bins after them,
+** and the nodes, reserved for m (most trees need about m / 2), grown if
+** needed, then shrunk to fit. Above CS_BVH_LINEAR_MAX records the nodes
+** are reserved as large as the records (and the bins) and serve first as
+** the sort's spare: the sorted records land there, and the first
+** allocation becomes the nodes. */
 cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                        const uint32_t *tris, const uint8_t *skip, uint32_t ntris) {
   cs_BvhRec *rec = NULL;
-  cs_BvhNode *nodes = NULL, *fit;
+  cs_BvhNode *fit;
   cs_BvhRow lo = bvh_row_set(INFINITY), hi = bvh_row_set(-INFINITY), clo = lo, chi = hi;
-  uint32_t *prims, m = 0, i, j, count = 0;
-  size_t cap, nrec;
+  cs_BvhBuild b;
+  uint32_t *prims, m = 0, i, j;
+  size_t nrec;
   cs_BvhTask root;
   cs_Status s;
+  int linear;
   memset(bvh, 0, sizeof *bvh);
   for (i = 0; i < ntris; i++) m += !(skip && skip[i]);
   if (m == 0) return CS_OK;
   if (m > CS_MAX_TRIANGLES) return CS_ETOOBIG;  /* the depth bound needs m <= 2^30 */
-  cap = m;
+  linear = m > CS_BVH_LINEAR_MAX;
   nrec = (size_t)m + CS_BVH_SLOT_RECS;
+  b.a = a;
+  b.nodes = NULL;
+  b.cap = m;
+  b.most = 2 * (size_t)m - 1;
+  b.count = 0;
   prims = (uint32_t *)cs_malloc_array(a, m, sizeof *prims);
   if (prims) rec = (cs_BvhRec *)cs_malloc_array(a, nrec, sizeof *rec);
-  if (rec) nodes = (cs_BvhNode *)cs_malloc_array(a, cap, sizeof *nodes);
-  if (!nodes) {
+  if (rec) b.nodes = (cs_BvhNode *)cs_malloc_array(a, b.cap, sizeof *b.nodes);
+  if (!b.nodes) {
     cs_free(a, rec, nrec * sizeof *rec);
     cs_free(a, prims, m * sizeof *prims);
     return CS_ENOMEM;
   }
-  for (i = 0, j = 0; i < ntris; i++) {
-    cs_BvhRec *p = rec + j;
-    cs_BvhRow pl, ph, pc;
-    if (skip && skip[i]) continue;
-    bvh_tri_rows(verts, tris, i, &pl, &ph);
-    bvh_row_store(p->lo, pl);             /* and tri, then set */
-    bvh_row_store(p->hi, ph);
-    p->tri = i;
-    p->bin = 0;
-    pc = bvh_row_add(pl, ph);
-    lo = bvh_row_min(pl, lo);
-    hi = bvh_row_max(ph, hi);
-    clo = bvh_row_min(pc, clo);
-    chi = bvh_row_max(pc, chi);
-    j++;
+  b.rec = rec;
+  b.slots = (cs_BvhBins *)(void *)(rec + m);
+  if (linear) {
+    bvh_morton_records(verts, tris, skip, ntris, m, rec);
+    s = bvh_build_linear(&b, 0, m, 0, 0);
+  } else {
+    for (i = 0, j = 0; i < ntris; i++) {
+      cs_BvhRec *p = rec + j;
+      cs_BvhRow pl, ph, pc;
+      if (skip && skip[i]) continue;
+      bvh_tri_rows(verts, tris, i, &pl, &ph);
+      bvh_row_store(p->lo, pl);           /* and tri, then set */
+      bvh_row_store(p->hi, ph);
+      p->tri = i;
+      p->bin = 0;
+      pc = bvh_row_add(pl, ph);
+      lo = bvh_row_min(pl, lo);
+      hi = bvh_row_max(ph, hi);
+      clo = bvh_row_min(pc, clo);
+      chi = bvh_row_max(pc, chi);
+      j++;
+    }
+    root.begin = 0; root.end = m;
+    root.parent = CS_BVH_NONE;
+    root.depth = 0;
+    root.side = 0;
+    root.binned = 0;
+    bvh_row_store(root.lo, lo);
+    bvh_row_store(root.hi, hi);
+    bvh_row_store(root.clo, clo);
+    bvh_row_store(root.chi, chi);
+    s = bvh_build_nodes(&b, &root);
   }
-  root.begin = 0; root.end = m;
-  root.parent = CS_BVH_NONE;
-  root.depth = 0;
-  root.side = 0;
-  root.binned = 0;
-  bvh_row_store(root.lo, lo);
-  bvh_row_store(root.hi, hi);
-  bvh_row_store(root.clo, clo);
-  bvh_row_store(root.chi, chi);
-  s = bvh_build_nodes(a, rec, (cs_BvhBins *)(void *)(rec + m), &root, &nodes, &cap, &count);
   for (i = 0; i < m; i++) prims[i] = rec[i].tri;
   cs_free(a, rec, nrec * sizeof *rec);
-  if (s == CS_OK && count < cap) {  /* give back the reserve */
-    fit = (cs_BvhNode *)cs_realloc(a, nodes, cap * sizeof *nodes, count * sizeof *nodes);
-    if (fit) { nodes = fit; cap = count; }
+  if (s == CS_OK && b.count < b.cap) {  /* give back the reserve */
+    fit = (cs_BvhNode *)cs_realloc(a, b.nodes, b.cap * sizeof *fit, b.count * sizeof *fit);
+    if (fit) { b.nodes = fit; b.cap = b.count; }
     else s = CS_ENOMEM;
   }
   if (s != CS_OK) {
-    cs_free(a, nodes, cap * sizeof *nodes);
+    cs_free(a, b.nodes, b.cap * sizeof *b.nodes);
     cs_free(a, prims, m * sizeof *prims);
     return s;
   }
-  bvh->nodes = nodes;
+  bvh->nodes = b.nodes;
   bvh->prims = prims;
-  bvh->node_count = count;
+  bvh->node_count = b.count;
   bvh->prim_count = m;
   return CS_OK;
 }
