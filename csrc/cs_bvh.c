@@ -575,11 +575,20 @@ static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhBins *slots,
   return 1;
 }
 
-/* What a build writes into: the nodes so far, and where it reads from. */
+/* A build's state. Its work allocation holds, in records: the Morton codes
+** (linear builds only), then the records of one SAH range, then the bins'
+** slots. */
 typedef struct cs_BvhBuild {
   const cs_Alloc *a;
-  cs_BvhRec *rec;
-  cs_BvhBins *slots;        /* CS_BVH_SLOTS bins, after the m records */
+  const double *verts;
+  const uint32_t *tris;
+  uint32_t *prims;          /* the kept triangles: sorted by code, then leaf order */
+  const uint32_t *codes;    /* prims[i]'s Morton code (linear builds) */
+  cs_BvhRec *work;          /* the allocation: ncode + nrec + CS_BVH_SLOT_RECS records */
+  size_t ncode, nrec;
+  cs_BvhRec *rec;           /* work + ncode: a range's records */
+  cs_BvhBins *slots;        /* rec + nrec */
+  uint32_t base;            /* the range's first entry in prims */
   cs_BvhNode *nodes;
   size_t cap;               /* nodes allocated */
   size_t most;              /* 2 m - 1: the most a binary tree with m leaves has */
@@ -605,8 +614,8 @@ static cs_Status bvh_node_new(cs_BvhBuild *b, uint32_t *id) {
 
 /* Writes the subtree over the records of *root by the binned SAH into
 ** b->nodes, depth first from node b->count on: a left child right after its
-** parent, a right child's id in its parent's index. Returns CS_OK or
-** CS_ENOMEM. */
+** parent, a right child's id in its parent's index; a leaf's index is its
+** records' first position plus b->base. Returns CS_OK or CS_ENOMEM. */
 static cs_Status bvh_build_nodes(cs_BvhBuild *b, const cs_BvhTask *root) {
   cs_BvhTask stack[CS_BVH_STACK], t = *root, l, r;
   int sp = 0;
@@ -627,12 +636,66 @@ static cs_Status bvh_build_nodes(cs_BvhBuild *b, const cs_BvhTask *root) {
       stack[sp++] = r;
       t = l;
     } else {
-      nd->index = t.begin;
+      nd->index = b->base + t.begin;
       nd->count = t.end - t.begin;
       if (sp == 0) break;
       t = stack[--sp];
     }
   }
+  return CS_OK;
+}
+
+/* Writes the subtree over prims[begin, end) at depth (side: 0 left or the
+** root, 1 right) by the binned SAH: makes their records (growing the work
+** allocation when they outnumber its room: a range of one Morton code),
+** builds, and puts the triangles back in prims in leaf order. Returns
+** CS_OK or CS_ENOMEM. */
+static cs_Status bvh_build_range(cs_BvhBuild *b, uint32_t begin, uint32_t end,
+                                 uint32_t depth, int side) {
+  cs_BvhRow lo = bvh_row_set(INFINITY), hi = bvh_row_set(-INFINITY), clo = lo, chi = hi;
+  uint32_t n = end - begin, i;
+  cs_BvhRec *rec;
+  cs_BvhTask t;
+  cs_Status s;
+  if (n > b->nrec) {
+    size_t old = b->ncode + b->nrec + CS_BVH_SLOT_RECS, want = b->ncode + n + CS_BVH_SLOT_RECS;
+    rec = (cs_BvhRec *)cs_realloc(b->a, b->work, old * sizeof *rec, want * sizeof *rec);
+    if (!rec) return CS_ENOMEM;
+    b->work = rec;
+    b->nrec = n;
+    b->codes = (const uint32_t *)(void *)rec;
+    b->rec = rec + b->ncode;
+    b->slots = (cs_BvhBins *)(void *)(b->rec + n);
+  }
+  rec = b->rec;
+  for (i = 0; i < n; i++) {
+    cs_BvhRec *r = rec + i;
+    cs_BvhRow pl, ph, pc;
+    uint32_t tri = b->prims[begin + i];
+    bvh_tri_rows(b->verts, b->tris, tri, &pl, &ph);
+    bvh_row_store(r->lo, pl);             /* and tri, then set */
+    bvh_row_store(r->hi, ph);
+    r->tri = tri;
+    r->bin = 0;
+    pc = bvh_row_add(pl, ph);
+    lo = bvh_row_min(pl, lo);
+    hi = bvh_row_max(ph, hi);
+    clo = bvh_row_min(pc, clo);
+    chi = bvh_row_max(pc, chi);
+  }
+  t.begin = 0; t.end = n;
+  t.parent = CS_BVH_NONE;
+  t.depth = depth;
+  t.side = side;
+  t.binned = 0;
+  bvh_row_store(t.lo, lo);
+  bvh_row_store(t.hi, hi);
+  bvh_row_store(t.clo, clo);
+  bvh_row_store(t.chi, chi);
+  b->base = begin;
+  s = bvh_build_nodes(b, &t);
+  if (s != CS_OK) return s;
+  for (i = 0; i < n; i++) b->prims[begin + i] = rec[i].tri;
   return CS_OK;
 }
 
@@ -648,12 +711,12 @@ static cs_Status bvh_build_nodes(cs_BvhBuild *b, const cs_BvhTask *root) {
 ** CS_BVH_LINEAR_MAX triangles the top of the tree is linear instead, as in
 ** the LBVH of Lauterbach et al. 2009 ("Fast BVH construction on GPUs") and
 ** Karras 2012 ("Maximizing parallelism in the construction of BVHs, octrees
-** and k-d trees"): the records are sorted by the Morton code of their
+** and k-d trees"): the triangles are sorted by the Morton code of their
 ** centroid, and a range of codes splits where its highest differing bit
 ** changes (a spatial median on a grid), found by a binary search. Ranges of
-** at most CS_BVH_LINEAR_MAX records, or of one code, are built by the
-** binned SAH below, in the caches. The records are sorted once (a radix
-** sort of 8-byte code and index pairs, then one gather of the records).
+** at most CS_BVH_LINEAR_MAX triangles, or of one code, are built by the
+** binned SAH below, their records made then, in the caches: the records of
+** all the triangles are never held at once.
 **
 ** One scale for all three axes, set by the widest extent of the centroids:
 ** scaling each axis to the full grid would split a flat terrain along its
@@ -723,16 +786,16 @@ CS_INLINE uint32_t bvh_morton(const double key[4], const double cmin[3], double 
        | bvh_spread(bvh_cell((key[2] - cmin[2]) * scale));
 }
 
-/* Makes the records of the m triangles kept (skip[t] 0) in the order of
-** the Morton codes of their centroid keys, stable, into rec[0 .. m), each
-** with its code in bin. Three passes over the triangles: the keys' bounds,
-** the codes, then the records in order; between them a radix sort of the
-** pairs (code << 32 | triangle) in rec's own memory, at bytes [0, 8 m)
-** and [24 m, 32 m), the sorted ones in the second. */
-static void bvh_morton_records(const double *verts, const uint32_t *tris, const uint8_t *skip,
-                               uint32_t ntris, uint32_t m, cs_BvhRec *rec) {
+/* Puts the m kept triangles (skip[t] 0) in prims in the order of the Morton
+** codes of their centroid keys (stable: ties by triangle), their codes in
+** codes. Two passes over the triangles (the keys' bounds, then the codes),
+** then a radix sort of the pairs (code << 32 | triangle) in scratch (16 m
+** bytes), its last pass writing prims and codes. */
+static void bvh_morton_sort(const double *verts, const uint32_t *tris, const uint8_t *skip,
+                            uint32_t ntris, uint32_t m, uint64_t *scratch,
+                            uint32_t *prims, uint32_t *codes) {
   uint32_t hist[CS_BVH_RADIX_PASSES][CS_BVH_RADIX];
-  uint64_t *x = (uint64_t *)(void *)rec, *y = x + 3 * (size_t)m, *src, *dst, *tmp;
+  uint64_t *x = scratch, *y = scratch + m;
   double key[4], clo[3], chi[3], ext, scale;
   uint32_t i, j;
   int d, k;
@@ -764,70 +827,58 @@ static void bvh_morton_records(const double *verts, const uint32_t *tris, const 
     for (d = 0; d < CS_BVH_RADIX_PASSES; d++)
       hist[d][(code >> (CS_BVH_RADIX_BITS * (unsigned)d)) & (CS_BVH_RADIX - 1)]++;
   }
-  /* LSD: stable digit by digit, x -> y -> x -> y (an odd count of passes) */
-  src = x;
-  dst = y;
-  for (d = 0; d < CS_BVH_RADIX_PASSES; d++) {
+  for (d = 0; d < CS_BVH_RADIX_PASSES; d++) {  /* counts to first positions */
     uint32_t *h = hist[d], sum = 0, c;
-    unsigned shift = 32 + CS_BVH_RADIX_BITS * (unsigned)d;
-    for (k = 0; k < (int)CS_BVH_RADIX; k++) {  /* counts to first positions */
+    for (k = 0; k < (int)CS_BVH_RADIX; k++) {
       c = h[k];
       h[k] = sum;
       sum += c;
     }
-    for (i = 0; i < m; i++) {
-      uint64_t p = src[i];
-      dst[h[(p >> shift) & (CS_BVH_RADIX - 1)]++] = p;
-    }
-    tmp = src; src = dst; dst = tmp;
   }
-  CS_ASSERT(src == y);
-  /* Record i fills bytes [32 i, 32 i + 32), pair i lies at 24 m + 8 i and
-  ** is read first (the record is made from it), and no later pair is
-  ** overwritten: 32 i + 32 <= 24 m + 8 (i + 1). */
-  for (i = 0; i < m; i++) {
-    uint64_t p = y[i];
-    cs_BvhRow pl, ph;
-    cs_BvhRec *r = rec + i;
-    bvh_tri_rows(verts, tris, (uint32_t)p, &pl, &ph);
-    bvh_row_store(r->lo, pl);             /* and tri, then set */
-    bvh_row_store(r->hi, ph);
-    r->tri = (uint32_t)p;
-    r->bin = (uint32_t)(p >> 32);
+  /* LSD, stable digit by digit: x -> y -> x -> prims and codes */
+  for (d = 0; d < CS_BVH_RADIX_PASSES; d++) {
+    uint64_t *src = d == 1 ? y : x, *dst = d == 1 ? x : y;
+    uint32_t *h = hist[d];
+    unsigned shift = 32 + CS_BVH_RADIX_BITS * (unsigned)d;
+    if (d < CS_BVH_RADIX_PASSES - 1) {
+      for (i = 0; i < m; i++) {
+        uint64_t p = src[i];
+        dst[h[(p >> shift) & (CS_BVH_RADIX - 1)]++] = p;
+      }
+    } else {
+      for (i = 0; i < m; i++) {
+        uint64_t p = src[i];
+        uint32_t at = h[(p >> shift) & (CS_BVH_RADIX - 1)]++;
+        prims[at] = (uint32_t)p;
+        codes[at] = (uint32_t)(p >> 32);
+      }
+    }
   }
 }
 
-/* Writes the subtree over rec[begin, end) (sorted by code, each in its
-** bin) at depth: split at the highest bit where the range's codes differ,
-** the halves written depth first, their parent's bounds the union of
-** theirs; a range of at most CS_BVH_LINEAR_MAX records or of one code is
-** built by the binned SAH. Recursion: at most 31 calls deep (a split
-** consumes a bit). Returns CS_OK or CS_ENOMEM. */
+/* Writes the subtree over prims[begin, end) (sorted by code) at depth:
+** split at the highest bit where the range's codes differ, the halves
+** written depth first, their parent's bounds the union of theirs; a range
+** of at most CS_BVH_LINEAR_MAX triangles or of one code is built by the
+** binned SAH. Recursion: at most 31 calls deep (a split consumes a bit).
+** Returns CS_OK or CS_ENOMEM. */
 static cs_Status bvh_build_linear(cs_BvhBuild *b, uint32_t begin, uint32_t end,
                                   uint32_t depth, int side) {
-  const cs_BvhRec *rec = b->rec;
-  uint32_t diff = rec[begin].bin ^ rec[end - 1].bin, bit, lo, hi, id, right;
+  uint32_t diff, bit, lo, hi, id, right;
   cs_BvhNode *nd;
   const cs_BvhNode *l, *r;
   cs_Status s;
   int k;
-  if (end - begin <= CS_BVH_LINEAR_MAX || diff == 0) {
-    cs_BvhTask t;
-    t.begin = begin; t.end = end;
-    t.parent = CS_BVH_NONE;
-    t.depth = depth;
-    t.side = side;
-    t.binned = 0;
-    bvh_task_bounds(rec, &t);
-    return bvh_build_nodes(b, &t);
-  }
+  if (end - begin <= CS_BVH_LINEAR_MAX) return bvh_build_range(b, begin, end, depth, side);
+  diff = b->codes[begin] ^ b->codes[end - 1];
+  if (diff == 0) return bvh_build_range(b, begin, end, depth, side);
   for (bit = 1u << 31; !(diff & bit); bit >>= 1) {}
-  /* the first record with that bit set: the codes share the bits above it */
-  lo = begin + 1;           /* rec[begin] has it clear, rec[end - 1] set */
+  /* the first code with that bit set: the codes share the bits above it */
+  lo = begin + 1;           /* codes[begin] has it clear, codes[end - 1] set */
   hi = end - 1;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (rec[mid].bin & bit) hi = mid;
+    if (b->codes[mid] & bit) hi = mid;
     else lo = mid + 1;
   }
   if ((s = bvh_node_new(b, &id)) != CS_OK) return s;
@@ -848,21 +899,17 @@ static cs_Status bvh_build_linear(cs_BvhBuild *b, uint32_t begin, uint32_t end,
 
 /* Returns CS_OK with the tree in *bvh, CS_ENOMEM or CS_ETOOBIG (more than
 ** CS_MAX_TRIANGLES) with *bvh empty and nothing held. Three allocations and
-** a realloc: the triangle list, the build records with the bins after them,
-** and the nodes, reserved for m (most trees need about m / 2), grown if
-** needed, then shrunk to fit. Above CS_BVH_LINEAR_MAX records the nodes
-** are reserved as large as the records (and the bins) and serve first as
-** the sort's spare: the sorted records land there, and the first
-** allocation becomes the nodes. */
+** a realloc: the triangle list, the work (codes, the records of a range,
+** the bins; freed here), and the nodes, reserved for m (most trees need
+** about m / 2), grown if needed, then shrunk to fit. Up to
+** CS_BVH_LINEAR_MAX triangles the work holds them all and no codes; above,
+** the nodes' reserve first serves as the sort's scratch, and the work is
+** grown only for a range of one code larger than that. */
 cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                        const uint32_t *tris, const uint8_t *skip, uint32_t ntris) {
-  cs_BvhRec *rec = NULL;
   cs_BvhNode *fit;
-  cs_BvhRow lo = bvh_row_set(INFINITY), hi = bvh_row_set(-INFINITY), clo = lo, chi = hi;
   cs_BvhBuild b;
-  uint32_t *prims, m = 0, i, j;
-  size_t nrec;
-  cs_BvhTask root;
+  uint32_t m = 0, i, j;
   cs_Status s;
   int linear;
   memset(bvh, 0, sizeof *bvh);
@@ -870,67 +917,46 @@ cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
   if (m == 0) return CS_OK;
   if (m > CS_MAX_TRIANGLES) return CS_ETOOBIG;  /* the depth bound needs m <= 2^30 */
   linear = m > CS_BVH_LINEAR_MAX;
-  nrec = (size_t)m + CS_BVH_SLOT_RECS;
+  memset(&b, 0, sizeof b);
   b.a = a;
-  b.nodes = NULL;
-  b.cap = m;
+  b.verts = verts;
+  b.tris = tris;
+  b.ncode = linear ? ((size_t)m * sizeof *b.codes + sizeof *b.rec - 1) / sizeof *b.rec : 0;
+  b.nrec = linear ? CS_BVH_LINEAR_MAX : m;
+  b.cap = m;                /* >= 16 m bytes, the sort's scratch */
   b.most = 2 * (size_t)m - 1;
-  b.count = 0;
-  prims = (uint32_t *)cs_malloc_array(a, m, sizeof *prims);
-  if (prims) rec = (cs_BvhRec *)cs_malloc_array(a, nrec, sizeof *rec);
-  if (rec) b.nodes = (cs_BvhNode *)cs_malloc_array(a, b.cap, sizeof *b.nodes);
-  if (!b.nodes) {
-    cs_free(a, rec, nrec * sizeof *rec);
-    cs_free(a, prims, m * sizeof *prims);
-    return CS_ENOMEM;
-  }
-  b.rec = rec;
-  b.slots = (cs_BvhBins *)(void *)(rec + m);
-  if (linear) {
-    bvh_morton_records(verts, tris, skip, ntris, m, rec);
-    s = bvh_build_linear(&b, 0, m, 0, 0);
-  } else {
-    for (i = 0, j = 0; i < ntris; i++) {
-      cs_BvhRec *p = rec + j;
-      cs_BvhRow pl, ph, pc;
-      if (skip && skip[i]) continue;
-      bvh_tri_rows(verts, tris, i, &pl, &ph);
-      bvh_row_store(p->lo, pl);           /* and tri, then set */
-      bvh_row_store(p->hi, ph);
-      p->tri = i;
-      p->bin = 0;
-      pc = bvh_row_add(pl, ph);
-      lo = bvh_row_min(pl, lo);
-      hi = bvh_row_max(ph, hi);
-      clo = bvh_row_min(pc, clo);
-      chi = bvh_row_max(pc, chi);
-      j++;
+  b.prims = (uint32_t *)cs_malloc_array(a, m, sizeof *b.prims);
+  if (b.prims)
+    b.work = (cs_BvhRec *)cs_malloc_array(a, b.ncode + b.nrec + CS_BVH_SLOT_RECS, sizeof *b.work);
+  if (b.work) b.nodes = (cs_BvhNode *)cs_malloc_array(a, b.cap, sizeof *b.nodes);
+  if (b.nodes) {
+    b.codes = (const uint32_t *)(void *)b.work;
+    b.rec = b.work + b.ncode;
+    b.slots = (cs_BvhBins *)(void *)(b.rec + b.nrec);
+    if (linear) {
+      bvh_morton_sort(verts, tris, skip, ntris, m, (uint64_t *)(void *)b.nodes, b.prims,
+                      (uint32_t *)(void *)b.work);
+    } else {
+      for (i = 0, j = 0; i < ntris; i++)
+        if (!(skip && skip[i])) b.prims[j++] = i;
     }
-    root.begin = 0; root.end = m;
-    root.parent = CS_BVH_NONE;
-    root.depth = 0;
-    root.side = 0;
-    root.binned = 0;
-    bvh_row_store(root.lo, lo);
-    bvh_row_store(root.hi, hi);
-    bvh_row_store(root.clo, clo);
-    bvh_row_store(root.chi, chi);
-    s = bvh_build_nodes(&b, &root);
+    s = bvh_build_linear(&b, 0, m, 0, 0);
+    if (s == CS_OK && b.count < b.cap) {  /* give back the reserve */
+      fit = (cs_BvhNode *)cs_realloc(a, b.nodes, b.cap * sizeof *fit, b.count * sizeof *fit);
+      if (fit) { b.nodes = fit; b.cap = b.count; }
+      else s = CS_ENOMEM;
+    }
+  } else {
+    s = CS_ENOMEM;
   }
-  for (i = 0; i < m; i++) prims[i] = rec[i].tri;
-  cs_free(a, rec, nrec * sizeof *rec);
-  if (s == CS_OK && b.count < b.cap) {  /* give back the reserve */
-    fit = (cs_BvhNode *)cs_realloc(a, b.nodes, b.cap * sizeof *fit, b.count * sizeof *fit);
-    if (fit) { b.nodes = fit; b.cap = b.count; }
-    else s = CS_ENOMEM;
-  }
+  cs_free(a, b.work, (b.ncode + b.nrec + CS_BVH_SLOT_RECS) * sizeof *b.work);
   if (s != CS_OK) {
     cs_free(a, b.nodes, b.cap * sizeof *b.nodes);
-    cs_free(a, prims, m * sizeof *prims);
+    cs_free(a, b.prims, m * sizeof *b.prims);
     return s;
   }
   bvh->nodes = b.nodes;
-  bvh->prims = prims;
+  bvh->prims = b.prims;
   bvh->node_count = b.count;
   bvh->prim_count = m;
   return CS_OK;
