@@ -734,22 +734,24 @@ static cs_Status bvh_build_range(cs_BvhBuild *b, uint32_t begin, uint32_t end,
 #define CS_BVH_RADIX            (1u << CS_BVH_RADIX_BITS)
 #define CS_BVH_RADIX_PASSES     3
 
-/* The low 10 bits of x spread to bits 0, 3, 6, ..., 27. */
+/* The bits of a 5-bit number spread to every third bit. */
+static const uint16_t bvh_spread5[32] = {
+  0x0000, 0x0001, 0x0008, 0x0009, 0x0040, 0x0041, 0x0048, 0x0049,
+  0x0200, 0x0201, 0x0208, 0x0209, 0x0240, 0x0241, 0x0248, 0x0249,
+  0x1000, 0x1001, 0x1008, 0x1009, 0x1040, 0x1041, 0x1048, 0x1049,
+  0x1200, 0x1201, 0x1208, 0x1209, 0x1240, 0x1241, 0x1248, 0x1249
+};
+
+/* The 10 bits of x (< 1024) spread to bits 0, 3, 6, ..., 27. */
 CS_INLINE uint32_t bvh_spread(uint32_t x) {
-  x &= 0x3ffu;
-  x = (x | x << 16) & 0x030000ffu;
-  x = (x | x << 8) & 0x0300f00fu;
-  x = (x | x << 4) & 0x030c30c3u;
-  x = (x | x << 2) & 0x09249249u;
-  return x;
+  return (uint32_t)bvh_spread5[x >> 5] << 15 | bvh_spread5[x & 31];
 }
 
-/* Twice the centre of triangle t's double bounds (lo + hi) in key[0 ..
-** 2]: what its Morton code is made from (key[3] is scratch). Same values
-** with SSE2 and without: min and max pick as bvh_tri_box, the sums round
-** alike. */
-CS_INLINE void bvh_tri_key(const double *verts, const uint32_t *tris, uint32_t t,
-                           double key[4]) {
+/* Twice the centre of triangle t's double bounds (lo + hi), rounded to
+** floats, in key[0 .. 2]: what its Morton code is made from. Same floats
+** with SSE2 and without: min and max pick as bvh_tri_box, the sums and
+** the conversions round alike. */
+CS_INLINE void bvh_tri_key(const double *verts, const uint32_t *tris, uint32_t t, float key[3]) {
 #if defined(__SSE2__)
   const uint32_t *v = tris + 3 * (size_t)t;
   const double *a = verts + 3 * (size_t)v[0];
@@ -759,15 +761,15 @@ CS_INLINE void bvh_tri_key(const double *verts, const uint32_t *tris, uint32_t t
   __m128d az = _mm_load_sd(a + 2), bz = _mm_load_sd(b + 2), cz = _mm_load_sd(c + 2);
   __m128d lxy = _mm_min_pd(cxy, _mm_min_pd(bxy, axy)), hxy = _mm_max_pd(cxy, _mm_max_pd(bxy, axy));
   __m128d lz = _mm_min_sd(cz, _mm_min_sd(bz, az)), hz = _mm_max_sd(cz, _mm_max_sd(bz, az));
-  _mm_storeu_pd(key, _mm_add_pd(lxy, hxy));
-  _mm_storeu_pd(key + 2, _mm_add_sd(lz, hz));
+  __m128 kxy = _mm_cvtpd_ps(_mm_add_pd(lxy, hxy)), kz = _mm_cvtpd_ps(_mm_add_sd(lz, hz));
+  _mm_storel_pi((__m64 *)(void *)key, kxy);
+  _mm_store_ss(key + 2, kz);
 #else
   double l[3], h[3];
   bvh_tri_box(verts, tris, t, l, h);
-  key[0] = l[0] + h[0];
-  key[1] = l[1] + h[1];
-  key[2] = l[2] + h[2];
-  key[3] = 0;
+  key[0] = (float)(l[0] + h[0]);
+  key[1] = (float)(l[1] + h[1]);
+  key[2] = (float)(l[2] + h[2]);
 #endif
 }
 
@@ -780,40 +782,46 @@ CS_INLINE uint32_t bvh_cell(double f) {
 }
 
 /* The Morton code of a centroid key: x's bit above y's above z's. */
-CS_INLINE uint32_t bvh_morton(const double key[4], const double cmin[3], double scale) {
-  return bvh_spread(bvh_cell((key[0] - cmin[0]) * scale)) << 2
-       | bvh_spread(bvh_cell((key[1] - cmin[1]) * scale)) << 1
-       | bvh_spread(bvh_cell((key[2] - cmin[2]) * scale));
+CS_INLINE uint32_t bvh_morton(const float key[3], const double cmin[3], double scale) {
+  return bvh_spread(bvh_cell(((double)key[0] - cmin[0]) * scale)) << 2
+       | bvh_spread(bvh_cell(((double)key[1] - cmin[1]) * scale)) << 1
+       | bvh_spread(bvh_cell(((double)key[2] - cmin[2]) * scale));
 }
 
 /* Puts the m kept triangles (skip[t] 0) in prims in the order of the Morton
 ** codes of their centroid keys (stable: ties by triangle), their codes in
-** codes. Two passes over the triangles (the keys' bounds, then the codes),
-** then a radix sort of the pairs (code << 32 | triangle) in scratch (16 m
-** bytes), its last pass writing prims and codes. */
+** codes. One pass over the triangles keeps their keys in scratch (16 m
+** bytes) and bounds them; one over the keys makes the pairs (code << 32 |
+** triangle) over them (pair j ends by byte 8 j + 8, before key j + 1 at
+** 12 j + 12); then a radix sort of the pairs, its last pass writing prims
+** and codes. */
 static void bvh_morton_sort(const double *verts, const uint32_t *tris, const uint8_t *skip,
                             uint32_t ntris, uint32_t m, uint64_t *scratch,
                             uint32_t *prims, uint32_t *codes) {
   uint32_t hist[CS_BVH_RADIX_PASSES][CS_BVH_RADIX];
   uint64_t *x = scratch, *y = scratch + m;
-  double key[4], clo[3], chi[3], ext, scale;
+  float *keys = (float *)(void *)scratch, klo[3], khi[3];
+  double clo[3], ext, scale;
   uint32_t i, j;
   int d, k;
   for (k = 0; k < 3; k++) {
-    clo[k] = HUGE_VAL;
-    chi[k] = -HUGE_VAL;
+    klo[k] = INFINITY;
+    khi[k] = -INFINITY;
   }
-  for (i = 0; i < ntris; i++) {
+  for (i = 0, j = 0; i < ntris; i++) {
+    float *key = keys + 3 * (size_t)j;
     if (skip && skip[i]) continue;
     bvh_tri_key(verts, tris, i, key);
     for (k = 0; k < 3; k++) {
-      clo[k] = key[k] < clo[k] ? key[k] : clo[k];
-      chi[k] = key[k] > chi[k] ? key[k] : chi[k];
+      klo[k] = key[k] < klo[k] ? key[k] : klo[k];
+      khi[k] = key[k] > khi[k] ? key[k] : khi[k];
     }
+    j++;
   }
-  ext = chi[0] - clo[0];
-  if (chi[1] - clo[1] > ext) ext = chi[1] - clo[1];
-  if (chi[2] - clo[2] > ext) ext = chi[2] - clo[2];
+  for (k = 0; k < 3; k++) clo[k] = klo[k];
+  ext = (double)khi[0] - clo[0];
+  if ((double)khi[1] - clo[1] > ext) ext = (double)khi[1] - clo[1];
+  if ((double)khi[2] - clo[2] > ext) ext = (double)khi[2] - clo[2];
   /* ext 0 (one centroid), inf or NaN (keys overflowed): scale inf, 0 or
   ** NaN, every cell 0 or clamped; one code makes one SAH range */
   scale = (double)(1u << CS_BVH_MORTON_AXIS_BITS) / ext;
@@ -821,8 +829,7 @@ static void bvh_morton_sort(const double *verts, const uint32_t *tris, const uin
   for (i = 0, j = 0; i < ntris; i++) {
     uint32_t code;
     if (skip && skip[i]) continue;
-    bvh_tri_key(verts, tris, i, key);
-    code = bvh_morton(key, clo, scale);
+    code = bvh_morton(keys + 3 * (size_t)j, clo, scale);
     x[j++] = (uint64_t)code << 32 | i;
     for (d = 0; d < CS_BVH_RADIX_PASSES; d++)
       hist[d][(code >> (CS_BVH_RADIX_BITS * (unsigned)d)) & (CS_BVH_RADIX - 1)]++;
