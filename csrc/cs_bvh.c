@@ -575,19 +575,16 @@ static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhBins *slots,
   return 1;
 }
 
-/* A build's state. Its work allocation holds, in records: the Morton codes
-** (linear builds only), then the records of one SAH range, then the bins'
-** slots. */
+/* A build's state. */
 typedef struct cs_BvhBuild {
   const cs_Alloc *a;
   const double *verts;
   const uint32_t *tris;
   uint32_t *prims;          /* the kept triangles: sorted by code, then leaf order */
-  const uint32_t *codes;    /* prims[i]'s Morton code (linear builds) */
-  cs_BvhRec *work;          /* the allocation: ncode + nrec + CS_BVH_SLOT_RECS records */
-  size_t ncode, nrec;
-  cs_BvhRec *rec;           /* work + ncode: a range's records */
-  cs_BvhBins *slots;        /* rec + nrec */
+  double cmin[3], scale;    /* the Morton grid (linear builds) */
+  cs_BvhRec *rec;           /* the records of one SAH range (nrec), then the bins */
+  size_t nrec;
+  cs_BvhBins *slots;        /* rec + nrec: CS_BVH_SLOTS bins */
   uint32_t base;            /* the range's first entry in prims */
   cs_BvhNode *nodes;
   size_t cap;               /* nodes allocated */
@@ -658,14 +655,12 @@ static cs_Status bvh_build_range(cs_BvhBuild *b, uint32_t begin, uint32_t end,
   cs_BvhTask t;
   cs_Status s;
   if (n > b->nrec) {
-    size_t old = b->ncode + b->nrec + CS_BVH_SLOT_RECS, want = b->ncode + n + CS_BVH_SLOT_RECS;
-    rec = (cs_BvhRec *)cs_realloc(b->a, b->work, old * sizeof *rec, want * sizeof *rec);
+    rec = (cs_BvhRec *)cs_realloc(b->a, b->rec, (b->nrec + CS_BVH_SLOT_RECS) * sizeof *rec,
+                                  ((size_t)n + CS_BVH_SLOT_RECS) * sizeof *rec);
     if (!rec) return CS_ENOMEM;
-    b->work = rec;
+    b->rec = rec;
     b->nrec = n;
-    b->codes = (const uint32_t *)(void *)rec;
-    b->rec = rec + b->ncode;
-    b->slots = (cs_BvhBins *)(void *)(b->rec + n);
+    b->slots = (cs_BvhBins *)(void *)(rec + n);
   }
   rec = b->rec;
   for (i = 0; i < n; i++) {
@@ -795,20 +790,30 @@ CS_INLINE uint32_t bvh_morton(const float key[3], const double cmin[3], double s
        | bvh_spread(bvh_cell(((double)key[2] - cmin[2]) * scale));
 }
 
-/* Puts the m kept triangles (skip[t] 0) in prims in the order of the Morton
-** codes of their centroid keys (stable: ties by triangle), their codes in
-** codes. One pass over the triangles keeps their keys in scratch (16 m
-** bytes) and bounds them; one over the keys makes the pairs (code << 32 |
-** triangle) over them (pair j ends by byte 8 j + 8, before key j + 1 at
-** 12 j + 12); then a radix sort of the pairs, its last pass writing prims
-** and codes. */
-static void bvh_morton_sort(const double *verts, const uint32_t *tris, const uint8_t *skip,
-                            uint32_t ntris, uint32_t m, uint64_t *scratch,
-                            uint32_t *prims, uint32_t *codes) {
+/* The Morton code of triangle t on b's grid. */
+CS_INLINE uint32_t bvh_code(const cs_BvhBuild *b, uint32_t t) {
+  float key[3];
+  bvh_tri_key(b->verts, b->tris, t, key);
+  return bvh_morton(key, b->cmin, b->scale);
+}
+
+/* Puts the m kept triangles (skip[t] 0) in b->prims in the order of the
+** Morton codes of their centroid keys (stable: ties by triangle), on the
+** grid it sets in b. One pass over the triangles keeps their keys in
+** scratch (16 m bytes) and bounds them; one over the keys makes the pairs
+** (code << 32 | triangle) over them (pair j ends by byte 8 j + 8, before
+** key j + 1 at 12 j + 12); then a radix sort of the pairs, its last pass
+** writing prims. The codes are not kept: the splits make the few they
+** need again (bvh_code). */
+static void bvh_morton_sort(cs_BvhBuild *b, const uint8_t *skip, uint32_t ntris, uint32_t m,
+                            uint64_t *scratch) {
+  const double *verts = b->verts;
+  const uint32_t *tris = b->tris;
+  uint32_t *prims = b->prims;
   uint32_t hist[CS_BVH_RADIX_PASSES][CS_BVH_RADIX];
   uint64_t *x = scratch, *y = scratch + m;
   float *keys = (float *)(void *)scratch, klo[3], khi[3];
-  double clo[3], ext, scale;
+  double *clo = b->cmin, ext, scale;
   uint32_t i, j;
   int d, k;
   for (k = 0; k < 3; k++) {
@@ -831,7 +836,7 @@ static void bvh_morton_sort(const double *verts, const uint32_t *tris, const uin
   if ((double)khi[2] - clo[2] > ext) ext = (double)khi[2] - clo[2];
   /* ext 0 (one centroid), inf or NaN (keys overflowed): scale inf, 0 or
   ** NaN, every cell 0 or clamped; one code makes one SAH range */
-  scale = (double)(1u << CS_BVH_MORTON_AXIS_BITS) / ext;
+  scale = b->scale = (double)(1u << CS_BVH_MORTON_AXIS_BITS) / ext;
   memset(hist, 0, sizeof hist);
   for (i = 0, j = 0; i < ntris; i++) {
     uint32_t code;
@@ -849,7 +854,7 @@ static void bvh_morton_sort(const double *verts, const uint32_t *tris, const uin
       sum += c;
     }
   }
-  /* LSD, stable digit by digit: x -> y -> x ..., the last to prims and codes */
+  /* LSD, stable digit by digit: x -> y -> x ..., the last to prims */
   for (d = 0; d < CS_BVH_RADIX_PASSES; d++) {
     uint64_t *src = d % 2 ? y : x, *dst = d % 2 ? x : y;
     uint32_t *h = hist[d];
@@ -862,9 +867,7 @@ static void bvh_morton_sort(const double *verts, const uint32_t *tris, const uin
     } else {
       for (i = 0; i < m; i++) {
         uint64_t p = src[i];
-        uint32_t at = h[(p >> shift) & (CS_BVH_RADIX - 1)]++;
-        prims[at] = (uint32_t)p;
-        codes[at] = (uint32_t)(p >> 32);
+        prims[h[(p >> shift) & (CS_BVH_RADIX - 1)]++] = (uint32_t)p;
       }
     }
   }
@@ -884,15 +887,15 @@ static cs_Status bvh_build_linear(cs_BvhBuild *b, uint32_t begin, uint32_t end,
   cs_Status s;
   int k;
   if (end - begin <= CS_BVH_LINEAR_MAX) return bvh_build_range(b, begin, end, depth, side);
-  diff = b->codes[begin] ^ b->codes[end - 1];
+  diff = bvh_code(b, b->prims[begin]) ^ bvh_code(b, b->prims[end - 1]);
   if (diff == 0) return bvh_build_range(b, begin, end, depth, side);
   for (bit = 1u << 31; !(diff & bit); bit >>= 1) {}
   /* the first code with that bit set: the codes share the bits above it */
-  lo = begin + 1;           /* codes[begin] has it clear, codes[end - 1] set */
+  lo = begin + 1;           /* prims[begin]'s code has it clear, prims[end - 1]'s set */
   hi = end - 1;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (b->codes[mid] & bit) hi = mid;
+    if (bvh_code(b, b->prims[mid]) & bit) hi = mid;
     else lo = mid + 1;
   }
   if ((s = bvh_node_new(b, &id)) != CS_OK) return s;
@@ -913,12 +916,12 @@ static cs_Status bvh_build_linear(cs_BvhBuild *b, uint32_t begin, uint32_t end,
 
 /* Returns CS_OK with the tree in *bvh, CS_ENOMEM or CS_ETOOBIG (more than
 ** CS_MAX_TRIANGLES) with *bvh empty and nothing held. Three allocations and
-** a realloc: the triangle list, the work (codes, the records of a range,
-** the bins; freed here), and the nodes, reserved for m (most trees need
-** about m / 2), grown if needed, then shrunk to fit. Up to
-** CS_BVH_LINEAR_MAX triangles the work holds them all and no codes; above,
-** the nodes' reserve first serves as the sort's scratch, and the work is
-** grown only for a range of one code larger than that. */
+** a realloc: the triangle list, the records of a range with the bins after
+** them (freed here), and the nodes, reserved for m (most trees need about
+** m / 2), grown if needed, then shrunk to fit. Up to CS_BVH_LINEAR_MAX
+** triangles the records are all of them; above, the nodes' reserve first
+** serves as the sort's scratch, and the records grow only for a range of
+** one code larger than CS_BVH_LINEAR_MAX. */
 cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                        const uint32_t *tris, const uint8_t *skip, uint32_t ntris) {
   cs_BvhNode *fit;
@@ -935,21 +938,17 @@ cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
   b.a = a;
   b.verts = verts;
   b.tris = tris;
-  b.ncode = linear ? ((size_t)m * sizeof *b.codes + sizeof *b.rec - 1) / sizeof *b.rec : 0;
   b.nrec = linear ? CS_BVH_LINEAR_MAX : m;
   b.cap = m;                /* >= 16 m bytes, the sort's scratch */
   b.most = 2 * (size_t)m - 1;
   b.prims = (uint32_t *)cs_malloc_array(a, m, sizeof *b.prims);
   if (b.prims)
-    b.work = (cs_BvhRec *)cs_malloc_array(a, b.ncode + b.nrec + CS_BVH_SLOT_RECS, sizeof *b.work);
-  if (b.work) b.nodes = (cs_BvhNode *)cs_malloc_array(a, b.cap, sizeof *b.nodes);
+    b.rec = (cs_BvhRec *)cs_malloc_array(a, b.nrec + CS_BVH_SLOT_RECS, sizeof *b.rec);
+  if (b.rec) b.nodes = (cs_BvhNode *)cs_malloc_array(a, b.cap, sizeof *b.nodes);
   if (b.nodes) {
-    b.codes = (const uint32_t *)(void *)b.work;
-    b.rec = b.work + b.ncode;
     b.slots = (cs_BvhBins *)(void *)(b.rec + b.nrec);
     if (linear) {
-      bvh_morton_sort(verts, tris, skip, ntris, m, (uint64_t *)(void *)b.nodes, b.prims,
-                      (uint32_t *)(void *)b.work);
+      bvh_morton_sort(&b, skip, ntris, m, (uint64_t *)(void *)b.nodes);
     } else {
       for (i = 0, j = 0; i < ntris; i++)
         if (!(skip && skip[i])) b.prims[j++] = i;
@@ -963,7 +962,7 @@ cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
   } else {
     s = CS_ENOMEM;
   }
-  cs_free(a, b.work, (b.ncode + b.nrec + CS_BVH_SLOT_RECS) * sizeof *b.work);
+  cs_free(a, b.rec, (b.nrec + CS_BVH_SLOT_RECS) * sizeof *b.rec);
   if (s != CS_OK) {
     cs_free(a, b.nodes, b.cap * sizeof *b.nodes);
     cs_free(a, b.prims, m * sizeof *b.prims);
