@@ -1,7 +1,14 @@
 /*
-** cs_bvh.c: the triangle tree: binned SAH build (Wald 2007, "On fast
-** construction of SAH-based bounding volume hierarchies"), refit, and the
-** walks by box, segment and nearest point. Only this file knows cs_BvhNode.
+** cs_bvh.c: the triangle tree: the build, refit, and the walks by box,
+** segment and nearest point. Only this file knows cs_BvhNode.
+** The build: up to CS_BVH_LINEAR_MAX triangles, binned SAH (Wald 2007, "On
+** fast construction of SAH-based bounding volume hierarchies"); above, a
+** linear top (LBVH: Lauterbach et al. 2009, Karras 2012) splits the
+** triangles in Morton order, by the highest bit where their codes differ,
+** into ranges of at most CS_BVH_LINEAR_MAX, and each range below it is
+** built by the binned SAH in the caches (see "Build: the linear top").
+** Either way the nodes are written depth first, a left child right after
+** its parent, and every leaf is at most 60 levels below the root.
 */
 #include <float.h>
 #include <math.h>
@@ -22,9 +29,6 @@
 ** (CS_MAX_TRIANGLES) end in leaves of <= 4 by depth 32 + 28 = 60. */
 #define CS_BVH_MEDIAN_DEPTH 32
 #define CS_BVH_STACK    64    /* build and walks: more than the deepest leaf */
-/* Above this many triangles the tree's top is linear (Morton codes), each
-** range of at most this many built by the binned SAH. */
-#define CS_BVH_LINEAR_MAX 1024
 /* Relative slack of the walks' box tests: a subtraction, a reciprocal and a
 ** product (or a square and a sum) each round by half an ulp, so widening by
 ** 8 ulps never prunes a box that exact arithmetic would touch. */
