@@ -729,9 +729,9 @@ static cs_Status bvh_build_range(cs_BvhBuild *b, uint32_t begin, uint32_t end,
 ** by depth 60) holds for the whole tree, below CS_BVH_STACK. */
 
 /* Codes of 3 x 7 bits, a grid of 128^3 cells: 1M triangles over a
-** terrain's 128 x 128 cells of one level make about 60 a cell, and ranges
-** come under CS_BVH_LINEAR_MAX bits before the bits run out; a range that
-** reaches one code with more is built by the SAH, only slower. Sorted in
+** terrain's 128 x 128 cells of one level make about 60 a cell, so ranges
+** come under CS_BVH_LINEAR_MAX triangles before the bits run out; a range
+** of one code with more is built by the SAH, only slower. Sorted in
 ** two radix passes of 11 bits: measured faster than three of 10 (30-bit
 ** codes) or of 8 (24-bit) on 1M triangles, the pairs' scatter being what
 ** costs. */
@@ -748,7 +748,7 @@ static const uint16_t bvh_spread5[32] = {
   0x1200, 0x1201, 0x1208, 0x1209, 0x1240, 0x1241, 0x1248, 0x1249
 };
 
-/* The bits of x (< 1024) spread to bits 0, 3, 6, ..., 27. */
+/* The bits of x (< 1024) spread to every third bit, from bit 0. */
 CS_INLINE uint32_t bvh_spread(uint32_t x) {
   return (uint32_t)bvh_spread5[x >> 5] << 15 | bvh_spread5[x & 31];
 }
@@ -882,7 +882,8 @@ static void bvh_morton_sort(cs_BvhBuild *b, const uint8_t *skip, uint32_t ntris,
 ** written depth first, their parent's bounds the union of theirs; a range
 ** of at most CS_BVH_LINEAR_MAX triangles or of one code is built by the
 ** binned SAH. Recursion: at most 22 calls deep (a split consumes a bit).
-** Returns CS_OK or CS_ENOMEM. */
+** Whatever the codes, every triangle ends in one leaf and every box bounds
+** what it holds: they only choose the splits. Returns CS_OK or CS_ENOMEM. */
 static cs_Status bvh_build_linear(cs_BvhBuild *b, uint32_t begin, uint32_t end,
                                   uint32_t depth, int side) {
   uint32_t diff, bit, lo, hi, id, right;
