@@ -1,7 +1,14 @@
 /*
-** cs_bvh.c: the triangle tree: binned SAH build (Wald 2007, "On fast
-** construction of SAH-based bounding volume hierarchies"), refit, and the
-** walks by box, segment and nearest point. Only this file knows cs_BvhNode.
+** cs_bvh.c: the triangle tree: the build, refit, and the walks by box,
+** segment and nearest point. Only this file knows cs_BvhNode.
+** The build: up to CS_BVH_LINEAR_MAX triangles, binned SAH (Wald 2007, "On
+** fast construction of SAH-based bounding volume hierarchies"); above, a
+** linear top (LBVH: Lauterbach et al. 2009, Karras 2012) splits the
+** triangles in Morton order, by the highest bit where their codes differ,
+** into ranges of at most CS_BVH_LINEAR_MAX, and each range below it is
+** built by the binned SAH in the caches (see "Build: the linear top").
+** Either way the nodes are written depth first, a left child right after
+** its parent, and every leaf is at most 60 levels below the root.
 */
 #include <float.h>
 #include <math.h>
@@ -572,118 +579,403 @@ static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhBins *slots,
   return 1;
 }
 
-/* Writes the tree over the records of *root into *nodes (capacity *cap
-** nodes, grown up to the 2m - 1 a binary tree with m leaves may need), depth
-** first: a left child right after its parent. Returns CS_OK and the count in
-** *count, or CS_ENOMEM (*nodes stays valid, *cap its size). */
-static cs_Status bvh_build_nodes(const cs_Alloc *a, cs_BvhRec *rec, cs_BvhBins *slots,
-                                 const cs_BvhTask *root, cs_BvhNode **nodes, size_t *cap,
-                                 uint32_t *count) {
+/* A build's state. */
+typedef struct cs_BvhBuild {
+  const cs_Alloc *a;
+  const double *verts;
+  const uint32_t *tris;
+  uint32_t *prims;          /* the kept triangles: sorted by code, then leaf order */
+  double cmin[3], scale;    /* the Morton grid (linear builds) */
+  cs_BvhRec *rec;           /* the records of one SAH range (nrec), then the bins */
+  size_t nrec;
+  cs_BvhBins *slots;        /* rec + nrec: CS_BVH_SLOTS bins */
+  uint32_t base;            /* the range's first entry in prims */
+  cs_BvhNode *nodes;
+  size_t cap;               /* nodes allocated */
+  size_t most;              /* 2 m - 1: the most a binary tree with m leaves has */
+  uint32_t count;           /* nodes written */
+} cs_BvhBuild;
+
+/* Returns CS_OK and the id of a new node in *id (capacity grown when the
+** reserve runs out: rare, leaves averaging under 2 triangles), or CS_ENOMEM
+** (b->nodes stays valid, b->cap its size). */
+static cs_Status bvh_node_new(cs_BvhBuild *b, uint32_t *id) {
+  CS_ASSERT(b->count < b->most);
+  if (b->count == b->cap) {
+    size_t ncap = b->cap * 2 < b->most ? b->cap * 2 : b->most;
+    cs_BvhNode *nd = (cs_BvhNode *)cs_realloc(b->a, b->nodes, b->cap * sizeof *nd,
+                                              ncap * sizeof *nd);
+    if (!nd) return CS_ENOMEM;
+    b->nodes = nd;
+    b->cap = ncap;
+  }
+  *id = b->count++;
+  return CS_OK;
+}
+
+/* Writes the subtree over the records of *root by the binned SAH into
+** b->nodes, depth first from node b->count on: a left child right after its
+** parent, a right child's id in its parent's index; a leaf's index is its
+** records' first position plus b->base. Returns CS_OK or CS_ENOMEM. */
+static cs_Status bvh_build_nodes(cs_BvhBuild *b, const cs_BvhTask *root) {
   cs_BvhTask stack[CS_BVH_STACK], t = *root, l, r;
-  size_t most = 2 * (size_t)root->end - 1;
-  uint32_t n = 0;
   int sp = 0;
   for (;;) {
-    uint32_t id = n++;
+    uint32_t id;
     cs_BvhNode *nd;
-    CS_ASSERT(id < most);
-    if (id == *cap) {       /* rare: leaves averaging under 2 triangles */
-      size_t ncap = *cap * 2 < most ? *cap * 2 : most;
-      nd = (cs_BvhNode *)cs_realloc(a, *nodes, *cap * sizeof *nd, ncap * sizeof *nd);
-      if (!nd) return CS_ENOMEM;
-      *nodes = nd;
-      *cap = ncap;
-    }
-    nd = *nodes + id;
+    cs_Status s = bvh_node_new(b, &id);
+    if (s != CS_OK) return s;
+    nd = b->nodes + id;
     memcpy(nd->lo, t.lo, sizeof nd->lo);
     memcpy(nd->hi, t.hi, sizeof nd->hi);
-    if (t.parent != CS_BVH_NONE) (*nodes)[t.parent].index = id;
-    if (t.end - t.begin > CS_BVH_LEAF && sp < CS_BVH_STACK && bvh_split(rec, &t, slots, &l, &r)) {
+    if (t.parent != CS_BVH_NONE) b->nodes[t.parent].index = id;
+    if (t.end - t.begin > CS_BVH_LEAF && sp < CS_BVH_STACK
+        && bvh_split(b->rec, &t, b->slots, &l, &r)) {
       nd->index = 0;        /* set when the right child is written */
       nd->count = 0;
       r.parent = id;
       stack[sp++] = r;
       t = l;
     } else {
-      nd->index = t.begin;
+      nd->index = b->base + t.begin;
       nd->count = t.end - t.begin;
       if (sp == 0) break;
       t = stack[--sp];
     }
   }
-  *count = n;
   return CS_OK;
 }
 
-/* Returns CS_OK with the tree in *bvh, CS_ENOMEM or CS_ETOOBIG (more than
-** CS_MAX_TRIANGLES) with *bvh empty and nothing held. Three allocations and
-** a realloc: the triangle list, the build records with the bins after them
-** (freed here), and the nodes, reserved for m (most trees need about m /
-** 2), grown if needed, then shrunk to fit. */
-cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
-                       const uint32_t *tris, const uint8_t *skip, uint32_t ntris) {
-  cs_BvhRec *rec = NULL;
-  cs_BvhNode *nodes = NULL, *fit;
+/* Writes the subtree over prims[begin, end) at depth (side: 0 left or the
+** root, 1 right) by the binned SAH: makes their records (growing the work
+** allocation when they outnumber its room: a range of one Morton code),
+** builds, and puts the triangles back in prims in leaf order. Returns
+** CS_OK or CS_ENOMEM. */
+static cs_Status bvh_build_range(cs_BvhBuild *b, uint32_t begin, uint32_t end,
+                                 uint32_t depth, int side) {
   cs_BvhRow lo = bvh_row_set(INFINITY), hi = bvh_row_set(-INFINITY), clo = lo, chi = hi;
-  uint32_t *prims, m = 0, i, j, count = 0;
-  size_t cap, nrec;
-  cs_BvhTask root;
+  uint32_t n = end - begin, i;
+  cs_BvhRec *rec;
+  cs_BvhTask t;
   cs_Status s;
-  memset(bvh, 0, sizeof *bvh);
-  for (i = 0; i < ntris; i++) m += !(skip && skip[i]);
-  if (m == 0) return CS_OK;
-  if (m > CS_MAX_TRIANGLES) return CS_ETOOBIG;  /* the depth bound needs m <= 2^30 */
-  cap = m;
-  nrec = (size_t)m + CS_BVH_SLOT_RECS;
-  prims = (uint32_t *)cs_malloc_array(a, m, sizeof *prims);
-  if (prims) rec = (cs_BvhRec *)cs_malloc_array(a, nrec, sizeof *rec);
-  if (rec) nodes = (cs_BvhNode *)cs_malloc_array(a, cap, sizeof *nodes);
-  if (!nodes) {
-    cs_free(a, rec, nrec * sizeof *rec);
-    cs_free(a, prims, m * sizeof *prims);
-    return CS_ENOMEM;
+  if (n > b->nrec) {
+    rec = (cs_BvhRec *)cs_realloc(b->a, b->rec, (b->nrec + CS_BVH_SLOT_RECS) * sizeof *rec,
+                                  ((size_t)n + CS_BVH_SLOT_RECS) * sizeof *rec);
+    if (!rec) return CS_ENOMEM;
+    b->rec = rec;
+    b->nrec = n;
+    b->slots = (cs_BvhBins *)(void *)(rec + n);
   }
-  for (i = 0, j = 0; i < ntris; i++) {
-    cs_BvhRec *p = rec + j;
+  rec = b->rec;
+  for (i = 0; i < n; i++) {
+    cs_BvhRec *r = rec + i;
     cs_BvhRow pl, ph, pc;
-    if (skip && skip[i]) continue;
-    bvh_tri_rows(verts, tris, i, &pl, &ph);
-    bvh_row_store(p->lo, pl);             /* and tri, then set */
-    bvh_row_store(p->hi, ph);
-    p->tri = i;
-    p->bin = 0;
+    uint32_t tri = b->prims[begin + i];
+    bvh_tri_rows(b->verts, b->tris, tri, &pl, &ph);
+    bvh_row_store(r->lo, pl);             /* and tri, then set */
+    bvh_row_store(r->hi, ph);
+    r->tri = tri;
+    r->bin = 0;
     pc = bvh_row_add(pl, ph);
     lo = bvh_row_min(pl, lo);
     hi = bvh_row_max(ph, hi);
     clo = bvh_row_min(pc, clo);
     chi = bvh_row_max(pc, chi);
+  }
+  t.begin = 0; t.end = n;
+  t.parent = CS_BVH_NONE;
+  t.depth = depth;
+  t.side = side;
+  t.binned = 0;
+  bvh_row_store(t.lo, lo);
+  bvh_row_store(t.hi, hi);
+  bvh_row_store(t.clo, clo);
+  bvh_row_store(t.chi, chi);
+  b->base = begin;
+  s = bvh_build_nodes(b, &t);
+  if (s != CS_OK) return s;
+  for (i = 0; i < n; i++) b->prims[begin + i] = rec[i].tri;
+  return CS_OK;
+}
+
+/* }================================================================== */
+
+
+/* {==================================================================
+** Build: the linear top (LBVH)
+** ===================================================================*/
+
+/* The binned SAH makes a pass over every record a level, about 18 levels
+** for 1M triangles, each over more records than the caches hold. Above
+** CS_BVH_LINEAR_MAX triangles the top of the tree is linear instead, as in
+** the LBVH of Lauterbach et al. 2009 ("Fast BVH construction on GPUs") and
+** Karras 2012 ("Maximizing parallelism in the construction of BVHs, octrees
+** and k-d trees"): the triangles are sorted by the Morton code of their
+** centroid, and a range of codes splits where its highest differing bit
+** changes (a spatial median on a grid), found by a binary search. Ranges of
+** at most CS_BVH_LINEAR_MAX triangles, or of one code, are built by the
+** binned SAH below, their records made then, in the caches: the records of
+** all the triangles are never held at once.
+**
+** One scale for all three axes, set by the widest extent of the centroids:
+** scaling each axis to the full grid would split a flat terrain along its
+** thin height as often as along its width, making boxes as wide as the
+** terrain and a centimetre high; with one scale its height takes few (or no)
+** bits and the splits go along x and z, as the SAH would.
+**
+** Depth: a split consumes at least one of the 21 bits, so the SAH ranges
+** start at depth <= 21 < CS_BVH_MEDIAN_DEPTH, and the SAH's own bound (every
+** split a median one from CS_BVH_MEDIAN_DEPTH on: 2^30 triangles in leaves
+** by depth 60) holds for the whole tree, below CS_BVH_STACK. */
+
+/* Codes of 3 x 7 bits, a grid of 128^3 cells: 1M triangles over a
+** terrain's 128 x 128 cells of one level make about 60 a cell, so ranges
+** come under CS_BVH_LINEAR_MAX triangles before the bits run out; a range
+** of one code with more is built by the SAH, only slower. Sorted in
+** two radix passes of 11 bits: measured faster than three of 10 (30-bit
+** codes) or of 8 (24-bit) on 1M triangles, the pairs' scatter being what
+** costs. */
+#define CS_BVH_MORTON_AXIS_BITS 7u
+#define CS_BVH_RADIX_BITS       11u
+#define CS_BVH_RADIX            (1u << CS_BVH_RADIX_BITS)
+#define CS_BVH_RADIX_PASSES     2   /* 2 x 11 >= 3 x 7 */
+
+/* The bits of a 5-bit number spread to every third bit. */
+static const uint16_t bvh_spread5[32] = {
+  0x0000, 0x0001, 0x0008, 0x0009, 0x0040, 0x0041, 0x0048, 0x0049,
+  0x0200, 0x0201, 0x0208, 0x0209, 0x0240, 0x0241, 0x0248, 0x0249,
+  0x1000, 0x1001, 0x1008, 0x1009, 0x1040, 0x1041, 0x1048, 0x1049,
+  0x1200, 0x1201, 0x1208, 0x1209, 0x1240, 0x1241, 0x1248, 0x1249
+};
+
+/* The bits of x (< 1024) spread to every third bit, from bit 0. */
+CS_INLINE uint32_t bvh_spread(uint32_t x) {
+  return (uint32_t)bvh_spread5[x >> 5] << 15 | bvh_spread5[x & 31];
+}
+
+/* Twice the centre of triangle t's double bounds (lo + hi), rounded to
+** floats, in key[0 .. 2]: what its Morton code is made from. Same floats
+** with SSE2 and without: min and max pick as bvh_tri_box, the sums and
+** the conversions round alike. */
+CS_INLINE void bvh_tri_key(const double *verts, const uint32_t *tris, uint32_t t, float key[3]) {
+#if defined(__SSE2__)
+  const uint32_t *v = tris + 3 * (size_t)t;
+  const double *a = verts + 3 * (size_t)v[0];
+  const double *b = verts + 3 * (size_t)v[1];
+  const double *c = verts + 3 * (size_t)v[2];
+  __m128d axy = _mm_loadu_pd(a), bxy = _mm_loadu_pd(b), cxy = _mm_loadu_pd(c);
+  __m128d az = _mm_load_sd(a + 2), bz = _mm_load_sd(b + 2), cz = _mm_load_sd(c + 2);
+  __m128d lxy = _mm_min_pd(cxy, _mm_min_pd(bxy, axy)), hxy = _mm_max_pd(cxy, _mm_max_pd(bxy, axy));
+  __m128d lz = _mm_min_sd(cz, _mm_min_sd(bz, az)), hz = _mm_max_sd(cz, _mm_max_sd(bz, az));
+  __m128 kxy = _mm_cvtpd_ps(_mm_add_pd(lxy, hxy)), kz = _mm_cvtpd_ps(_mm_add_sd(lz, hz));
+  _mm_storel_pi((__m64 *)(void *)key, kxy);
+  _mm_store_ss(key + 2, kz);
+#else
+  double l[3], h[3];
+  bvh_tri_box(verts, tris, t, l, h);
+  key[0] = (float)(l[0] + h[0]);
+  key[1] = (float)(l[1] + h[1]);
+  key[2] = (float)(l[2] + h[2]);
+#endif
+}
+
+/* The cell of f = (key - cmin) * scale on one axis: f clamped to 0 .. 127
+** (a NaN to 0, as bvh_bin_index), truncated. */
+CS_INLINE uint32_t bvh_cell(double f) {
+  const double top = (double)((1u << CS_BVH_MORTON_AXIS_BITS) - 1);
+  f = f > 0 ? f : 0;
+  return (uint32_t)(f < top ? f : top);
+}
+
+/* The Morton code of a centroid key: x's bit above y's above z's. */
+CS_INLINE uint32_t bvh_morton(const float key[3], const double cmin[3], double scale) {
+  return bvh_spread(bvh_cell(((double)key[0] - cmin[0]) * scale)) << 2
+       | bvh_spread(bvh_cell(((double)key[1] - cmin[1]) * scale)) << 1
+       | bvh_spread(bvh_cell(((double)key[2] - cmin[2]) * scale));
+}
+
+/* The Morton code of triangle t on b's grid. */
+CS_INLINE uint32_t bvh_code(const cs_BvhBuild *b, uint32_t t) {
+  float key[3];
+  bvh_tri_key(b->verts, b->tris, t, key);
+  return bvh_morton(key, b->cmin, b->scale);
+}
+
+/* Puts the m kept triangles (skip[t] 0) in b->prims in the order of the
+** Morton codes of their centroid keys (stable: ties by triangle), on the
+** grid it sets in b. One pass over the triangles keeps their keys in
+** scratch (16 m bytes) and bounds them; one over the keys makes the pairs
+** (code << 32 | triangle) over them (pair j ends by byte 8 j + 8, before
+** key j + 1 at 12 j + 12); then a radix sort of the pairs, its last pass
+** writing prims. The codes are not kept: the splits make the few they
+** need again (bvh_code). */
+static void bvh_morton_sort(cs_BvhBuild *b, const uint8_t *skip, uint32_t ntris, uint32_t m,
+                            uint64_t *scratch) {
+  const double *verts = b->verts;
+  const uint32_t *tris = b->tris;
+  uint32_t *prims = b->prims;
+  uint32_t hist[CS_BVH_RADIX_PASSES][CS_BVH_RADIX];
+  uint64_t *x = scratch, *y = scratch + m;
+  float *keys = (float *)(void *)scratch, klo[3], khi[3];
+  double *clo = b->cmin, ext, scale;
+  uint32_t i, j;
+  int d, k;
+  for (k = 0; k < 3; k++) {
+    klo[k] = INFINITY;
+    khi[k] = -INFINITY;
+  }
+  for (i = 0, j = 0; i < ntris; i++) {
+    float *key = keys + 3 * (size_t)j;
+    if (skip && skip[i]) continue;
+    bvh_tri_key(verts, tris, i, key);
+    for (k = 0; k < 3; k++) {
+      klo[k] = key[k] < klo[k] ? key[k] : klo[k];
+      khi[k] = key[k] > khi[k] ? key[k] : khi[k];
+    }
     j++;
   }
-  root.begin = 0; root.end = m;
-  root.parent = CS_BVH_NONE;
-  root.depth = 0;
-  root.side = 0;
-  root.binned = 0;
-  bvh_row_store(root.lo, lo);
-  bvh_row_store(root.hi, hi);
-  bvh_row_store(root.clo, clo);
-  bvh_row_store(root.chi, chi);
-  s = bvh_build_nodes(a, rec, (cs_BvhBins *)(void *)(rec + m), &root, &nodes, &cap, &count);
-  for (i = 0; i < m; i++) prims[i] = rec[i].tri;
-  cs_free(a, rec, nrec * sizeof *rec);
-  if (s == CS_OK && count < cap) {  /* give back the reserve */
-    fit = (cs_BvhNode *)cs_realloc(a, nodes, cap * sizeof *nodes, count * sizeof *nodes);
-    if (fit) { nodes = fit; cap = count; }
-    else s = CS_ENOMEM;
+  for (k = 0; k < 3; k++) clo[k] = klo[k];
+  ext = (double)khi[0] - clo[0];
+  if ((double)khi[1] - clo[1] > ext) ext = (double)khi[1] - clo[1];
+  if ((double)khi[2] - clo[2] > ext) ext = (double)khi[2] - clo[2];
+  /* ext 0 (one centroid), inf or NaN (keys overflowed): scale inf, 0 or
+  ** NaN, every cell 0 or clamped; one code makes one SAH range */
+  scale = b->scale = (double)(1u << CS_BVH_MORTON_AXIS_BITS) / ext;
+  memset(hist, 0, sizeof hist);
+  for (i = 0, j = 0; i < ntris; i++) {
+    uint32_t code;
+    if (skip && skip[i]) continue;
+    code = bvh_morton(keys + 3 * (size_t)j, clo, scale);
+    x[j++] = (uint64_t)code << 32 | i;
+    for (d = 0; d < CS_BVH_RADIX_PASSES; d++)
+      hist[d][(code >> (CS_BVH_RADIX_BITS * (unsigned)d)) & (CS_BVH_RADIX - 1)]++;
   }
+  for (d = 0; d < CS_BVH_RADIX_PASSES; d++) {  /* counts to first positions */
+    uint32_t *h = hist[d], sum = 0, c;
+    for (k = 0; k < (int)CS_BVH_RADIX; k++) {
+      c = h[k];
+      h[k] = sum;
+      sum += c;
+    }
+  }
+  /* LSD, stable digit by digit: x -> y -> x ..., the last to prims */
+  for (d = 0; d < CS_BVH_RADIX_PASSES; d++) {
+    uint64_t *src = d % 2 ? y : x, *dst = d % 2 ? x : y;
+    uint32_t *h = hist[d];
+    unsigned shift = 32 + CS_BVH_RADIX_BITS * (unsigned)d;
+    if (d < CS_BVH_RADIX_PASSES - 1) {
+      for (i = 0; i < m; i++) {
+        uint64_t p = src[i];
+        dst[h[(p >> shift) & (CS_BVH_RADIX - 1)]++] = p;
+      }
+    } else {
+      for (i = 0; i < m; i++) {
+        uint64_t p = src[i];
+        prims[h[(p >> shift) & (CS_BVH_RADIX - 1)]++] = (uint32_t)p;
+      }
+    }
+  }
+}
+
+/* Writes the subtree over prims[begin, end) (sorted by code) at depth:
+** split at the highest bit where the range's codes differ, the halves
+** written depth first, their parent's bounds the union of theirs; a range
+** of at most CS_BVH_LINEAR_MAX triangles or of one code is built by the
+** binned SAH. Recursion: at most 22 calls deep (a split consumes a bit).
+** Whatever the codes, every triangle ends in one leaf and every box bounds
+** what it holds: they only choose the splits. Returns CS_OK or CS_ENOMEM. */
+static cs_Status bvh_build_linear(cs_BvhBuild *b, uint32_t begin, uint32_t end,
+                                  uint32_t depth, int side) {
+  uint32_t diff, bit, lo, hi, id, right;
+  cs_BvhNode *nd;
+  const cs_BvhNode *l, *r;
+  cs_Status s;
+  int k;
+  if (end - begin <= CS_BVH_LINEAR_MAX) return bvh_build_range(b, begin, end, depth, side);
+  diff = bvh_code(b, b->prims[begin]) ^ bvh_code(b, b->prims[end - 1]);
+  if (diff == 0) return bvh_build_range(b, begin, end, depth, side);
+  for (bit = 1u << 31; !(diff & bit); bit >>= 1) {}
+  /* the first code with that bit set: the codes share the bits above it */
+  lo = begin + 1;           /* prims[begin]'s code has it clear, prims[end - 1]'s set */
+  hi = end - 1;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (bvh_code(b, b->prims[mid]) & bit) hi = mid;
+    else lo = mid + 1;
+  }
+  if ((s = bvh_node_new(b, &id)) != CS_OK) return s;
+  if ((s = bvh_build_linear(b, begin, lo, depth + 1, 0)) != CS_OK) return s;
+  right = b->count;
+  if ((s = bvh_build_linear(b, lo, end, depth + 1, 1)) != CS_OK) return s;
+  nd = b->nodes + id;       /* after the children: the nodes may have moved */
+  l = nd + 1;
+  r = b->nodes + right;
+  for (k = 0; k < 3; k++) {
+    nd->lo[k] = l->lo[k] < r->lo[k] ? l->lo[k] : r->lo[k];
+    nd->hi[k] = l->hi[k] > r->hi[k] ? l->hi[k] : r->hi[k];
+  }
+  nd->index = right;
+  nd->count = 0;
+  return CS_OK;
+}
+
+/* Returns CS_OK with the tree in *bvh, CS_ENOMEM or CS_ETOOBIG (more than
+** CS_MAX_TRIANGLES) with *bvh empty and nothing held. Three allocations and
+** a realloc: the triangle list, the records of a range with the bins after
+** them (freed here), and the nodes, reserved for m (most trees need about
+** m / 2), grown if needed, then shrunk to fit. Up to CS_BVH_LINEAR_MAX
+** triangles the records are all of them; above, the nodes' reserve first
+** serves as the sort's scratch, and the records grow only for a range of
+** one code larger than CS_BVH_LINEAR_MAX. */
+cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
+                       const uint32_t *tris, const uint8_t *skip, uint32_t ntris) {
+  cs_BvhNode *fit;
+  cs_BvhBuild b;
+  uint32_t m = 0, i, j;
+  cs_Status s;
+  int linear;
+  memset(bvh, 0, sizeof *bvh);
+  for (i = 0; i < ntris; i++) m += !(skip && skip[i]);
+  if (m == 0) return CS_OK;
+  if (m > CS_MAX_TRIANGLES) return CS_ETOOBIG;  /* the depth bound needs m <= 2^30 */
+  linear = m > CS_BVH_LINEAR_MAX;
+  memset(&b, 0, sizeof b);
+  b.a = a;
+  b.verts = verts;
+  b.tris = tris;
+  b.nrec = linear ? CS_BVH_LINEAR_MAX : m;
+  b.cap = m;                /* >= 16 m bytes, the sort's scratch */
+  b.most = 2 * (size_t)m - 1;
+  b.prims = (uint32_t *)cs_malloc_array(a, m, sizeof *b.prims);
+  if (b.prims)
+    b.rec = (cs_BvhRec *)cs_malloc_array(a, b.nrec + CS_BVH_SLOT_RECS, sizeof *b.rec);
+  if (b.rec) b.nodes = (cs_BvhNode *)cs_malloc_array(a, b.cap, sizeof *b.nodes);
+  if (b.nodes) {
+    b.slots = (cs_BvhBins *)(void *)(b.rec + b.nrec);
+    if (linear) {
+      bvh_morton_sort(&b, skip, ntris, m, (uint64_t *)(void *)b.nodes);
+    } else {
+      for (i = 0, j = 0; i < ntris; i++)
+        if (!(skip && skip[i])) b.prims[j++] = i;
+    }
+    s = bvh_build_linear(&b, 0, m, 0, 0);
+    if (s == CS_OK && b.count < b.cap) {  /* give back the reserve */
+      fit = (cs_BvhNode *)cs_realloc(a, b.nodes, b.cap * sizeof *fit, b.count * sizeof *fit);
+      if (fit) { b.nodes = fit; b.cap = b.count; }
+      else s = CS_ENOMEM;
+    }
+  } else {
+    s = CS_ENOMEM;
+  }
+  cs_free(a, b.rec, (b.nrec + CS_BVH_SLOT_RECS) * sizeof *b.rec);
   if (s != CS_OK) {
-    cs_free(a, nodes, cap * sizeof *nodes);
-    cs_free(a, prims, m * sizeof *prims);
+    cs_free(a, b.nodes, b.cap * sizeof *b.nodes);
+    cs_free(a, b.prims, m * sizeof *b.prims);
     return s;
   }
-  bvh->nodes = nodes;
-  bvh->prims = prims;
-  bvh->node_count = count;
+  bvh->nodes = b.nodes;
+  bvh->prims = b.prims;
+  bvh->node_count = b.count;
   bvh->prim_count = m;
   return CS_OK;
 }

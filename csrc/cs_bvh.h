@@ -22,7 +22,13 @@ typedef struct cs_Bvh {
   uint32_t node_count, prim_count;
 } cs_Bvh;
 
-/* Builds over the triangles whose skip[t] is 0 (skip may be NULL), binned SAH.
+/* Above this many triangles the tree's top is linear (Morton order), each
+** range of at most this many below it built by the binned SAH. Here for
+** the tests, which build on both sides of it. */
+#define CS_BVH_LINEAR_MAX 512
+
+/* Builds over the triangles whose skip[t] is 0 (skip may be NULL): the
+** binned SAH, under a linear top above CS_BVH_LINEAR_MAX triangles.
 ** verts: 3 doubles a vertex; tris: 3 vertex indices a triangle. Returns
 ** CS_ENOMEM (also when the final shrink fails) or CS_ETOOBIG (more than
 ** CS_MAX_TRIANGLES kept); on failure *bvh is left empty. */

@@ -1,7 +1,9 @@
 /*
 ** test_bvh.c: checks cs_bvh.c against brute force (box queries, nearest ray
 ** hit, nearest point), the tree's invariants, refit, empty and degenerate
-** inputs, a failing allocator, and times a 1M-triangle heightfield build.
+** inputs, the linear top's awkward inputs (both sides of CS_BVH_LINEAR_MAX,
+** one code, far clusters, huge and tiny coordinates), a failing allocator,
+** and times a 1M-triangle heightfield build.
 **   cc -std=c99 -O2 -Icsrc spec/c/test_bvh.c csrc/cs_alloc.c csrc/cs_bvh.c -lm
 **   ./a.out [seed] [-q]      (-q: one timed build instead of five)
 */
@@ -933,6 +935,121 @@ static void case_chain(void) {
   }
 }
 
+/* {------------------------------------------------------------------
+** The linear top (CS_BVH_LINEAR_MAX): awkward inputs on both sides of it
+** ------------------------------------------------------------------*/
+
+/* n copies of one triangle at (x, y, z), size s, from triangle first of m
+** on, as their own vertices. */
+static void put_copies(Mesh *m, uint32_t first, uint32_t n, double x, double y, double z,
+                       double s) {
+  uint32_t i, j;
+  for (i = first; i < first + n; i++)
+    for (j = 0; j < 3; j++) {
+      double *p = m->v + 9 * (size_t)i + 3 * j;
+      p[0] = x + (j == 1 ? s : 0);
+      p[1] = y + (j == 2 ? s : 0);
+      p[2] = z;
+      m->t[3 * i + j] = 3 * i + j;
+    }
+}
+
+/* Triangles i of m, as their own vertices, moved to random spots in the
+** cube of side s at c (sizes s / 100). */
+static void put_random(Mesh *m, uint32_t first, uint32_t n, double c, double s) {
+  uint32_t i, j, k;
+  for (i = first; i < first + n; i++) {
+    double o[3];
+    for (k = 0; k < 3; k++) o[k] = c + rnd_range(0, s);
+    for (j = 0; j < 3; j++) {
+      for (k = 0; k < 3; k++)
+        m->v[9 * (size_t)i + 3 * j + k] = o[k] + (j == k ? s * 0.01 * (0.1 + rnd()) : 0);
+      m->t[3 * i + j] = 3 * i + j;
+    }
+  }
+}
+
+/* The layout and bounds, box queries against brute force, and with rays
+** also rays and nearest points; plus the depth bound of the linear top
+** (60 levels below the root, under the walks' stack of 64). */
+static void check_linear(const Mesh *m, const char *what, int rays) {
+  cs_Bvh bvh;
+  TreeStats st;
+  alloc_reset((size_t)-1);
+  CHECKF(cs_bvh_build(&bvh, &g_alloc, m->v, m->t, m->skip, m->nt) == CS_OK, "%s", what);
+  st = check_tree(&bvh, m);
+  CHECKF(st.depth <= 61, "%s: depth %u", what, st.depth);  /* counts the root as 1 */
+  check_boxes(&bvh, m, 400 / qdiv);
+  if (rays) {
+    check_rays(&bvh, m, 100 / qdiv);
+    check_points(&bvh, m, 100 / qdiv);
+  }
+  cs_bvh_free(&bvh, &g_alloc);
+  CHECKF(g_ta.live == 0 && !g_ta.bad_size, "%s: %lu bytes leaked", what, (unsigned long)g_ta.live);
+}
+
+static void case_linear(void) {
+  const uint32_t T = CS_BVH_LINEAR_MAX;
+  const uint32_t sizes[] = {1, 2, T - 1, T, T + 1, 2 * T, 2 * T + 1, 5 * T + 3};
+  size_t k;
+  uint32_t i;
+  Mesh m;
+  /* thresholds' edges: soups and heightfields of those sizes */
+  for (k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    m = make_soup(sizes[k], 50, 0, 0);
+    check_linear(&m, "soup", 1);
+    mesh_free(&m);
+  }
+  for (i = 15; i <= 17; i++) {   /* 450, 512 and 578 triangles */
+    m = make_heightfield(i, 0, 0.3);
+    check_linear(&m, "heightfield", 1);
+    mesh_free(&m);
+  }
+  /* skips taking a mesh below the threshold, and one staying above it */
+  m = make_soup(T + 40, 50, 0, 1);
+  for (i = 0; i < 41; i++) m.skip[i] = 1;
+  check_linear(&m, "skipped below", 1);
+  for (i = 0; i < 41; i++) m.skip[i] = 0;
+  m.skip[m.nt - 1] = 1;
+  check_linear(&m, "skipped above", 1);
+  mesh_free(&m);
+  /* every centroid equal: one Morton code for a range above the threshold,
+  ** built by the SAH in records grown for it */
+  m = mesh_alloc(9 * (3 * T + 1), 3 * T + 1, 0);
+  put_copies(&m, 0, m.nt, 1, 2, 3, 1);
+  check_linear(&m, "identical", 1);
+  mesh_free(&m);
+  /* two far clusters, each inside one cell of the grid: each a range of one
+  ** code above the threshold */
+  m = mesh_alloc(9 * 4 * T, 4 * T, 0);
+  put_random(&m, 0, 2 * T, 0, 1);
+  put_random(&m, 2 * T, 2 * T, 1e6, 1);
+  check_linear(&m, "far clusters", 1);
+  /* the same, interleaved: the sort, not the input, groups them */
+  for (i = 0; i < 4 * T; i++)
+    if (i % 2) put_random(&m, i, 1, 1e6, 1);
+    else put_random(&m, i, 1, 0, 1);
+  check_linear(&m, "interleaved clusters", 1);
+  mesh_free(&m);
+  /* huge coordinates: keys past FLT_MAX (inf), some at -1e300, one scale
+  ** over everything; tiny ones: keys below the smallest float */
+  m = mesh_alloc(9 * 3 * T, 3 * T, 0);
+  put_random(&m, 0, T, 0, 100);
+  put_random(&m, T, T, 3e38, 1e37);
+  put_random(&m, 2 * T, T, -1e300, 1e299);
+  check_linear(&m, "huge", 0);   /* rays of 1e300 overflow their slabs */
+  put_random(&m, 0, 3 * T, 1e-300, 1e-301);
+  check_linear(&m, "tiny", 1);
+  put_random(&m, 0, 3 * T, 0, 1e-40);   /* float keys: subnormal or 0 */
+  check_linear(&m, "subnormal", 1);
+  /* nested sizes around one point: long ranges of one code */
+  for (i = 0; i < m.nt; i++) put_copies(&m, i, 1, 5, 5, 5, ldexp(1, -(int)(i % 60)));
+  check_linear(&m, "nested", 1);
+  mesh_free(&m);
+}
+
+/* }------------------------------------------------------------------ */
+
 /* Fails the build's allocations from the first on: ENOMEM, an empty tree,
 ** nothing leaked; returns how many it needs. */
 static int alloc_fail_build(const Mesh *m) {
@@ -964,6 +1081,11 @@ static void case_alloc_fail(void) {
   size_t limit;
   printf("        build succeeds from %d allocations on (more nodes than triangles)\n",
          alloc_fail_build(&m));
+  mesh_free(&m);
+  m = mesh_alloc(9 * (2 * CS_BVH_LINEAR_MAX + 1), 2 * CS_BVH_LINEAR_MAX + 1, 0);
+  put_copies(&m, 0, m.nt, 1, 2, 3, 1);
+  printf("        build succeeds from %d allocations on (one code above CS_BVH_LINEAR_MAX:"
+         " the records grow)\n", alloc_fail_build(&m));
   mesh_free(&m);
   m = make_soup(3000, 10, 0, 1);
   printf("        build succeeds from %d allocations on (soup)\n", alloc_fail_build(&m));
@@ -1067,6 +1189,7 @@ int main(int argc, char **argv) {
   run_case("one triangle, flat rays", case_one);
   run_case("identical centroids", case_identical);
   run_case("depth bound on a 2^k chain; more nodes than triangles", case_chain);
+  run_case("linear top: thresholds, one code, far clusters, huge and tiny", case_linear);
   run_case("failing allocator", case_alloc_fail);
   run_case("1M-triangle heightfield", case_big);
   printf("%d passed, %d failed\n", passed, failed);
