@@ -210,19 +210,33 @@ CS_INLINE cs_BvhRow bvh_round2(__m128d xy, __m128d z, int dir) {
 }
 #endif
 
-/* Triangle t's bounds as rows, rounded outward (lane 3 is 0). */
-CS_INLINE void bvh_tri_rows(const double *verts, const uint32_t *tris, uint32_t t,
-                            cs_BvhRow *lo, cs_BvhRow *hi) {
 #if defined(__SSE2__)
+/* Triangle t's double bounds, x and y in lxy and hxy, z in lane 0 of lz
+** and hz; in bvh_tri_box's order (minpd(x, y) is x < y ? x : y), so the
+** same doubles. */
+CS_INLINE void bvh_tri_box2(const double *verts, const uint32_t *tris, uint32_t t,
+                            __m128d *lxy, __m128d *lz, __m128d *hxy, __m128d *hz) {
   const uint32_t *v = tris + 3 * (size_t)t;
   const double *a = verts + 3 * (size_t)v[0];
   const double *b = verts + 3 * (size_t)v[1];
   const double *c = verts + 3 * (size_t)v[2];
   __m128d axy = _mm_loadu_pd(a), bxy = _mm_loadu_pd(b), cxy = _mm_loadu_pd(c);
   __m128d az = _mm_load_sd(a + 2), bz = _mm_load_sd(b + 2), cz = _mm_load_sd(c + 2);
-  /* in bvh_tri_box's order: minpd(x, y) is x < y ? x : y */
-  *lo = bvh_round2(_mm_min_pd(cxy, _mm_min_pd(bxy, axy)), _mm_min_sd(cz, _mm_min_sd(bz, az)), -1);
-  *hi = bvh_round2(_mm_max_pd(cxy, _mm_max_pd(bxy, axy)), _mm_max_sd(cz, _mm_max_sd(bz, az)), 1);
+  *lxy = _mm_min_pd(cxy, _mm_min_pd(bxy, axy));
+  *hxy = _mm_max_pd(cxy, _mm_max_pd(bxy, axy));
+  *lz = _mm_min_sd(cz, _mm_min_sd(bz, az));
+  *hz = _mm_max_sd(cz, _mm_max_sd(bz, az));
+}
+#endif
+
+/* Triangle t's bounds as rows, rounded outward (lane 3 is 0). */
+CS_INLINE void bvh_tri_rows(const double *verts, const uint32_t *tris, uint32_t t,
+                            cs_BvhRow *lo, cs_BvhRow *hi) {
+#if defined(__SSE2__)
+  __m128d lxy, lz, hxy, hz;
+  bvh_tri_box2(verts, tris, t, &lxy, &lz, &hxy, &hz);
+  *lo = bvh_round2(lxy, lz, -1);
+  *hi = bvh_round2(hxy, hz, 1);
 #else
   double l[3], h[3];
   float fl[3], fh[3];
@@ -759,15 +773,11 @@ CS_INLINE uint32_t bvh_spread(uint32_t x) {
 ** the conversions round alike. */
 CS_INLINE void bvh_tri_key(const double *verts, const uint32_t *tris, uint32_t t, float key[3]) {
 #if defined(__SSE2__)
-  const uint32_t *v = tris + 3 * (size_t)t;
-  const double *a = verts + 3 * (size_t)v[0];
-  const double *b = verts + 3 * (size_t)v[1];
-  const double *c = verts + 3 * (size_t)v[2];
-  __m128d axy = _mm_loadu_pd(a), bxy = _mm_loadu_pd(b), cxy = _mm_loadu_pd(c);
-  __m128d az = _mm_load_sd(a + 2), bz = _mm_load_sd(b + 2), cz = _mm_load_sd(c + 2);
-  __m128d lxy = _mm_min_pd(cxy, _mm_min_pd(bxy, axy)), hxy = _mm_max_pd(cxy, _mm_max_pd(bxy, axy));
-  __m128d lz = _mm_min_sd(cz, _mm_min_sd(bz, az)), hz = _mm_max_sd(cz, _mm_max_sd(bz, az));
-  __m128 kxy = _mm_cvtpd_ps(_mm_add_pd(lxy, hxy)), kz = _mm_cvtpd_ps(_mm_add_sd(lz, hz));
+  __m128d lxy, lz, hxy, hz;
+  __m128 kxy, kz;
+  bvh_tri_box2(verts, tris, t, &lxy, &lz, &hxy, &hz);
+  kxy = _mm_cvtpd_ps(_mm_add_pd(lxy, hxy));
+  kz = _mm_cvtpd_ps(_mm_add_sd(lz, hz));
   _mm_storel_pi((__m64 *)(void *)key, kxy);
   _mm_store_ss(key + 2, kz);
 #else
