@@ -119,6 +119,15 @@ static void bvh_leaf_box(const double *verts, const uint32_t *tris,
   }
 }
 
+/* An inner node's bounds: the union of its children's, l and r. */
+static void bvh_node_union(cs_BvhNode *n, const cs_BvhNode *l, const cs_BvhNode *r) {
+  int k;
+  for (k = 0; k < 3; k++) {
+    n->lo[k] = l->lo[k] < r->lo[k] ? l->lo[k] : r->lo[k];
+    n->hi[k] = l->hi[k] > r->hi[k] ? l->hi[k] : r->hi[k];
+  }
+}
+
 /* }================================================================== */
 
 
@@ -898,9 +907,7 @@ static cs_Status bvh_build_linear(cs_BvhBuild *b, uint32_t begin, uint32_t end,
                                   uint32_t depth, int side) {
   uint32_t diff, bit, lo, hi, id, right;
   cs_BvhNode *nd;
-  const cs_BvhNode *l, *r;
   cs_Status s;
-  int k;
   if (end - begin <= CS_BVH_LINEAR_MAX) return bvh_build_range(b, begin, end, depth, side);
   diff = bvh_code(b, b->prims[begin]) ^ bvh_code(b, b->prims[end - 1]);
   if (diff == 0) return bvh_build_range(b, begin, end, depth, side);
@@ -918,12 +925,7 @@ static cs_Status bvh_build_linear(cs_BvhBuild *b, uint32_t begin, uint32_t end,
   right = b->count;
   if ((s = bvh_build_linear(b, lo, end, depth + 1, 1)) != CS_OK) return s;
   nd = b->nodes + id;       /* after the children: the nodes may have moved */
-  l = nd + 1;
-  r = b->nodes + right;
-  for (k = 0; k < 3; k++) {
-    nd->lo[k] = l->lo[k] < r->lo[k] ? l->lo[k] : r->lo[k];
-    nd->hi[k] = l->hi[k] > r->hi[k] ? l->hi[k] : r->hi[k];
-  }
+  bvh_node_union(nd, nd + 1, b->nodes + right);
   nd->index = right;
   nd->count = 0;
   return CS_OK;
@@ -1013,12 +1015,7 @@ void cs_bvh_refit(cs_Bvh *bvh, const double *verts, const uint32_t *tris) {
     if (n->count) {
       bvh_leaf_box(verts, tris, bvh->prims + n->index, n->count, n->lo, n->hi);
     } else {
-      const cs_BvhNode *l = n + 1, *r = bvh->nodes + n->index;
-      int k;
-      for (k = 0; k < 3; k++) {
-        n->lo[k] = l->lo[k] < r->lo[k] ? l->lo[k] : r->lo[k];
-        n->hi[k] = l->hi[k] > r->hi[k] ? l->hi[k] : r->hi[k];
-      }
+      bvh_node_union(n, n + 1, bvh->nodes + n->index);
     }
   }
 }
