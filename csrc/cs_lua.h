@@ -113,6 +113,14 @@ typedef struct MoverUD {
   int distinct;         /* MUV_CONTACTS holds dkeys' handles (else one a contact) */
 } MoverUD;
 
+/* The place of key k among m->dkeys[0 .. n), or n. Here, so that each
+** call of a move (cs_lua_query.c) inlines it. */
+static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
+  size_t j;
+  for (j = 0; j < n && m->dkeys[j] != k; j++) {}
+  return j;
+}
+
 #define NUMBUF 32
 
 #define argfail csl_argfail

@@ -328,13 +328,10 @@ static int mover_contactCount(lua_State *L) {
 }
 
 /* Where contact i's handle is in MUV_CONTACTS (0-based): the place of its
-** key among the distinct ones, or i (see MoverUD). */
+** key among the distinct ones (nhandles, none: nil), or i (see MoverUD). */
 static size_t contact_slot(const MoverUD *m, size_t i) {
-  size_t j;
   if (!m->distinct || i >= m->nkeys) return i;
-  for (j = 0; j < m->nhandles; j++)
-    if (m->dkeys[j] == m->keys[i]) return j;
-  return m->nhandles;                 /* (none: nil) */
+  return dkey_slot(m, m->keys[i], m->nhandles);
 }
 
 /* mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag */

@@ -156,7 +156,7 @@ static const cs_Body *ground_body(const cs_Mover *mv) {
 ** keys either way. */
 static int handles_current(MoverUD *m) {
   const cs_Mover *mv = m->mover;
-  size_t i, j, n = cs_mover_contact_count(mv);
+  size_t i, n = cs_mover_contact_count(mv);
   const cs_Body *gb = ground_body(mv);
   const cs_Mover *gm = cs_mover_ground_mover(mv);
   const void *k;
@@ -164,8 +164,7 @@ static int handles_current(MoverUD *m) {
   if (n > MOVER_KEYS) { m->nkeys = MOVER_KEYS + 1; m->distinct = 0; return 0; }
   for (i = 0; i < n; i++) {         /* each contact's key among the stored ones */
     k = other_key(cs_mover_contact(mv, i));
-    for (j = 0; same && j < m->nhandles && m->dkeys[j] != k; j++) {}
-    same = same && j < m->nhandles;
+    same = same && dkey_slot(m, k, m->nhandles) < m->nhandles;
     m->keys[i] = k;
   }
   k = gb ? cs_body_get_userdata(gb) : NULL;
@@ -181,14 +180,13 @@ static int handles_current(MoverUD *m) {
 /* Stores the handles of the last call's contacts and ground body in the
 ** mover's user value (at uv), while their bodies are known to be alive. */
 static void store_handles(lua_State *L, MoverUD *m, int bodies, int uv) {
-  size_t i, j, stored = 0, n = cs_mover_contact_count(m->mover);
+  size_t i, stored = 0, n = cs_mover_contact_count(m->mover);
   const cs_Body *gb = ground_body(m->mover);
   lua_rawgeti(L, uv, MUV_CONTACTS);
   m->distinct = n <= MOVER_KEYS;      /* then handles_current has set keys */
   for (i = 0; i < n; i++) {           /* the distinct ones, or one a contact */
     if (m->distinct) {
-      for (j = 0; j < stored && m->dkeys[j] != m->keys[i]; j++) {}
-      if (j < stored) continue;
+      if (dkey_slot(m, m->keys[i], stored) < stored) continue;
       m->dkeys[stored] = m->keys[i];
     }
     push_other(L, bodies, cs_mover_contact(m->mover, i));
