@@ -337,8 +337,10 @@ clean:
 # {==== The benchmark (bench/, the performance engineer's part) =============
 #   make bench            the "walkers" workload of $(SHARED)/bench/README.md, in C
 #                         (bench/walkers.c) and in Lua (bench/walkers.lua), on
-#                         terrain_708, terrain_1415 and arena, plus the size sweep
-#                         and the callgrind count; writes bench/RESULTS.md.
+#                         terrain_708, terrain_1415 and arena, plus the size sweep,
+#                         the wide worlds (wide_1416, wide_2830: terrain_708's
+#                         density, 4M and 16M triangles) and the callgrind count;
+#                         writes bench/RESULTS.md.
 #                         QUICK=1: 1 run of 120 frames, no callgrind, written to
 #                         bench/out/RESULTS.quick.md instead.
 #   make bench-callgrind  instructions per mover-step (terrain_708, reduced run:
@@ -348,6 +350,7 @@ SHARED ?= ../shared
 BENCH_SCENES := bench/scenes
 BENCH_BIN ?= build/bench/walkers
 BENCH_SCENE_FILES := $(patsubst %,$(BENCH_SCENES)/terrain_%.obj,33 256 708 1415) \
+                     $(patsubst %,$(BENCH_SCENES)/wide_%.obj,1416 2830) \
                      $(BENCH_SCENES)/arena.obj
 
 .PHONY: bench bench-callgrind bench-scenes
@@ -356,6 +359,11 @@ bench-scenes: $(BENCH_SCENE_FILES)
 
 $(BENCH_SCENES)/terrain_%.obj:
 	python3 $(SHARED)/bench/make_scenes.py $(BENCH_SCENES) terrain $*
+
+# terrain_708's density over a larger world (4M and 16M triangles; the
+# 16M one is a 685 MB file, written in about 40 s)
+$(BENCH_SCENES)/wide_%.obj:
+	python3 $(SHARED)/bench/make_scenes.py $(BENCH_SCENES) wide $*
 
 $(BENCH_SCENES)/arena.obj:
 	python3 $(SHARED)/bench/make_scenes.py $(BENCH_SCENES) arena

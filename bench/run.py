@@ -21,12 +21,15 @@ import sys
 
 MAIN_SCENES = ["terrain_708", "terrain_1415", "arena"]
 SIZE_SWEEP = ["terrain_33", "terrain_256", "terrain_708", "terrain_1415"]
+# terrain_708's density over a larger world (make_scenes.py "wide"): the same
+# walkers meet the same triangles, in a mesh 4x and 16x larger
+WIDE_SWEEP = ["wide_1416", "wide_2830"]
 # callgrind's reduced run: frames 0..59 untimed (the fall to the ground),
 # then frames 60..179 counted, 256 movers
 CG_MOVERS, CG_WARMUP, CG_FRAMES = 256, 60, 180
 TARGETS = {  # issue 13's targets (terrain_708 unless named)
     "c_steps": 1_500_000, "lua_ratio": 0.9, "sweeps": 4_000_000,
-    "instr": 2_500, "size_ratio": 1.3, "build_s": 0.15, "bytes_tri": 24,
+    "instr": 2_500, "size_ratio": 1.3, "build_s": 0.15, "bytes_tri": 24, "wide_ratio": 1.15,
 }
 # RESULTS.md keeps, from the file it replaces, everything after this line
 # (sections written by hand: the peers, LuaJIT).
@@ -174,6 +177,14 @@ def main():
             c_cmd = [a.walkers, scene(name)] + extra
             sizes[name] = results(sh(c_cmd))["c"]
             cmds.append(c_cmd)
+    # the wide worlds, each after a run of terrain_708 of its own (their ratio is
+    # taken within the pair, so that the machine's drift between them is small)
+    wide = {}
+    for name in WIDE_SWEEP:
+        base_cmd = [a.walkers, scene("terrain_708")] + extra
+        w_cmd = [a.walkers, scene(name)] + extra
+        wide[name] = (results(sh(base_cmd))["c"], results(sh(w_cmd))["c"])
+        cmds += [base_cmd, w_cmd]
     cg = None
     if not (a.quick or a.no_callgrind):
         cg = callgrind(a.walkers, a.scenes, outdir)
@@ -213,6 +224,14 @@ def main():
         s = sizes[name]
         size_lines.append("| %s | %s | %s | %.2fx |" % (
             name, fmt(s["triangles"]), fmt(s["steps_per_s"]), base / float(s["steps_per_s"])))
+    wide_lines = ["| scene | triangles | C steps/s | terrain_708 just before | cost vs terrain_708 "
+                  "| build s | bytes/tri | C peak RSS MB | fell |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name in WIDE_SWEEP:
+        b, s = wide[name]
+        wide_lines.append("| %s | %s | %s | %s | %.2fx | %.3f | %.1f | %.0f | %s |" % (
+            name, fmt(s["triangles"]), fmt(s["steps_per_s"]), fmt(b["steps_per_s"]),
+            float(b["steps_per_s"]) / float(s["steps_per_s"]), float(s["build_s"]),
+            float(s["bytes_per_tri"]), int(s["peak_rss_kb"]) / 1024.0, s["fell"]))
     # }====
 
     c708 = rows["terrain_708"][0]
@@ -235,6 +254,10 @@ def main():
         verdict(float(c708["c-sweep"]["sweeps_per_s"]) >= TARGETS["sweeps"])))
     tgt.append("| step cost terrain_1415 / terrain_33 | <= 1.3x | %.2fx | %s |" % (
         ratio, verdict(ratio <= TARGETS["size_ratio"])))
+    wb, ws = wide["wide_2830"]
+    wratio = float(wb["steps_per_s"]) / float(ws["steps_per_s"])
+    tgt.append("| step cost wide_2830 (16M triangles) / terrain_708 | <= 1.15x | %.2fx | %s |" % (
+        wratio, verdict(wratio <= TARGETS["wide_ratio"])))
     tgt.append("| 1M-triangle build (terrain_708, C) | <= 0.15 s | %.3f s | %s |" % (
         float(c708["c"]["build_s"]), verdict(float(c708["c"]["build_s"]) <= TARGETS["build_s"])))
     tgt.append("| mesh bytes per triangle (terrain_708) | <= 24 | %.1f | %s |" % (
@@ -249,6 +272,8 @@ def main():
     print("\n".join(sweep_lines))
     print()
     print("\n".join(size_lines))
+    print()
+    print("\n".join(wide_lines))
     print()
     if cg:
         print("callgrind (terrain_708, %d movers, frames %d-%d): %s instructions per mover-step"
@@ -299,6 +324,16 @@ def main():
     md.append("")
     md += size_lines
     md.append("")
+    md.append("## Cost against world size (C)")
+    md.append("")
+    md.append("The same hills at terrain_708's density over a world 2x and 4x as wide "
+              "(`make_scenes.py bench/scenes wide 1416`, `wide 2830`): every walker meets the "
+              "triangles it meets on terrain_708, in a tree over 4x and 16x as many. Each wide "
+              "run follows a terrain_708 run of its own; the cost is the ratio of the pair's "
+              "steps/s.")
+    md.append("")
+    md += wide_lines
+    md.append("")
     if cg:
         md.append("## Instructions per mover-step (callgrind)")
         md.append("")
@@ -336,7 +371,7 @@ def main():
         os.environ.get("LUA_PATH", ""), os.environ.get("LUA_CPATH", "")))
     md.append("")
     md.append("    python3 ../shared/bench/make_scenes.py bench/scenes terrain 33   "
-              "# likewise 256, 708, 1415, and arena")
+              "# likewise 256, 708, 1415, wide 1416, wide 2830 and arena")
     for c in cmds:
         md.append("    " + " ".join(shlex.quote(x) for x in c))
     md.append("")
