@@ -893,22 +893,22 @@ static Mesh make_chain(uint32_t n, int period) {
   return m;
 }
 
-/* groups of 8 small triangles, 1e5 apart along z: 4 at x = 0, one each at
-** x = 10, 100, 1000, 10000. The SAH peels the far ones off one at a time
-** (8 -> 1 + 7 -> ... -> 1 + 4): 9 nodes a group, more nodes than triangles,
-** so the build's reserve of m nodes must grow. */
+/* groups of 16 small triangles, 1e9 apart along z: 8 at x = 0 (a full
+** leaf), one each at x = 10, 100, .., 1e8. The SAH peels the far ones off
+** one at a time (16 -> 1 + 15 -> ... -> 1 + 8): 17 nodes a group, more
+** nodes than triangles, so the build's reserve of m nodes must grow. */
 static Mesh make_peel(uint32_t groups) {
-  static const double xs[8] = {0, 0, 0, 0, 10, 100, 1000, 10000};
-  Mesh m = mesh_alloc(24 * groups, 8 * groups, 0);
+  Mesh m = mesh_alloc(48 * groups, 16 * groups, 0);
   uint32_t g, i, j;
   for (g = 0; g < groups; g++)
-    for (i = 0; i < 8; i++) {
-      uint32_t t = 8 * g + i;
+    for (i = 0; i < 16; i++) {
+      uint32_t t = 16 * g + i;
+      double x = i < 8 ? 0 : pow(10.0, (double)(i - 7));
       for (j = 0; j < 3; j++) {
         double *p = m.v + 9 * (size_t)t + 3 * j;
-        p[0] = xs[i] + (j == 1 ? 0.1 : 0);
+        p[0] = x + (j == 1 ? 0.1 : 0);
         p[1] = j == 2 ? 0.1 : 0;
-        p[2] = 1e5 * g;
+        p[2] = 1e9 * g;
         m.t[3 * t + j] = 3 * t + j;
       }
     }
