@@ -395,14 +395,14 @@ static void run_share(Batch *B, int worker, Share *sh) {
 ** then what is left of the others'. */
 static void run_wave(void *ud, int worker) {
   Batch *B = (Batch *)ud;
-  int k = B->w->nthreads, t;
+  int nt = B->w->nthreads, t;
   size_t j;
   if (worker == 0)
     for (j = B->first; j < B->first + B->count; j++) {
       size_t i = B->order[j];
       if (B->e[i].filtered && i <= B->limit) run_one(B, 0, i);
     }
-  for (t = 0; t < k; t++) run_share(B, worker, &B->share[(worker + t) % k]);
+  for (t = 0; t < nt; t++) run_share(B, worker, &B->share[(worker + t) % nt]);
 }
 
 /* The waves, one after another; between them the moved are filed. */
