@@ -223,6 +223,17 @@ void *test_type(lua_State *L, int arg, const csl_Type *t) {
   return *(const uint64_t *)p == t->tag ? p : NULL;
 }
 
+/* A new userdata of type t, pushed: t's size, t's tag in its first field
+** (so that test_type takes it), t's metatable and a user value. Every
+** object of the module is made here; the caller sets its other fields
+** before anything can raise an error. */
+void *new_object(lua_State *L, const csl_Type *t) {
+  uint64_t *p = (uint64_t *)csL_newudata(L, t->size);
+  *p = t->tag;
+  csL_setmetatable(L, t->name);
+  return p;
+}
+
 void *check_type(lua_State *L, int arg, const csl_Type *t) {
   void *p = test_type(L, arg, t);
   if (p == NULL) argfail(L, arg, "%s expected, got %s", t->name, tname(L, arg));

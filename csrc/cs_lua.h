@@ -59,7 +59,7 @@ enum { BUV_WORLD = 1, BUV_MESH, BUV_USERDATA };       /* body handle user value 
 enum { MUV_FILTER = 1, MUV_CONTACTS, MUV_GROUND, MUV_EVENTS, MUV_GMOVER };  /* mover user value */
 
 typedef struct MeshUD {
-  uint64_t tag;         /* MESH_T->tag (test_type) */
+  uint64_t tag;         /* MESH_T->tag: new_object writes it, test_type reads it */
   cs_Mesh *mesh;        /* NULL once freed */
   long users;           /* bodies of live worlds that use it */
   int closed;           /* closed or collected: no more use from Lua */
@@ -145,6 +145,7 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define mesh_release csl_mesh_release
 #define mover___index csl_mover___index
 #define mover_hint csl_mover_hint
+#define new_object csl_new_object
 #define opt_mask csl_opt_mask
 #define push_body csl_push_body
 #define push_other csl_push_other
@@ -206,6 +207,7 @@ const char *mover_hint(const char *t);
 void check_not_moving(lua_State *L, WorldUD *w, const char *fname);
 SensorUD *check_sensor(lua_State *L, int arg);
 void *check_type(lua_State *L, int arg, const csl_Type *t);
+void *new_object(lua_State *L, const csl_Type *t);
 void *test_type(lua_State *L, int arg, const csl_Type *t);
 WorldUD *check_world(lua_State *L, int arg);
 int core_fail(lua_State *L, const cs_Error *e, int base, const char *prefix, const char *fname);

@@ -245,9 +245,8 @@ int cs_newMesh(lua_State *L) {
   }
   tagsi = read_options(L, 3, &bf);
   if (tagsi != 0) tags = read_tags(L, 3, tagsi, nt);
-  m = (MeshUD *)lua_newuserdata(L, sizeof(MeshUD));
-  m->tag = MESH_T->tag; m->mesh = NULL; m->users = 0; m->closed = 0;
-  csL_setmetatable(L, MESH_MT);
+  m = (MeshUD *)new_object(L, MESH_T);
+  m->mesh = NULL; m->users = 0; m->closed = 0;
   d.vertices = v; d.vertex_count = nv;
   d.indices = ix; d.triangle_count = nt;
   d.tags = tags; d.backfaces = bf;

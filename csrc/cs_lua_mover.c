@@ -162,12 +162,11 @@ int cs_newMover(lua_State *L) {
     }
     lua_pop(L, 1);
   }
-  m = (MoverUD *)csL_newudata(L, sizeof(MoverUD));      /* 2 */
-  m->tag = MOVER_T->tag; m->mover = NULL; m->busy = 0; m->nhandles = 0; m->nevents = 0;
+  m = (MoverUD *)new_object(L, MOVER_T);                /* 2 */
+  m->mover = NULL; m->busy = 0; m->nhandles = 0; m->nevents = 0;
   m->nkeys = MOVER_KEYS + 1;          /* no keys kept yet */
   m->distinct = 0;
   m->filtered = 0;
-  csL_setmetatable(L, MOVER_MT);
   lua_createtable(L, 5, 0);
   lua_newtable(L);
   lua_rawseti(L, -2, MUV_CONTACTS);

@@ -117,9 +117,8 @@ static cs_Status apply_xform(cs_Body *body, const Xform *x) {
 int cs_newWorld(lua_State *L) {
   cs_Alloc a = lua_alloc(L);
   cs_Status s;
-  WorldUD *w = (WorldUD *)csL_newudata(L, sizeof(WorldUD));
-  w->tag = WORLD_T->tag; w->world = NULL; w->busy = 0; w->moving = 0; w->buf = NULL; w->bufsize = 0;
-  csL_setmetatable(L, WORLD_MT);
+  WorldUD *w = (WorldUD *)new_object(L, WORLD_T);
+  w->world = NULL; w->busy = 0; w->moving = 0; w->buf = NULL; w->bufsize = 0;
   lua_newtable(L);                      /* lightuserdata(BodyUD *) -> handle */
   csL_setuservalue(L, -2);
   s = cs_world_new(&a, &w->world);
@@ -186,9 +185,8 @@ int world_add(lua_State *L) {
   tableform = lua_istable(L, 3);
   check_idle(L, w, "add");
   lua_settop(L, 2);
-  b = (BodyUD *)csL_newudata(L, sizeof(BodyUD));              /* 3 */
-  b->tag = BODY_T->tag; b->w = w; b->m = m; b->body = NULL;
-  csL_setmetatable(L, BODY_MT);
+  b = (BodyUD *)new_object(L, BODY_T);                        /* 3 */
+  b->w = w; b->m = m; b->body = NULL;
   lua_createtable(L, 3, 0);
   lua_pushvalue(L, 1); lua_rawseti(L, -2, BUV_WORLD);
   lua_pushvalue(L, 2); lua_rawseti(L, -2, BUV_MESH);
@@ -438,9 +436,8 @@ int world_addSensor(lua_State *L) {
   tableform = lua_istable(L, 3);
   check_idle(L, w, "addSensor");
   lua_settop(L, 2);
-  sn = (SensorUD *)csL_newudata(L, sizeof(SensorUD));        /* 3 */
-  sn->tag = SENSOR_T->tag; sn->w = w; sn->m = m; sn->sensor = NULL;
-  csL_setmetatable(L, SENSOR_MT);
+  sn = (SensorUD *)new_object(L, SENSOR_T);                  /* 3 */
+  sn->w = w; sn->m = m; sn->sensor = NULL;
   lua_createtable(L, 3, 0);
   lua_pushvalue(L, 1); lua_rawseti(L, -2, BUV_WORLD);
   lua_pushvalue(L, 2); lua_rawseti(L, -2, BUV_MESH);
