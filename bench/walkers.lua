@@ -162,21 +162,16 @@ end
 -- list, no method call per mover). The numbers are walkers.c's, in the
 -- same order, so the checksum is the loop's.
 local moves, out, grounded = {}, {}, {}
+local crowd_moves = dofile(((arg and arg[0] or ""):match("^(.*[/\\])") or "") .. "crowd_moves.lua")
+local write_walks, write_falls = crowd_moves.write_walks, crowd_moves.write_falls
 local function run_frames_batch(f0, f1, dt)
   local n, gdt = nmovers, GRAVITY * dt
   for f = f0, f1 - 1 do
     if f % SEGMENT_FRAMES == 0 or f == f0 then
       new_segment(f, dt)
-      for i = 1, n do
-        local j = 6 * i
-        moves[j - 5], moves[j - 4], moves[j - 3], moves[j - 2], moves[j] = wx[i], 0, wz[i], 0, 0
-      end
+      write_walks(moves, n, wx, wz)
     end
-    for i = 1, n do
-      local v = vy[i] - gdt
-      vy[i] = v
-      moves[6 * i - 1] = v * dt
-    end
+    write_falls(moves, n, vy, gdt, dt)
     world:collideAndSlideMany(movers, moves, out, grounded)
     for i = 1, n do
       if grounded[i] then vy[i] = 0.0 end
