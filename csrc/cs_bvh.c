@@ -22,14 +22,12 @@
 #endif
 
 #define CS_BVH_BINS     12    /* SAH bins along the widest centroid axis */
-/* A node of at most CS_BVH_LEAF triangles is a leaf; up to CS_BVH_LEAF_SAH
-** (no fewer), one when the SAH finds it cheaper. Leaves of up to 8 rather
-** than 4: on terrain_708 the tree has 40% fewer nodes (39.6 bytes a
-** triangle, not 46.6), builds 10% faster, and a step costs 0.2-0.6% more
-** instructions (bench/RESULTS.md, 2026-11-26). */
+/* A node of at most CS_BVH_LEAF triangles is a leaf, every larger one is
+** split. Leaves of up to 8 rather than 4 (and up to 8 where the SAH found a
+** leaf cheaper than a split): on terrain_708 the tree has 40% fewer nodes
+** (39.6 bytes a triangle, not 46.6), builds 10% faster, and a step costs
+** 0.2-0.6% more instructions (bench/RESULTS.md, 2026-11-26). */
 #define CS_BVH_LEAF     8
-#define CS_BVH_LEAF_SAH 8
-#define CS_BVH_COST_BOX 1.0f  /* SAH: one node visit, in triangle tests */
 /* From this depth on every split is a median split, so 2^30 triangles
 ** (CS_MAX_TRIANGLES) end in leaves of <= 8 by depth 32 + 27 = 59. */
 #define CS_BVH_MEDIAN_DEPTH 32
@@ -444,13 +442,12 @@ static void bvh_children(const cs_BvhTask *t, uint32_t mid, cs_BvhTask *l, cs_Bv
   l->binned = r->binned = 0;
 }
 
-/* Returns 1 after making l and r the two halves of t's records, split at mid. */
-static int bvh_split_at(const cs_BvhRec *rec, const cs_BvhTask *t, uint32_t mid,
-                        cs_BvhTask *l, cs_BvhTask *r) {
+/* Makes l and r the two halves of t's records, split at mid. */
+static void bvh_split_at(const cs_BvhRec *rec, const cs_BvhTask *t, uint32_t mid,
+                         cs_BvhTask *l, cs_BvhTask *r) {
   bvh_children(t, mid, l, r);
   bvh_task_bounds(rec, l);
   bvh_task_bounds(rec, r);
-  return 1;
 }
 
 /* Swaps records *p and *q (with SSE2 as two rows each: a struct copy
@@ -531,25 +528,26 @@ static uint32_t bvh_partition(cs_BvhRec *rec, uint32_t begin, uint32_t end, uint
   return bvh_partition_loop(rec, begin, end, split, lc, lb, rc, rb, 0, 0);
 }
 
-/* Splits t's records in two by the binned SAH (reordering them) and fills
-** the children's tasks l and r (and their bins, in slots); returns 0 when
-** t should be a leaf. */
-static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhBins *slots,
+/* Splits t's records (more than CS_BVH_LEAF) in two by the binned SAH
+** (reordering them) and fills the children's tasks l and r (and their bins,
+** in slots). */
+static void bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhBins *slots,
                      cs_BvhTask *l, cs_BvhTask *r) {
   cs_BvhBins *b, *lb;
   cs_BvhCut c, lc, rc;
   cs_BvhRow lo, hi;
-  float rarea[CS_BVH_BINS], ext, cost, best_cost = 0, area;
+  float rarea[CS_BVH_BINS], ext, cost, best_cost = 0;
   uint32_t rcount[CS_BVH_BINS], n = t->end - t->begin, i, cnt, lcount = 0;
   int axis, k, best = -1, nb;
   axis = bvh_axis(t, &ext);
   if (!(ext > 0)) {         /* every centroid coincides: no plane parts them */
-    if (n <= CS_BVH_LEAF_SAH) return 0;
-    return bvh_split_at(rec, t, t->begin + n / 2, l, r);
+    bvh_split_at(rec, t, t->begin + n / 2, l, r);
+    return;
   }
   if (t->depth >= CS_BVH_MEDIAN_DEPTH) {  /* bound the depth, whatever the SAH says */
     bvh_select(rec, t->begin, t->end, t->begin + n / 2, axis);
-    return bvh_split_at(rec, t, t->begin + n / 2, l, r);
+    bvh_split_at(rec, t, t->begin + n / 2, l, r);
+    return;
   }
   b = slots + 2 * t->depth + t->side;
   if (!t->binned) {         /* the root, or a child of a median split */
@@ -582,13 +580,9 @@ static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhBins *slots,
     if (best < 0 || cost < best_cost) { best = k; best_cost = cost; lcount = cnt; }
   }
   if (best < 0) {           /* every key in one bin (only through rounding) */
-    if (n <= CS_BVH_LEAF_SAH) return 0;
-    return bvh_split_at(rec, t, t->begin + n / 2, l, r);
+    bvh_split_at(rec, t, t->begin + n / 2, l, r);
+    return;
   }
-  /* leaf cost N A against split cost C_box A + A_l N_l + A_r N_r */
-  area = bvh_row_area(bvh_row_load(t->lo), bvh_row_load(t->hi));
-  if (n <= CS_BVH_LEAF_SAH && (float)n * area <= CS_BVH_COST_BOX * area + best_cost)
-    return 0;
   /* The children's bounds from the bins; their bins are made as the
   ** records move (Wald 2007 bins each node in a pass of its own). */
   bvh_children(t, t->begin + lcount, l, r);
@@ -604,7 +598,6 @@ static int bvh_split(cs_BvhRec *rec, const cs_BvhTask *t, cs_BvhBins *slots,
   i = bvh_partition(rec, t->begin, t->end, (uint32_t)best, &lc, lb, &rc, lb + 1);
   CS_ASSERT(i == l->end);
   (void)i;
-  return 1;
 }
 
 /* A build's state. */
@@ -657,8 +650,8 @@ static cs_Status bvh_build_nodes(cs_BvhBuild *b, const cs_BvhTask *root) {
     memcpy(nd->lo, t.lo, sizeof nd->lo);
     memcpy(nd->hi, t.hi, sizeof nd->hi);
     if (t.parent != CS_BVH_NONE) b->nodes[t.parent].index = id;
-    if (t.end - t.begin > CS_BVH_LEAF && sp < CS_BVH_STACK
-        && bvh_split(b->rec, &t, b->slots, &l, &r)) {
+    if (t.end - t.begin > CS_BVH_LEAF && sp < CS_BVH_STACK) {
+      bvh_split(b->rec, &t, b->slots, &l, &r);
       nd->index = 0;        /* set when the right child is written */
       nd->count = 0;
       r.parent = id;
