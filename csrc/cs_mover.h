@@ -123,6 +123,11 @@ struct cs_Mover {
   size_t batch_index;     /* its index in that batch's list */
   const cs_Mover *ground_mover;   /* the ground is this mover (when has_ground) */
   uint64_t ground_mover_id;
+  /* its ground body's setTransform took it along since its last call
+  ** (cs_world.c, carry_riders): that call carries it by the anchor only,
+  ** never by the body's velocity again */
+  int carried;
+  int carrying;           /* set only while carry_riders sweeps its riders */
   /* the sensors of the last call: its events, and those it ended inside of */
   cs_SensorEvent *sevents;
   size_t nsevents, capsevents;

@@ -91,6 +91,9 @@ void cs_scratch_release(cs_CallScratch *sc) {
 }
 
 static void carry_riders(cs_World *w, cs_Body *b);
+static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self,
+                           const cs_Body *hidden, cs_Vec3 p, cs_Vec3 r, const double q[4],
+                           cs_Vec3 d, unsigned mask, cs_Hit *hit, int darg);
 
 static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3 t) {
   cs_Mat3 id = m3_identity();
@@ -112,23 +115,64 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
   }
 }
 
+/* Is m an added mover of w standing on b at its last call? */
+static int rides(const cs_World *w, const cs_Mover *m, const cs_Body *b) {
+  return m->world == w->id && m->has_ground && m->ground_body == b &&
+         m->ground_generation == b->generation;
+}
+
+/* Where b's new placement puts its rider m: its anchor in b's space. */
+static cs_Vec3 rider_place(const cs_Body *b, const cs_Mover *m) {
+  return v3_add(m3_apply(&b->A, m->ground_anchor), b->T);
+}
+
+/* Can rider m go straight to where b now puts it? The segment is swept
+** against everything m collides with but b itself and the other riders
+** (which go along), by m grown half a skin every way, so that it lands
+** that far from anything; no filter is asked (a setTransform is no call):
+** what a filter would let it pass blocks it here, and its call carries it
+** instead. */
+static int rider_path_clear(cs_World *w, const cs_Mover *m, const cs_Body *b) {
+  cs_Vec3 d = v3_sub(rider_place(b, m), m->pos), r;
+  double h = 0.5 * cs_mover_skin(m);
+  cs_Hit hit;
+  if (v3_len2(d) == 0) return 1;
+  r = v3_add(m->radius, v3(h, h, h));
+  return sweep_ellipsoid(w, &w->scratch, NULL, b, m->pos, r, m->oriented ? m->q : NULL, d,
+                         m->collides_with, &hit, 1) == 0;
+}
+
 /* A body placed anew takes the added movers standing on it along (their
 ** anchors in its space, issue 14): a platform placed after its riders moved
 ** then carries them as one placed before, and the riders' next call sees no
-** carry left to do. A rider of another world, or of a removed body, stays. */
+** carry left to do (not even the body's velocity: m->carried). Only when
+** every rider's way there is clear (rider_path_clear): a rider would else be
+** put through a wall, or into a mover standing on it, with no sweep. Then
+** none goes, and each rider's next call carries it, sliding, as a mover that
+** is not added. A rider of another world, or of a removed body, stays; so
+** do all while a move is under way (a filter placed the body: the move
+** holds the scratch the sweeps need). */
 static void carry_riders(cs_World *w, cs_Body *b) {
   size_t i;
-  int any = 0;
+  int any = 0, clear = 1;
+  if (w->busy) return;
   for (i = 0; i < w->movers.count; i++) {
     cs_Mover *m = w->movers.items[i];
-    if (m->world != w->id || !m->has_ground || m->ground_body != b ||
-        m->ground_generation != b->generation)
-      continue;
-    m->pos = v3_add(m3_apply(&b->A, m->ground_anchor), b->T);
-    cs_moverset_moved(&w->movers, m);
-    any = 1;
+    m->carrying = rides(w, m, b);
+    any |= m->carrying;
   }
   b->riders = any;
+  for (i = 0; i < w->movers.count && any && clear; i++)
+    if (w->movers.items[i]->carrying) clear = rider_path_clear(w, w->movers.items[i], b);
+  for (i = 0; i < w->movers.count && any; i++) {
+    cs_Mover *m = w->movers.items[i];
+    if (m->carrying && clear) {
+      m->pos = rider_place(b, m);
+      m->carried = 1;
+      cs_moverset_moved(&w->movers, m);
+    }
+    m->carrying = 0;
+  }
 }
 
 cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
@@ -561,8 +605,8 @@ static const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) {
 ** body's space, so that a platform turned by setTransform alone carries
 ** its riders around (Fauerby 2000, "Dynamic geometry"). */
 static cs_Vec3 ground_carry(const cs_Body *b, const cs_Mover *m) {
-  if (v3_len2(b->vel) > 0) return b->vel;
-  return v3_sub(v3_add(m3_apply(&b->A, m->ground_anchor), b->T), m->pos);
+  if (v3_len2(b->vel) > 0 && !m->carried) return b->vel;
+  return v3_sub(rider_place(b, m), m->pos);
 }
 
 /* {==================================================================
@@ -688,7 +732,7 @@ typedef struct MoverNear {
 static int mover_meets_box(const cs_Mover *m, unsigned mask, const cs_Mover *o,
                            cs_Vec3 lo, cs_Vec3 hi) {
   cs_Vec3 h, p = o->seen_pos;
-  if (o == m || !(o->layers & mask)) return 0;
+  if (o == m || o->carrying || !(o->layers & mask)) return 0;
   h = cs_mover_half_extents(o);
   return p.x + h.x >= lo.x && p.x - h.x <= hi.x && p.y + h.y >= lo.y &&
          p.y - h.y <= hi.y && p.z + h.z >= lo.z && p.z - h.z <= hi.z;
@@ -816,6 +860,7 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
     return cs_fail(sc->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
   if (s != CS_OK) return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   m->last_move = v3_sub(m->pos, before);
+  m->carried = 0;
   if (!sc->shared) cs_world_file_mover(w, m);
   m->world = w->id;
   m->clean = ends_clear;
@@ -966,11 +1011,12 @@ static void hit_to_world(const cs_CallScratch *sc, const cs_ESpace *es, const cs
   hit->mover = NULL;
 }
 
-/* The sweep of any ellipsoid, leaving out mover self (NULL: none); darg is
-** the number of d.x among the call's numbers (the mover's sweep has only d). */
-static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self, cs_Vec3 p,
-                           cs_Vec3 r, const double q[4], cs_Vec3 d, unsigned mask, cs_Hit *hit,
-                           int darg) {
+/* The sweep of any ellipsoid, leaving out mover self and the triangles of
+** body hidden (NULL: none); darg is the number of d.x among the call's
+** numbers (the mover's sweep has only d). */
+static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self,
+                           const cs_Body *hidden, cs_Vec3 p, cs_Vec3 r, const double q[4],
+                           cs_Vec3 d, unsigned mask, cs_Hit *hit, int darg) {
   cs_ESpace es;
   cs_Mat3 R = m3_identity();
   cs_Vec3 lo, hi, vel;
@@ -1004,6 +1050,8 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
     return -(int)CS_ENOMEM;
   }
   if (own) w->busy = 0;
+  for (k = 0; hidden && k < sc->ntris; k++)
+    if (sc->gbodies[sc->tris[k].body] == hidden) sc->tris[k].response = CS_RESPONSE_CROSS;
   vel = cs_espace_vec_to(&es, d);
   i = cs_sweep_triangles(v3(0, 0, 0), vel, sc->tris, sc->ntris, 1.0, CS_SWEEP_ONCE, &sh);
   for (k = 0; k < nells; k++) {            /* an added mover met earlier wins */
@@ -1035,7 +1083,7 @@ int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, co
       cs_check_radii(&w->err, 4, RXYZ, r) != CS_OK)
     return -(int)w->err.status;
   if (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK) return -(int)w->err.status;
-  return sweep_ellipsoid(w, &w->scratch, NULL, *p, *r, q, *d, mask, hit, 11);
+  return sweep_ellipsoid(w, &w->scratch, NULL, NULL, *p, *r, q, *d, mask, hit, 11);
 }
 
 int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
@@ -1043,12 +1091,12 @@ int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const 
   if (sc->shared && (w->broad.dirty || w->broad.rebuild))
     return -(int)cs_fail(sc->err, CS_EINVAL, 0,
                          "the world has changes pending: call cs_world_prepare first");
-  return sweep_ellipsoid(w, sc, m, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
+  return sweep_ellipsoid(w, sc, m, NULL, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
                          m->collides_with, hit, 1);
 }
 
 int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit) {
-  return sweep_ellipsoid(w, &w->scratch, m, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
+  return sweep_ellipsoid(w, &w->scratch, m, NULL, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
                          m->collides_with, hit, 1);
 }
 

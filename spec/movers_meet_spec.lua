@@ -131,6 +131,46 @@ describe("Movers that meet", function()
         end
       end)
     end
+
+    -- A platform carries its riders toward a wall box (x in [6, 7]) 0.15 a
+    -- frame, placed each frame (and, in the second case, with the same
+    -- velocity set). Each rider is carried once a frame, stops a skin short
+    -- of the wall as the same mover not added does, and never enters it,
+    -- neither at its call nor when the platform is placed; two riders side
+    -- by side go along as one.
+    local function platform_run(added, velocity)
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(6, 0, -40, 7, 10, 40)))
+      local plat = w:add(cs.newMesh(cs.box(-4, -0.5, -4, 4, 0, 4)), 0, 3, 0)
+      local ms = { cs.newMover { radius = 0.5, position = { 3, 3.505, -1 } },
+                   cs.newMover { radius = 0.5, position = { 3, 3.505, 1 } } }
+      for _, m in ipairs(ms) do
+        if added then w:addMover(m) end
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      end
+      local xs = {}
+      for f = 1, 30 do
+        if velocity then plat:setVelocity(0.15, 0, 0) end
+        plat:setTransform(0.15 * f, 3, 0)
+        for i, m in ipairs(ms) do
+          local x = m:getPosition()
+          assert.is_true(x <= 6 - 0.5, ("frame %d, rider %d placed at x = %.17g, inside the wall"):format(f, i, x))
+          x = w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+          assert.is_true(x <= 6 - 0.5, ("frame %d, rider %d: x = %.17g, inside the wall"):format(f, i, x))
+          xs[#xs + 1] = x
+        end
+      end
+      return xs
+    end
+    for _, velocity in ipairs { false, true } do
+      it("takes its riders along once a frame, never through a wall (" ..
+         (velocity and "placed, with a velocity" or "placed") .. ")", function()
+        local plain, added = platform_run(false, velocity), platform_run(true, velocity)
+        assert.are.equal(3.15, added[1])          -- one frame's carry, not two
+        assert.near(6 - 0.5 - cs.newMover { radius = 0.5 }.skin, added[#added], 1e-9)
+        for k = 1, #plain do assert.near(plain[k], added[k], 1e-9) end
+      end)
+    end
   end)
 
   describe("shapes", function()
