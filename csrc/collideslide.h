@@ -188,7 +188,8 @@ double cs_world_get_friction(const cs_World *world, int tag);
 ** (it is normalised here; it must not be zero). Scale components must be
 ** nonzero. The added movers standing on the body (cs_world_add_mover) go
 ** along when the way is clear for all of them (swept, half a skin to
-** spare), and their next call does not carry them again; else their calls
+** spare, near no sensor they meet), and their next call does not carry
+** them again; else their calls
 ** carry them (outside a move only: a filter's placement leaves them to
 ** their calls). Movers not added are carried by their next call. */
 cs_Status cs_body_set_transform(cs_Body *body, const cs_Vec3 *t, const double q[4],
@@ -435,6 +436,10 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
 ** An overlap at the start is a hit at t = 0. Honours collides_with, not the
 ** filter. */
 int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit);
+/* The same, meeting what mask names instead of the mover's collides_with
+** (the mover itself is never met either way). */
+int cs_world_sweep_mask(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, unsigned mask,
+                        cs_Hit *hit);
 
 /* The same for any ellipsoid: centre p, radii r, orientation q (NULL: none). */
 int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],

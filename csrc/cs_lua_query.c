@@ -547,20 +547,13 @@ static void mover_shape(cs_Mover *m, cs_Vec3 *p, cs_Vec3 *r, double q[4]) {
 static int world_sweep(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   MoverUD *m = check_mover(L, 2);
-  cs_Vec3 d = to_vec3(L, 3, DXYZ), p, r;
-  double q[4];
+  cs_Vec3 d = to_vec3(L, 3, DXYZ);
   cs_Hit h;
   int found;
   check_not_moving(L, w, "sweep");
-  if (lua_isnoneornil(L, 6)) {
-    found = cs_world_sweep(w->world, m->mover, &d, &h);
-    return push_hit(L, 1, found, &h, "sweep", 2);
-  } else {
-    unsigned mask = check_mask(L, 6, 6, NULL, "mask");
-    mover_shape(m->mover, &p, &r, q);
-    found = cs_world_sweep_ellipsoid(w->world, &p, &r, q, &d, mask, &h);
-    return push_hit(L, 1, found, &h, "sweep", 2 - 10);   /* d is its 11th number */
-  }
+  if (lua_isnoneornil(L, 6)) found = cs_world_sweep(w->world, m->mover, &d, &h);
+  else found = cs_world_sweep_mask(w->world, m->mover, &d, check_mask(L, 6, 6, NULL, "mask"), &h);
+  return push_hit(L, 1, found, &h, "sweep", 2);
 }
 
 /* world:sweepEllipsoid(px, py, pz, rx, ry, rz, dx, dy, dz [, mask]) */

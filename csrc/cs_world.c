@@ -115,10 +115,11 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
   }
 }
 
-/* Is m an added mover of w standing on b at its last call? */
+/* Is m an added mover of w standing on b at its last call, and does b
+** still carry it (as live_ground_body: enabled, a layer m collides with)? */
 static int rides(const cs_World *w, const cs_Mover *m, const cs_Body *b) {
   return m->world == w->id && m->has_ground && m->ground_body == b &&
-         m->ground_generation == b->generation;
+         m->ground_generation == b->generation && b->enabled && (b->layers & m->collides_with);
 }
 
 /* Where b's new placement puts its rider m: its anchor in b's space. */
@@ -126,17 +127,34 @@ static cs_Vec3 rider_place(const cs_Body *b, const cs_Mover *m) {
   return v3_add(m3_apply(&b->A, m->ground_anchor), b->T);
 }
 
+/* Does the segment [a, b] of a mover's centre come near one of the
+** sensors it meets (their boxes)? Sensors follow the path of a call only. */
+static int path_near_sensor(cs_World *w, const cs_Mover *m, cs_Vec3 a, cs_Vec3 b) {
+  cs_Vec3 lo = v3_min(a, b), hi = v3_max(a, b);
+  size_t i;
+  if (!cs_world_prepare_sensors(w, m->collides_with)) return 0;
+  for (i = 0; i < w->nsensors; i++) {
+    const cs_Body *p = &w->sensors[i]->place;
+    if ((w->sensors[i]->layers & m->collides_with) && p->lo.x <= hi.x && p->hi.x >= lo.x &&
+        p->lo.y <= hi.y && p->hi.y >= lo.y && p->lo.z <= hi.z && p->hi.z >= lo.z)
+      return 1;
+  }
+  return 0;
+}
+
 /* Can rider m go straight to where b now puts it? The segment is swept
 ** against everything m collides with but b itself and the other riders
 ** (which go along), by m grown half a skin every way, so that it lands
 ** that far from anything; no filter is asked (a setTransform is no call):
 ** what a filter would let it pass blocks it here, and its call carries it
-** instead. */
+** instead. So does a sensor near the way, whose events only a call's path
+** gives. */
 static int rider_path_clear(cs_World *w, const cs_Mover *m, const cs_Body *b) {
   cs_Vec3 d = v3_sub(rider_place(b, m), m->pos), r;
   double h = 0.5 * cs_mover_skin(m);
   cs_Hit hit;
   if (v3_len2(d) == 0) return 1;
+  if (path_near_sensor(w, m, m->pos, rider_place(b, m))) return 0;
   r = v3_add(m->radius, v3(h, h, h));
   return sweep_ellipsoid(w, &w->scratch, NULL, b, m->pos, r, m->oriented ? m->q : NULL, d,
                          m->collides_with, &hit, 1) == 0;
@@ -1096,8 +1114,13 @@ int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const 
 }
 
 int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit) {
+  return cs_world_sweep_mask(w, m, d, m->collides_with, hit);
+}
+
+int cs_world_sweep_mask(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, unsigned mask,
+                        cs_Hit *hit) {
   return sweep_ellipsoid(w, &w->scratch, m, NULL, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
-                         m->collides_with, hit, 1);
+                         mask, hit, 1);
 }
 
 /* }================================================================== */

@@ -162,6 +162,24 @@ describe("Movers that meet", function()
       end
       return xs
     end
+    -- a platform the mover no longer collides with (disabled, or a layer
+    -- its collidesWith left out) carries no rider, added or not
+    for _, how in ipairs { "disabled", "a layer left out" } do
+      it("carries no rider when " .. how, function()
+        for _, added in ipairs { false, true } do
+          local w = cs.newWorld()
+          local plat = w:add(cs.newMesh(cs.box(-5, -0.5, -5, 5, 0, 5)))
+          local m = cs.newMover { radius = 0.5, position = { 3, 0.6, 0 } }
+          if added then w:addMover(m) end
+          w:collideAndSlide(m, 0, 0, 0, 0, -0.2, 0)
+          assert.are.equal(plat, m:getGroundBody())
+          if how == "disabled" then plat:setEnabled(false) else m.collidesWith = 2 end
+          plat:setTransform(1, 0, 0)
+          assert.are.equal(3, (m:getPosition()))
+          assert.are.equal(3, (w:collideAndSlide(m, 0, 0, 0)))
+        end
+      end)
+    end
     for _, velocity in ipairs { false, true } do
       it("takes its riders along once a frame, never through a wall (" ..
          (velocity and "placed, with a velocity" or "placed") .. ")", function()
@@ -289,6 +307,12 @@ describe("Movers that meet", function()
       t, _, _, _, _, _, _, _, other = w:sweep(player, 10, 0, 0)
       assert.near(0.4, t, 1e-9)
       assert.are.equal(npc, other)
+      for _, mask in ipairs { 1, 0xFFFFFFFF } do      -- with a mask too, never itself
+        t, _, _, _, _, _, _, _, other = w:sweep(player, 10, 0, 0, mask)
+        assert.near(0.4, t, 1e-9)
+        assert.are.equal(npc, other)
+      end
+      assert.is_nil(w:sweep(player, -1, 0, 0, 0xFFFFFFFF))
       -- overlaps: a sphere of 0.5 at x = 0.8 overlaps the NPC by 0.2 (out +x);
       -- the player's own overlap never reports the player
       local seen = {}

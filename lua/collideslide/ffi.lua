@@ -214,6 +214,8 @@ typedef struct cs_Hit {
 cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *walk,
                                      const cs_Vec3 *gravity);
 int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit);
+int cs_world_sweep_mask(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, unsigned mask,
+                        cs_Hit *hit);
 int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
                              const cs_Vec3 *d, unsigned mask, cs_Hit *hit);
 int cs_world_raycast(cs_World *w, const cs_Vec3 *o, const cs_Vec3 *d, unsigned mask, cs_Hit *hit);
@@ -1936,15 +1938,9 @@ local function sweep(self, m, dx, dy, dz, mask)
     if found < 0 then push_hit(self, found, "sweep", 2) end     -- raises (not a tail call)
     return push_hit(self, found, "sweep", 2)
   end
-  local mk = check_mask(mask, 6, nil, "mask")
-  local mp = m._p
-  C.cs_mover_get_position(mp, V1)
-  C.cs_mover_get_radius(mp, V2)
-  C.cs_mover_get_orientation(mp, Q4)
-  -- d is the core's 11th number here, Lua's argument 3
-  local found = C.cs_world_sweep_ellipsoid(self._p, V1, V2, Q4, d, mk, self._hit)
-  if found < 0 then push_hit(self, found, "sweep", 2 - 10) end
-  return push_hit(self, found, "sweep", 2 - 10)
+  local found = C.cs_world_sweep_mask(self._p, m._p, d, check_mask(mask, 6, nil, "mask"), self._hit)
+  if found < 0 then push_hit(self, found, "sweep", 2) end
+  return push_hit(self, found, "sweep", 2)
 end
 World.sweep = sweep
 
