@@ -185,7 +185,9 @@ static void carry_riders(cs_World *w, cs_Body *b) {
   for (i = 0; i < w->movers.count && any; i++) {
     cs_Mover *m = w->movers.items[i];
     if (m->carrying && clear) {
-      m->pos = rider_place(b, m);
+      cs_Vec3 to = rider_place(b, m);
+      m->carried_by = v3_add(m->carried_by, v3_sub(to, m->pos));
+      m->pos = to;
       m->carried = 1;
       cs_moverset_moved(&w->movers, m);
     }
@@ -877,8 +879,9 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   if (s == CS_ERANGE)
     return cs_fail(sc->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
   if (s != CS_OK) return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
-  m->last_move = v3_sub(m->pos, before);
+  m->last_move = v3_add(v3_sub(m->pos, before), m->carried_by);
   m->carried = 0;
+  m->carried_by = v3(0, 0, 0);
   if (!sc->shared) cs_world_file_mover(w, m);
   m->world = w->id;
   m->clean = ends_clear;

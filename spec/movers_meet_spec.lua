@@ -162,6 +162,30 @@ describe("Movers that meet", function()
       end
       return xs
     end
+    --    o B     B stands on A, A on a platform the script places 0.05 further
+    --   (A)      along x each frame: A is taken along, and B, at its call
+    --  =====     after A's, by A's whole displacement (placement and call)
+    it("carries a mover standing on its rider", function()
+      local w = cs.newWorld()
+      local plat = w:add(cs.newMesh(cs.box(-5, -0.5, -5, 5, 0, 5)))
+      local a = cs.newMover { radius = 0.5, position = { 0, 0.51, 0 } }
+      local b = cs.newMover { radius = 0.3, position = { 0, 1.32, 0 } }
+      w:addMover(a); w:addMover(b)
+      for _ = 1, 5 do
+        w:collideAndSlide(a, 0, 0, 0, 0, -0.05, 0)
+        w:collideAndSlide(b, 0, 0, 0, 0, -0.05, 0)
+      end
+      assert.are.equal(a, b:getGroundMover())
+      for f = 1, 40 do
+        plat:setTransform(0.05 * f, 0, 0)
+        local ax = w:collideAndSlide(a, 0, 0, 0, 0, -0.05, 0)
+        local bx = w:collideAndSlide(b, 0, 0, 0, 0, -0.05, 0)
+        assert.near(0.05 * f, ax, 1e-9)
+        assert.near(0.05 * f, bx, 1e-9)
+        assert.are.equal(a, b:getGroundMover())
+      end
+    end)
+
     -- a platform the mover no longer collides with (disabled, or a layer
     -- its collidesWith left out) carries no rider, added or not
     for _, how in ipairs { "disabled", "a layer left out" } do
