@@ -318,6 +318,44 @@ describe("Character", function()
       assert.matches("bad argument #1 to 'update'", errorOf(ch.update, ch, nil, DT, nil))
       assert.matches("bad argument #3 to 'update'", errorOf(ch.update, ch, world, DT, 5))
       assert.matches("bad argument #3 to 'update'", errorOf(ch.update, ch, world, DT, { x = 0 / 0 }))
+      assert.matches("bad argument #1 to 'update' %(world expected, got collideslide.Mesh%)",
+        errorOf(ch.update, ch, cs.newMesh(cs.box(0, 0, 0, 1, 1, 1)), DT, nil))
+      assert.matches("bad argument #1 to 'update' %(world expected, got table%)",
+        errorOf(ch.update, ch, {}, DT, nil))
+    end)
+
+    -- lengths, speeds and moves past the core's 1e30 are refused by the
+    -- character, in its words, and leave it as it was: it walks on after
+    it("refuses what the core would, and walks on", function()
+      local world = scene()
+      local ch = standing(world)
+      local function unchanged(f, pattern, ...)
+        local before = { ch.position[1], ch.position[2], ch.position[3], ch.fallVelocity[2],
+          ch.velocity[1], ch.onGround, ch.mover:getPosition() }
+        assert.matches(pattern, errorOf(f, ...))
+        assert.are.same(before, { ch.position[1], ch.position[2], ch.position[3],
+          ch.fallVelocity[2], ch.velocity[1], ch.onGround, ch.mover:getPosition() })
+      end
+      unchanged(ch.push, "vy is out of range %(|vy| > 1e30%), got 1e%+32", ch, 0, 1e32, 0)
+      unchanged(ch.setPosition, "x is out of range %(|x| > 1e30%), got 1e%+31", ch, 1e31, 0, 0)
+      unchanged(ch.update, "the move is out of range", ch, world, 1e300, { x = 1 })
+      ch.walkSpeed = 1e300
+      unchanged(ch.update, "character:update: walkSpeed is out of range %(> 1e30%), got 1e%+300",
+        ch, world, DT, { x = 1 })
+      ch.walkSpeed = 4
+      ch.maxIterations = 2000
+      unchanged(ch.update, "maxIterations must be an integer in %[1, 1000%], got 2000", ch, world, DT, nil)
+      ch.maxIterations = nil
+      ch.collidesWith = 2 ^ 33
+      unchanged(ch.update, "collidesWith must be a bitmask", ch, world, DT, nil)
+      ch.collidesWith = nil
+      local body = world:add(cs.newMesh(cs.box(-1, -1, -1, 1, 0, 1)))
+      assert.matches("vx is out of range", errorOf(cs.setPlatformVelocity, body, 1e33, 0, 0))
+      assert.matches("collideslide.Body expected, got nil", errorOf(cs.setPlatformVelocity, nil, 0, 0, 0))
+      assert.matches("radius is out of range", errorOf(cs.newCharacter, { radius = 1e31 }))
+      local x0 = ch.position[1]
+      for _ = 1, 60 do ch:update(world, DT, { x = 1e200 }) end   -- input normalised, no overflow
+      assert.near(x0 + 4, ch.position[1], 4 * SPEED_TOL)
     end)
   end)
 
@@ -368,6 +406,32 @@ describe("Character", function()
       assert.is_true(met > 0)
     end)
 
+    -- a character that the script teleports next to one updated before it
+    -- (c moved out of a's way), or a character listed twice: the call still
+    -- gives the loop's bits
+    it("equals the loop when the script moved a character, or lists one twice", function()
+      local function pair()
+        local world = scene()
+        local a = cs.newCharacter { position = { 0, 0.904, 0 } }
+        local c = cs.newCharacter { position = { 1.2, 0.904, 0 } }
+        world:addMover(a.mover); world:addMover(c.mover)
+        for _ = 1, 5 do a:update(world, DT, nil); c:update(world, DT, nil) end
+        c:setPosition(10, 0.904, 0)
+        return world, a, c
+      end
+      local wa, a1, c1 = pair()
+      local wb, a2, c2 = pair()
+      for _ = 1, 10 do a1:update(wa, DT, { x = 1 }); c1:update(wa, DT, nil) end
+      for _ = 1, 10 do cs.updateCharacters(wb, { a2, c2 }, DT, { { x = 1 } }) end
+      for k = 1, 3 do
+        assert.are.equal(a1.position[k], a2.position[k])
+        assert.are.equal(c1.position[k], c2.position[k])
+      end
+      a1:update(wa, DT, { x = 1 }); c1:update(wa, DT, nil); a1:update(wa, DT, { x = 1 })
+      cs.updateCharacters(wb, { a2, c2, a2 }, DT, { { x = 1 }, nil, { x = 1 } })
+      for k = 1, 3 do assert.are.equal(a1.position[k], a2.position[k]) end
+    end)
+
     it("checks every argument before any character moves", function()
       local world, chars = crowd(2)
       local before = {}
@@ -383,6 +447,14 @@ describe("Character", function()
         errorOf(cs.updateCharacters, world, bad, DT))
       assert.matches("bad argument #1 to 'updateCharacters' %(world expected, got nil%)",
         errorOf(cs.updateCharacters, nil, chars, DT))
+      chars[5].walkSpeed = 1e300
+      assert.matches("updateCharacters: character 5: walkSpeed is out of range",
+        errorOf(cs.updateCharacters, world, chars, DT))
+      chars[5].walkSpeed = 4
+      chars[9]:push(0, 1e30, 0)
+      chars[9]:push(0, 1e30, 0)
+      assert.matches("updateCharacters: character 9: the move is out of range",
+        errorOf(cs.updateCharacters, world, chars, 1))
       for i, c in ipairs(chars) do assert.are.same(before[i], { c.mover:getPosition() }) end
       cs.updateCharacters(world, chars, DT)        -- nil inputs: stand still, and fall
       cs.updateCharacters(world, chars, 0)         -- dt 0: settings only

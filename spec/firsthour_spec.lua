@@ -329,7 +329,7 @@ describe("platforms", function()
     assert.near(1.5 * dt, (body:getVelocity()), 1e-15)   -- per call, as the core takes it
     cs.setPlatformVelocity(body, 0, 0, 0)
     assert.same({ 0, 0, 0 }, { body:getVelocity() })
-    assert.matches("bad argument #1 to 'setPlatformVelocity' %(collideslide.Body expected, got no value%)",
+    assert.matches("bad argument #1 to 'setPlatformVelocity' %(collideslide.Body expected, got nil%)",
       errorOf(cs.setPlatformVelocity, nil, 1, 0, 0))
     assert.matches("bad argument #2 to 'setPlatformVelocity' %(vx must be a number, got string%)",
       errorOf(cs.setPlatformVelocity, body, "1", 0, 0))

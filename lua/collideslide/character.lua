@@ -78,6 +78,11 @@ local DEFAULTS = {
 
 local function isFinite(v) return type(v) == "number" and v - v == 0 end
 
+-- The core holds coordinates, lengths and displacements to +-1e30 (docs/API.md,
+-- Conventions); the character refuses what the core would, in its own words.
+local MAX_COORD = 1e30
+local function inRange(v) return isFinite(v) and v <= MAX_COORD and v >= -MAX_COORD end
+
 local function describe(v)
   return type(v) == "number" and tostring(v) or type(v)
 end
@@ -88,6 +93,9 @@ local function vec3(v, what)
     if not isFinite(v[i]) then
       return format("%s[%d] must be a finite number, got %s", what, i, describe(v[i]))
     end
+    if not inRange(v[i]) then
+      return format("%s[%d] is out of range (|x| > 1e30), got %s", what, i, describe(v[i]))
+    end
   end
 end
 
@@ -96,6 +104,7 @@ local function atLeast(lo)
     if not isFinite(v) or v < lo then
       return format("%s must be a number >= %s, got %s", name, lo, describe(v))
     end
+    if v > MAX_COORD then return format("%s is out of range (> 1e30), got %s", name, describe(v)) end
   end
 end
 
@@ -111,6 +120,7 @@ local CHECKS = {
   radius = function(v, name)
     if type(v) == "number" then
       if not (isFinite(v) and v > 0) then return name .. " must be > 0, got " .. describe(v) end
+      if v > MAX_COORD then return format("%s is out of range (> 1e30), got %s", name, describe(v)) end
       return
     end
     local err = vec3(v, name)
@@ -126,6 +136,7 @@ local CHECKS = {
     if not isFinite(v) then
       return name .. " must be a number or a table {x, y, z}, got " .. describe(v)
     end
+    if not inRange(v) then return format("%s is out of range (|x| > 1e30), got %s", name, describe(v)) end
   end,
   airControl = between(0, 1),
   slopeLimit = between(0, 90),
@@ -134,16 +145,16 @@ local CHECKS = {
     if type(v) ~= "boolean" then return name .. " must be a boolean, got " .. type(v) end
   end,
   maxIterations = function(v, name)
-    if v ~= nil and not (isFinite(v) and v >= 1 and v == floor(v)) then
-      return name .. " must be an integer >= 1, got " .. describe(v)
+    if v ~= nil and not (isFinite(v) and v >= 1 and v <= 1000 and v == floor(v)) then
+      return name .. " must be an integer in [1, 1000], got " .. describe(v)
     end
   end,
   skin = function(v, name)
     if v ~= nil then return atLeast(0)(v, name) end
   end,
   collidesWith = function(v, name)
-    if v ~= nil and not (isFinite(v) and v >= 0 and v == floor(v)) then
-      return name .. " must be a bitmask (an integer >= 0), got " .. describe(v)
+    if v ~= nil and not (isFinite(v) and v >= 0 and v <= 4294967295 and v == floor(v)) then
+      return name .. " must be a bitmask (an integer in [0, 2^32 - 1]), got " .. describe(v)
     end
   end,
   filter = function(v, name)
@@ -251,9 +262,8 @@ local function newCharacter(settings)
   return ch
 end
 
--- Applies the settings to the mover (only what changed since the last time) and
--- teleports it when the script wrote a new position. Returns an error text or nil.
-function Character:_sync()
+-- What is wrong with the settings and state the script may have written, or nil.
+function Character:_check()
   local err = checkAll(self)
   if err then return err end
   local v, f, held = rawget(self, "velocity"), rawget(self, "fallVelocity"), self._vf
@@ -262,6 +272,34 @@ function Character:_sync()
     return "velocity and fallVelocity are state, not settings: to push the character, "
       .. "call character:push(vx, vy, vz)"
   end
+end
+
+-- The radius as three numbers.
+local function radii(self)
+  local r = self.radius
+  if type(r) == "number" then return r, r, r end
+  return r[1], r[2], r[3]
+end
+
+-- Has the script moved or resized the character since its mover last heard
+-- (what other movers meet)?
+local function reshaped(self)
+  local p, q, sent = self.position, self._placed, self._sent
+  local rx, ry, rz = radii(self)
+  return p[1] ~= q[1] or p[2] ~= q[2] or p[3] ~= q[3] or sent.rx ~= rx or sent.ry ~= ry
+    or sent.rz ~= rz
+end
+
+-- Checks the settings and state (returns an error text), then applies them to
+-- the mover (only what changed since the last time) and teleports it when the
+-- script wrote a new position.
+function Character:_sync()                       -- (before the metatable too)
+  local err = Character._check(self)
+  if err then return err end
+  Character._apply(self)
+end
+
+function Character:_apply()
   local m, sent, defaults = self.mover, self._sent, self._moverDefaults
   for _, name in ipairs(FORWARDED) do
     local v = self[name]
@@ -271,9 +309,8 @@ function Character:_sync()
       sent[name] = v
     end
   end
-  local r, u = self.radius, self.up
-  local rx, ry, rz
-  if type(r) == "number" then rx, ry, rz = r, r, r else rx, ry, rz = r[1], r[2], r[3] end
+  local u = self.up
+  local rx, ry, rz = radii(self)
   if sent.rx ~= rx or sent.ry ~= ry or sent.rz ~= rz then
     m:setRadius(rx, ry, rz)
     sent.rx, sent.ry, sent.rz = rx, ry, rz
@@ -286,6 +323,17 @@ function Character:_sync()
   if p[1] ~= q[1] or p[2] ~= q[2] or p[3] ~= q[3] then
     m:setPosition(p[1], p[2], p[3])
     q[1], q[2], q[3] = p[1], p[2], p[3]
+  end
+end
+
+local XYZ = { "x", "y", "z" }
+
+-- check.num's number, also within +-1e30 (the core's range), as the core words it.
+local function rangedNum(v, arg, fname, name)
+  check.num(v, arg, fname, name, 2)
+  if not inRange(v) then
+    check.argerror(arg, fname, format("%s is out of range (|%s| > 1e30), got %s", name, name,
+      check.num2str(v)), 2)
   end
 end
 
@@ -302,6 +350,10 @@ function Character:setPosition(x, y, z)
     if not isFinite(v[i]) then
       error(format("bad argument #%d to 'setPosition' (a finite number expected, got %s)",
         i, v[i] == nil and "nil" or describe(v[i])), 2)
+    end
+    if not inRange(v[i]) then
+      error(format("bad argument #%d to 'setPosition' (%s is out of range (|%s| > 1e30), got %s)",
+        i, XYZ[i], XYZ[i], describe(v[i])), 2)
     end
   end
   local p = self.position
@@ -323,7 +375,7 @@ function Character:push(vx, vy, vz)
   checkSelf(self, "push", "(vx, vy, vz)")
   local v = { vx, vy, vz }
   local names = { "vx", "vy", "vz" }
-  for i = 1, 3 do check.num(v[i], i + 1, "push", names[i]) end
+  for i = 1, 3 do rangedNum(v[i], i + 1, "push", names[i]) end
   local u = self.up
   local ul = sqrt(u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
   local ux, uy, uz = u[1] / ul, u[2] / ul, u[3] / ul
@@ -393,11 +445,11 @@ local function setPlatformVelocity(body, vx, vy, vz)
   local t = type(body)
   if (t ~= "userdata" and t ~= "table") or check.tname(body) ~= "collideslide.Body" then
     error("bad argument #1 to 'setPlatformVelocity' (collideslide.Body expected, got "
-      .. (body == nil and "no value" or check.tname(body)) .. ")", 2)
+      .. check.tname(body) .. ")", 2)
   end
   local v = { vx, vy, vz }
   local names = { "vx", "vy", "vz" }
-  for i = 1, 3 do check.num(v[i], i + 1, "setPlatformVelocity", names[i]) end
+  for i = 1, 3 do rangedNum(v[i], i + 1, "setPlatformVelocity", names[i]) end
   if vx == 0 and vy == 0 and vz == 0 then
     PLATFORMS[body] = nil
     body:setVelocity(0, 0, 0)
@@ -412,6 +464,8 @@ local INPUT_KEYS = { x = true, z = true, jump = true, run = true, yaw = true }
 -- turned by input.yaw about up.
 local function inputDirection(input, ux, uy, uz)
   local x, z = input.x or 0, input.z or 0
+  local big = math.max(x < 0 and -x or x, z < 0 and -z or z)
+  if big > 1 then x, z = x / big, z / big end     -- (x * x would overflow past 1e154)
   local len = sqrt(x * x + z * z)
   if len == 0 then return 0, 0, 0 end
   if len > 1 then x, z, len = x / len, z / len, 1 end
@@ -473,8 +527,10 @@ end
 
 -- The first half of an update, before its move: the new velocities, kept in
 -- self._next until the move is done (so that an error changes nothing), and
--- the move. Returns the walk and gravity displacements.
-local function beginUpdate(self, dt, input)
+-- the move. Returns the walk and gravity displacements, or nil and what is
+-- wrong with them (out of the core's range: nothing has changed then). dry:
+-- only that check (true when the moves are good), nothing written.
+local function beginUpdate(self, dt, input, dry)
   input = input or NO_INPUT
   local u = self.up
   local ul = sqrt(u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
@@ -514,14 +570,30 @@ local function beginUpdate(self, dt, input)
     fx, fy, fz = ux * j, uy * j, uz * j
   end
 
+  local wx, wy, wz = (hx + px) * dt, (hy + py) * dt, (hz + pz) * dt
+  local gx, gy, gz = fx * dt, fy * dt, fz * dt
   local gb = self.mover:getGroundBody()         -- a per-second platform velocity
   local pv = gb and PLATFORMS[gb]
-  if pv then gb:setVelocity(pv[1] * dt, pv[2] * dt, pv[3] * dt) end
+  local bx, by, bz = 0, 0, 0
+  if pv then bx, by, bz = pv[1] * dt, pv[2] * dt, pv[3] * dt end
+  local reach = sqrt(wx * wx + wy * wy + wz * wz) + sqrt(gx * gx + gy * gy + gz * gz)
+    + sqrt(bx * bx + by * by + bz * bz)
+  local rx, ry, rz = radii(self)
+  if not (inRange(wx) and inRange(wy) and inRange(wz) and inRange(gx) and inRange(gy)
+          and inRange(gz) and inRange(bx) and inRange(by) and inRange(bz)
+          and reach <= MAX_COORD and reach / math.min(rx, ry, rz) <= MAX_COORD) then
+    return nil, format("the move is out of range (past 1e30, or 1e30 radii): walk (%s, %s, %s), fall (%s, %s, %s)"
+      .. "%s; dt, the speeds, gravity, a push or a platform's velocity is too large",
+      describe(wx), describe(wy), describe(wz), describe(gx), describe(gy), describe(gz),
+      pv and format(", platform (%s, %s, %s)", describe(bx), describe(by), describe(bz)) or "")
+  end
+  if dry then return true end
+  if pv then gb:setVelocity(bx, by, bz) end
   local n, p = self._next, self.position
   n[1], n[2], n[3], n[4], n[5], n[6] = ux, uy, uz, hx, hy, hz
   n[7], n[8], n[9], n[10], n[11], n[12] = px, py, pz, fx, fy, fz
   n[13], n[14], n[15], n[16], n[17] = jumped, dt, p[1], p[2], p[3]
-  return (hx + px) * dt, (hy + py) * dt, (hz + pz) * dt, fx * dt, fy * dt, fz * dt
+  return wx, wy, wz, gx, gy, gz
 end
 
 -- The second half, once the mover moved to (x, y, z) (on: its isOnGround(),
@@ -578,8 +650,8 @@ push velocity) * dt) and the gravity displacement (fallVelocity * dt).
 ]]
 function Character:update(world, dt, input)
   checkSelf(self, "update", "(world, dt, input)")
-  if type(world) ~= "userdata" and type(world) ~= "table" then   -- table: collideslide.ffi's
-    error("bad argument #1 to 'update' (world expected, got " .. type(world) .. ")", 2)
+  if check.tname(world) ~= "collideslide.World" then   -- (either binding's)
+    error("bad argument #1 to 'update' (world expected, got " .. check.tname(world) .. ")", 2)
   end
   local derr = checkDt(dt)
   if derr then error("bad argument #2 to 'update' (" .. derr .. ")", 2) end
@@ -592,11 +664,15 @@ function Character:update(world, dt, input)
   if err then error("character:update: " .. err, 2) end
   if dt == 0 then return end
   local wx, wy, wz, gx, gy, gz = beginUpdate(self, dt, input)
+  if not wx then error("character:update: " .. wy, 2) end
   endUpdate(self, world:collideAndSlide(self.mover, wx, wy, wz, gx, gy, gz))
 end
 
 -- Per list of characters, the lists updateMany reuses (no garbage per frame).
 local MANY = setmetatable({}, { __mode = "k" })
+-- Each character's last updateMany call (its number): listed twice?
+local LISTED = setmetatable({}, { __mode = "k" })
+local calls = 0
 
 --[[
 updateMany(world, characters, dt [, inputs]): character:update for each
@@ -606,8 +682,8 @@ updates in list order, on every core the world is given (world:setThreads).
 Every argument is checked before any character moves.
 ]]
 local function updateMany(world, chars, dt, inputs)
-  if type(world) ~= "userdata" and type(world) ~= "table" then
-    error("bad argument #1 to 'updateCharacters' (world expected, got " .. type(world) .. ")", 2)
+  if check.tname(world) ~= "collideslide.World" then
+    error("bad argument #1 to 'updateCharacters' (world expected, got " .. check.tname(world) .. ")", 2)
   end
   if type(chars) ~= "table" then
     error("bad argument #2 to 'updateCharacters' (list of characters expected, got " .. type(chars) .. ")", 2)
@@ -632,11 +708,33 @@ local function updateMany(world, chars, dt, inputs)
   end
   local derr = checkDt(dt)
   if derr then error("bad argument #3 to 'updateCharacters' (" .. derr .. ")", 2) end
+  calls = calls + 1
+  local loop, stamp = false, calls
   for i = 1, n do
-    local err = chars[i]:_sync()
+    local c = chars[i]
+    local err = c:_check()
     if err then error(format("updateCharacters: character %d: %s", i, err), 2) end
+    local ok, merr = beginUpdate(c, dt, inputs and inputs[i], true)
+    if dt > 0 and not ok then error(format("updateCharacters: character %d: %s", i, merr), 2) end
+    -- the loop's bits need the loop when a character is listed twice, or when
+    -- one after the first was moved or resized by the script: the loop's
+    -- earlier updates meet it where it was, one batch where it goes
+    loop = loop or LISTED[c] == stamp or (i > 1 and reshaped(c))
+    LISTED[c] = stamp
   end
-  if dt == 0 or n == 0 then return end
+  if dt == 0 or n == 0 then
+    for i = 1, n do chars[i]:_apply() end
+    return
+  end
+  if loop then
+    for i = 1, n do
+      local c = chars[i]
+      c:_apply()
+      endUpdate(c, world:collideAndSlide(c.mover, beginUpdate(c, dt, inputs and inputs[i])))
+    end
+    return
+  end
+  for i = 1, n do chars[i]:_apply() end
   local L = MANY[chars]
   if not L then L = { movers = {}, moves = {}, out = {}, grounded = {} }; MANY[chars] = L end
   local movers, moves, out, grounded = L.movers, L.moves, L.out, L.grounded
@@ -656,6 +754,12 @@ local function updateMany(world, chars, dt, inputs)
       local x, y, z = c.mover:getPosition()
       local q = c._next
       if x ~= q[15] or y ~= q[16] or z ~= q[17] then endUpdate(c, x, y, z) end
+    end
+    -- the batch's words for its own arguments, in the caller's: its characters
+    if type(err) == "string" then
+      err = err:gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", "updateCharacters: %1")
+        :gsub("^(updateCharacters: )mover (%d+)", "%1character %2")
+        :gsub(" %(moves%[%d+%]%)$", "")
     end
     error(err, 2)
   end
