@@ -225,6 +225,9 @@ describe("world:collideAndSlideMany", function()
       local out = w:collideAndSlideMany(movers, frame_moves(SEED, 1, 3, 3))
       assert.are.equal(9, #out)
       assert.are.same({}, w:collideAndSlideMany({}, {}))
+      local out = { 7 }
+      assert.are.equal(out, cs.newWorld():collideAndSlideMany({}, {}, out, {}))   -- a first call too
+      assert.are.same({ 7 }, out)
     end)
   end)
 
@@ -271,6 +274,17 @@ describe("world:collideAndSlideMany", function()
         "bad argument #3 to 'collideAndSlideMany' (out must be a table or nil, got number)")
       fails_with(function() w:collideAndSlideMany(movers, moves, {}, true) end,
         "bad argument #4 to 'collideAndSlideMany' (grounded must be a table or nil, got boolean)")
+      -- an object is no list (in the FFI binding, objects are tables)
+      local mesh = cs.newMesh(cs.box(0, 0, 0, 1, 1, 1))
+      fails_with(function() w:collideAndSlideMany(movers, moves, mesh) end,
+        "bad argument #3 to 'collideAndSlideMany' (out must be a table or nil, got collideslide.Mesh)")
+      fails_with(function() w:collideAndSlideMany(movers, moves, nil, mesh) end,
+        "bad argument #4 to 'collideAndSlideMany' (grounded must be a table or nil, got collideslide.Mesh)")
+      fails_with(function() w:collideAndSlideMany(mesh, moves) end,
+        "bad argument #1 to 'collideAndSlideMany' (table expected, got ")   -- (5.1: userdata)
+      fails_with(function() cs.newMesh(mesh) end, "bad argument #1 to 'newMesh' (table expected, got ")
+      fails_with(function() cs.newMover { radius = mesh } end,
+        "radius must be a number or a table {rx, ry, rz}, got collideslide.Mesh")
       local list = { movers[1], movers[2], cs.newCharacter(), movers[4] }
       fails_with(function() w:collideAndSlideMany(list, moves) end,
         "bad argument #1 to 'collideAndSlideMany' (mover 3: collideslide.Mover expected, got "

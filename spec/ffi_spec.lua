@@ -230,6 +230,9 @@ describe("collideslide.ffi's module", function()
     end
   end)
 
+  -- (with, in each world, a mesh closed while a body and a sensor use it: it
+  -- is freed once, whichever finalizer comes last; its own used to run first,
+  -- then the world's freed it again)
   it("finalizes live worlds, meshes, bodies and movers at the state's close", function()
     local code = [[
       local cs = require "collideslide.ffi"
@@ -243,6 +246,10 @@ describe("collideslide.ffi's module", function()
         w:collideAndSlide(m, 0, 0, 0, 0, -1, 0)
         b.userdata = { w = w, m = m }
         keep[i] = (i % 2 == 0) and { m, b } or { mesh, w }
+        local closed = cs.newMesh(cs.box(-1, -1, -1, 1, 1, 1))
+        w:add(closed)
+        w:addSensor(closed)
+        getmetatable(closed).__close(closed)
       end
       io.write("ok\n")
     ]]

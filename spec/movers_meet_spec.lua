@@ -40,6 +40,18 @@ describe("Movers that meet", function()
       gap = dist(a, b) - 1
       assert.is_true(gap >= 0 and gap <= 2 * a.skin, "gap " .. gap)
     end)
+
+    -- the contact keeps naming the other mover after that one is closed
+    it("name each other in contacts read after the other is closed", function()
+      local w = cs.newWorld()
+      local a = cs.newMover { radius = 0.5, position = { -2, 0, 0 } }
+      local b = cs.newMover { radius = 0.5, position = { 2, 0, 0 } }
+      w:addMover(a); w:addMover(b)
+      w:collideAndSlide(a, 3, 0, 0)
+      getmetatable(b).__close(b)
+      assert.are.equal(1, a:contactCount())
+      assert.are.equal(b, select(8, a:getContact(1)))
+    end)
   end)
 
   describe("a crowd standing still", function()

@@ -488,9 +488,18 @@ local function check_array_end(arg, t, n, what)
   end
 end
 
-local function check_table(v, arg, none)
-  if type(v) ~= "table" then
-    argerror(arg, "table expected, got " .. (v == nil and none and "no value" or type(v)))
+-- Is v one of our objects (a table here, userdata in the C module)? It is no
+-- table of numbers or options, and the messages call it what the C module's
+-- call it: "userdata" for type(), its __name otherwise.
+local function ours(v)
+  return type(v) == "table" and string.sub(tname(v), 1, 13) == "collideslide."
+end
+local function ltype(v) return ours(v) and "userdata" or type(v) end
+
+local function check_table(v, arg, none, named)   -- named: an object by its __name
+  if type(v) ~= "table" or ours(v) then
+    argerror(arg, "table expected, got " .. (v == nil and none and "no value" or named and tname(v)
+      or ltype(v)))
   end
 end
 
@@ -585,13 +594,31 @@ local Mesh = {}           -- methods
 
 local function check_mesh(v, arg, none) return check_live(v, MESH_MT, arg, none) end
 
--- Frees the core mesh now (its cdata finalizer is dropped).
+-- The core mesh's finalizer, which frees it once: its handle's mesh_free may
+-- come after it (at lua_close every finalizer runs, in no set order, so a
+-- world's may release a closed mesh whose own finalizer already ran). done:
+-- the handle's _freed, a table that does not reach the cdata (no cycle).
+local function mesh_finalizer(done)
+  local f = function(p)
+    if not done[1] then
+      done[1] = true
+      C.cs_mesh_free(p)
+    end
+  end
+  jit.off(f)                -- (see world_finalizer)
+  return f
+end
+
+-- Frees the core mesh now (unless its finalizer did; that is dropped).
 local function mesh_free(m)
   local p = m._p
   if p then
     m._p = nil
     ffi.gc(p, nil)
-    C.cs_mesh_free(p)
+    if not m._freed[1] then
+      m._freed[1] = true
+      C.cs_mesh_free(p)
+    end
   end
 end
 
@@ -718,8 +745,8 @@ local function read_options(o, arg)
       type(s) == "string" and '"' .. s .. '"' or type(s)))
   end
   local tags = rawget(o, "tags")
-  if tags ~= nil and type(tags) ~= "table" then
-    argerror(arg, "options.tags must be a table, got " .. type(tags))
+  if tags ~= nil and (type(tags) ~= "table" or ours(tags)) then
+    argerror(arg, "options.tags must be a table, got " .. ltype(tags))
   end
   return bf, tags
 end
@@ -751,7 +778,9 @@ local function newMesh(...)
     end
     status_error("newMesh", s)
   end
-  return setmetatable({ _p = ffi.gc(MESH_OUT[0], C.cs_mesh_free), _users = 0, _closed = false }, MESH_MT)
+  local freed = { false }
+  return setmetatable({ _p = ffi.gc(MESH_OUT[0], mesh_finalizer(freed)), _freed = freed, _users = 0,
+    _closed = false }, MESH_MT)
 end
 
 -- Serves __gc and __close; safe to call twice. The core mesh waits for the last
@@ -855,7 +884,7 @@ local TRS_NAMES = { "x", "y", "z", "qx", "qy", "qz", "qw", "sx", "sy", "sz" }
 local function check_xform(first, ...)
   local n = select("#", ...)
   local v = {}
-  if n == 1 and type((...)) == "table" then
+  if n == 1 and type((...)) == "table" and not ours((...)) then
     local t = ...
     n = #t
     if n ~= 3 and n ~= 7 and n ~= 10 and n ~= 16 then
@@ -1267,7 +1296,7 @@ local function newMover(...)
       if k == "radius" and type(v) == "number" then
         if v - v ~= 0 then argerror(1, "radius is " .. fmtnum(v)) end
         v = { v, v, v }
-      elseif type(v) ~= "table" then    -- "radius must be a number or a table {rx, ry, rz}, got ..."
+      elseif type(v) ~= "table" or ours(v) then  -- "radius must be a number or a table {rx, ry, rz}, got ..."
         argerror(1, format("%s must be %sa table {%s}, got %s", k, k == "radius" and "a number or " or "",
           table.concat(names, ", "), tname(v)))
       end
@@ -1314,9 +1343,10 @@ local function mover_close(self)
   local p = self._p
   if not p then return end
   if self._busy then error("cannot close a Mover while its move is under way (from a filter)", 0) end
+  local w = self._inworld
+  if w and w._p then resolve_pending(w) end   -- contacts naming it keep its handle
   self._p = nil
   ffi.gc(p, nil)
-  local w = self._inworld
   if w and w._p then w._movers[ptr_addr(p)] = nil end
   self._inworld = false
   C.cs_mover_free(p)
@@ -1807,10 +1837,11 @@ end
 --- world:collideAndSlideMany(movers, moves [, out [, grounded]]) -> out
 function World.collideAndSlideMany(self, movers, moves, out, grounded)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
-  check_table(movers, 2, moves == nil and out == nil and grounded == nil)
-  check_table(moves, 3, out == nil and grounded == nil)
-  if out ~= nil and type(out) ~= "table" then argerror(4, "out must be a table or nil, got " .. tname(out)) end
-  if grounded ~= nil and type(grounded) ~= "table" then
+  check_table(movers, 2, moves == nil and out == nil and grounded == nil, true)
+  check_table(moves, 3, out == nil and grounded == nil, true)
+  -- (plain tables: one of ours, a table here too, is no list to write into)
+  if out ~= nil and tname(out) ~= "table" then argerror(4, "out must be a table or nil, got " .. tname(out)) end
+  if grounded ~= nil and tname(grounded) ~= "table" then
     argerror(5, "grounded must be a table or nil, got " .. tname(grounded))
   end
   local n, len = #movers, #moves
@@ -1845,6 +1876,7 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
     end
     mv[k - 1] = x
   end
+  if n == 0 then return out or {} end
   ffi.fill(moved, n)
   local s, failed, err, listed = nil, CTX_OK, nil, movers
   if filtered then
