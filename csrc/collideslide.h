@@ -484,7 +484,8 @@ long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r,
 /* The added movers (layers meeting mask, not `self`, which may be NULL) the
 ** ellipsoid intersects, with the depth and push-out direction as above
 ** (issue 14). Returns the number given to fn (the one that stopped
-** included), or -1 on allocation failure. */
+** included), -1 (CS_ENOMEM) on allocation failure, or -(cs_Status) when
+** p, r or q fail cs_world_overlap_ellipsoid's checks (the same words). */
 typedef int (*cs_MoverOverlapFn)(void *ud, const cs_Mover *other, double depth,
                                  const cs_Vec3 *normal);
 long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
@@ -572,8 +573,9 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 ** batch (a filter that aborts, memory) stops it: every mover listed before
 ** the failed one has moved, the failed one is left as it was, later ones
 ** either moved or were left as they were (moved says which); *failed is
-** its index. The message (cs_world_error) names the mover as "mover i"
-** (1-based). CS_EBUSY during another call on the world.
+** its index (0 when the batch could not start: its arrays failed to
+** allocate, and nothing moved). The message (cs_world_error) names the mover
+** as "mover i" (1-based). CS_EBUSY during another call on the world.
 **
 ** While the batch runs (its filters may call back), edits are refused with
 ** CS_EBUSY: body transforms and velocities, friction, sensor transforms,

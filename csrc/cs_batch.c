@@ -89,13 +89,14 @@ int cs_world_get_threads(const cs_World *w) { return w->nthreads; }
 
 /* A scratch for each thread and the pool (started at the first batch). */
 static cs_Status start_threads(cs_World *w) {
-  int k = w->nthreads;
+  int k = w->nthreads, i;
   cs_Status s;
   if (w->ntscratch < k) {
     cs_CallScratch *t = (cs_CallScratch *)cs_realloc(&w->alloc, w->tscratch,
         (size_t)w->ntscratch * sizeof *t, (size_t)k * sizeof *t);
     if (!t) return CS_ENOMEM;
     w->tscratch = t;
+    for (i = 0; i < w->ntscratch; i++) t[i].err = &t[i].own_err;   /* (they moved) */
     for (; w->ntscratch < k; w->ntscratch++) cs_scratch_init(&t[w->ntscratch], &w->alloc, NULL);
   }
   if (k > 1 && !w->pool && (s = cs_pool_new(&w->alloc, k, &w->pool)) != CS_OK) return s;
@@ -498,12 +499,14 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
     return cs_fail(&w->err, CS_EINVAL, 0, "the stride must be 3 or 6, got %d", stride);
   if (n == 0) return cs_ok(&w->err);
   if (!movers || !moves) return cs_fail(&w->err, CS_EINVAL, 0, "the movers and moves must not be NULL");
+  if (moved) memset(moved, 0, n);               /* until a mover has moved */
   memset(&B, 0, sizeof B);
   B.w = w; B.movers = movers; B.moves = moves; B.stride = stride; B.n = n; B.limit = n;
   for (t = 0; t < CS_MAX_THREADS; t++) B.fail[t].index = n;
   if (w->nthreads > 1 && n > 1 && start_threads(w) == CS_OK && w->pool)
     cs_pool_alert(w->pool);                     /* its threads wake while the list is read */
-  if (!batch_arrays(&B)) return cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
+  if (!batch_arrays(&B))                        /* before any move: the first did not */
+    return batch_fail(w, 0, failed, CS_ENOMEM, cs_status_string(CS_ENOMEM));
   if ((s = check_all(&B, cs_new_id(), failed)) != CS_OK) return s;
   for (i = 0; i < n; i++) movers[i]->in_batch = 1;
   w->busy = w->batching = 1;

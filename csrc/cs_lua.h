@@ -155,6 +155,7 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define world_removeMover csl_world_removeMover
 #define world_moverCount csl_world_moverCount
 #define check_idle csl_check_idle
+#define world_of csl_world_of
 #define push_vec3 csl_push_vec3
 #define sensor___index csl_sensor___index
 #define status_error csl_status_error
@@ -228,6 +229,7 @@ int world_addMover(lua_State *L);
 int world_removeMover(lua_State *L);
 int world_moverCount(lua_State *L);
 void check_idle(lua_State *L, WorldUD *w, const char *fname);
+WorldUD *world_of(lua_State *L, const cs_World *cw);
 int push_vec3(lua_State *L, cs_Vec3 v);
 int sensor___index(lua_State *L);
 int status_error(lua_State *L, const char *fname, cs_Status s);

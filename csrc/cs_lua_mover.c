@@ -200,6 +200,12 @@ static int mover_close(lua_State *L) {
   MoverUD *m = (MoverUD *)check_type(L, 1, MOVER_T);
   if (m->mover == NULL) return 0;
   if (m->busy) return luaL_error(L, "cannot close a Mover while its move is under way (from a filter)");
+  if (cs_mover_added_to(m->mover) != NULL) {      /* the world's moves and queries may hold it */
+    WorldUD *w = world_of(L, cs_mover_added_to(m->mover));
+    if (w != NULL && w->busy > 0)
+      return luaL_error(L, "cannot close a Mover added to a world while a filter or query callback "
+                        "of that world runs (world:removeMover is refused there too)");
+  }
   cs_mover_free(m->mover);
   m->mover = NULL;
   return 0;

@@ -452,7 +452,7 @@ static int world_collideAndSlideMany(lua_State *L) {
     }
   }
   for (i = 0; i < n; i++) ((MoverUD *)cs_mover_get_userdata(a.list[i]))->busy = 1;
-  memset(a.moved, 0, n);
+  if (n > 0) memset(a.moved, 0, n);     /* (a.moved is NULL before any batch) */
   w->busy++;
   w->moving = 1;
   s = cs_world_collide_and_slide_many(w->world, a.list, n, a.moves, stride, a.out, a.moved, &failed);

@@ -114,6 +114,33 @@ static cs_Status apply_xform(cs_Body *body, const Xform *x) {
 }
 
 /* cs.newWorld() -> world */
+/* The world handles by their core worlds (a table with weak values in the
+** registry), so that what knows only a core world (an added mover's, at its
+** close) finds the handle and asks whether it is busy. */
+static const char WORLDS_KEY = 'w';
+
+static void push_worlds(lua_State *L) {
+  csL_rawgetp(L, LUA_REGISTRYINDEX, &WORLDS_KEY);
+  if (lua_istable(L, -1)) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_newtable(L);                      /* its metatable: weak values */
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  csL_rawsetp(L, LUA_REGISTRYINDEX, &WORLDS_KEY);
+}
+
+WorldUD *world_of(lua_State *L, const cs_World *cw) {
+  WorldUD *w;
+  push_worlds(L);
+  csL_rawgetp(L, -1, cw);
+  w = (WorldUD *)lua_touserdata(L, -1);
+  lua_pop(L, 2);
+  return w != NULL && w->world == cw ? w : NULL;
+}
+
 int cs_newWorld(lua_State *L) {
   cs_Alloc a = lua_alloc(L);
   cs_Status s;
@@ -121,8 +148,12 @@ int cs_newWorld(lua_State *L) {
   w->world = NULL; w->busy = 0; w->moving = 0; w->buf = NULL; w->bufsize = 0;
   lua_newtable(L);                      /* lightuserdata(BodyUD *) -> handle */
   csL_setuservalue(L, -2);
+  push_worlds(L);                       /* (before the core world: may raise) */
   s = cs_world_new(&a, &w->world);
   if (s != CS_OK) { w->world = NULL; return status_error(L, "newWorld", s); }
+  lua_pushvalue(L, -2);
+  csL_rawsetp(L, -2, w->world);         /* (on a memory error, __gc frees the world) */
+  lua_pop(L, 1);
   return 1;
 }
 

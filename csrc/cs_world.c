@@ -799,9 +799,10 @@ static void map_mover(cs_CallScratch *sc, size_t k, const cs_Mat3 *Ainv, const c
 
 /* Gathers into sc->ells the added movers other than m (may be NULL) whose
 ** layers meet mask and whose bounds meet the box [lo, hi], mapped into es
-** (found through the movers' grid), each with m's mover filter's answer.
-** Returns the count in *n. */
-static cs_Status gather_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *m,
+** (found through the movers' grid), each with m's mover filter's answer
+** when ask is set (a move's; sweeps and overlaps never call a filter, which
+** may belong to a move under way). Returns the count in *n. */
+static cs_Status gather_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, int ask,
                                unsigned mask, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
                                size_t *n) {
   MoverNear g;
@@ -827,7 +828,7 @@ static cs_Status gather_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *
   for (k = 0; k < g.n; k++) {
     const cs_Mover *o = sc->near[k];
     int resp = CS_RESPONSE_SLIDE;
-    if (m && m->mover_filter) {             /* asked once per mover a call meets */
+    if (ask && m->mover_filter) {           /* asked once per mover a call meets */
       resp = m->mover_filter(m->mover_filter_ud, o);
       if (resp < 0) return CS_EABORT;
       if (resp == CS_RESPONSE_CROSS) continue;
@@ -950,7 +951,7 @@ static cs_Status move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk
   ** es from the start); they move between calls, so a start that overlaps
   ** one of them is not known clear */
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
-  if ((s = gather_movers(w, sc, m, m->collides_with, &es, lo, hi, &nells)) != CS_OK)
+  if ((s = gather_movers(w, sc, m, 1, m->collides_with, &es, lo, hi, &nells)) != CS_OK)
     return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   for (k = 0; clear && k < nells; k++)    /* the centre is es's origin */
     if (cs_ellipsoid_distance(&sc->ells[k], v3(0, 0, 0), NULL, NULL) < 1) clear = 0;
@@ -1066,7 +1067,7 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
     if (own) w->busy = 0;
     return -(int)cs_fail(sc->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
-  if (gather_movers(w, sc, self, mask, &es, lo, hi, &nells) != CS_OK) {
+  if (gather_movers(w, sc, self, 0, mask, &es, lo, hi, &nells) != CS_OK) {
     if (own) w->busy = 0;
     return -(int)CS_ENOMEM;
   }
@@ -1147,16 +1148,22 @@ cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
   int u = 0;
   cs_Status s;
   *out = NULL;
-  if (w->busy) return CS_EBUSY;
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
   s = cs_mesh_check_closed(mesh, &w->alloc, bad, &u);
   if (bad_edge) { bad_edge[0] = bad[0]; bad_edge[1] = bad[1]; }
   if (uses) *uses = u;
-  if (s != CS_OK) return s;
-  if (w->nsensors == w->capsensors &&
-      (s = cs_grow(&w->alloc, (void **)&w->sensors, &w->capsensors, w->nsensors + 1,
-                   sizeof(cs_Sensor *))) != CS_OK)
-    return s;
-  if (!(sn = cs_malloc(&w->alloc, sizeof *sn))) return CS_ENOMEM;
+  if (s == CS_EINVAL && u == 0)
+    return cs_fail(&w->err, s, 1, "mesh has no triangles (a sensor needs a closed mesh)");
+  if (s == CS_EINVAL)
+    return cs_fail(&w->err, s, 1, "mesh is not closed: the edge from vertex %u to vertex %u "
+                   "(0-based) has %d triangle%s on it, not a pair wound opposite ways (a sensor "
+                   "needs a closed mesh with shared vertices and one winding)", (unsigned)bad[0],
+                   (unsigned)bad[1], u, u == 1 ? "" : "s");
+  if (s == CS_OK && w->nsensors == w->capsensors)
+    s = cs_grow(&w->alloc, (void **)&w->sensors, &w->capsensors, w->nsensors + 1,
+                sizeof(cs_Sensor *));
+  if (s == CS_OK && !(sn = cs_malloc(&w->alloc, sizeof *sn))) s = CS_ENOMEM;
+  if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
   memset(sn, 0, sizeof *sn);
   sn->world = w;
   sn->world_id = w->id;
@@ -1240,6 +1247,10 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
   long count = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
   cs_CallScratch sc;                       /* its own: queries may run on threads */
+  if (cs_check_vec(&w->err, 1, cs_names_xyz, pp) != CS_OK ||
+      cs_check_radii(&w->err, 4, RXYZ, rp) != CS_OK ||
+      (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK))
+    return -(long)w->err.status;
   if (w->movers.count == 0) return 0;
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
@@ -1251,7 +1262,7 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
   ellipsoid_box(&es, 0, &lo, &hi);
   cs_scratch_init(&sc, &w->alloc, NULL);
   sc.shared = 1;
-  if (gather_movers(w, &sc, self, mask, &es, lo, hi, &n) != CS_OK) n = (size_t)-1;
+  if (gather_movers(w, &sc, self, 0, mask, &es, lo, hi, &n) != CS_OK) n = (size_t)-1;
   if (n == 0 || n == (size_t)-1 ||
       !(found = (Found *)cs_malloc_array(&w->alloc, n, sizeof *found))) {
     cs_scratch_release(&sc);

@@ -303,6 +303,20 @@ describe("world:collideAndSlideMany", function()
       assert.is_true(same_positions(movers, before))
     end)
 
+    -- more threads after a threaded batch: the thread scratches move in
+    -- memory, and a failing filter's message goes to the moved one
+    it("reports a filter's error after the thread count grew", function()
+      local w, movers = build(SEED, { n = 4 })
+      local moves = frame_moves(SEED, 1, 4, 6)
+      w:setThreads(2)
+      w:collideAndSlideMany(movers, moves)
+      w:setThreads(3)
+      movers[1].filter = function() error("boom") end
+      fails_with(function() w:collideAndSlideMany(movers, moves) end, "the filter of mover 1 raised an error")
+      movers[1].filter = nil
+      w:collideAndSlideMany(movers, moves)
+    end)
+
     it("refuses thread counts other than integers in 1..64", function()
       local w = cs.newWorld()
       assert.are.equal(1, w:getThreads())

@@ -422,6 +422,51 @@ describe("Collection", function()
       assert.is_true(math.abs(y - 0.505) < 1e-3)
     end)
 
+    -- an added mover is in the world's moves and queries: closing it from
+    -- their callbacks is refused, as removeMover is (it used to be freed
+    -- under the running call)
+    it("refuses to close an added mover from a filter or query callback of its world", function()
+      local w = cs.newWorld()
+      w:add(floor_mesh())
+      local a = cs.newMover { radius = 0.5, position = { 2, 0.5, 0 } }
+      local b = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+      w:addMover(a); w:addMover(b)
+      local errs = {}
+      b.filter = function()
+        errs[#errs + 1] = select(2, pcall(getmetatable(a).__close, a))
+        return "slide"
+      end
+      w:collideAndSlide(b, 0.1, 0, 0, 0, -1, 0)
+      b.filter = nil
+      w:raycastAll(-5, 0.5, 0, 10, 0, 0, function()
+        errs[#errs + 1] = select(2, pcall(getmetatable(a).__close, a))
+      end)
+      assert.is_true(#errs >= 2)
+      for _, e in ipairs(errs) do
+        assert.matches("cannot close a Mover added to a world while a filter or query callback", tostring(e))
+      end
+      assert.are.equal(2, (w:collideAndSlide(a, 0, 0, 0, 0, -1, 0)))   -- still there, still works
+      getmetatable(a).__close(a)                 -- and closes outside them
+      assert.are.equal(1, w:moverCount())
+    end)
+
+    -- a sweep in another world from inside a filter asks no filter (it used
+    -- to call the moving mover's, with the outer call's context: a crash)
+    it("sweeps another world's movers from inside a filter", function()
+      local w1, w2 = cs.newWorld(), cs.newWorld()
+      w1:add(floor_mesh())
+      local other = cs.newMover { radius = 0.5, position = { 1.5, 0.5, 0 } }
+      w2:addMover(other)
+      local m = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+      local hit
+      m.filter = function(self)
+        if not hit then hit = select(9, w2:sweep(self, 2, 0, 0)) or false end
+        return "slide"
+      end
+      w1:collideAndSlide(m, 0.1, 0, 0, 0, -0.2, 0)
+      assert.are.equal(other, hit)
+    end)
+
     it("survives a full collection inside a query callback", function()
       local w = cs.newWorld()
       w:add(floor_mesh())

@@ -398,14 +398,14 @@ end
 --- character:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
 function Character:getContact(i)
   checkSelf(self, "getContact", "(i)")
-  if type(i) ~= "number" or i ~= floor(i) then
+  if type(i) ~= "number" or i ~= floor(i) or i - i ~= 0 then
     error("bad argument #1 to 'getContact' (contact index must be an integer, got "
-      .. (type(i) == "number" and tostring(i) or type(i)) .. ")", 2)
+      .. (type(i) == "number" and check.num2str(i) or type(i)) .. ")", 2)
   end
   local m = self.mover
   local n = m:contactCount()
-  if i < 1 or i > n then
-    error(format("bad argument #1 to 'getContact' (contact %d out of range %s)", i,
+  if i < 1 or i > n then                        -- (%s: i may be past any integer)
+    error(format("bad argument #1 to 'getContact' (contact %s out of range %s)", check.num2str(i),
       n == 0 and "(there are none)" or "1.." .. n), 2)
   end
   return m:getContact(i)

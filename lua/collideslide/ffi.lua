@@ -1344,6 +1344,10 @@ local function mover_close(self)
   if not p then return end
   if self._busy then error("cannot close a Mover while its move is under way (from a filter)", 0) end
   local w = self._inworld
+  if w and w._p and w._busy > 0 then
+    error("cannot close a Mover added to a world while a filter or query callback of that world "
+      .. "runs (world:removeMover is refused there too)", 0)
+  end
   if w and w._p then resolve_pending(w) end   -- contacts naming it keep its handle
   self._p = nil
   ffi.gc(p, nil)
