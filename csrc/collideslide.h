@@ -104,6 +104,10 @@ const char *cs_status_string(cs_Status s);
 ** call can overflow a double. Moves are also held to 1e30 radii of the
 ** mover (its smallest radius). */
 #define CS_MAX_COORD 1e30
+/* The smallest radius (of movers and of the queries' ellipsoids): below it
+** a call's fixed slack (1e-9) would pass 1e30 radii, and the map into
+** ellipsoid space would lose the geometry. CS_EINVAL, "rx is too small". */
+#define CS_MIN_RADIUS 1e-20
 
 /* What the last failed call on an object said (cs_world_error,
 ** cs_mover_error, cs_mesh_error): the status, the argument at fault and a
@@ -140,8 +144,9 @@ typedef struct cs_MeshDesc {
 } cs_MeshDesc;
 
 /* Builds a mesh. On CS_ERANGE/CS_EINVAL, *bad_index (if given) is the bad
-** index's position in desc->indices or the bad vertex. Degenerate triangles
-** (zero area, repeated vertices) are kept but never collide. */
+** index's position in desc->indices (CS_ERANGE) or the bad vertex (CS_EINVAL:
+** a coordinate not finite or past CS_MAX_COORD). Degenerate triangles (zero
+** area, repeated vertices) are kept but never collide. */
 cs_Status cs_mesh_new(const cs_Alloc *alloc, const cs_MeshDesc *desc,
                       cs_Mesh **out, size_t *bad_index);
 void cs_mesh_free(cs_Mesh *mesh);
@@ -271,7 +276,7 @@ const cs_Error *cs_mover_error(const cs_Mover *mover);
 
 cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p);
 void cs_mover_get_position(const cs_Mover *m, cs_Vec3 *out);
-/* Radii must be > 0 and finite. */
+/* Radii must be finite, in [CS_MIN_RADIUS, CS_MAX_COORD]. */
 cs_Status cs_mover_set_radius(cs_Mover *m, const cs_Vec3 *r);
 void cs_mover_get_radius(const cs_Mover *m, cs_Vec3 *out);
 /* Unit quaternion (normalised here; must not be zero). */
@@ -535,8 +540,11 @@ int cs_cpu_count(void);
 ** cs_world_collide_and_slide, cs_world_sweep and _sweep_ellipsoid use the world's own scratch: one
 ** thread at a time, not while the calls above run. The batch keeps this
 ** contract itself. The allocator given to cs_world_new (and to the movers)
-** must be thread-safe when threads run (the default one is). */
-void cs_world_prepare(cs_World *w);
+** must be thread-safe when threads run (the default one is).
+** Returns CS_OK; CS_ENOMEM when a refit could not allocate (the world is
+** then not prepared: run none of the calls above at the same time), CS_EBUSY
+** inside a filter of the world. */
+cs_Status cs_world_prepare(cs_World *w);
 
 /* The scratch one call works in (gathered triangles, contacts, ...): one
 ** per thread of one's own. Made with the world's allocator; free it before

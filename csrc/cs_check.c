@@ -52,7 +52,8 @@ cs_Status cs_check_radius(cs_Error *e, int arg, const char *name, double r) {
   char b[CS_NUMBUF];
   if (!isfinite(r)) return cs_fail(e, CS_EINVAL, arg, "%s is %s", name, cs_fmtnum(b, r));
   if (!(r > 0)) return cs_fail(e, CS_EINVAL, arg, "%s must be > 0, got %s", name, cs_fmtnum(b, r));
-  if (!isfinite(1.0 / r)) return cs_fail(e, CS_EINVAL, arg, "%s is too small (%s)", name, cs_fmtnum(b, r));
+  if (r < CS_MIN_RADIUS)
+    return cs_fail(e, CS_EINVAL, arg, "%s is too small (< 1e-20), got %s", name, cs_fmtnum(b, r));
   if (r > CS_MAX_COORD)
     return cs_fail(e, CS_ERANGE, arg, "%s is out of range (|%s| > 1e30), got %s", name, name,
                    cs_fmtnum(b, r));

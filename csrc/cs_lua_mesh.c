@@ -46,6 +46,9 @@ static void check_coordinate(lua_State *L, int arg, int ty, double x, size_t v, 
   if (ty != LUA_TNUMBER) vertex_fail(L, arg, v, comp, ty, elem);
   if (!isfinite(x))
     argfail(L, arg, "vertex %s: %s is %s", fmtnum(b, (double)v), XYZ[comp], fmtnum(c, x));
+  if (fabs(x) > CS_MAX_COORD)
+    argfail(L, arg, "vertex %s: %s is out of range (|%s| > 1e30), got %s", fmtnum(b, (double)v),
+            XYZ[comp], XYZ[comp], fmtnum(c, x));
 }
 
 /* Reads the vertices at arg (flat {x1, y1, z1, ...} or {{x, y, z}, ...},

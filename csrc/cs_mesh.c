@@ -52,8 +52,8 @@ static cs_Status mesh_check(const cs_MeshDesc *d, size_t ntris, size_t *bad) {
   if (!d->vertices || d->vertex_count == 0 || ntris == 0) return CS_EINVAL;
   if (d->vertex_count > CS_MAX_VERTICES || ntris > CS_MAX_TRIANGLES) return CS_ETOOBIG;
   if (!d->indices && d->vertex_count % 3 != 0) return CS_EINVAL;
-  for (i = 0; i < 3 * d->vertex_count; i++)
-    if (!isfinite(d->vertices[i])) { *bad = i / 3; return CS_EINVAL; }
+  for (i = 0; i < 3 * d->vertex_count; i++)   /* finite, within CS_MAX_COORD */
+    if (!(fabs(d->vertices[i]) <= CS_MAX_COORD)) { *bad = i / 3; return CS_EINVAL; }
   if (d->indices)
     for (i = 0; i < 3 * ntris; i++)
       if (d->indices[i] >= d->vertex_count) { *bad = i; return CS_ERANGE; }
@@ -160,11 +160,11 @@ cs_Status cs_mesh_set_vertex(cs_Mesh *m, size_t i, const cs_Vec3 *p) {
   double *v;
   cs_Status s;
   if (i >= m->nverts) return cs_fail(&m->err, CS_ERANGE, 1, "vertex index out of range");
-  /* any finite vertex (as cs_mesh_new takes): triangles the calls cannot map
-  ** without overflow are skipped where they are gathered */
-  if ((s = cs_check_finite(&m->err, 2, "x", p->x)) != CS_OK ||
-      (s = cs_check_finite(&m->err, 3, "y", p->y)) != CS_OK ||
-      (s = cs_check_finite(&m->err, 4, "z", p->z)) != CS_OK)
+  /* within CS_MAX_COORD, as cs_mesh_new takes them (past it, trees of float
+  ** bounds and the calls' maps would lose the triangle) */
+  if ((s = cs_check_coord(&m->err, 2, "x", p->x)) != CS_OK ||
+      (s = cs_check_coord(&m->err, 3, "y", p->y)) != CS_OK ||
+      (s = cs_check_coord(&m->err, 4, "z", p->z)) != CS_OK)
     return s;
   v = m->verts + 3 * i;
   v[0] = p->x; v[1] = p->y; v[2] = p->z;
@@ -181,6 +181,10 @@ cs_Status cs_mesh_set_vertices(cs_Mesh *m, const double *xyz) {
     if (!isfinite(xyz[i]))
       return cs_fail(&m->err, CS_EINVAL, 1, "vertex %s: %s is %s", cs_fmtnum(b, (double)(i / 3 + 1)),
                      cs_names_xyz[i % 3], cs_fmtnum(c, xyz[i]));
+    if (fabs(xyz[i]) > CS_MAX_COORD)
+      return cs_fail(&m->err, CS_ERANGE, 1, "vertex %s: %s is out of range (|%s| > 1e30), got %s",
+                     cs_fmtnum(b, (double)(i / 3 + 1)), cs_names_xyz[i % 3], cs_names_xyz[i % 3],
+                     cs_fmtnum(c, xyz[i]));
   }
   memcpy(m->verts, xyz, 3 * (size_t)m->nverts * sizeof(double));
   cs_mesh_refit(m);

@@ -341,9 +341,12 @@ static void grid_build(cs_MoverSet *set) {
 /* The grid pays from a few dozen movers; rebuilt when it is too small or
 ** its cells are too fine for the largest mover. */
 void cs_moverset_prepare(cs_MoverSet *set) {
-  if (set->count > 32 && (!set->nbuckets || set->count > set->nbuckets ||
-                          set->max_half > set->cell))
-    grid_build(set);
+  if (!cs_moverset_ready(set)) grid_build(set);
+}
+
+int cs_moverset_ready(const cs_MoverSet *set) {
+  return !(set->count > 32 && (!set->nbuckets || set->count > set->nbuckets ||
+                               set->max_half > set->cell));
 }
 
 void cs_moverset_moved(cs_MoverSet *set, cs_Mover *m) {

@@ -54,6 +54,8 @@ void cs_moverset_remove(cs_MoverSet *set, cs_Mover *m);
 void cs_moverset_free(cs_MoverSet *set, const cs_Alloc *a);
 /* Builds the grid now if a query would (cs_world_prepare). */
 void cs_moverset_prepare(cs_MoverSet *set);
+/* Does the set have the grid it wants (none below a few dozen movers)? */
+int cs_moverset_ready(const cs_MoverSet *set);
 /* The mover moved or changed shape: its cell and the set's largest extent. */
 void cs_moverset_moved(cs_MoverSet *set, cs_Mover *m);
 /* Calls fn for every mover of the set whose bounds may meet the box [lo,

@@ -424,8 +424,15 @@ void cs_world_sync(cs_World *w) {
   }
 }
 
-void cs_world_prepare(cs_World *w) {
-  if (!w->busy) cs_world_refit(w);
+cs_Status cs_world_prepare(cs_World *w) {
+  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  cs_world_refit(w);
+  /* a refit that could not allocate leaves its work pending, which the
+  ** calls of the contract would then do at the same time */
+  if (w->broad.dirty || w->broad.rebuild || !cs_moverset_ready(&w->movers))
+    return cs_fail(&w->err, CS_ENOMEM, 0, "%s (the world is not prepared)",
+                   cs_status_string(CS_ENOMEM));
+  return cs_ok(&w->err);
 }
 
 void cs_world_refit(cs_World *w) {

@@ -121,12 +121,14 @@ local CHECKS = {
     if type(v) == "number" then
       if not (isFinite(v) and v > 0) then return name .. " must be > 0, got " .. describe(v) end
       if v > MAX_COORD then return format("%s is out of range (> 1e30), got %s", name, describe(v)) end
+      if v < 1e-20 then return format("%s is too small (< 1e-20), got %s", name, describe(v)) end
       return
     end
     local err = vec3(v, name)
     if err then return err end
     for i = 1, 3 do
       if v[i] <= 0 then return format("%s[%d] must be > 0, got %s", name, i, v[i]) end
+      if v[i] < 1e-20 then return format("%s[%d] is too small (< 1e-20), got %s", name, i, v[i]) end
     end
   end,
   position = vec3,

@@ -241,7 +241,7 @@ long cs_world_overlap(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const dou
 cs_Status cs_world_set_threads(cs_World *w, int k);
 int cs_world_get_threads(const cs_World *w);
 int cs_cpu_count(void);
-void cs_world_prepare(cs_World *w);
+cs_Status cs_world_prepare(cs_World *w);
 typedef struct cs_CallScratch cs_CallScratch;
 cs_Status cs_call_scratch_new(cs_World *w, cs_CallScratch **out);
 void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
@@ -644,6 +644,10 @@ end
 local function coordinate(arg, x, v, comp, elem)
   if type(x) ~= "number" then vertex_fail(arg, v, comp, x, elem) end
   if x - x ~= 0 then argerror(arg, format("vertex %s: %s is %s", fmtnum(v), XYZ[comp], fmtnum(x))) end
+  if x > 1e30 or x < -1e30 then
+    argerror(arg, format("vertex %s: %s is out of range (|%s| > 1e30), got %s", fmtnum(v), XYZ[comp],
+      XYZ[comp], fmtnum(x)))
+  end
   return x
 end
 

@@ -437,7 +437,7 @@ static void job_system(void) {
     cs_mover_set_position(still[i], &p);
     cs_world_add_mover(sc.w, still[i]);
   }
-  cs_world_prepare(sc.w);
+  check(cs_world_prepare(sc.w) == CS_OK, "prepare", cs_world_error(sc.w)->message);
   for (t = 0; t < 4; t++) {
     memset(&jobs[t], 0, sizeof jobs[t]);
     jobs[t].w = sc.w; jobs[t].m = sc.m;
@@ -486,6 +486,36 @@ static void job_system(void) {
   scene_free(&ref);
 }
 
+/* cs_world_prepare when its refit cannot allocate: CS_ENOMEM (the world is
+** not prepared, which the job system must know), then CS_OK once memory
+** comes back; a prepared world's first query allocates nothing. */
+static int deny;                            /* the gate: allocations fail */
+static cs_Alloc real;
+static void *gated(void *ud, void *ptr, size_t osize, size_t nsize) {
+  (void)ud;
+  if (deny && nsize > osize) return NULL;
+  return real.fn(real.ud, ptr, osize, nsize);
+}
+
+static void prepare_out_of_memory(void) {
+  Scene sc;
+  cs_Hit h;
+  cs_Vec3 o = V(0, 5, 0), d = V(0, -10, 0);
+  real = A;
+  A.fn = gated;
+  scene_build(&sc, 9, 200, 20, 1.0);        /* 200 added movers: the grid is wanted */
+  deny = 1;
+  check(cs_world_prepare(sc.w) == CS_ENOMEM, "prepare says when it could not refit",
+        cs_world_error(sc.w)->message);
+  deny = 0;
+  check(cs_world_prepare(sc.w) == CS_OK, "prepare succeeds once memory is back", "");
+  deny = 1;
+  check(cs_world_raycast(sc.w, &o, &d, ~0u, &h) >= 0, "a prepared world's query needs no memory", "");
+  deny = 0;
+  scene_free(&sc);
+  A = real;
+}
+
 /* }================================================================== */
 
 int main(int argc, char **argv) {
@@ -521,6 +551,7 @@ int main(int argc, char **argv) {
   edits_refused(1);
   edits_refused(3);
   job_system();
+  prepare_out_of_memory();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
