@@ -60,7 +60,10 @@
 ** freed with its *_free function; the library holds no global state but an
 ** atomic counter of world ids. A mesh must outlive the bodies that use it
 ** (the Lua bindings guarantee this). A world may be used by one thread at a
-** time; worlds are independent. The contacts of a mover (cs_mover_contact)
+** time; worlds are independent, but a mesh they share is not: an edited mesh
+** (cs_mesh_set_vertex) is refit by the first call that uses it, so refit it
+** (cs_mesh_refit, or cs_world_prepare on each world in turn) before worlds
+** that share it run on different threads. The contacts of a mover (cs_mover_contact)
 ** are valid until its next call that moves it. The body pointers a mover
 ** reports (contacts, ground) point into the world of its last call and
 ** dangle once that world is freed; the mover itself never reads them again
