@@ -123,7 +123,7 @@ static int rides(const cs_World *w, const cs_Mover *m, const cs_Body *b) {
 }
 
 /* Where b's new placement puts its rider m: its anchor in b's space. */
-static cs_Vec3 rider_place(const cs_Body *b, const cs_Mover *m) {
+CS_INLINE cs_Vec3 rider_place(const cs_Body *b, const cs_Mover *m) {
   return v3_add(m3_apply(&b->A, m->ground_anchor), b->T);
 }
 
