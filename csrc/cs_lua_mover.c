@@ -2,6 +2,7 @@
 ** cs_lua_mover.c: movers from Lua: cs.newMover, the fields (settings), the
 ** setters, the last call's contacts, ground and sensor events.
 */
+#include <ctype.h>
 #include <float.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,24 @@ static int mover_field(const char *k) {
   for (i = 0; i < MF_N; i++)
     if (strcmp(mover_fields[i], k) == 0) return i;
   return -1;
+}
+
+/* For an unknown field k: the field whose name differs from k only in case
+** (a typo such as stepheight), as "' (did you mean '...'?)" to follow k's
+** closing quote in a message, else "'". The shape fields count too. */
+static const char *field_hint(const char *k, char *buf, size_t n) {
+  static const char *const shape[] = {"radius", "position", "up", "orientation", NULL};
+  int i, j;
+  for (j = 0; j < 2; j++)
+    for (i = 0; (j == 0 ? mover_fields[i] : shape[i]) != NULL; i++) {
+      const char *f = j == 0 ? mover_fields[i] : shape[i], *a = k;
+      while (*a && *f && tolower((unsigned char)*a) == tolower((unsigned char)*f)) { a++; f++; }
+      if (*a == '\0' && *f == '\0') {
+        snprintf(buf, n, "' (did you mean '%s'?)", j == 0 ? mover_fields[i] : shape[i]);
+        return buf;
+      }
+    }
+  return "'";
 }
 
 /* What to add to "Mover expected, got t": a character (the Lua layer's)
@@ -158,7 +177,8 @@ int cs_newMover(lua_State *L) {
       vals[f] = check_field(L, f, vi, 1, NULL);
       have[f] = lua_isnil(L, vi) ? 2 : 1;     /* 2: nil (skin: auto) */
     } else {
-      argfail(L, 1, "unknown Mover field '%s'", k);
+      char hint[64];
+      argfail(L, 1, "unknown Mover field '%s%s", k, field_hint(k, hint, sizeof hint));
     }
     lua_pop(L, 1);
   }
@@ -240,7 +260,8 @@ static int mover___newindex(lua_State *L) {
   double d;
   MoverUD *m = check_mover(L, 1);
   if (f < 0) {
-    if (k != NULL) fail_at(L, 2, "__newindex", "unknown Mover field '%s'", k);
+    char hint[64];
+    if (k != NULL) fail_at(L, 2, "__newindex", "unknown Mover field '%s%s", k, field_hint(k, hint, sizeof hint));
     fail_at(L, 2, "__newindex", "unknown Mover field (a %s key)", luaL_typename(L, 2));
   }
   d = check_field(L, f, 3, 3, "__newindex");

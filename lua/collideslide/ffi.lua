@@ -28,6 +28,10 @@
 --     the core stopped, the error raised again.
 -- See bench/RESULTS.md ("LuaJIT: FFI vs C module") for the speed of both.
 
+if type(jit) ~= "table" then            -- (plain Lua has no FFI: say which module to use)
+  error("collideslide.ffi is the LuaJIT FFI binding; under " .. _VERSION
+    .. " require \"collideslide\" (the C module: make LUA=" .. _VERSION:gsub("Lua ", "lua") .. ")", 2)
+end
 local ffi = require "ffi"
 
 local type, select, tonumber, tostring, error, pcall, rawget, rawequal, pairs, next =
@@ -513,6 +517,7 @@ local function address(o)
 end
 
 -- "unknown <Type> field ..." for __newindex.
+local field_hint                              -- (Movers)
 local function unknown_field(kind, k, list)
   if type(k) ~= "string" then fail_at(2, "__newindex", format("unknown %s field (a %s key)", kind, type(k))) end
   fail_at(2, "__newindex", format("unknown %s field '%s'%s", kind, k, list or ""))
@@ -1230,6 +1235,19 @@ local FIELD_ORDER = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes",
 
 local function check_mover(v, arg, none, fname) return check_live(v, MOVER_MT, arg, none, fname) end
 
+-- For an unknown field k: " (did you mean 'stepHeight'?)" when it differs from
+-- a field (or a shape field) only in case, else "" (the C module's words).
+local HINT_NAMES = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
+  "snapDistance", "collidesWith", "layers", "filter", "radius", "position", "up", "orientation" }
+function field_hint(k)
+  if type(k) ~= "string" then return "" end
+  local lk = string.lower(k)
+  for i = 1, #HINT_NAMES do
+    if string.lower(HINT_NAMES[i]) == lk then return format(" (did you mean '%s'?)", HINT_NAMES[i]) end
+  end
+  return ""
+end
+
 -- A mover that is moving (its filter runs) cannot be changed.
 local function check_mover_idle(m, fname)
   if m._busy then error(fname .. ": the mover is busy (its move is under way: called from a filter)", 0) end
@@ -1308,7 +1326,7 @@ local function newMover(...)
     elseif FIELDS[k] then
       vals[k] = check_field(FIELDS[k], k, v, 1, nil)
     else
-      argerror(1, format("unknown Mover field '%s'", k))
+      argerror(1, format("unknown Mover field '%s'%s", k, field_hint(k)))
     end
   end
   MOVER_OUT[0] = nil
@@ -1381,7 +1399,7 @@ end
 function MOVER_MT.__newindex(self, k, v)
   local f = FIELDS[k]
   check_mover(self, 1, false, "__newindex")
-  if f == nil then unknown_field("Mover", k) end
+  if f == nil then unknown_field("Mover", k, field_hint(k)) end
   local d = check_field(f, k, v, 3, "__newindex")
   check_mover_idle(self, "__newindex")
   if f == MF_FILTER then self._filter = v or false
