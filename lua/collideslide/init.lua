@@ -19,16 +19,18 @@ local function explain(err)
       .. "` in the collideslide folder (it writes build/" .. lua .. "/collideslide/core.so), "
       .. "then `eval \"$(make -s env" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
       .. ")\"` there (LUA_CPATH for any directory) or `make install" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
-      .. " PREFIX=...`; or `luarocks" .. (lua == "luajit" and " --lua-version=5.1" or
-        lua == "lua5.4" and "" or " --lua-version=" .. lua:sub(4))
-      .. " make --local rockspec/collideslide-scm-1.rockspec`"
+      .. " PREFIX=...`; or `luarocks --lua-version=" .. (lua == "luajit" and "5.1" or lua:sub(4))
+      .. " make --local rockspec/collideslide-scm-1.rockspec` and `eval \"$(luarocks --lua-version="
+      .. (lua == "luajit" and "5.1" or lua:sub(4)) .. " path)\"`"
   end
   local symbol = err:match("undefined symbol: ([%w_]+)")
   if symbol and symbol:match("^lua") then
     local file = err:match("from file '([^']*)'") or "collideslide/core.so"
     return "collideslide: " .. file .. " was built for another Lua than " .. lua
       .. " (undefined symbol " .. symbol .. "): build it for this one with `make LUA=" .. lua
-      .. "` (build/" .. lua .. "/collideslide/core.so) and put that first on package.cpath"
+      .. "` (build/" .. lua .. "/collideslide/core.so) and put that first on package.cpath, or"
+      .. " reinstall the rock for it: `luarocks --lua-version=" .. (lua == "luajit" and "5.1" or lua:sub(4))
+      .. " make --local rockspec/collideslide-scm-1.rockspec`"
   end
   return err
 end
