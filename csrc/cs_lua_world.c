@@ -113,7 +113,6 @@ static cs_Status apply_xform(cs_Body *body, const Xform *x) {
   return cs_body_set_transform(body, &t, q, &s);
 }
 
-/* cs.newWorld() -> world */
 /* The world handles by their core worlds (a table with weak values in the
 ** registry), so that what knows only a core world (an added mover's, at its
 ** close) finds the handle and asks whether it is busy. */
@@ -141,6 +140,7 @@ WorldUD *world_of(lua_State *L, const cs_World *cw) {
   return w != NULL && w->world == cw ? w : NULL;
 }
 
+/* cs.newWorld() -> world */
 int cs_newWorld(lua_State *L) {
   cs_Alloc a = lua_alloc(L);
   cs_Status s;
