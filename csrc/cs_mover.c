@@ -62,8 +62,7 @@ cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p) {
   if (m->set) cs_moverset_moved(m->set, m);
   m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
   m->ground_body = NULL;  /* nor does the platform it stood on, */
-  m->carried = 0;         /* nor how far that took it */
-  m->carried_by = v3(0, 0, 0);
+  m->carried = 0;         /* nor its taking it along */
   m->clean = 0;
   return CS_OK;
 }

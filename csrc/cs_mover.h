@@ -127,11 +127,10 @@ struct cs_Mover {
   uint64_t ground_mover_id;
   /* its ground body's setTransform took it along since its last call
   ** (cs_world.c, carry_riders): that call carries it by the anchor only,
-  ** never by the body's velocity again, and counts carried_by (how far it
-  ** was taken) in its last_move, which carries the movers standing on it */
+  ** never by the body's velocity again */
   int carried;
-  cs_Vec3 carried_by;
   int carrying;           /* set only while carry_riders sweeps its riders */
+  int moving;             /* a move of it is under way (cs_world.c, move) */
   /* the sensors of the last call: its events, and those it ended inside of */
   cs_SensorEvent *sevents;
   size_t nsevents, capsevents;

@@ -57,6 +57,7 @@ void cs_world_free(cs_World *w) {
   for (i = 0; i < (size_t)w->ntscratch; i++) cs_scratch_release(&w->tscratch[i]);
   cs_free(&a, w->tscratch, (size_t)w->ntscratch * sizeof(cs_CallScratch));
   cs_free(&a, w->bmem, w->capbmem);
+  cs_free(&a, w->carry, w->capcarry * sizeof(cs_Mover *));
   cs_scratch_release(&w->scratch);
   cs_broad_free(&w->broad);
   sensors_free(w);
@@ -90,13 +91,14 @@ void cs_scratch_release(cs_CallScratch *sc) {
   cs_free(a, ss->inside, ss->capinside * sizeof(cs_SensorRef));
 }
 
-static void carry_riders(cs_World *w, cs_Body *b);
+static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 oldT);
 static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self,
                            const cs_Body *hidden, cs_Vec3 p, cs_Vec3 r, const double q[4],
                            cs_Vec3 d, unsigned mask, cs_Hit *hit, int darg);
 
 static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3 t) {
-  cs_Mat3 id = m3_identity();
+  cs_Mat3 id = m3_identity(), oldA = b->A;
+  cs_Vec3 oldT = b->T;
   int i, j;
   double f = 0;
   b->A = *A;
@@ -111,7 +113,7 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
   if (b->world) {
     cs_broad_moved(&b->world->broad);
     b->world->version++;
-    if (b->riders) carry_riders(b->world, b);
+    if (b->riders) carry_riders(b->world, b, &oldA, oldT);
   }
 }
 
@@ -142,52 +144,92 @@ static int path_near_sensor(cs_World *w, const cs_Mover *m, cs_Vec3 a, cs_Vec3 b
   return 0;
 }
 
-/* Can rider m go straight to where b now puts it? The segment is swept
-** against everything m collides with but b itself and the other riders
-** (which go along), by m grown half a skin every way, so that it lands
+/* Can mover m go straight to `to`, where b's placement puts it? The segment
+** is swept against everything m collides with but b itself and the movers
+** going along (carrying), by m grown half a skin every way, so that it lands
 ** that far from anything; no filter is asked (a setTransform is no call):
 ** what a filter would let it pass blocks it here, and its call carries it
 ** instead. So does a sensor near the way, whose events only a call's path
 ** gives. */
-static int rider_path_clear(cs_World *w, const cs_Mover *m, const cs_Body *b) {
-  cs_Vec3 d = v3_sub(rider_place(b, m), m->pos), r;
+static int rider_path_clear(cs_World *w, const cs_Mover *m, const cs_Body *b, cs_Vec3 to) {
+  cs_Vec3 d = v3_sub(to, m->pos), r;
   double h = 0.5 * cs_mover_skin(m);
   cs_Hit hit;
   if (v3_len2(d) == 0) return 1;
-  if (path_near_sensor(w, m, m->pos, rider_place(b, m))) return 0;
+  if (path_near_sensor(w, m, m->pos, to)) return 0;
   r = v3_add(m->radius, v3(h, h, h));
   return sweep_ellipsoid(w, &w->scratch, NULL, b, m->pos, r, m->oriented ? m->q : NULL, d,
                          m->collides_with, &hit, 1) == 0;
 }
 
-/* A body placed anew takes the added movers standing on it along (their
-** anchors in its space, issue 14): a platform placed after its riders moved
-** then carries them as one placed before, and the riders' next call sees no
-** carry left to do (not even the body's velocity: m->carried). Only when
-** every rider's way there is clear (rider_path_clear): a rider would else be
-** put through a wall, or into a mover standing on it, with no sweep. Then
-** none goes, and each rider's next call carries it, sliding, as a mover that
-** is not added. A rider of another world, or of a removed body, stays; so
-** do all while a move is under way (a filter placed the body: the move
-** holds the scratch the sweeps need). */
-static void carry_riders(cs_World *w, cs_Body *b) {
-  size_t i;
-  int any = 0, clear = 1;
-  if (w->busy) return;
-  for (i = 0; i < w->movers.count; i++) {
-    cs_Mover *m = w->movers.items[i];
-    m->carrying = rides(w, m, b);
-    any |= m->carrying;
+/* Appends m to the movers going along (w->carry, *n of them); 0 when the
+** list cannot grow. */
+static int carry_push(cs_World *w, cs_Mover *m, size_t *n) {
+  if (*n == w->capcarry &&
+      cs_grow(&w->alloc, (void **)&w->carry, &w->capcarry, *n + 1, sizeof(cs_Mover *)) != CS_OK)
+    return 0;
+  m->carrying = 1;
+  w->carry[(*n)++] = m;
+  return 1;
+}
+
+/* Appends the movers standing on those going along, at any depth (their
+** ground mover one of them: by pointer and id, never read through, as
+** live_ground_mover); 0 when the list cannot grow. */
+static int carry_stacked(cs_World *w, size_t *n) {
+  size_t i, k, from = 0;
+  while (from < *n) {
+    size_t to = *n;
+    for (i = 0; i < w->movers.count; i++) {
+      cs_Mover *o = w->movers.items[i];
+      if (o->carrying || o->world != w->id || !o->has_ground || !o->ground_mover) continue;
+      for (k = from; k < to; k++)
+        if (o->ground_mover == w->carry[k] && o->ground_mover_id == w->carry[k]->id &&
+            (w->carry[k]->layers & o->collides_with))
+          break;
+      if (k < to && !carry_push(w, o, n)) return 0;
+    }
+    from = to;
   }
-  b->riders = any;
-  for (i = 0; i < w->movers.count && any && clear; i++)
-    if (w->movers.items[i]->carrying) clear = rider_path_clear(w, w->movers.items[i], b);
-  for (i = 0; i < w->movers.count && any; i++) {
-    cs_Mover *m = w->movers.items[i];
-    if (m->carrying && clear) {
-      cs_Vec3 to = rider_place(b, m);
-      m->carried_by = v3_add(m->carried_by, v3_sub(to, m->pos));
-      m->pos = to;
+  return 1;
+}
+
+/* Where b's placement by d puts a mover going along: a rider at its anchor
+** in b's space, a mover standing on one moved by d as well. */
+static cs_Vec3 carry_target(const cs_Body *b, const cs_Mover *m, cs_Vec3 d) {
+  return m->ground_body == b ? rider_place(b, m) : v3_add(m->pos, d);
+}
+
+/* A body placed anew takes the added movers standing on it along (issue
+** 14), and the movers standing on those: a platform placed after its riders
+** moved then carries them as one placed before, and the riders' next call
+** sees no carry left to do (not even the body's velocity: m->carried). Only
+** when the placement moves the body without turning or scaling it (every
+** mover going along then moves by the same d and meets none of the others),
+** when none of them is moving (a filter, maybe in another world, placed the
+** body), and when every one's way is clear (rider_path_clear): else a rider
+** would be put into a wall, a ceiling or another mover, with no sweep. Then
+** none goes, and each rider's next call carries it, sliding, as a mover that
+** is not added (by its anchor, which follows turns). A rider of another
+** world, or of a removed body, stays; so do all while a move of this world
+** is under way (it holds the scratch the sweeps need). */
+static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 oldT) {
+  size_t i, n = 0;
+  int ok = 1, clear;
+  cs_Vec3 d = v3_sub(b->T, oldT);
+  if (w->busy) return;
+  for (i = 0; i < w->movers.count && ok; i++)
+    if (rides(w, w->movers.items[i], b)) ok = carry_push(w, w->movers.items[i], &n);
+  b->riders = n > 0;
+  clear = ok && n > 0 && memcmp(oldA, &b->A, sizeof b->A) == 0 && carry_stacked(w, &n);
+  for (i = 0; i < n && clear; i++) {
+    const cs_Mover *m = w->carry[i];   /* (in_batch first: moving may be a thread's) */
+    clear = !m->in_batch && !m->moving && rider_path_clear(w, m, b, carry_target(b, m, d));
+  }
+  for (i = 0; i < n; i++) {
+    cs_Mover *m = w->carry[i];
+    if (clear) {
+      m->pos = carry_target(b, m, d);
       m->carried = 1;
       cs_moverset_moved(&w->movers, m);
     }
@@ -887,9 +929,8 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   if (s == CS_ERANGE)
     return cs_fail(sc->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
   if (s != CS_OK) return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
-  m->last_move = v3_add(v3_sub(m->pos, before), m->carried_by);
+  m->last_move = v3_sub(m->pos, before);
   m->carried = 0;
-  m->carried_by = v3(0, 0, 0);
   if (!sc->shared) cs_world_file_mover(w, m);
   m->world = w->id;
   m->clean = ends_clear;
@@ -939,8 +980,8 @@ cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
 
 
 /* The move proper, its arguments checked; see cs_world_move. */
-static cs_Status move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk,
-                      const cs_Vec3 *gravity, const cs_MoveStart *st) {
+static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk,
+                         const cs_Vec3 *gravity, const cs_MoveStart *st) {
   cs_ESpace es;
   cs_SlideSet set;
   cs_Vec3 lo, hi;
@@ -1002,6 +1043,17 @@ static cs_Status move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk
     }
   }
   return slide(w, sc, m, &set);
+}
+
+/* move_in, with the mover marked as moving meanwhile (a placement from its
+** filter must not take it along: carry_riders). */
+static cs_Status move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk,
+                      const cs_Vec3 *gravity, const cs_MoveStart *st) {
+  cs_Status s;
+  m->moving = 1;
+  s = move_in(w, sc, m, walk, gravity, st);
+  m->moving = 0;
+  return s;
 }
 
 cs_Status cs_world_move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, const cs_Vec3 *walk,

@@ -73,6 +73,8 @@ struct cs_World {
   int ntscratch;
   void *bmem;               /* a batch's arrays, kept from call to call */
   size_t capbmem;           /* (bytes) */
+  cs_Mover **carry;         /* the movers a placed body takes along (carry_riders) */
+  size_t capcarry;
 };
 
 /* Brings the broad phase (and the world's version) up to date with moves

@@ -198,6 +198,63 @@ describe("Movers that meet", function()
       end
     end)
 
+    -- a stack of added movers on a lift placed 0.1 higher each frame goes up
+    -- with it, in either order of the calls (the bottom one's way up was
+    -- blocked by the one on it: neither moved, and the lift swallowed it)
+    for _, order in ipairs { "bottom first", "top first" } do
+      it("lifts a stack of added movers (" .. order .. ")", function()
+        local w = cs.newWorld()
+        local lift = w:add(cs.newMesh(cs.box(-2, -0.5, -2, 2, 0, 2)))
+        local a = cs.newMover { radius = 0.5, position = { 0, 0.505, 0 } }
+        local b = cs.newMover { radius = 0.5, position = { 0, 1.51, 0 } }
+        w:addMover(a); w:addMover(b)
+        local list = order == "bottom first" and { a, b } or { b, a }
+        for _ = 1, 3 do for _, m in ipairs(list) do w:collideAndSlide(m, 0, 0, 0, 0, -0.02, 0) end end
+        for f = 1, 20 do
+          lift:setTransform(0, 0.1 * f, 0)
+          for _, m in ipairs(list) do w:collideAndSlide(m, 0, 0, 0, 0, -0.02, 0) end
+          local _, ya = a:getPosition()
+          local gap = ya - 0.5 - 0.1 * f
+          assert.is_true(gap >= -1e-9 and gap <= 2 * a.skin + 1e-9, ("frame %d: gap %g"):format(f, gap))
+          assert.is_true(dist(a, b) >= 1 - 1e-9, ("frame %d: overlap %g"):format(f, 1 - dist(a, b)))
+          assert.is_false(a:wasStuck())
+        end
+      end)
+    end
+
+    -- a turn of the platform leaves its riders to their calls (ellipsoids
+    -- side by side turned a quarter were placed into each other)
+    it("leaves its riders to their calls when turned", function()
+      local w = cs.newWorld()
+      local plat = w:add(cs.newMesh(cs.box(-4, -1, -4, 4, 0, 4)))
+      local a = cs.newMover { radius = { 1, 0.5, 0.3 }, position = { 0, 0.51, -0.35 } }
+      local b = cs.newMover { radius = { 1, 0.5, 0.3 }, position = { 0, 0.51, 0.35 } }
+      w:addMover(a); w:addMover(b)
+      w:collideAndSlide(a, 0, 0, 0, 0, -0.2, 0); w:collideAndSlide(b, 0, 0, 0, 0, -0.2, 0)
+      local s = math.sqrt(0.5)
+      plat:setTransform(0, 0, 0, 0, s, 0, s)
+      assert.are.equal(0, w:overlap(a))                   -- not placed into b
+      w:collideAndSlide(a, 0, 0, 0, 0, -0.2, 0); w:collideAndSlide(b, 0, 0, 0, 0, -0.2, 0)
+      assert.are.equal(0, w:overlap(a))
+      assert.are.equal(0, w:overlap(b))
+    end)
+
+    -- a placement from a filter (here of another world) does not move a
+    -- mover whose move is under way
+    it("does not take along a mover that is moving", function()
+      local wa, wb = cs.newWorld(), cs.newWorld()
+      wa:add(cs.newMesh(cs.box(-5, -1, -5, 5, 0, 5)))
+      wa:add(cs.newMesh(cs.box(1, 0, -5, 3, 3, 5)))      -- a wall in world A
+      local pb = wb:add(cs.newMesh(cs.box(-5, -1, -5, 5, 0, 5)))
+      local m = cs.newMover { radius = 0.5, position = { 0, 0.505, 0 } }
+      wb:addMover(m)
+      wb:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      assert.are.equal(pb, m:getGroundBody())
+      m.filter = function() pb:setTransform(2, 0, 0); return "slide" end
+      local x = wa:collideAndSlide(m, 0.1, 0, 0, 0, -0.1, 0)
+      assert.are.equal(0.1, x)                          -- not put into A's wall at x = 2
+    end)
+
     -- a platform the mover no longer collides with (disabled, or a layer
     -- its collidesWith left out) carries no rider, added or not
     for _, how in ipairs { "disabled", "a layer left out" } do
