@@ -194,12 +194,13 @@ double cs_world_get_friction(const cs_World *world, int tag);
 
 /* A body point p lands at T + R(q) * (S * p). q need not be normalised
 ** (it is normalised here; it must not be zero). Scale components must be
-** nonzero. The added movers standing on the body (cs_world_add_mover) go
-** along when the way is clear for all of them (swept, half a skin to
-** spare, near no sensor they meet), and their next call does not carry
-** them again; else their calls
-** carry them (outside a move only: a filter's placement leaves them to
-** their calls). Movers not added are carried by their next call. */
+** nonzero. The added movers standing on the body (cs_world_add_mover), and
+** those standing on them, go along when the body was moved without a turn
+** or a scale, none of them is in a move, and the way is clear for all of
+** them (swept, half a skin to spare, near no sensor they meet); their next
+** call does not carry them again. Else (and always inside a move of this
+** world) their calls carry them. Movers not added are carried by their next
+** call. */
 cs_Status cs_body_set_transform(cs_Body *body, const cs_Vec3 *t, const double q[4],
                                 const cs_Vec3 *s);
 /* A general affine map: m is 4x4 column-major (m[12..14] the translation);
