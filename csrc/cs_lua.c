@@ -25,6 +25,7 @@
 ** Arrays (vertices, indices, tags, transforms) are read raw (lua_rawgeti, no
 ** __index) and must have no holes.
 */
+#include <ctype.h>
 #include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -234,10 +235,26 @@ void *new_object(lua_State *L, const csl_Type *t) {
   return p;
 }
 
+/* A method given something else than its object as argument 1 was called
+** with a dot for a colon (m.getPosition()): the message names the fix, as
+** the Lua layer's do ("call it with a colon, mover:getPosition(...)"). */
 void *check_type(lua_State *L, int arg, const csl_Type *t) {
   void *p = test_type(L, arg, t);
-  if (p == NULL) argfail(L, arg, "%s expected, got %s", t->name, tname(L, arg));
-  return p;
+  lua_Debug ar;
+  if (p != NULL) return p;
+  if (arg == 1 && lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name != NULL &&
+      ar.name[0] != '_' && ar.name[0] != '?') {
+    const char *dot = strrchr(t->name, '.');
+    char obj[32];
+    size_t i;
+    for (i = 0; dot && dot[i + 1] && i + 1 < sizeof obj; i++)   /* "collideslide.Mover" -> "mover" */
+      obj[i] = (char)(i == 0 ? tolower((unsigned char)dot[1]) : dot[i + 1]);
+    obj[i] = '\0';
+    argfail(L, arg, "%s expected, got %s: call it with a colon, %s:%s(...)", t->name, tname(L, arg),
+            obj, ar.name);
+  }
+  argfail(L, arg, "%s expected, got %s", t->name, tname(L, arg));
+  return NULL;
 }
 
 /* The allocator of the core's objects: the C library's, not the state's.

@@ -408,6 +408,14 @@ describe("mover defaults are the papers', character defaults game-style", functi
     assert.is_true(ch.mover.blockSteepSlopes)
   end)
 
+  it("a method called with a dot names the fix, as the character's do", function()
+    local w, m = cs.newWorld(), cs.newMover()
+    assert.matches("collideslide.Mover expected, got [%w ]+: call it with a colon, mover:getPosition%(...%)",
+      errorOf(function() local x = m.getPosition(); return x end))
+    assert.matches("collideslide.World expected, got collideslide.Mover: call it with a colon, "
+      .. "world:collideAndSlide%(...%)", errorOf(function() local x = w.collideAndSlide(m, 1, 0, 0); return x end))
+  end)
+
   it("a field misspelled in case is named, as the character names its own", function()
     local m = cs.newMover()
     assert.matches("unknown Mover field 'stepheight' %(did you mean 'stepHeight'%?%)",

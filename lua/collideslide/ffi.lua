@@ -341,8 +341,10 @@ local MESH_MT, WORLD_MT, BODY_MT, MOVER_MT, SENSOR_MT =
 
 -- "bad argument #arg to 'fname' (msg)", numbered as luaL_argerror does: found
 -- the nearest Lua-facing function on the stack, a method call does not count
--- self ("calling 'f' on bad self" when self is the bad one).
-local function argerror(arg, msg)
+-- self ("calling 'f' on bad self" when self is the bad one). obj: argument 1
+-- is that object's ("mover"), so a bad one there was a dot for a colon, and
+-- the message names the fix as the C module's does.
+local function argerror(arg, msg, obj)
   local level, name, namewhat = 2, nil, nil
   while true do
     local info = debug.getinfo(level, "nf")
@@ -354,6 +356,8 @@ local function argerror(arg, msg)
   if namewhat == "method" then
     arg = arg - 1
     if arg == 0 then error(format("calling '%s' on bad self (%s)", name, msg), 0) end
+  elseif obj and arg == 1 and name and name:sub(1, 2) ~= "__" then
+    msg = format("%s: call it with a colon, %s:%s(...)", msg, obj, name)
   end
   error(format("bad argument #%d to '%s' (%s)", arg, name or "?", msg), 0)
 end
@@ -401,8 +405,12 @@ end
 local function check_is(v, mt, arg, none, fname, prefix)
   if getmetatable(v) ~= mt then
     local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
-    fail_at(arg, fname, (prefix or "") .. mt.__name .. " expected, got " .. t
-      .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or ""))
+    local msg = (prefix or "") .. mt.__name .. " expected, got " .. t
+      .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or "")
+    if fname == nil and prefix == nil and t ~= "collideslide.Character" then
+      argerror(arg, msg, string.lower(mt.__name:sub(14, 14)) .. mt.__name:sub(15))
+    end
+    fail_at(arg, fname, msg)
   end
   return v
 end
