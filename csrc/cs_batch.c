@@ -599,7 +599,7 @@ cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Move
   if (m->set)
     return cs_fail(sc->err, CS_EINVAL, 0,
                    "the mover is added to a world: move it with the world's own calls");
-  if (w->broad.dirty || w->broad.rebuild)
+  if (cs_broad_pending(&w->broad))
     return cs_fail(sc->err, CS_EINVAL, 0, "the world has changes pending: call cs_world_prepare first");
   return cs_world_move(w, sc, m, walk, gravity, NULL);
 }

@@ -471,7 +471,7 @@ cs_Status cs_world_prepare(cs_World *w) {
   cs_world_refit(w);
   /* a refit that could not allocate leaves its work pending, which the
   ** calls of the contract would then do at the same time */
-  if (w->broad.dirty || w->broad.rebuild || !cs_moverset_ready(&w->movers))
+  if (cs_broad_pending(&w->broad) || !cs_moverset_ready(&w->movers))
     return cs_fail(&w->err, CS_ENOMEM, 0, "%s (the world is not prepared)",
                    cs_status_string(CS_ENOMEM));
   return cs_ok(&w->err);
@@ -1169,7 +1169,7 @@ int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, co
 
 int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
                       cs_Hit *hit) {
-  if (sc->shared && (w->broad.dirty || w->broad.rebuild))
+  if (sc->shared && cs_broad_pending(&w->broad))
     return -(int)cs_fail(sc->err, CS_EINVAL, 0,
                          "the world has changes pending: call cs_world_prepare first");
   return sweep_ellipsoid(w, sc, m, NULL, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
