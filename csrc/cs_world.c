@@ -117,11 +117,15 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
   }
 }
 
-/* Is m an added mover of w standing on b at its last call, and does b
-** still carry it (as live_ground_body: enabled, a layer m collides with)? */
-static int rides(const cs_World *w, const cs_Mover *m, const cs_Body *b) {
-  return m->world == w->id && m->has_ground && m->ground_body == b &&
-         m->ground_generation == b->generation && b->enabled && (b->layers & m->collides_with);
+/* The ground body of the last call, if that call was in this world, the
+** body is still in it and the mover still collides with it (only then does
+** it carry the mover). The world id is checked first: a body of another
+** world may be freed memory. */
+static const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) {
+  const cs_Body *b = m->ground_body;
+  if (m->world != w->id || !m->has_ground || !b) return NULL;
+  if (!b->alive || b->generation != m->ground_generation) return NULL;
+  return b->enabled && (b->layers & m->collides_with) ? b : NULL;
 }
 
 /* Where b's new placement puts its rider m: its anchor in b's space. */
@@ -219,7 +223,7 @@ static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 o
   cs_Vec3 d = v3_sub(b->T, oldT);
   if (w->busy) return;
   for (i = 0; i < w->movers.count && ok; i++)
-    if (rides(w, w->movers.items[i], b)) ok = carry_push(w, w->movers.items[i], &n);
+    if (live_ground_body(w, w->movers.items[i]) == b) ok = carry_push(w, w->movers.items[i], &n);
   b->riders = n > 0;
   clear = ok && n > 0 && memcmp(oldA, &b->A, sizeof b->A) == 0 && carry_stacked(w, &n);
   for (i = 0; i < n && clear; i++) {
@@ -658,16 +662,6 @@ static void ellipsoid_box(const cs_ESpace *es, double margin, cs_Vec3 *lo, cs_Ve
   *hi = v3_add(es->c0, h);
 }
 
-/* The ground body of the last call, if that call was in this world, the
-** body is still in it and the mover still collides with it (only then does
-** it carry the mover). The world id is checked first: a body of another
-** world may be freed memory. */
-static const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) {
-  const cs_Body *b = m->ground_body;
-  if (m->world != w->id || !m->has_ground || !b) return NULL;
-  if (!b->alive || b->generation != m->ground_generation) return NULL;
-  return b->enabled && (b->layers & m->collides_with) ? b : NULL;
-}
 
 /* How the ground body moved its rider since the last call: its velocity
 ** when one is set (API.md), else the motion of the rider's anchor in the
