@@ -1243,19 +1243,6 @@ local FIELD_ORDER = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes",
 
 local function check_mover(v, arg, none, fname) return check_live(v, MOVER_MT, arg, none, fname) end
 
--- For an unknown field k: " (did you mean 'stepHeight'?)" when it differs from
--- a field (or a shape field) only in case, else "" (the C module's words).
-local HINT_NAMES = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
-  "snapDistance", "collidesWith", "layers", "filter", "radius", "position", "up", "orientation" }
-function field_hint(k)
-  if type(k) ~= "string" then return "" end
-  local lk = string.lower(k)
-  for i = 1, #HINT_NAMES do
-    if string.lower(HINT_NAMES[i]) == lk then return format(" (did you mean '%s'?)", HINT_NAMES[i]) end
-  end
-  return ""
-end
-
 -- A mover that is moving (its filter runs) cannot be changed.
 local function check_mover_idle(m, fname)
   if m._busy then error(fname .. ": the mover is busy (its move is under way: called from a filter)", 0) end
@@ -1311,6 +1298,21 @@ end
 local SHAPE = { { "radius", RXYZ, C.cs_mover_set_radius }, { "position", XYZ, C.cs_mover_set_position },
   { "up", XYZ, C.cs_mover_set_up }, { "orientation", QXYZW, C.cs_mover_set_orientation } }
 for _, sh in ipairs(SHAPE) do SHAPE[sh[1]] = sh end
+
+-- For an unknown field k: " (did you mean 'stepHeight'?)" when it differs from
+-- a field or a shape field (the names of FIELDS and SHAPE) only in case, else
+-- "" (the C module's words).
+function field_hint(k)
+  if type(k) ~= "string" then return "" end
+  local lk = string.lower(k)
+  for name in next, FIELDS do
+    if string.lower(name) == lk then return format(" (did you mean '%s'?)", name) end
+  end
+  for i = 1, #SHAPE do
+    if string.lower(SHAPE[i][1]) == lk then return format(" (did you mean '%s'?)", SHAPE[i][1]) end
+  end
+  return ""
+end
 
 --- cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
 ---   orientation = {qx, qy, qz, qw}, up = {x, y, z}, <any field>} -> mover
