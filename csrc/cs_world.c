@@ -121,7 +121,7 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
 ** body is still in it and the mover still collides with it (only then does
 ** it carry the mover). The world id is checked first: a body of another
 ** world may be freed memory. */
-static const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) {
+CS_INLINE const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) {
   const cs_Body *b = m->ground_body;
   if (m->world != w->id || !m->has_ground || !b) return NULL;
   if (!b->alive || b->generation != m->ground_generation) return NULL;
