@@ -13,7 +13,7 @@
 #include "cs_slide.h"
 
 #define MAX_PLANES 8
-#define MAX_CANDIDATES 32
+#define MAX_CANDIDATES 64
 
 /* {==================================================================
 ** Tolerances. Each says what it guards and the case that pins it: a case
@@ -470,10 +470,12 @@ static int overlaps_any(const Slide *s, cs_Vec3 p) {
 
 /* The least s >= 0 at which pos + s u overlaps nothing, or -1 past reach.
 ** Each triangle blocks one interval of s (the distance from a point moving
-** on a line to a convex set is convex), found by a sweep out and one back. */
+** on a line to a convex set is convex), found by a sweep out and one back.
+** The push may pass through the other movers the mover overlaps now, not
+** into one it does not: -1 when such a one lies before the free place. */
 static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
   cs_Vec3 far = v3_madd(s->pos, u, reach), out = v3_scale(u, reach), back = v3_neg(out);
-  double cur = 0;
+  double cur = 0, blocked = HUGE_VAL;
   int moved = 1;
   size_t i;
   /* repeated relaxation over the intervals: no sort or buffer needed */
@@ -500,6 +502,10 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
       if (s->ell_movers[i] == s->hidden) continue;
       if (!cs_sweep_ellipsoid(s->pos, out, e, 1.0, 0, &h)) continue;
       lo = h.t * reach;
+      if (!overlaps_mover(s, i, s->pos, &h.normal)) {   /* not one to pass */
+        if (lo < blocked) blocked = lo;
+        continue;
+      }
       hi = cs_sweep_ellipsoid(far, back, e, 1.0, 0, &h) ? (1.0 - h.t) * reach : reach;
       if (lo <= cur + INTERVAL_EPS && hi > cur) {
         cur = hi;
@@ -508,7 +514,69 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
       }
     }
   }
-  return cur;
+  return blocked < cur ? -1 : cur;
+}
+
+/* Does the centre's path from pos along u, for len, cross a triangle the
+** wrong way? A push out of an overlap must not take the mover through a
+** surface into a closed solid (past a floor slab's top face, down into
+** the slab or out below it; up out of a room through its ceiling).
+**   - With a last safe place (safe, e-space; NULL: none): a triangle may
+**     be crossed only back toward the side of its plane the safe place is
+**     on, never away from it.
+**   - Without one: never from the front to the back, unless the mover
+**     overlaps that triangle already and nothing closes behind it within
+**     far (no triangle farther on along u met from its back, as a solid's
+**     far side is); a plate the mover was put into may be left through its
+**     back, and from the back to the front is the way out of a solid (a
+**     mover sunk into the ground). */
+static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, double far,
+                             const cs_Vec3 *safe) {
+  double crossed = -1, at;
+  cs_Vec3 away;
+  size_t i;
+  for (i = 0; i < s->ntris; i++) {
+    const cs_TriES *t = &s->tris[i];
+    double un = v3_dot(t->n, u), d0 = v3_dot(t->n, s->pos) + t->d, ds;
+    if (t->response == CS_RESPONSE_CROSS || un == 0 || d0 * un > 0 || fabs(d0) > fabs(un) * len ||
+        !cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
+      continue;
+    if (safe) {
+      ds = v3_dot(t->n, *safe) + t->d;
+      if ((ds > 0 && d0 > 0) || (ds < 0 && d0 < 0)) return 1;
+    } else if (un < 0 && d0 > 0) {
+      if (!overlaps(t, s->pos, &away)) return 1;
+      if (at > crossed) crossed = at;
+    }
+  }
+  for (i = 0; crossed >= 0 && i < s->ntris; i++) {
+    const cs_TriES *t = &s->tris[i];
+    if (t->response == CS_RESPONSE_CROSS || !(v3_dot(t->n, u) > 0)) continue;
+    if (cs_ray_triangle(s->pos, u, t->a, t->b, t->c, far, &at) && at > crossed) return 1;
+  }
+  return 0;
+}
+
+/* The directions depenetrate tries besides the contacts' own: eight
+** around up, level (at right angles to it, in world space), rising 20
+** degrees and rising 45, so that a mover caught between two things (a
+** floor and a mover on it, a floor and a ceiling) can leave sideways, or
+** up a little and sideways, or over. LEVEL_CANDIDATES of them. */
+#define LEVEL_CANDIDATES 24
+static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc) {
+  static const double rise[3] = { 0.0, 0.36397023426620234, 1.0 };   /* tan 0, 20, 45 deg */
+  cs_Vec3 up = s->up, e1, e2;
+  int k, j;
+  e1 = fabs(up.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
+  e1 = v3_normalize(v3_madd(e1, up, -v3_dot(e1, up)));
+  e2 = v3_cross(up, e1);
+  for (k = 0; k < 8; k++) {
+    double a = k * (3.14159265358979323846 / 4);
+    cs_Vec3 h = v3_add(v3_scale(e1, cos(a)), v3_scale(e2, sin(a)));
+    for (j = 0; j < 3; j++)
+      cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, v3_madd(h, up, rise[j])));
+  }
+  return nc;
 }
 
 enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
@@ -519,12 +587,13 @@ enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
 ** (so recovery never creeps downhill). Failing that, the last safe place.
 ** Returns CLEAR (it overlapped nothing), FREED or STILL_STUCK. */
 static int depenetrate(Slide *s, int standing) {
-  cs_Vec3 cand[MAX_CANDIDATES], best_u = v3(0, 0, 0);
+  cs_Vec3 cand[MAX_CANDIDATES], best_u = v3(0, 0, 0), safe_es;
+  const cs_Vec3 *safe = NULL;
   double best = HUGE_VAL, best_d = 0, up_cost = HUGE_VAL, up_d = 0;
   int nc = 0, k;
   size_t i;
   cand[nc++] = v3_normalize(up_es(s, 1));
-  for (i = 0; i < s->ntris && nc + 3 <= MAX_CANDIDATES; i++) {
+  for (i = 0; i < s->ntris && nc + 3 <= MAX_CANDIDATES - LEVEL_CANDIDATES - 1; i++) {
     const cs_TriES *t = &s->tris[i];
     cs_Vec3 away;
     if (!overlaps(t, s->pos, &away)) continue;
@@ -532,16 +601,23 @@ static int depenetrate(Slide *s, int standing) {
     cand[nc++] = v3_neg(t->n);
     if (v3_len2(away) > AWAY_MIN_D2) cand[nc++] = v3_normalize(away);
   }
-  for (i = 0; i < s->nells && nc + 1 <= MAX_CANDIDATES; i++) {
+  for (i = 0; i < s->nells && nc + 1 <= MAX_CANDIDATES - LEVEL_CANDIDATES; i++) {
     cs_Vec3 out;
     if (overlaps_mover(s, i, s->pos, &out)) cand[nc++] = out;   /* out of the other mover */
   }
   if (nc == 1) return CLEAR;              /* nothing overlaps */
+  nc = level_candidates(s, cand, nc);
+  if (s->last_safe) {
+    safe_es = cs_espace_to(s->es, *s->last_safe);
+    safe = &safe_es;
+  }
   for (k = 0; k < nc; k++) {
     /* at most 4 radii, and never past the gathered triangles */
     double cap = s->reach / world_len(s, cand[k]);
     double d = free_distance(s, cand[k], cap < 4.0 ? cap : 4.0), cost;
-    if (d < 0) continue;
+    if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_es(s, cand[k]), cap < 4.0 ? cap : 4.0,
+                                   safe))
+      continue;
     cost = world_len(s, v3_scale(cand[k], d));
     if (k == 0) { up_cost = cost; up_d = d; }
     if (cost < best) { best = cost; best_d = d; best_u = cand[k]; }
@@ -689,6 +765,48 @@ static void hide_body(Slide *s, const cs_Body *b, int hide) {
   }
 }
 
+/* Does the unit sphere at p overlap the carrier (set->carrier's triangles
+** or set->carrier_mover)? */
+static int overlaps_carrier(const Slide *s, const cs_SlideSet *set, cs_Vec3 p) {
+  cs_Vec3 away;
+  size_t i;
+  for (i = 0; set->carrier && i < s->ntris; i++)
+    if (s->bodies[s->tris[i].body] == set->carrier && overlaps(&s->tris[i], p, &away)) return 1;
+  for (i = 0; set->carrier_mover && i < s->nells; i++)
+    if (s->ell_movers[i] == set->carrier_mover && overlaps_mover(s, i, p, &away)) return 1;
+  return 0;
+}
+
+/* The carry pass: the rider moves by how its ground moved, sliding along
+** what it meets, with its ground passed through (it has already moved,
+** and may have moved into the rider, as a lift does). A slide may then
+** turn the rider into its ground (carried under an overhang, it slides
+** down its edge into the platform, whose inside leads out below): when it
+** ends overlapping the ground and did not start so, the pass is made again
+** straight, without sliding, stopping at what it meets. */
+static void carry_pass(Slide *s, const cs_SlideSet *set) {
+  cs_Vec3 start = s->pos, vel = cs_espace_vec_to(s->es, set->carry);
+  size_t ncontacts = s->contacts->count, npath = path_mark(s);
+  int overlapped;
+  if (set->carrier) hide_body(s, set->carrier, 1);
+  else s->hidden = set->carrier_mover;
+  slide_pass(s, vel, CS_PASS_CARRY);
+  if (set->carrier) hide_body(s, set->carrier, 0);
+  else s->hidden = NULL;
+  overlapped = overlaps_carrier(s, set, start);
+  if (v3_len2(v3_sub(s->pos, v3_add(start, vel))) == 0 || overlapped ||
+      !overlaps_carrier(s, set, s->pos))
+    return;
+  s->pos = start;
+  s->contacts->count = ncontacts;
+  path_cut(s, npath);
+  if (set->carrier) hide_body(s, set->carrier, 1);
+  else s->hidden = set->carrier_mover;
+  move_straight(s, vel, CS_PASS_CARRY, 1);
+  if (set->carrier) hide_body(s, set->carrier, 0);
+  else s->hidden = NULL;
+}
+
 /* The sensors' events along the call's path (cs_sensor.c), into the set's
 ** scratch, with room made in the mover for them: nothing after this can
 ** fail. */
@@ -750,15 +868,8 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   }
   jumping = set->gravity && v3_dot(*set->gravity, m->up) > 0;
   s.sweep_flags = CS_SWEEP_DEEPENING_ONLY | (set->known_clear ? CS_SWEEP_CLEAR_START : 0);
-  if (set->carrier && v3_len2(set->carry) > 0) {      /* ride the platform first */
-    hide_body(&s, set->carrier, 1);
-    slide_pass(&s, cs_espace_vec_to(es, set->carry), CS_PASS_CARRY);
-    hide_body(&s, set->carrier, 0);
-  } else if (set->carrier_mover && v3_len2(set->carry) > 0) {   /* or the mover below */
-    s.hidden = set->carrier_mover;
-    slide_pass(&s, cs_espace_vec_to(es, set->carry), CS_PASS_CARRY);
-    s.hidden = NULL;
-  }
+  if (v3_len2(set->carry) > 0 && (set->carrier || set->carrier_mover))
+    carry_pass(&s, set);                  /* ride the platform or mover first */
   /* other movers move between calls: a start known clear of the triangles
   ** may still overlap one of them */
   if (!set->known_clear || (s.nells && overlaps_any(&s, s.pos))) {

@@ -120,6 +120,35 @@ describe("Movers that meet", function()
   end)
 
   describe("riding a platform", function()
+    -- side view: a (r 0.1) stands on a closed platform slab (y 0.4 to 0.5)
+    -- that moves 0.5 to -x under an overhang (a closed slab from y = 0.68,
+    -- ending at x = -0.2): the carry meets the overhang's edge, and a is
+    -- wedged there, on the platform, as a walk on a still slab would be;
+    -- the slide off the edge no longer takes it into the platform and out
+    -- below (by a placement, with a velocity too, as a plain mover or added)
+    --   ======== overhang
+    --          a
+    --    ========= platform, moving <-
+    for _, how in ipairs { "placed", "velocity", "added" } do
+      it("is wedged at an overhang it is carried into, not pushed through the platform (" .. how .. ")", function()
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-2, 0.68, -1, -0.2, 0.8, 1)))
+        local p = w:add(cs.newMesh(cs.box(-0.5, 0.4, -0.5, 0.5, 0.5, 0.5)))
+        local a = cs.newMover { radius = 0.1, position = { 0, 0.65, 0 } }
+        if how == "added" then w:addMover(a) end
+        w:collideAndSlide(a, 0, 0, 0, 0, -0.2, 0)
+        assert.are.equal(p, a:getGroundBody())
+        if how == "velocity" then p:setVelocity(-0.5, 0, 0) end
+        p:setTransform(-0.5, 0, 0)
+        local x, y = w:collideAndSlide(a, 0, 0, 0, 0, -0.01, 0)
+        assert.is_false(a:wasStuck())
+        assert.near(0.601, y, 1e-9)
+        -- a touches the overhang's lower edge (x = -0.2, y = 0.68): its centre
+        -- is 0.1 from it, at x = -0.2 + sqrt(0.1^2 - 0.079^2), a skin less
+        assert.near(-0.2 + math.sqrt(0.01 - 0.079 ^ 2), x, 2e-3)
+      end)
+    end
+
     --   o      a mover added to the world stands on a lift that starts rising
     --  ===     0.02 a frame at frame 10; the script places the lift before the
     --          mover's call, or after it: either way, after every frame the
@@ -361,6 +390,86 @@ describe("Movers that meet", function()
       assert.is_true(b:wasStuck())
       local _, y = b:getPosition()
       assert.is_true(y >= 0.5 - 1e-6)                      -- not into the floor
+    end)
+
+    -- side view: m (r 0.5) put on a closed slab's top face, under o (r 0.5,
+    -- centre (0.2, 1.2)); the way out of o points down into the slab
+    --         o
+    --       m            slab top y = 0, bottom -0.6 or -1.5
+    --   ===========
+    it("never push a mover through a closed slab under them", function()
+      for _, bottom in ipairs { -0.3, -0.6, -1.5 } do
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-20, bottom, -20, 20, 0, 20)))
+        local o = cs.newMover { radius = 0.5, position = { 0.2, 1.2, 0 } }
+        local m = cs.newMover { radius = 0.5, position = { 5, 0.5, 0 } }
+        w:addMover(o); w:addMover(m)
+        m:setPosition(0, 0.5, 0)
+        local _, y = w:collideAndSlide(m, 1, 0, 0)
+        assert.is_true(m:wasStuck())
+        assert.is_true(y >= 0.5 - 1e-9, "slab bottom " .. bottom .. ": ended at y " .. y)
+        assert.is_true(dist(m, o) >= 1 - 1e-9, "still overlapping: " .. dist(m, o))
+      end
+    end)
+
+    -- side view: m (r 0.4) rests on a slab under o, then grows to 0.5: it
+    -- overlaps the slab and o at once, and leaves both (up a little and
+    -- sideways) by its next call
+    it("push a grown mover out from between the floor and another", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-20, -0.6, -20, 20, 0, 20)))
+      local o = cs.newMover { radius = 0.5, position = { 0.2, 1.3, 0 } }
+      local m = cs.newMover { radius = 0.4, position = { 0, 0.404, 0 } }
+      w:addMover(o); w:addMover(m)
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      m:setRadius(0.5)
+      local _, y = w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      assert.is_true(m:wasStuck())
+      assert.is_true(y >= 0.5 - 1e-9, "into the floor: y " .. y)
+      assert.is_true(dist(m, o) >= 1 - 1e-9, "still overlapping: " .. dist(m, o))
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      assert.is_false(m:wasStuck())
+    end)
+
+    -- 2 to 8 movers of random shapes in a closed room (its faces two-sided),
+    -- moving at random toward each other and anywhere, some falling: none
+    -- ever leaves the room, however they ride and push each other
+    it("never leave a closed room", function()
+      local rng = H.rng(H.seed(2611, "room"))
+      local left = 0
+      for _ = 1, H.count(40, 10) do
+        local w, wd = cs.newWorld(), rng:range(2, 6)
+        w:add(cs.newMesh(cs.box(-wd, -wd, -wd, wd, wd, wd)))
+        local movers = {}
+        for _ = 1, rng:int(2, 8) do
+          local r = { rng:range(0.1, 1), rng:range(0.1, 1), rng:range(0.1, 1) }
+          local m = cs.newMover { radius = r, position = { 0, 0, 0 } }
+          for _ = 1, 50 do          -- a free place
+            m:setPosition(rng:range(-wd + 1, wd - 1), rng:range(-wd + 1, wd - 1), rng:range(-wd + 1, wd - 1))
+            if w:overlap(m, function() return false end) == 0 then
+              w:addMover(m); movers[#movers + 1] = m
+              break
+            end
+          end
+        end
+        for _ = 1, 30 do
+          for _, m in ipairs(movers) do
+            local x, y, z = m:getPosition()
+            local dx, dy, dz
+            if rng:range(0, 1) < 0.5 then
+              local ox, oy, oz = movers[rng:int(1, #movers)]:getPosition()
+              local k = rng:range(0.5, 3)
+              dx, dy, dz = (ox - x) * k, (oy - y) * k, (oz - z) * k
+            else
+              dx, dy, dz = rng:range(-wd, wd), rng:range(-wd, wd), rng:range(-wd, wd)
+            end
+            w:collideAndSlide(m, dx, dy, dz, 0, rng:range(0, 1) < 0.3 and -rng:range(0, 1) or 0, 0)
+            x, y, z = m:getPosition()
+            if math.max(math.abs(x), math.abs(y), math.abs(z)) >= wd then left = left + 1 end
+          end
+        end
+      end
+      assert.are.equal(0, left)
     end)
   end)
 

@@ -365,28 +365,41 @@ static void touching_intervals(void) {
   }
 }
 
-/* AWAY_MIN_D2: a centre on a triangle. A plate y = 0 ending at x = -e, the
-** centre at the origin (overlapping it by a whole radius).
+/* p turned by angle a about +y. */
+static cs_Vec3 turn_y(cs_Vec3 p, double a) {
+  return v3(p.x * cos(a) + p.z * sin(a), p.y, -p.x * sin(a) + p.z * cos(a));
+}
+
+/* AWAY_MIN_D2: a centre on a triangle. A plate y = 0 ending at x = -e,
+** turned 22.5 degrees about y (so that its edge faces none of the level
+** directions depenetration also tries), the centre at the origin
+** (overlapping it by a whole radius).
 **   e = 1e-12: the centre is on the plate's edge: no direction from it;
-**   pushed out along the plate's normal (x stays 0, |y| = 1 + skin);
+**   pushed out along the plate's normal (x, z stay 0, |y| = 1 + skin);
 **   e = 1e-8: pushed out sideways, the shortest way (1 - 1e-8), to a skin
 **   past distance 1 from the edge. */
 static void centre_on_triangle(void) {
   static const double es[2] = {1e-12, 1e-8};
+  const double a = 3.14159265358979323846 / 8;
   int i;
   for (i = 0; i < 2; i++) {
     Scene s;
     double e = es[i], skin;
     scene_init(&s, -1, 0);
     skin = cs_mover_get(s.m, CS_SKIN);
-    plate_y(&s, 0, -10, -e, v3(0, 1, 0));
+    quad_facing(&s, turn_y(v3(-10, 0, -10), a), turn_y(v3(-e, 0, -10), a),
+                turn_y(v3(-e, 0, 10), a), turn_y(v3(-10, 0, 10), a), v3(0, 1, 0));
     run(&s, "centre_on_triangle", v3(0, 0, 0), NULL, 0);
     if (i == 0)
-      expect(s.m->was_stuck && s.end.x == 0 && near(fabs(s.end.y), 1 + skin, 1e-12),
-             "centre_on_triangle: on the edge, out along the normal", &s, "want x = 0, |y| = 1 + skin");
+      expect(s.m->was_stuck && near(s.end.x, 0, 1e-15) && near(s.end.z, 0, 1e-15) &&
+             near(fabs(s.end.y), 1 + skin, 1e-12),
+             "centre_on_triangle: on the edge, out along the normal", &s, "want x = z = 0, |y| = 1 + skin");
     else
-      expect(s.m->was_stuck && s.end.y == 0 && near(s.end.x + e, 1 + skin, 1e-12),
-             "centre_on_triangle: 1e-8 off the edge, out sideways", &s, "want x = 1 + skin - 1e-8");
+      /* the direction comes from an offset of 1e-8 from the turned edge:
+      ** good to about 1e-8 */
+      expect(s.m->was_stuck && s.end.y == 0 && near(s.end.x, (1 + skin - e) * cos(a), 1e-7) &&
+             near(s.end.z, -(1 + skin - e) * sin(a), 1e-7),
+             "centre_on_triangle: 1e-8 off the edge, out sideways", &s, "want 1 + skin - 1e-8 out of the edge");
     scene_free(&s);
   }
 }
