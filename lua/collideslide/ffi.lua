@@ -273,46 +273,44 @@ end
 local LIBEXT = ffi.os == "Windows" and "dll" or ffi.os == "OSX" and "dylib" or "so"
 
 local function load_library()
-  local tried = {}
-  local function try(path)
-    if not path or tried[path] then return nil end
-    tried[#tried + 1], tried[path] = path, true
-    local f = io.open(path, "rb")
-    if not f then return nil end
-    f:close()
-    local ok, lib = pcall(ffi.load, path)
-    if ok then return lib end
-    tried[#tried] = path .. " (" .. tostring(lib) .. ")"
-    return nil
-  end
   local env = os.getenv("COLLIDESLIDE_LIB")
   if env and env ~= "" then
     local ok, lib = pcall(ffi.load, env)
     if ok then return lib end
     error("collideslide.ffi: cannot load COLLIDESLIDE_LIB=" .. env .. ": " .. tostring(lib), 3)
   end
-  for _, name in ipairs { "libcollideslide", "collideslide/libcollideslide" } do
+  local paths = {}          -- the places to try, in order; false: the system's search
+  local function on_cpath(name, ext)
     for template in package.cpath:gmatch("[^;]+") do
       if template:find("?", 1, true) then
-        local path = template:gsub("%?", name):gsub("%.so$", "." .. LIBEXT)
-        local lib = try(path)
-        if lib then return lib end
+        local path = template:gsub("%?", name)
+        paths[#paths + 1] = ext and path:gsub("%.so$", "." .. ext) or path
       end
     end
   end
+  on_cpath("libcollideslide", LIBEXT)
+  on_cpath("collideslide/libcollideslide", LIBEXT)
   local src = debug.getinfo(1, "S").source
   local dir = src:sub(1, 1) == "@" and src:sub(2):match("^(.*[/\\])") or "./"
-  for _, rel in ipairs { "libcollideslide." .. LIBEXT, "../../build/libcollideslide." .. LIBEXT } do
-    local lib = try(dir .. rel)
-    if lib then return lib end
-  end
-  local ok, lib = pcall(ffi.load, "collideslide")
-  if ok then return lib end
-  tried[#tried + 1] = "the system's library path (" .. tostring(lib) .. ")"
-  for template in package.cpath:gmatch("[^;]+") do      -- the rock's C module
-    if template:find("?", 1, true) then
-      local core = try((template:gsub("%?", "collideslide/core")))
-      if core then return core end
+  paths[#paths + 1] = dir .. "libcollideslide." .. LIBEXT
+  paths[#paths + 1] = dir .. "../../build/libcollideslide." .. LIBEXT
+  paths[#paths + 1] = false
+  on_cpath("collideslide/core")                           -- the rock's C module
+  local tried = {}
+  for _, path in ipairs(paths) do
+    if not path then
+      local ok, lib = pcall(ffi.load, "collideslide")
+      if ok then return lib end
+      tried[#tried + 1] = "the system's library path (" .. tostring(lib) .. ")"
+    elseif not tried[path] then
+      tried[#tried + 1], tried[path] = path, true
+      local f = io.open(path, "rb")
+      if f then
+        f:close()
+        local ok, lib = pcall(ffi.load, path)
+        if ok then return lib end
+        tried[#tried] = path .. " (" .. tostring(lib) .. ")"
+      end
     end
   end
   error("collideslide.ffi: libcollideslide." .. LIBEXT .. " not found (make ffi-lib builds it; "
@@ -460,17 +458,19 @@ local function check_index(v, arg, what, n, none)
   return v - 1
 end
 
--- A 32-bit mask: integers in [-2^31, 2^32 - 1], negative ones as two's
--- complement. Errors go to argument arg of fname (nil: the running function).
-local function check_mask(v, arg, fname, what)
-  local r = intval(v)
-  if r == 0 then fail_at(arg, fname, format("%s must be an integer bitmask, got %s", what, tname(v))) end
-  if r < 0 or v < -2147483648 or v > 4294967295 then
-    fail_at(arg, fname, format("%s must be a 32-bit integer bitmask, got %s", what, fmtnum(v)))
+-- A 32-bit integer: a tag (signed), or a mask (integers in [-2^31, 2^32 - 1],
+-- negative ones as two's complement). Errors go to argument arg of fname (nil:
+-- the running function); none: as tname's.
+local function check_int32(v, arg, fname, what, mask, none)
+  local r, kind = intval(v), mask and " bitmask" or ""
+  if r == 0 then fail_at(arg, fname, format("%s must be an integer%s, got %s", what, kind, tname(v, none))) end
+  if r < 0 or v < -2147483648 or v > (mask and 4294967295 or 2147483647) then
+    fail_at(arg, fname, format("%s must be a 32-bit integer%s, got %s", what, kind, fmtnum(v)))
   end
-  if v < 0 then return v + 4294967296 end
+  if v < 0 and mask then return v + 4294967296 end
   return v
 end
+local function check_mask(v, arg, fname, what) return check_int32(v, arg, fname, what, true) end
 
 local function opt_mask(v, arg)
   if v == nil then return 0xffffffff end
@@ -582,14 +582,16 @@ local function getters(M, check, list)     -- list: name -> { f, kind }
 end
 
 -- The cold setters of numbers: M.name(self, a, b, c [, d]) checks self, the
--- numbers (names: theirs; 3 go to f in V1, 4 in Q4) and, if given,
--- idle(self, name); f failing raises the core's error (err(self), a cs_Error *).
-local function setters(M, check, err, idle, list)  -- list: name -> { f, names }
+-- numbers (names: theirs; 3 go to f in V1, 4 in Q4; sphere: a alone stands for
+-- a, a, a) and, if given, idle(self, name); f failing raises the core's error
+-- (err(self), a cs_Error *).
+local function setters(M, check, err, idle, list)  -- list: name -> { f, names [, sphere] }
   for name, g in next, list do
-    local f, names = g[1], g[2]
+    local f, names, sphere = g[1], g[2], g[3]
     local q = names[4] ~= nil
     M[name] = function(self, a, b, c, d)
       check(self, 1)
+      if sphere and b == nil and c == nil then b, c = a, a end
       check_vec3(a, b, c, 2, names, q and d or nil)
       if q then check_num(d, 5, names[4]) end
       if idle then idle(self, name) end
@@ -1034,19 +1036,10 @@ getters(World, check_world, { bodyCount = { C.cs_world_body_count, "count" },
   sensorCount = { C.cs_world_sensor_count, "count" }, moverCount = { C.cs_world_mover_count, "count" },
   getThreads = { C.cs_world_get_threads, "int" } })
 
-local function check_tag(v, arg, none)
-  local r = intval(v)
-  if r == 0 then argerror(arg, "tag must be an integer, got " .. tname(v, none)) end
-  if r < 0 or v < -2147483648 or v > 2147483647 then
-    argerror(arg, "tag must be a 32-bit integer, got " .. fmtnum(v))
-  end
-  return v
-end
-
 --- world:setFriction(tag, coefficient in [0, 1])
 function World.setFriction(self, tag, c)
   check_world(self, 1)
-  check_tag(tag, 2, c == nil)
+  check_int32(tag, 2, nil, "tag", false, c == nil)
   if type(c) ~= "number" then argerror(3, "coefficient must be a number, got " .. tname(c)) end
   if C.cs_world_set_friction(self._p, tag, c) ~= C.CS_OK then
     core_fail(C.cs_world_error(self._p), 1, "setFriction")
@@ -1055,7 +1048,7 @@ end
 
 function World.getFriction(self, tag)
   check_world(self, 1)
-  return C.cs_world_get_friction(self._p, check_tag(tag, 2, true))
+  return C.cs_world_get_friction(self._p, check_int32(tag, 2, nil, "tag", false, true))
 end
 
 -- The two kinds of placed meshes. A handle: _p (the core pointer, nil once
@@ -1234,12 +1227,13 @@ end
 
 local Mover = {}          -- methods
 
--- The settings: cs_Setting numbers, and the filter (8, kept here).
-local FIELDS = { maxIterations = 0, skin = 1, slopeLimit = 2, blockSteepSlopes = 3,
-  stepHeight = 4, snapDistance = 5, collidesWith = 6, layers = 7, filter = 8 }
-local MF_MAXIT, MF_SKIN, MF_BLOCK, MF_MASK, MF_LAYERS, MF_FILTER = 0, 1, 3, 6, 7, 8
+-- The fields: the settings in cs_Setting order, then the filter (kept here);
+-- FIELDS: name -> number (0-based, as cs_Setting).
 local FIELD_ORDER = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
-  "snapDistance", "collidesWith", "layers" }     -- cs_Setting order
+  "snapDistance", "collidesWith", "layers", "filter" }
+local FIELDS = {}
+for i, name in ipairs(FIELD_ORDER) do FIELDS[name] = i - 1 end
+local MF_MAXIT, MF_SKIN, MF_BLOCK, MF_MASK, MF_LAYERS, MF_FILTER = 0, 1, 3, 6, 7, 8
 
 local function check_mover(v, arg, none, fname) return check_live(v, MOVER_MT, arg, none, fname) end
 
@@ -1297,21 +1291,14 @@ end
 -- order newMover sets them.
 local SHAPE = { { "radius", RXYZ, C.cs_mover_set_radius }, { "position", XYZ, C.cs_mover_set_position },
   { "up", XYZ, C.cs_mover_set_up }, { "orientation", QXYZW, C.cs_mover_set_orientation } }
-for _, sh in ipairs(SHAPE) do SHAPE[sh[1]] = sh end
+local NAMES = { unpack(FIELD_ORDER) }      -- the fields' and the shape keys' names
+for _, sh in ipairs(SHAPE) do SHAPE[sh[1]], NAMES[#NAMES + 1] = sh, sh[1] end
 
 -- For an unknown field k: " (did you mean 'stepHeight'?)" when it differs from
--- a field or a shape field (the names of FIELDS and SHAPE) only in case, else
--- "" (the C module's words).
+-- a name of NAMES only in case, else "" (the C module's words).
 function field_hint(k)
-  if type(k) ~= "string" then return "" end
-  local lk = string.lower(k)
-  for name in next, FIELDS do
-    if string.lower(name) == lk then return format(" (did you mean '%s'?)", name) end
-  end
-  for i = 1, #SHAPE do
-    if string.lower(SHAPE[i][1]) == lk then return format(" (did you mean '%s'?)", SHAPE[i][1]) end
-  end
-  return ""
+  local name = check.suggest(k, NAMES)
+  return name and format(" (did you mean '%s'?)", name) or ""
 end
 
 --- cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
@@ -1347,8 +1334,9 @@ local function newMover(...)
     local v = shape[sh[1]]
     if v and sh[3](mp, fill(v)) ~= 0 then core_fail(C.cs_mover_error(mp), 1, "newMover", sh[1] .. ": ") end
   end
-  for i, name in ipairs(FIELD_ORDER) do
-    if vals[name] ~= nil and set_field(mp, i - 1, vals[name], false) ~= 0 then
+  for f = 0, MF_FILTER - 1 do
+    local name = FIELD_ORDER[f + 1]
+    if vals[name] ~= nil and set_field(mp, f, vals[name], false) ~= 0 then
       core_fail(C.cs_mover_error(mp), 1, "newMover", "")
     end
   end
@@ -1477,30 +1465,15 @@ end
 Mover.getPosition = getPosition
 
 local function mover_error(m) return C.cs_mover_error(m._p) end
--- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw)
+-- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw),
+-- setRadius(r) (a sphere) or setRadius(rx, ry, rz)
 setters(Mover, check_mover, mover_error, check_mover_idle, { setPosition = { C.cs_mover_set_position, XYZ },
-  setUp = { C.cs_mover_set_up, XYZ }, setOrientation = { C.cs_mover_set_orientation, QXYZW } })
+  setUp = { C.cs_mover_set_up, XYZ }, setOrientation = { C.cs_mover_set_orientation, QXYZW },
+  setRadius = { C.cs_mover_set_radius, RXYZ, true } })
 getters(Mover, check_mover, { getRadius = { C.cs_mover_get_radius, "vec" },
   getUp = { C.cs_mover_get_up, "vec" }, getOrientation = { C.cs_mover_get_orientation, "quat" },
   contactCount = { C.cs_mover_contact_count, "count" }, wasStuck = { C.cs_mover_was_stuck, "bool" },
   sensorEventCount = { C.cs_mover_sensor_event_count, "count" } })
-
---- mover:setRadius(r) (a sphere) or mover:setRadius(rx, ry, rz)
-function Mover.setRadius(self, rx, ry, rz)
-  check_mover(self, 1)
-  check_num(rx, 2, "rx", ry, rz)
-  if ry == nil and rz == nil then
-    ry, rz = rx, rx
-  else
-    check_num(ry, 3, "ry", rz)
-    check_num(rz, 4, "rz")
-  end
-  check_mover_idle(self, "setRadius")
-  V1.x, V1.y, V1.z = rx, ry, rz
-  if C.cs_mover_set_radius(self._p, V1) ~= 0 then
-    core_fail(C.cs_mover_error(self._p), 1, "setRadius")
-  end
-end
 
 --- mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
 function Mover.getContact(self, i)
@@ -1524,16 +1497,14 @@ function Mover.getGroundState(self)
   return GROUND_NAMES[ground_state(check_mover(self, 1)._p)] or "air"
 end
 
---- mover:getGroundNormal() -> nx, ny, nz, or nil without ground
-function Mover.getGroundNormal(self)
-  if C.cs_mover_ground(check_mover(self, 1)._p, GROUND_N, GROUND_B, GROUND_T) == 0 then return nil end
-  local n = GROUND_N[0]
-  return n.x, n.y, n.z
-end
-
-function Mover.getGroundTag(self)
-  if C.cs_mover_ground(check_mover(self, 1)._p, GROUND_N, GROUND_B, GROUND_T) == 0 then return nil end
-  return GROUND_T[0]
+-- mover:getGroundNormal() -> nx, ny, nz, getGroundTag() -> tag; nil without ground
+for name, tag in next, { getGroundNormal = false, getGroundTag = true } do
+  Mover[name] = function(self)
+    if C.cs_mover_ground(check_mover(self, 1)._p, GROUND_N, GROUND_B, GROUND_T) == 0 then return nil end
+    if tag then return GROUND_T[0] end
+    local n = GROUND_N[0]
+    return n.x, n.y, n.z
+  end
 end
 
 -- mover:getGroundBody(), getGroundMover(): the handles, or nil
@@ -2001,13 +1972,10 @@ local function sweep(self, m, dx, dy, dz, mask)
   check_not_moving(self, "sweep")
   local d = self._v
   d.x, d.y, d.z = dx, dy, dz
-  if mask == nil then
-    local found = C.cs_world_sweep(self._p, m._p, d, self._hit)
-    if found < 0 then push_hit(self, found, "sweep", 2) end     -- raises (not a tail call)
-    return push_hit(self, found, "sweep", 2)
-  end
-  local found = C.cs_world_sweep_mask(self._p, m._p, d, check_mask(mask, 6, nil, "mask"), self._hit)
-  if found < 0 then push_hit(self, found, "sweep", 2) end
+  local found
+  if mask == nil then found = C.cs_world_sweep(self._p, m._p, d, self._hit)
+  else found = C.cs_world_sweep_mask(self._p, m._p, d, check_mask(mask, 6, nil, "mask"), self._hit) end
+  if found < 0 then push_hit(self, found, "sweep", 2) end     -- raises (not a tail call)
   return push_hit(self, found, "sweep", 2)
 end
 World.sweep = sweep
