@@ -609,10 +609,21 @@ local Mesh = {}           -- methods
 
 local function check_mesh(v, arg, none) return check_live(v, MESH_MT, arg, none) end
 
+-- Takes the core pointer off handle h and its finalizer off the pointer, for
+-- the caller to free it now; returns it (nil: done already).
+local function unpin(h)
+  local p = h._p
+  if p then
+    h._p = nil
+    ffi.gc(p, nil)
+  end
+  return p
+end
+
 -- The core mesh's finalizer, which frees it once: its handle's mesh_free may
 -- come after it (at lua_close every finalizer runs, in no set order, so a
--- world's may release a closed mesh whose own finalizer already ran). done:
--- the handle's _freed, a table that does not reach the cdata (no cycle).
+-- world's may release a closed mesh whose own finalizer already ran). done: a
+-- table that does not reach the cdata (no cycle).
 local function mesh_finalizer(done)
   local f = function(p)
     if not done[1] then
@@ -626,15 +637,8 @@ end
 
 -- Frees the core mesh now (unless its finalizer did; that is dropped).
 local function mesh_free(m)
-  local p = m._p
-  if p then
-    m._p = nil
-    ffi.gc(p, nil)
-    if not m._freed[1] then
-      m._freed[1] = true
-      C.cs_mesh_free(p)
-    end
-  end
+  local p = unpin(m)
+  if p then m._free(p) end
 end
 
 -- A world no longer uses the mesh for n bodies.
@@ -797,9 +801,9 @@ local function newMesh(...)
     end
     status_error("newMesh", s)
   end
-  local freed = { false }
-  return setmetatable({ _p = ffi.gc(MESH_OUT[0], mesh_finalizer(freed)), _freed = freed, _users = 0,
-    _closed = false }, MESH_MT)
+  local free = mesh_finalizer({ false })
+  return setmetatable({ _p = ffi.gc(MESH_OUT[0], free), _free = free, _users = 0, _closed = false },
+    MESH_MT)
 end
 
 -- Serves __gc and __close; safe to call twice. The core mesh waits for the last
@@ -1009,9 +1013,7 @@ local function world_close(self)
   if not p then return end
   if self._busy > 0 then error("cannot close a World while a filter or query callback of it runs", 0) end
   resolve_pending(self)
-  self._p = nil
-  ffi.gc(p, nil)
-  self._free(p)
+  self._free(unpin(self))
   for _, handles in next, { self._bodies, self._sensors } do
     for a, h in next, handles do
       h._p = nil
@@ -1369,11 +1371,9 @@ local function mover_close(self)
       .. "runs (world:removeMover is refused there too)", 0)
   end
   if w and w._p then resolve_pending(w) end   -- contacts naming it keep its handle
-  self._p = nil
-  ffi.gc(p, nil)
   if w and w._p then w._movers[ptr_addr(p)] = nil end
   self._inworld = false
-  C.cs_mover_free(p)
+  C.cs_mover_free(unpin(self))
 end
 MOVER_MT.__gc, MOVER_MT.__close = mover_close, mover_close
 
@@ -1415,19 +1415,15 @@ local function resolve(m)
   local n = tonumber(C.cs_mover_contact_count(p))
   for i = 0, n - 1 do
     local c = C.cs_mover_contact(p, i)
-    local b = c.body
-    if c.mover ~= nil then handles[i + 1] = movers[ptr_addr(c.mover)]
-    else handles[i + 1] = b ~= nil and bodies[ptr_addr(b)] or nil end
+    handles[i + 1] = c.mover ~= nil and movers[ptr_addr(c.mover)]
+      or c.body ~= nil and bodies[ptr_addr(c.body)] or nil
   end
-  local gm = C.cs_mover_ground_mover(p)
-  m._gmover = gm ~= nil and movers[ptr_addr(gm)] or false
   for i = n + 1, m._nhandles do handles[i] = nil end
   m._nhandles = n
-  if C.cs_mover_ground(p, GROUND_N, GROUND_B, GROUND_T) ~= 0 and GROUND_B[0] ~= nil then
-    m._ground = bodies[ptr_addr(GROUND_B[0])] or false
-  else
-    m._ground = false
-  end
+  local gm = C.cs_mover_ground_mover(p)
+  m._gmover = gm ~= nil and movers[ptr_addr(gm)] or false
+  local g = C.cs_mover_ground(p, GROUND_N, GROUND_B, GROUND_T) ~= 0 and GROUND_B[0] ~= nil
+  m._ground = g and bodies[ptr_addr(GROUND_B[0])] or false
   local sensors, events = w._sensors, m._events
   n = tonumber(C.cs_mover_sensor_event_count(p))
   for i = 0, n - 1 do
@@ -1531,31 +1527,23 @@ function Mover.isInside(self, sensor)
 end
 
 --- world:addMover(mover), world:removeMover(mover)
-function World.addMover(self, m)
-  check_world(self, 1)
-  check_mover(m, 2, true)
-  check_mover_idle(m, "addMover")
-  check_idle(self, "addMover")
-  if C.cs_mover_added_to(m._p) ~= nil then
-    argerror(2, "the mover is in a world already (world:removeMover it there first)")
+for name, add in next, { addMover = true, removeMover = false } do
+  World[name] = function(self, m)
+    check_world(self, 1)
+    check_mover(m, 2, true)
+    check_mover_idle(m, name)
+    check_idle(self, name)
+    local w = C.cs_mover_added_to(m._p)
+    if add and w ~= nil then
+      argerror(2, "the mover is in a world already (world:removeMover it there first)")
+    end
+    if not add and w ~= self._p then argerror(2, "the mover is not in this world") end
+    resolve_pending(self)
+    local s = (add and C.cs_world_add_mover or C.cs_world_remove_mover)(self._p, m._p)
+    if s ~= C.CS_OK then status_error(name, s) end
+    self._movers[ptr_addr(m._p)] = add and m or nil
+    m._inworld = add and self
   end
-  resolve_pending(self)
-  local s = C.cs_world_add_mover(self._p, m._p)
-  if s ~= C.CS_OK then status_error("addMover", s) end
-  self._movers[ptr_addr(m._p)] = m
-  m._inworld = self
-end
-
-function World.removeMover(self, m)
-  check_world(self, 1)
-  check_mover(m, 2, true)
-  check_mover_idle(m, "removeMover")
-  check_idle(self, "removeMover")
-  if C.cs_mover_added_to(m._p) ~= self._p then argerror(2, "the mover is not in this world") end
-  resolve_pending(self)
-  C.cs_world_remove_mover(self._p, m._p)
-  self._movers[ptr_addr(m._p)] = nil
-  m._inworld = false
 end
 
 -- The calls and the queries. A Lua callback runs under pcall from the core's
