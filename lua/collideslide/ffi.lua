@@ -928,7 +928,8 @@ local function check_xform(first, ...)
       v[i] = x
     end
   else
-    argerror(first, format("transform: expected 3, 7, 10 or 16 numbers or a table of 16, got %d values", n))
+    argerror(first, format("transform: expected 3, 7, 10 or 16 numbers or a table of 16, got %s",
+      n == 0 and "none" or n .. " values"))
   end
   v.n = n
   return v
@@ -1158,9 +1159,6 @@ for _, K in next, { BODY_K, SENSOR_K } do
   --- x:setTransform(...): see check_xform for the forms.
   function M.setTransform(self, ...)
     check_placed(self, K, 1)
-    if select("#", ...) < 1 then
-      argerror(2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none")
-    end
     if apply_xform(K, self._p, check_xform(2, ...)) ~= C.CS_OK then
       xform_fail(self._w._p, 2, type((...)) == "table", "setTransform")
     end
@@ -1305,10 +1303,9 @@ end
 
 --- cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
 ---   orientation = {qx, qy, qz, qw}, up = {x, y, z}, <any field>} -> mover
-local function newMover(...)
-  local t = ...
+local function newMover(t)
   if t == nil then t = {} end
-  check_table(t, 1, select("#", ...) < 1)
+  check_table(t, 1)
   local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
   for k, v in next, t do
     if type(k) ~= "string" then argerror(1, format("unknown Mover field (a %s key)", type(k))) end
@@ -1431,6 +1428,13 @@ local function resolve(m)
   end
   for i = n + 1, m._nevents do events[i] = nil end
   m._nevents = n
+end
+
+-- After a call of m in world w: the handles of its contacts are resolved when
+-- read, or before w changes.
+local function pend(w, m)
+  m._resolved, m._cworld = false, w
+  w._pending[m] = true
 end
 
 -- Resolves the pending contacts of every mover whose last call was in world w.
@@ -1766,9 +1770,7 @@ local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
     end
     ctx_raise("collideAndSlide", s, failed, err)
   end
-  -- the contacts' handles: resolved when read, or before this world changes
-  m._resolved, m._cworld = false, self
-  self._pending[m] = true
+  pend(self, m)
   C.cs_mover_get_position(mp, POS)
   return POSD[0], POSD[1], POSD[2], ground_state(mp) == 1   -- mover:isOnGround()
 end
@@ -1881,13 +1883,8 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   else
     s = many_call(self._p, list, n, mv, stride, self._bout, moved, self._bfailed)
   end
-  local pending = self._pending
-  for i = 1, n do            -- the moved movers' handles: resolved when read
-    if moved[i - 1] ~= 0 then
-      local m = rawget(listed, i)
-      m._resolved, m._cworld = false, self
-      pending[m] = true
-    end
+  for i = 1, n do
+    if moved[i - 1] ~= 0 then pend(self, rawget(listed, i)) end
   end
   out = out or {}
   if s ~= 0 then many_fail(self, s, failed, err, n, stride, out, grounded) end
