@@ -463,7 +463,9 @@ end
 -- the running function); none: as tname's.
 local function check_int32(v, arg, fname, what, mask, none)
   local r, kind = intval(v), mask and " bitmask" or ""
-  if r == 0 then fail_at(arg, fname, format("%s must be an integer%s, got %s", what, kind, tname(v, none))) end
+  if r == 0 then
+    fail_at(arg, fname, format("%s must be an integer%s, got %s", what, kind, tname(v, none)))
+  end
   if r < 0 or v < -2147483648 or v > (mask and 4294967295 or 2147483647) then
     fail_at(arg, fname, format("%s must be a 32-bit integer%s, got %s", what, kind, fmtnum(v)))
   end
@@ -601,7 +603,11 @@ local function setters(M, check, err, idle, list)  -- list: name -> { f, names [
   end
 end
 
-local XYZ = { "x", "y", "z" }
+-- The numbers' names as the messages say them: x, y, z with a prefix ("vx").
+local function xyz(prefix) return { prefix .. "x", prefix .. "y", prefix .. "z" } end
+local XYZ, VXYZ, GXYZ, DXYZ, OXYZ = xyz "", xyz "v", xyz "g", xyz "d", xyz "o"
+local PXYZ, RXYZ, MINXYZ, MAXXYZ = xyz "p", xyz "r", xyz "min", xyz "max"
+local QXYZW = { "qx", "qy", "qz", "qw" }
 
 -- Meshes
 
@@ -1198,7 +1204,6 @@ for _, K in next, { BODY_K, SENSOR_K } do
 end
 
 -- body:setVelocity(vx, vy, vz), getVelocity(), isEnabled(), getBounds() (world space)
-local VXYZ = { "vx", "vy", "vz" }
 local function world_error(h) return C.cs_world_error(h._w._p) end
 setters(Body, BODY_K.check, world_error, nil, { setVelocity = { C.cs_body_set_velocity, VXYZ } })
 getters(Body, BODY_K.check, { getVelocity = { C.cs_body_get_velocity, "vec" },
@@ -1276,9 +1281,6 @@ local function get_field(m, f)
   if f == MF_BLOCK then return d ~= 0 end
   return d
 end
-
-local RXYZ = { "rx", "ry", "rz" }
-local QXYZW = { "qx", "qy", "qz", "qw" }
 
 -- The numbers of a vector (3) or quaternion (4) into V1 or Q4; returns it.
 local function fill(t)
@@ -1500,7 +1502,8 @@ end
 -- mover:getGroundNormal() -> nx, ny, nz, getGroundTag() -> tag; nil without ground
 for name, tag in next, { getGroundNormal = false, getGroundTag = true } do
   Mover[name] = function(self)
-    if C.cs_mover_ground(check_mover(self, 1)._p, GROUND_N, GROUND_B, GROUND_T) == 0 then return nil end
+    local found = C.cs_mover_ground(check_mover(self, 1)._p, GROUND_N, GROUND_B, GROUND_T)
+    if found == 0 then return nil end
     if tag then return GROUND_T[0] end
     local n = GROUND_N[0]
     return n.x, n.y, n.z
@@ -1736,8 +1739,6 @@ end
 jit.off(run_query)
 end
 
-local GXYZ = { "gx", "gy", "gz" }
-
 --- world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z, onGround
 local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
@@ -1943,10 +1944,6 @@ function push_hit(w, found, fname, base)
 end
 end
 
-local DXYZ = { "dx", "dy", "dz" }
-local OXYZ = { "ox", "oy", "oz" }
-local PXYZ = { "px", "py", "pz" }
-
 --- world:sweep(mover, dx, dy, dz [, mask]): the mover's collidesWith, or mask.
 local function sweep(self, m, dx, dy, dz, mask)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
@@ -1958,8 +1955,11 @@ local function sweep(self, m, dx, dy, dz, mask)
   local d = self._v
   d.x, d.y, d.z = dx, dy, dz
   local found
-  if mask == nil then found = C.cs_world_sweep(self._p, m._p, d, self._hit)
-  else found = C.cs_world_sweep_mask(self._p, m._p, d, check_mask(mask, 6, nil, "mask"), self._hit) end
+  if mask == nil then
+    found = C.cs_world_sweep(self._p, m._p, d, self._hit)
+  else
+    found = C.cs_world_sweep_mask(self._p, m._p, d, check_mask(mask, 6, nil, "mask"), self._hit)
+  end
   if found < 0 then push_hit(self, found, "sweep", 2) end     -- raises (not a tail call)
   return push_hit(self, found, "sweep", 2)
 end
@@ -2022,10 +2022,6 @@ function World.closestPoint(self, x, y, z, maxd, mask)
   local t, px, py, pz, nx, ny, nz, tri, body, tag = push_hit(self, 1, "closestPoint")
   return px, py, pz, t, tri, body, nx, ny, nz, tag
 end
-
-
-local MINXYZ = { "minx", "miny", "minz" }
-local MAXXYZ = { "maxx", "maxy", "maxz" }
 
 --- world:queryBox(minx, miny, minz, maxx, maxy, maxz, fn [, mask]),
 --- overlapEllipsoid(px, py, pz, rx, ry, rz, fn [, mask]),
