@@ -273,46 +273,44 @@ end
 local LIBEXT = ffi.os == "Windows" and "dll" or ffi.os == "OSX" and "dylib" or "so"
 
 local function load_library()
-  local tried = {}
-  local function try(path)
-    if not path or tried[path] then return nil end
-    tried[#tried + 1], tried[path] = path, true
-    local f = io.open(path, "rb")
-    if not f then return nil end
-    f:close()
-    local ok, lib = pcall(ffi.load, path)
-    if ok then return lib end
-    tried[#tried] = path .. " (" .. tostring(lib) .. ")"
-    return nil
-  end
   local env = os.getenv("COLLIDESLIDE_LIB")
   if env and env ~= "" then
     local ok, lib = pcall(ffi.load, env)
     if ok then return lib end
     error("collideslide.ffi: cannot load COLLIDESLIDE_LIB=" .. env .. ": " .. tostring(lib), 3)
   end
-  for _, name in ipairs { "libcollideslide", "collideslide/libcollideslide" } do
+  local paths = {}          -- the places to try, in order; false: the system's search
+  local function on_cpath(name, ext)
     for template in package.cpath:gmatch("[^;]+") do
       if template:find("?", 1, true) then
-        local path = template:gsub("%?", name):gsub("%.so$", "." .. LIBEXT)
-        local lib = try(path)
-        if lib then return lib end
+        local path = template:gsub("%?", name)
+        paths[#paths + 1] = ext and path:gsub("%.so$", "." .. ext) or path
       end
     end
   end
+  on_cpath("libcollideslide", LIBEXT)
+  on_cpath("collideslide/libcollideslide", LIBEXT)
   local src = debug.getinfo(1, "S").source
   local dir = src:sub(1, 1) == "@" and src:sub(2):match("^(.*[/\\])") or "./"
-  for _, rel in ipairs { "libcollideslide." .. LIBEXT, "../../build/libcollideslide." .. LIBEXT } do
-    local lib = try(dir .. rel)
-    if lib then return lib end
-  end
-  local ok, lib = pcall(ffi.load, "collideslide")
-  if ok then return lib end
-  tried[#tried + 1] = "the system's library path (" .. tostring(lib) .. ")"
-  for template in package.cpath:gmatch("[^;]+") do      -- the rock's C module
-    if template:find("?", 1, true) then
-      local core = try((template:gsub("%?", "collideslide/core")))
-      if core then return core end
+  paths[#paths + 1] = dir .. "libcollideslide." .. LIBEXT
+  paths[#paths + 1] = dir .. "../../build/libcollideslide." .. LIBEXT
+  paths[#paths + 1] = false
+  on_cpath("collideslide/core")                           -- the rock's C module
+  local tried = {}
+  for _, path in ipairs(paths) do
+    if not path then
+      local ok, lib = pcall(ffi.load, "collideslide")
+      if ok then return lib end
+      tried[#tried + 1] = "the system's library path (" .. tostring(lib) .. ")"
+    elseif not tried[path] then
+      tried[#tried + 1], tried[path] = path, true
+      local f = io.open(path, "rb")
+      if f then
+        f:close()
+        local ok, lib = pcall(ffi.load, path)
+        if ok then return lib end
+        tried[#tried] = path .. " (" .. tostring(lib) .. ")"
+      end
     end
   end
   error("collideslide.ffi: libcollideslide." .. LIBEXT .. " not found (make ffi-lib builds it; "
@@ -460,17 +458,21 @@ local function check_index(v, arg, what, n, none)
   return v - 1
 end
 
--- A 32-bit mask: integers in [-2^31, 2^32 - 1], negative ones as two's
--- complement. Errors go to argument arg of fname (nil: the running function).
-local function check_mask(v, arg, fname, what)
-  local r = intval(v)
-  if r == 0 then fail_at(arg, fname, format("%s must be an integer bitmask, got %s", what, tname(v))) end
-  if r < 0 or v < -2147483648 or v > 4294967295 then
-    fail_at(arg, fname, format("%s must be a 32-bit integer bitmask, got %s", what, fmtnum(v)))
+-- A 32-bit integer: a tag (signed), or a mask (integers in [-2^31, 2^32 - 1],
+-- negative ones as two's complement). Errors go to argument arg of fname (nil:
+-- the running function); none: as tname's.
+local function check_int32(v, arg, fname, what, mask, none)
+  local r, kind = intval(v), mask and " bitmask" or ""
+  if r == 0 then
+    fail_at(arg, fname, format("%s must be an integer%s, got %s", what, kind, tname(v, none)))
   end
-  if v < 0 then return v + 4294967296 end
+  if r < 0 or v < -2147483648 or v > (mask and 4294967295 or 2147483647) then
+    fail_at(arg, fname, format("%s must be a 32-bit integer%s, got %s", what, kind, fmtnum(v)))
+  end
+  if v < 0 and mask then return v + 4294967296 end
   return v
 end
+local function check_mask(v, arg, fname, what) return check_int32(v, arg, fname, what, true) end
 
 local function opt_mask(v, arg)
   if v == nil then return 0xffffffff end
@@ -582,14 +584,16 @@ local function getters(M, check, list)     -- list: name -> { f, kind }
 end
 
 -- The cold setters of numbers: M.name(self, a, b, c [, d]) checks self, the
--- numbers (names: theirs; 3 go to f in V1, 4 in Q4) and, if given,
--- idle(self, name); f failing raises the core's error (err(self), a cs_Error *).
-local function setters(M, check, err, idle, list)  -- list: name -> { f, names }
+-- numbers (names: theirs; 3 go to f in V1, 4 in Q4; sphere: a alone stands for
+-- a, a, a) and, if given, idle(self, name); f failing raises the core's error
+-- (err(self), a cs_Error *).
+local function setters(M, check, err, idle, list)  -- list: name -> { f, names [, sphere] }
   for name, g in next, list do
-    local f, names = g[1], g[2]
+    local f, names, sphere = g[1], g[2], g[3]
     local q = names[4] ~= nil
     M[name] = function(self, a, b, c, d)
       check(self, 1)
+      if sphere and b == nil and c == nil then b, c = a, a end
       check_vec3(a, b, c, 2, names, q and d or nil)
       if q then check_num(d, 5, names[4]) end
       if idle then idle(self, name) end
@@ -599,7 +603,11 @@ local function setters(M, check, err, idle, list)  -- list: name -> { f, names }
   end
 end
 
-local XYZ = { "x", "y", "z" }
+-- The numbers' names as the messages say them: x, y, z with a prefix ("vx").
+local function xyz(prefix) return { prefix .. "x", prefix .. "y", prefix .. "z" } end
+local XYZ, VXYZ, GXYZ, DXYZ, OXYZ = xyz "", xyz "v", xyz "g", xyz "d", xyz "o"
+local PXYZ, RXYZ, MINXYZ, MAXXYZ = xyz "p", xyz "r", xyz "min", xyz "max"
+local QXYZW = { "qx", "qy", "qz", "qw" }
 
 -- Meshes
 
@@ -607,10 +615,21 @@ local Mesh = {}           -- methods
 
 local function check_mesh(v, arg, none) return check_live(v, MESH_MT, arg, none) end
 
+-- Takes the core pointer off handle h and its finalizer off the pointer, for
+-- the caller to free it now; returns it (nil: done already).
+local function unpin(h)
+  local p = h._p
+  if p then
+    h._p = nil
+    ffi.gc(p, nil)
+  end
+  return p
+end
+
 -- The core mesh's finalizer, which frees it once: its handle's mesh_free may
 -- come after it (at lua_close every finalizer runs, in no set order, so a
--- world's may release a closed mesh whose own finalizer already ran). done:
--- the handle's _freed, a table that does not reach the cdata (no cycle).
+-- world's may release a closed mesh whose own finalizer already ran). done: a
+-- table that does not reach the cdata (no cycle).
 local function mesh_finalizer(done)
   local f = function(p)
     if not done[1] then
@@ -624,15 +643,8 @@ end
 
 -- Frees the core mesh now (unless its finalizer did; that is dropped).
 local function mesh_free(m)
-  local p = m._p
-  if p then
-    m._p = nil
-    ffi.gc(p, nil)
-    if not m._freed[1] then
-      m._freed[1] = true
-      C.cs_mesh_free(p)
-    end
-  end
+  local p = unpin(m)
+  if p then m._free(p) end
 end
 
 -- A world no longer uses the mesh for n bodies.
@@ -795,9 +807,9 @@ local function newMesh(...)
     end
     status_error("newMesh", s)
   end
-  local freed = { false }
-  return setmetatable({ _p = ffi.gc(MESH_OUT[0], mesh_finalizer(freed)), _freed = freed, _users = 0,
-    _closed = false }, MESH_MT)
+  local free = mesh_finalizer({ false })
+  return setmetatable({ _p = ffi.gc(MESH_OUT[0], free), _free = free, _users = 0, _closed = false },
+    MESH_MT)
 end
 
 -- Serves __gc and __close; safe to call twice. The core mesh waits for the last
@@ -922,7 +934,8 @@ local function check_xform(first, ...)
       v[i] = x
     end
   else
-    argerror(first, format("transform: expected 3, 7, 10 or 16 numbers or a table of 16, got %d values", n))
+    argerror(first, format("transform: expected 3, 7, 10 or 16 numbers or a table of 16, got %s",
+      n == 0 and "none" or n .. " values"))
   end
   v.n = n
   return v
@@ -1007,9 +1020,7 @@ local function world_close(self)
   if not p then return end
   if self._busy > 0 then error("cannot close a World while a filter or query callback of it runs", 0) end
   resolve_pending(self)
-  self._p = nil
-  ffi.gc(p, nil)
-  self._free(p)
+  self._free(unpin(self))
   for _, handles in next, { self._bodies, self._sensors } do
     for a, h in next, handles do
       h._p = nil
@@ -1034,19 +1045,10 @@ getters(World, check_world, { bodyCount = { C.cs_world_body_count, "count" },
   sensorCount = { C.cs_world_sensor_count, "count" }, moverCount = { C.cs_world_mover_count, "count" },
   getThreads = { C.cs_world_get_threads, "int" } })
 
-local function check_tag(v, arg, none)
-  local r = intval(v)
-  if r == 0 then argerror(arg, "tag must be an integer, got " .. tname(v, none)) end
-  if r < 0 or v < -2147483648 or v > 2147483647 then
-    argerror(arg, "tag must be a 32-bit integer, got " .. fmtnum(v))
-  end
-  return v
-end
-
 --- world:setFriction(tag, coefficient in [0, 1])
 function World.setFriction(self, tag, c)
   check_world(self, 1)
-  check_tag(tag, 2, c == nil)
+  check_int32(tag, 2, nil, "tag", false, c == nil)
   if type(c) ~= "number" then argerror(3, "coefficient must be a number, got " .. tname(c)) end
   if C.cs_world_set_friction(self._p, tag, c) ~= C.CS_OK then
     core_fail(C.cs_world_error(self._p), 1, "setFriction")
@@ -1055,7 +1057,7 @@ end
 
 function World.getFriction(self, tag)
   check_world(self, 1)
-  return C.cs_world_get_friction(self._p, check_tag(tag, 2, true))
+  return C.cs_world_get_friction(self._p, check_int32(tag, 2, nil, "tag", false, true))
 end
 
 -- The two kinds of placed meshes. A handle: _p (the core pointer, nil once
@@ -1163,9 +1165,6 @@ for _, K in next, { BODY_K, SENSOR_K } do
   --- x:setTransform(...): see check_xform for the forms.
   function M.setTransform(self, ...)
     check_placed(self, K, 1)
-    if select("#", ...) < 1 then
-      argerror(2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none")
-    end
     if apply_xform(K, self._p, check_xform(2, ...)) ~= C.CS_OK then
       xform_fail(self._w._p, 2, type((...)) == "table", "setTransform")
     end
@@ -1205,7 +1204,6 @@ for _, K in next, { BODY_K, SENSOR_K } do
 end
 
 -- body:setVelocity(vx, vy, vz), getVelocity(), isEnabled(), getBounds() (world space)
-local VXYZ = { "vx", "vy", "vz" }
 local function world_error(h) return C.cs_world_error(h._w._p) end
 setters(Body, BODY_K.check, world_error, nil, { setVelocity = { C.cs_body_set_velocity, VXYZ } })
 getters(Body, BODY_K.check, { getVelocity = { C.cs_body_get_velocity, "vec" },
@@ -1234,12 +1232,13 @@ end
 
 local Mover = {}          -- methods
 
--- The settings: cs_Setting numbers, and the filter (8, kept here).
-local FIELDS = { maxIterations = 0, skin = 1, slopeLimit = 2, blockSteepSlopes = 3,
-  stepHeight = 4, snapDistance = 5, collidesWith = 6, layers = 7, filter = 8 }
-local MF_MAXIT, MF_SKIN, MF_BLOCK, MF_MASK, MF_LAYERS, MF_FILTER = 0, 1, 3, 6, 7, 8
+-- The fields: the settings in cs_Setting order, then the filter (kept here);
+-- FIELDS: name -> number (0-based, as cs_Setting).
 local FIELD_ORDER = { "maxIterations", "skin", "slopeLimit", "blockSteepSlopes", "stepHeight",
-  "snapDistance", "collidesWith", "layers" }     -- cs_Setting order
+  "snapDistance", "collidesWith", "layers", "filter" }
+local FIELDS = {}
+for i, name in ipairs(FIELD_ORDER) do FIELDS[name] = i - 1 end
+local MF_MAXIT, MF_SKIN, MF_BLOCK, MF_MASK, MF_LAYERS, MF_FILTER = 0, 1, 3, 6, 7, 8
 
 local function check_mover(v, arg, none, fname) return check_live(v, MOVER_MT, arg, none, fname) end
 
@@ -1283,9 +1282,6 @@ local function get_field(m, f)
   return d
 end
 
-local RXYZ = { "rx", "ry", "rz" }
-local QXYZW = { "qx", "qy", "qz", "qw" }
-
 -- The numbers of a vector (3) or quaternion (4) into V1 or Q4; returns it.
 local function fill(t)
   if #t == 4 then Q4[0], Q4[1], Q4[2], Q4[3] = t[1], t[2], t[3], t[4]; return Q4 end
@@ -1297,29 +1293,21 @@ end
 -- order newMover sets them.
 local SHAPE = { { "radius", RXYZ, C.cs_mover_set_radius }, { "position", XYZ, C.cs_mover_set_position },
   { "up", XYZ, C.cs_mover_set_up }, { "orientation", QXYZW, C.cs_mover_set_orientation } }
-for _, sh in ipairs(SHAPE) do SHAPE[sh[1]] = sh end
+local NAMES = { unpack(FIELD_ORDER) }      -- the fields' and the shape keys' names
+for _, sh in ipairs(SHAPE) do SHAPE[sh[1]], NAMES[#NAMES + 1] = sh, sh[1] end
 
 -- For an unknown field k: " (did you mean 'stepHeight'?)" when it differs from
--- a field or a shape field (the names of FIELDS and SHAPE) only in case, else
--- "" (the C module's words).
+-- a name of NAMES only in case, else "" (the C module's words).
 function field_hint(k)
-  if type(k) ~= "string" then return "" end
-  local lk = string.lower(k)
-  for name in next, FIELDS do
-    if string.lower(name) == lk then return format(" (did you mean '%s'?)", name) end
-  end
-  for i = 1, #SHAPE do
-    if string.lower(SHAPE[i][1]) == lk then return format(" (did you mean '%s'?)", SHAPE[i][1]) end
-  end
-  return ""
+  local name = check.suggest(k, NAMES)
+  return name and format(" (did you mean '%s'?)", name) or ""
 end
 
 --- cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
 ---   orientation = {qx, qy, qz, qw}, up = {x, y, z}, <any field>} -> mover
-local function newMover(...)
-  local t = ...
+local function newMover(t)
   if t == nil then t = {} end
-  check_table(t, 1, select("#", ...) < 1)
+  check_table(t, 1)
   local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
   for k, v in next, t do
     if type(k) ~= "string" then argerror(1, format("unknown Mover field (a %s key)", type(k))) end
@@ -1347,8 +1335,9 @@ local function newMover(...)
     local v = shape[sh[1]]
     if v and sh[3](mp, fill(v)) ~= 0 then core_fail(C.cs_mover_error(mp), 1, "newMover", sh[1] .. ": ") end
   end
-  for i, name in ipairs(FIELD_ORDER) do
-    if vals[name] ~= nil and set_field(mp, i - 1, vals[name], false) ~= 0 then
+  for f = 0, MF_FILTER - 1 do
+    local name = FIELD_ORDER[f + 1]
+    if vals[name] ~= nil and set_field(mp, f, vals[name], false) ~= 0 then
       core_fail(C.cs_mover_error(mp), 1, "newMover", "")
     end
   end
@@ -1381,11 +1370,9 @@ local function mover_close(self)
       .. "runs (world:removeMover is refused there too)", 0)
   end
   if w and w._p then resolve_pending(w) end   -- contacts naming it keep its handle
-  self._p = nil
-  ffi.gc(p, nil)
   if w and w._p then w._movers[ptr_addr(p)] = nil end
   self._inworld = false
-  C.cs_mover_free(p)
+  C.cs_mover_free(unpin(self))
 end
 MOVER_MT.__gc, MOVER_MT.__close = mover_close, mover_close
 
@@ -1427,19 +1414,15 @@ local function resolve(m)
   local n = tonumber(C.cs_mover_contact_count(p))
   for i = 0, n - 1 do
     local c = C.cs_mover_contact(p, i)
-    local b = c.body
-    if c.mover ~= nil then handles[i + 1] = movers[ptr_addr(c.mover)]
-    else handles[i + 1] = b ~= nil and bodies[ptr_addr(b)] or nil end
+    handles[i + 1] = c.mover ~= nil and movers[ptr_addr(c.mover)]
+      or c.body ~= nil and bodies[ptr_addr(c.body)] or nil
   end
-  local gm = C.cs_mover_ground_mover(p)
-  m._gmover = gm ~= nil and movers[ptr_addr(gm)] or false
   for i = n + 1, m._nhandles do handles[i] = nil end
   m._nhandles = n
-  if C.cs_mover_ground(p, GROUND_N, GROUND_B, GROUND_T) ~= 0 and GROUND_B[0] ~= nil then
-    m._ground = bodies[ptr_addr(GROUND_B[0])] or false
-  else
-    m._ground = false
-  end
+  local gm = C.cs_mover_ground_mover(p)
+  m._gmover = gm ~= nil and movers[ptr_addr(gm)] or false
+  local g = C.cs_mover_ground(p, GROUND_N, GROUND_B, GROUND_T) ~= 0 and GROUND_B[0] ~= nil
+  m._ground = g and bodies[ptr_addr(GROUND_B[0])] or false
   local sensors, events = w._sensors, m._events
   n = tonumber(C.cs_mover_sensor_event_count(p))
   for i = 0, n - 1 do
@@ -1447,6 +1430,13 @@ local function resolve(m)
   end
   for i = n + 1, m._nevents do events[i] = nil end
   m._nevents = n
+end
+
+-- After a call of m in world w: the handles of its contacts are resolved when
+-- read, or before w changes.
+local function pend(w, m)
+  m._resolved, m._cworld = false, w
+  w._pending[m] = true
 end
 
 -- Resolves the pending contacts of every mover whose last call was in world w.
@@ -1477,30 +1467,15 @@ end
 Mover.getPosition = getPosition
 
 local function mover_error(m) return C.cs_mover_error(m._p) end
--- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw)
+-- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw),
+-- setRadius(r) (a sphere) or setRadius(rx, ry, rz)
 setters(Mover, check_mover, mover_error, check_mover_idle, { setPosition = { C.cs_mover_set_position, XYZ },
-  setUp = { C.cs_mover_set_up, XYZ }, setOrientation = { C.cs_mover_set_orientation, QXYZW } })
+  setUp = { C.cs_mover_set_up, XYZ }, setOrientation = { C.cs_mover_set_orientation, QXYZW },
+  setRadius = { C.cs_mover_set_radius, RXYZ, true } })
 getters(Mover, check_mover, { getRadius = { C.cs_mover_get_radius, "vec" },
   getUp = { C.cs_mover_get_up, "vec" }, getOrientation = { C.cs_mover_get_orientation, "quat" },
   contactCount = { C.cs_mover_contact_count, "count" }, wasStuck = { C.cs_mover_was_stuck, "bool" },
   sensorEventCount = { C.cs_mover_sensor_event_count, "count" } })
-
---- mover:setRadius(r) (a sphere) or mover:setRadius(rx, ry, rz)
-function Mover.setRadius(self, rx, ry, rz)
-  check_mover(self, 1)
-  check_num(rx, 2, "rx", ry, rz)
-  if ry == nil and rz == nil then
-    ry, rz = rx, rx
-  else
-    check_num(ry, 3, "ry", rz)
-    check_num(rz, 4, "rz")
-  end
-  check_mover_idle(self, "setRadius")
-  V1.x, V1.y, V1.z = rx, ry, rz
-  if C.cs_mover_set_radius(self._p, V1) ~= 0 then
-    core_fail(C.cs_mover_error(self._p), 1, "setRadius")
-  end
-end
 
 --- mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
 function Mover.getContact(self, i)
@@ -1524,16 +1499,15 @@ function Mover.getGroundState(self)
   return GROUND_NAMES[ground_state(check_mover(self, 1)._p)] or "air"
 end
 
---- mover:getGroundNormal() -> nx, ny, nz, or nil without ground
-function Mover.getGroundNormal(self)
-  if C.cs_mover_ground(check_mover(self, 1)._p, GROUND_N, GROUND_B, GROUND_T) == 0 then return nil end
-  local n = GROUND_N[0]
-  return n.x, n.y, n.z
-end
-
-function Mover.getGroundTag(self)
-  if C.cs_mover_ground(check_mover(self, 1)._p, GROUND_N, GROUND_B, GROUND_T) == 0 then return nil end
-  return GROUND_T[0]
+-- mover:getGroundNormal() -> nx, ny, nz, getGroundTag() -> tag; nil without ground
+for name, tag in next, { getGroundNormal = false, getGroundTag = true } do
+  Mover[name] = function(self)
+    local found = C.cs_mover_ground(check_mover(self, 1)._p, GROUND_N, GROUND_B, GROUND_T)
+    if found == 0 then return nil end
+    if tag then return GROUND_T[0] end
+    local n = GROUND_N[0]
+    return n.x, n.y, n.z
+  end
 end
 
 -- mover:getGroundBody(), getGroundMover(): the handles, or nil
@@ -1560,31 +1534,23 @@ function Mover.isInside(self, sensor)
 end
 
 --- world:addMover(mover), world:removeMover(mover)
-function World.addMover(self, m)
-  check_world(self, 1)
-  check_mover(m, 2, true)
-  check_mover_idle(m, "addMover")
-  check_idle(self, "addMover")
-  if C.cs_mover_added_to(m._p) ~= nil then
-    argerror(2, "the mover is in a world already (world:removeMover it there first)")
+for name, add in next, { addMover = true, removeMover = false } do
+  World[name] = function(self, m)
+    check_world(self, 1)
+    check_mover(m, 2, true)
+    check_mover_idle(m, name)
+    check_idle(self, name)
+    local w = C.cs_mover_added_to(m._p)
+    if add and w ~= nil then
+      argerror(2, "the mover is in a world already (world:removeMover it there first)")
+    end
+    if not add and w ~= self._p then argerror(2, "the mover is not in this world") end
+    resolve_pending(self)
+    local s = (add and C.cs_world_add_mover or C.cs_world_remove_mover)(self._p, m._p)
+    if s ~= C.CS_OK then status_error(name, s) end
+    self._movers[ptr_addr(m._p)] = add and m or nil
+    m._inworld = add and self
   end
-  resolve_pending(self)
-  local s = C.cs_world_add_mover(self._p, m._p)
-  if s ~= C.CS_OK then status_error("addMover", s) end
-  self._movers[ptr_addr(m._p)] = m
-  m._inworld = self
-end
-
-function World.removeMover(self, m)
-  check_world(self, 1)
-  check_mover(m, 2, true)
-  check_mover_idle(m, "removeMover")
-  check_idle(self, "removeMover")
-  if C.cs_mover_added_to(m._p) ~= self._p then argerror(2, "the mover is not in this world") end
-  resolve_pending(self)
-  C.cs_world_remove_mover(self._p, m._p)
-  self._movers[ptr_addr(m._p)] = nil
-  m._inworld = false
 end
 
 -- The calls and the queries. A Lua callback runs under pcall from the core's
@@ -1773,8 +1739,6 @@ end
 jit.off(run_query)
 end
 
-local GXYZ = { "gx", "gy", "gz" }
-
 --- world:collideAndSlide(mover, vx, vy, vz [, gx, gy, gz]) -> x, y, z, onGround
 local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
@@ -1807,9 +1771,7 @@ local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
     end
     ctx_raise("collideAndSlide", s, failed, err)
   end
-  -- the contacts' handles: resolved when read, or before this world changes
-  m._resolved, m._cworld = false, self
-  self._pending[m] = true
+  pend(self, m)
   C.cs_mover_get_position(mp, POS)
   return POSD[0], POSD[1], POSD[2], ground_state(mp) == 1   -- mover:isOnGround()
 end
@@ -1922,13 +1884,8 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   else
     s = many_call(self._p, list, n, mv, stride, self._bout, moved, self._bfailed)
   end
-  local pending = self._pending
-  for i = 1, n do            -- the moved movers' handles: resolved when read
-    if moved[i - 1] ~= 0 then
-      local m = rawget(listed, i)
-      m._resolved, m._cworld = false, self
-      pending[m] = true
-    end
+  for i = 1, n do
+    if moved[i - 1] ~= 0 then pend(self, rawget(listed, i)) end
   end
   out = out or {}
   if s ~= 0 then many_fail(self, s, failed, err, n, stride, out, grounded) end
@@ -1987,10 +1944,6 @@ function push_hit(w, found, fname, base)
 end
 end
 
-local DXYZ = { "dx", "dy", "dz" }
-local OXYZ = { "ox", "oy", "oz" }
-local PXYZ = { "px", "py", "pz" }
-
 --- world:sweep(mover, dx, dy, dz [, mask]): the mover's collidesWith, or mask.
 local function sweep(self, m, dx, dy, dz, mask)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
@@ -2001,13 +1954,13 @@ local function sweep(self, m, dx, dy, dz, mask)
   check_not_moving(self, "sweep")
   local d = self._v
   d.x, d.y, d.z = dx, dy, dz
+  local found
   if mask == nil then
-    local found = C.cs_world_sweep(self._p, m._p, d, self._hit)
-    if found < 0 then push_hit(self, found, "sweep", 2) end     -- raises (not a tail call)
-    return push_hit(self, found, "sweep", 2)
+    found = C.cs_world_sweep(self._p, m._p, d, self._hit)
+  else
+    found = C.cs_world_sweep_mask(self._p, m._p, d, check_mask(mask, 6, nil, "mask"), self._hit)
   end
-  local found = C.cs_world_sweep_mask(self._p, m._p, d, check_mask(mask, 6, nil, "mask"), self._hit)
-  if found < 0 then push_hit(self, found, "sweep", 2) end
+  if found < 0 then push_hit(self, found, "sweep", 2) end     -- raises (not a tail call)
   return push_hit(self, found, "sweep", 2)
 end
 World.sweep = sweep
@@ -2069,10 +2022,6 @@ function World.closestPoint(self, x, y, z, maxd, mask)
   local t, px, py, pz, nx, ny, nz, tri, body, tag = push_hit(self, 1, "closestPoint")
   return px, py, pz, t, tri, body, nx, ny, nz, tag
 end
-
-
-local MINXYZ = { "minx", "miny", "minz" }
-local MAXXYZ = { "maxx", "maxy", "maxz" }
 
 --- world:queryBox(minx, miny, minz, maxx, maxy, maxz, fn [, mask]),
 --- overlapEllipsoid(px, py, pz, rx, ry, rz, fn [, mask]),
