@@ -268,6 +268,28 @@ describe("Mesh", function()
     end)
   end)
 
+  describe("objects where numbers or tables of numbers go", function()
+    -- an object is a userdata in the C module (a table in the FFI binding):
+    -- both bindings call it a userdata, and never read it as {x, y, z}
+    it("are named userdata", function()
+      local w, mesh, body = scene()
+      local V = { 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+      fails_with(function() cs.newMesh({ mesh, 1, 2 }) end,
+        "vertex 1 must be a number (flat array) or a table {x, y, z}, got userdata")
+      fails_with(function() cs.newMesh({ { 0, 0, 0 }, mesh }) end, "vertex 2 must be a table {x, y, z}, got userdata")
+      fails_with(function() cs.newMesh({ 0, mesh, 0, 1, 0, 0, 0, 0, 1 }) end, "vertex 1: y must be a number, got userdata")
+      fails_with(function() cs.newMesh(V, { mesh, 2, 3 }) end,
+        "triangle 1: index must be an integer (flat array) or a table {a, b, c}, got userdata")
+      fails_with(function() cs.newMesh(V, { 1, mesh, 3 }) end, "triangle 1: index must be an integer, got userdata")
+      fails_with(function() cs.newMesh(V, nil, { tags = { mesh } }) end, "options.tags: tag 1 must be an integer, got userdata")
+      fails_with(function() cs.newMover { position = { mesh, 1, 2 } } end, "position: x must be a number, got userdata")
+      fails_with(function() cs.newMover { radius = { 1, mesh, 2 } } end, "radius: ry must be a number, got userdata")
+      fails_with(function() body:setTransform({ 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, mesh, 0, 0, 1 }) end,
+        "transform element 13 must be a number, got userdata")
+      assert.are.equal(1, w:bodyCount())
+    end)
+  end)
+
   describe("after it is closed", function()
     it("raises on every use, and closing twice is harmless", function()
       local mesh = floor_mesh()

@@ -479,6 +479,14 @@ local function opt_mask(v, arg)
   return check_mask(v, arg, nil, "mask")
 end
 
+-- Is v one of our objects (a table here, userdata in the C module)? It is no
+-- table of numbers or options, and the messages call it what the C module's
+-- call it: "userdata" for type(), its __name otherwise.
+local function ours(v)
+  return type(v) == "table" and string.sub(tname(v), 1, 13) == "collideslide."
+end
+local function ltype(v) return ours(v) and "userdata" or type(v) end
+
 -- n numbers of a table-valued field (position = {x, y, z}, ...); their
 -- values are the core's to check.
 local function table_nums(arg, t, field, names, n)
@@ -486,7 +494,7 @@ local function table_nums(arg, t, field, names, n)
   for i = 1, n do
     local v = rawget(t, i)
     if type(v) ~= "number" then
-      argerror(arg, format("%s: %s must be a number, got %s", field, names[i], type(v)))
+      argerror(arg, format("%s: %s must be a number, got %s", field, names[i], ltype(v)))
     end
     out[i] = v
   end
@@ -501,14 +509,6 @@ local function check_array_end(arg, t, n, what)
     end
   end
 end
-
--- Is v one of our objects (a table here, userdata in the C module)? It is no
--- table of numbers or options, and the messages call it what the C module's
--- call it: "userdata" for type(), its __name otherwise.
-local function ours(v)
-  return type(v) == "table" and string.sub(tname(v), 1, 13) == "collideslide."
-end
-local function ltype(v) return ours(v) and "userdata" or type(v) end
 
 local function check_table(v, arg, none, named)   -- named: an object by its __name
   if type(v) ~= "table" or ours(v) then
@@ -661,7 +661,7 @@ local function vertex_fail(arg, v, comp, value, elem)
   if value == nil and elem > 0 then
     argerror(arg, format("vertex %s: %s is nil (a hole at element %s)", fmtnum(v), XYZ[comp], fmtnum(elem)))
   end
-  argerror(arg, format("vertex %s: %s must be a number, got %s", fmtnum(v), XYZ[comp], type(value)))
+  argerror(arg, format("vertex %s: %s must be a number, got %s", fmtnum(v), XYZ[comp], ltype(value)))
 end
 
 -- Coordinate comp (1..3) of vertex v, a finite number, else the error
@@ -681,7 +681,7 @@ local function index_value(arg, x, tri, _, _, nverts)
   if type(x) == "number" and x >= 1 and x <= nverts and x == floor(x) then return x - 1 end
   if x == nil then argerror(arg, format("triangle %s: index is nil (a hole)", fmtnum(tri))) end
   if type(x) ~= "number" then
-    argerror(arg, format("triangle %s: index must be an integer, got %s", fmtnum(tri), type(x)))
+    argerror(arg, format("triangle %s: index must be an integer, got %s", fmtnum(tri), ltype(x)))
   end
   if x - x ~= 0 or x ~= floor(x) then
     argerror(arg, format("triangle %s: index %s is not an integer", fmtnum(tri), fmtnum(x)))
@@ -708,7 +708,7 @@ local function read_triples(K, t, arg, none, extra)
   check_table(t, arg, none)
   local len = #t
   if len == 0 then argerror(arg, K.empty) end
-  local first = type(rawget(t, 1))
+  local first = ltype(rawget(t, 1))
   if first == "nil" and K.first_nil then argerror(arg, K.first_nil) end
   if first ~= "number" and first ~= "table" then argerror(arg, K.first .. first) end
   check_array_end(arg, t, len, K.array)
@@ -724,7 +724,7 @@ local function read_triples(K, t, arg, none, extra)
     for i = 0, n - 1 do
       local p = rawget(t, i + 1)
       if p == nil and K.item_nil then argerror(arg, format(K.item_nil, fmtnum(i + 1))) end
-      if type(p) ~= "table" then argerror(arg, format(K.item, fmtnum(i + 1), type(p))) end
+      if ltype(p) ~= "table" then argerror(arg, format(K.item, fmtnum(i + 1), ltype(p))) end
       for k = 1, 3 do out[3 * i + k - 1] = value(arg, rawget(p, k), i + 1, k, 0, extra) end
     end
   end
@@ -743,7 +743,7 @@ local function read_tags(arg, t, ntris)
   for i = 1, ntris do
     local d = rawget(t, i)
     if type(d) ~= "number" then
-      argerror(arg, format("options.tags: tag %s must be an integer, got %s", fmtnum(i), type(d)))
+      argerror(arg, format("options.tags: tag %s must be an integer, got %s", fmtnum(i), ltype(d)))
     end
     if d - d ~= 0 or d ~= floor(d) or d < -2147483648 or d > 2147483647 then
       argerror(arg, format("options.tags: tag %s must be a 32-bit integer, got %s", fmtnum(i), fmtnum(d)))
@@ -922,7 +922,7 @@ local function check_xform(first, ...)
     for i = 1, n do
       local x = rawget(t, i)
       if type(x) ~= "number" then
-        argerror(first, format("transform element %d must be a number, got %s", i, type(x)))
+        argerror(first, format("transform element %d must be a number, got %s", i, ltype(x)))
       end
       if x - x ~= 0 then argerror(first, format("transform element %d is %s", i, fmtnum(x))) end
       v[i] = x
