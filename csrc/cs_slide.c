@@ -112,6 +112,12 @@
 ** edge is pushed sideways along the offset; 1e-15: a centre 1e-8 off it is
 ** no longer pushed out the shortest way, sideways). */
 #define AWAY_MIN_D2 1e-18
+/* depenetrate: a last safe place nearer than this (squared, e-space) is
+** where the mover still is: something moved into it, and the safe place
+** says nothing of which side it came from. Pinned by the door and lift
+** specs of spec/movers_meet_spec.lua ("overlapping movers"): with 0, a
+** mover a door was moved onto stays inside the door. */
+#define SAFE_MOVED_D2 1e-18
 
 /* }================================================================== */
 
@@ -124,6 +130,8 @@ typedef struct Slide {
   cs_ContactBuf *contacts;       /* the call's contacts so far */
   const cs_Alloc *alloc;         /* of contacts */
   const cs_Vec3 *last_safe;      /* the set's (NULL: none in this world) */
+  const cs_Body *carrier;        /* the set's ground body, and how it moved */
+  cs_Vec3 carry_es;              /* (ellipsoid space; 0 without a carry) */
   cs_Vec3 pos;            /* the centre, ellipsoid space */
   cs_Vec3 up;             /* world up, unit */
   double skin;            /* world units */
@@ -475,6 +483,7 @@ static int overlaps_any(const Slide *s, cs_Vec3 p) {
 ** into one it does not: -1 when such a one lies before the free place. */
 static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
   cs_Vec3 far = v3_madd(s->pos, u, reach), out = v3_scale(u, reach), back = v3_neg(out);
+  cs_Vec3 away;
   double cur = 0, blocked = HUGE_VAL;
   int moved = 1;
   size_t i;
@@ -502,7 +511,7 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
       if (s->ell_movers[i] == s->hidden) continue;
       if (!cs_sweep_ellipsoid(s->pos, out, e, 1.0, 0, &h)) continue;
       lo = h.t * reach;
-      if (!overlaps_mover(s, i, s->pos, &h.normal)) {   /* not one to pass */
+      if (!overlaps_mover(s, i, s->pos, &away)) {   /* not one to pass */
         if (lo < blocked) blocked = lo;
         continue;
       }
@@ -521,19 +530,18 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
 ** wrong way? A push out of an overlap must not take the mover through a
 ** surface into a closed solid (past a floor slab's top face, down into
 ** the slab or out below it; up out of a room through its ceiling).
-**   - With a last safe place (safe, e-space; NULL: none): a triangle may
-**     be crossed only back toward the side of its plane the safe place is
-**     on, never away from it.
-**   - Without one: never from the front to the back, unless the mover
-**     overlaps that triangle already and nothing closes behind it within
-**     far (no triangle farther on along u met from its back, as a solid's
-**     far side is); a plate the mover was put into may be left through its
-**     back, and from the back to the front is the way out of a solid (a
-**     mover sunk into the ground). */
-static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, double far,
-                             const cs_Vec3 *safe) {
-  double crossed = -1, at;
-  cs_Vec3 away;
+**   - safe (e-space; NULL: none): the last safe place, when the mover has
+**     moved since (a teleport, a carry): a triangle may be crossed only
+**     toward the side of its plane that place is on, never away from it;
+**     for the triangles of the ground body that carried the mover, that
+**     place carried along (s->carry_es), as the body moved since.
+**   - Without one (a new mover, or one that something moved into): never
+**     from a triangle's front to its back. From the back to the front is
+**     the way out of a solid (a mover sunk into the ground, a door moved
+**     onto it), and stays open: so a room must face its triangles inward,
+**     as API.md's front faces say. */
+static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec3 *safe) {
+  double at;
   size_t i;
   for (i = 0; i < s->ntris; i++) {
     const cs_TriES *t = &s->tris[i];
@@ -542,17 +550,12 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, double far,
         !cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
       continue;
     if (safe) {
-      ds = v3_dot(t->n, *safe) + t->d;
-      if ((ds > 0 && d0 > 0) || (ds < 0 && d0 < 0)) return 1;
-    } else if (un < 0 && d0 > 0) {
-      if (!overlaps(t, s->pos, &away)) return 1;
-      if (at > crossed) crossed = at;
+      cs_Vec3 p = s->carrier && s->bodies[t->body] == s->carrier ? v3_add(*safe, s->carry_es) : *safe;
+      ds = v3_dot(t->n, p) + t->d;
+    } else {
+      ds = 1.0;
     }
-  }
-  for (i = 0; crossed >= 0 && i < s->ntris; i++) {
-    const cs_TriES *t = &s->tris[i];
-    if (t->response == CS_RESPONSE_CROSS || !(v3_dot(t->n, u) > 0)) continue;
-    if (cs_ray_triangle(s->pos, u, t->a, t->b, t->c, far, &at) && at > crossed) return 1;
+    if ((ds > 0 && d0 > 0) || (ds < 0 && d0 < 0)) return 1;
   }
   return 0;
 }
@@ -583,8 +586,10 @@ enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
 
 /* Pushes the mover out of what it overlaps along the shortest way (in world
 ** units) among candidate directions: up, each overlapping triangle's normal
-** both ways, and away from each closest point. Standing movers prefer up
-** (so recovery never creeps downhill). Failing that, the last safe place.
+** both ways and away from its closest point, out of each overlapping mover,
+** and the level_candidates; never across a surface the wrong way
+** (crosses_wrong_way). Standing movers prefer up (so recovery never creeps
+** downhill). Failing that, the last safe place.
 ** Returns CLEAR (it overlapped nothing), FREED or STILL_STUCK. */
 static int depenetrate(Slide *s, int standing) {
   cs_Vec3 cand[MAX_CANDIDATES], best_u = v3(0, 0, 0), safe_es;
@@ -609,15 +614,13 @@ static int depenetrate(Slide *s, int standing) {
   nc = level_candidates(s, cand, nc);
   if (s->last_safe) {
     safe_es = cs_espace_to(s->es, *s->last_safe);
-    safe = &safe_es;
+    if (v3_len2(v3_sub(safe_es, s->pos)) > SAFE_MOVED_D2) safe = &safe_es;
   }
   for (k = 0; k < nc; k++) {
     /* at most 4 radii, and never past the gathered triangles */
-    double cap = s->reach / world_len(s, cand[k]);
-    double d = free_distance(s, cand[k], cap < 4.0 ? cap : 4.0), cost;
-    if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_es(s, cand[k]), cap < 4.0 ? cap : 4.0,
-                                   safe))
-      continue;
+    double cap = fmin(s->reach / world_len(s, cand[k]), 4.0);
+    double d = free_distance(s, cand[k], cap), cost;
+    if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_es(s, cand[k]), safe)) continue;
     cost = world_len(s, v3_scale(cand[k], d));
     if (k == 0) { up_cost = cost; up_d = d; }
     if (cost < best) { best = cost; best_d = d; best_u = cand[k]; }
@@ -765,6 +768,13 @@ static void hide_body(Slide *s, const cs_Body *b, int hide) {
   }
 }
 
+/* Hides the carrier (set->carrier's triangles, or set->carrier_mover) from
+** the sweeps, or shows it again. */
+static void hide_ground(Slide *s, const cs_SlideSet *set, int hide) {
+  if (set->carrier) hide_body(s, set->carrier, hide);
+  else s->hidden = hide ? set->carrier_mover : NULL;
+}
+
 /* Does the unit sphere at p overlap the carrier (set->carrier's triangles
 ** or set->carrier_mover)? */
 static int overlaps_carrier(const Slide *s, const cs_SlideSet *set, cs_Vec3 p) {
@@ -782,29 +792,32 @@ static int overlaps_carrier(const Slide *s, const cs_SlideSet *set, cs_Vec3 p) {
 ** and may have moved into the rider, as a lift does). A slide may then
 ** turn the rider into its ground (carried under an overhang, it slides
 ** down its edge into the platform, whose inside leads out below): when it
-** ends overlapping the ground and did not start so, the pass is made again
-** straight, without sliding, stopping at what it meets. */
+** ends overlapping the ground, though where the ground took it (start +
+** vel, its old place on the ground) does not, the pass is made again
+** straight, without sliding, stopping at what it meets; and when that
+** too stops inside the ground while the rider's place before the carry is
+** clear of it (a platform placed far in one step, the way there blocked),
+** the rider is not carried. (A lift that rose into its rider, crushing it
+** against a ceiling, keeps the straight carry: the rider stays on top.) */
 static void carry_pass(Slide *s, const cs_SlideSet *set) {
   cs_Vec3 start = s->pos, vel = cs_espace_vec_to(s->es, set->carry);
   size_t ncontacts = s->contacts->count, npath = path_mark(s);
-  int overlapped;
-  if (set->carrier) hide_body(s, set->carrier, 1);
-  else s->hidden = set->carrier_mover;
+  hide_ground(s, set, 1);
   slide_pass(s, vel, CS_PASS_CARRY);
-  if (set->carrier) hide_body(s, set->carrier, 0);
-  else s->hidden = NULL;
-  overlapped = overlaps_carrier(s, set, start);
-  if (v3_len2(v3_sub(s->pos, v3_add(start, vel))) == 0 || overlapped ||
-      !overlaps_carrier(s, set, s->pos))
+  hide_ground(s, set, 0);
+  if (v3_len2(v3_sub(s->pos, v3_add(start, vel))) == 0 ||
+      overlaps_carrier(s, set, v3_add(start, vel)) || !overlaps_carrier(s, set, s->pos))
     return;
   s->pos = start;
   s->contacts->count = ncontacts;
   path_cut(s, npath);
-  if (set->carrier) hide_body(s, set->carrier, 1);
-  else s->hidden = set->carrier_mover;
+  hide_ground(s, set, 1);
   move_straight(s, vel, CS_PASS_CARRY, 1);
-  if (set->carrier) hide_body(s, set->carrier, 0);
-  else s->hidden = NULL;
+  hide_ground(s, set, 0);
+  if (!overlaps_carrier(s, set, s->pos) || overlaps_carrier(s, set, start)) return;
+  s->pos = start;                       /* stopped inside it: not carried */
+  s->contacts->count = ncontacts;
+  path_cut(s, npath);
 }
 
 /* The sensors' events along the call's path (cs_sensor.c), into the set's
@@ -847,6 +860,8 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   s.contacts = set->contacts;
   s.alloc = set->alloc;
   s.last_safe = set->last_safe;
+  s.carrier = set->carrier;
+  if (set->carrier) s.carry_es = cs_espace_vec_to(es, set->carry);
   s.pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
   s.reach_skins = 1;
   s.reach = set->reach;

@@ -431,6 +431,32 @@ describe("Movers that meet", function()
       assert.is_false(m:wasStuck())
     end)
 
+    -- side view: a door 0.2 thick slides onto a resting mover (r 0.5), whose
+    -- centre ends inside it: the next call pushes it out of the door (the
+    -- door came to it: its last safe place, where it still is, says nothing
+    -- of the way out), and a lift rising 0.5 in one frame under a mover on
+    -- the floor lifts it on top (SAFE_MOVED_D2 in cs_slide.c)
+    it("are pushed out of a body moved onto them, the way out of the body", function()
+      local w = cs.newWorld()
+      local door = w:add(cs.newMesh(cs.box(-0.1, -2, -3, 0.1, 2, 3)), 5, 0, 0)
+      local m = cs.newMover { radius = 0.5, position = { 0, 0, 0 } }
+      w:collideAndSlide(m, 0.1, 0, 0)
+      door:setTransform(0.1, 0, 0)
+      local x = w:collideAndSlide(m, 0, 0, 0)
+      assert.is_true(m:wasStuck())
+      assert.near(0.2 + 0.5, x, 0.02)             -- past the door's far side
+      w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-20, -3, -20, 20, 0, 20)))
+      local lift = w:add(cs.newMesh(cs.box(-2, -1, -2, 2, 0, 2)), 0, -0.1, 0)
+      m = cs.newMover { radius = 0.25, position = { 0.5, 0.26, 0.5 } }
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.05, 0)
+      lift:setTransform(0, 0.4, 0)
+      local _, y = w:collideAndSlide(m, 0, 0, 0, 0, -0.05, 0)
+      assert.is_true(y >= 0.4 + 0.25 - 1e-9, "under the lift's top: y " .. y)
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.05, 0)
+      assert.are.equal(lift, m:getGroundBody())
+    end)
+
     -- 2 to 8 movers of random shapes in a closed room (its faces two-sided),
     -- moving at random toward each other and anywhere, some falling: none
     -- ever leaves the room, however they ride and push each other

@@ -42,6 +42,7 @@ typedef struct Scene {
   cs_Mover *m;
   cs_Vec3 end;            /* where the last call left the mover */
   cs_Status status;
+  int may_stay_stuck;     /* the case wants the mover left overlapping */
 } Scene;
 
 /* The unit sphere at the origin, skin as given (< 0: the default, 0.01),
@@ -124,7 +125,7 @@ static void run(Scene *s, const char *name, cs_Vec3 walk, const cs_Vec3 *gravity
            (int)s->status, s->end.x, s->end.y, s->end.z, d - 1);
   if (verbose) printf("  %s: %s, ground %d, %u contacts, stuck %d\n", name, detail,
                       (int)s->m->ground, (unsigned)s->m->ncontacts, s->m->was_stuck);
-  check(s->status == CS_OK && d >= 1 - INV_OVERLAP_TOL, name, detail);
+  check(s->status == CS_OK && (s->may_stay_stuck || d >= 1 - INV_OVERLAP_TOL), name, detail);
 }
 
 static int near(double a, double b, double tol) { return fabs(a - b) <= tol; }
@@ -343,15 +344,17 @@ static void resting_overlap(void) {
 ** (y = -0.7); a ceiling above it leaves a slot gap higher than the sphere.
 **   gap 1e-10: the slot is room, the mover is pushed up into it (y = 0.3);
 **   gap 0 (the ceiling at -0.7 + 2, rounded): the two blocked intervals
-**   touch, no room: pushed down through the floor, a skin below. */
+**   touch, no room: the mover stays, stuck (the ways through the floor or
+**   the ceiling cross them from their fronts, which depenetration never
+**   does without a safe place; and sideways the floor goes on). */
 static void touching_intervals(void) {
   static const double gaps[2] = {1e-10, 0};
   int i;
   for (i = 0; i < 2; i++) {
     Scene s;
-    double f = -0.7, skin;
+    double f = -0.7;
     scene_init(&s, -1, 0);
-    skin = cs_mover_get(s.m, CS_SKIN);
+    s.may_stay_stuck = i == 1;
     plate_y(&s, f, -10, 10, v3(0, 0, 0));
     plate_y(&s, f + 2 + gaps[i], -10, 10, v3(0, 0, 0));
     run(&s, "touching_intervals", v3(0, 0, 0), NULL, 0);
@@ -359,8 +362,8 @@ static void touching_intervals(void) {
       expect(s.m->was_stuck && near(s.end.y, f + 1, 1e-12) && s.end.x == 0 && s.end.z == 0,
              "touching_intervals: a slot 1e-10 taller than the mover is room", &s, "want y = 0.3");
     else
-      expect(s.m->was_stuck && near(s.end.y, f - 1 - skin, 1e-12) && s.end.x == 0 && s.end.z == 0,
-             "touching_intervals: a slot the mover's height is none", &s, "want y = -1.7 - skin");
+      expect(s.m->was_stuck && s.end.y == 0 && s.end.x == 0 && s.end.z == 0,
+             "touching_intervals: a slot the mover's height is none", &s, "want stuck, unmoved");
     scene_free(&s);
   }
 }
