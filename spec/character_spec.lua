@@ -286,6 +286,30 @@ describe("Character", function()
       assert.matches("table expected, got number", errorOf(cs.newCharacter, 5))
     end)
 
+    -- numbers as the core words them on every Lua (2, not 2.0 on 5.3/5.4;
+    -- NaN, not -nan or nan)
+    it("words numbers the same on every Lua", function()
+      assert.matches("airControl must be a number in %[0, 1%], got 2%)", errorOf(cs.newCharacter, { airControl = 4 / 2 }))
+      assert.matches("radius%[2%] must be > 0, got 0%)", errorOf(cs.newCharacter, { radius = { 0.4, 0.9 * 0, 0.4 } }))
+      assert.matches("walkSpeed must be a number >= 0, got NaN%)", errorOf(cs.newCharacter, { walkSpeed = 0 / 0 }))
+      local world = scene()
+      local ch = standing(world)
+      assert.matches("dt must be a finite number >= 0, got %-1%)", errorOf(ch.update, ch, world, -1 / 1))
+      assert.matches("input.x must be a finite number, got NaN", errorOf(ch.update, ch, world, DT, { x = 0 / 0 }))
+    end)
+
+    -- Lua 5.3+: the integer math.mininteger as input.x is a full step left
+    -- (-x of it wraps back to itself among integers)
+    it("takes math.mininteger as input like any huge number", function()
+      if not math.mininteger then return end
+      local world = scene()
+      local a, b = standing(world), standing(world)
+      a:update(world, DT, { x = math.mininteger })
+      b:update(world, DT, { x = -2.0 ^ 63 })
+      assert.is_true(a.velocity[1] < 0)
+      assert.are.equal(b.velocity[1], a.velocity[1])
+    end)
+
     it("gives the mover the game-style settings at once", function()
       local ch = cs.newCharacter { stepHeight = 0.25 }
       assert.are.equal(0.25, ch.mover.stepHeight)
@@ -360,6 +384,19 @@ describe("Character", function()
   end)
 
   describe("as a crowd (cs.updateCharacters)", function()
+    -- {a, nil, b}: b would be skipped unseen (# may stop at 1)
+    it("refuses a list with a hole", function()
+      local world = scene()
+      local a, b = standing(world), standing(world)
+      local list = { a }
+      list[3] = b
+      local x = b.position[1]
+      local e = errorOf(cs.updateCharacters, world, list, DT)   -- (as # found the border)
+      assert.is_truthy(e:find("list of characters has a hole at 2 (element 3 is set)", 1, true)
+        or e:find("character 2: collideslide.Character expected, got nil", 1, true), e)
+      assert.are.equal(x, b.position[1])
+    end)
+
     -- 30 characters in a ring on the floor, solid to each other, walking to
     -- the middle and jumping in turn: one updateCharacters per frame on 3
     -- threads equals a loop of update, bit for bit (positions, velocities,

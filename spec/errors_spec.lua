@@ -268,6 +268,20 @@ describe("Mesh", function()
     end)
   end)
 
+  describe("messages", function()
+    -- as luaL_error words them: the position of the Lua code that made the
+    -- call first (the FFI binding too)
+    it("start with the caller's file and line", function()
+      local _, mesh = scene()
+      local e = err_of(function() local v = mesh:getVertex(9); return v end)
+      assert.is_truthy(e:match("errors_spec%.lua:%d+: bad argument #1 to 'getVertex'"), e)
+      e = err_of(function() local m = cs.newMover { radius = 1 }; m.skin = -1; return m end)
+      assert.is_truthy(e:match("errors_spec%.lua:%d+: bad argument #3 to '__newindex'"), e)
+      e = err_of(function() local w = cs.newWorld(); local r = w:collideAndSlideMany({}, { 1 }); return r end)
+      assert.is_truthy(e:match("errors_spec%.lua:%d+: bad argument #2 to 'collideAndSlideMany'"), e)
+    end)
+  end)
+
   describe("objects where numbers or tables of numbers go", function()
     -- an object is a userdata in the C module (a table in the FFI binding):
     -- both bindings call it a userdata, and never read it as {x, y, z}

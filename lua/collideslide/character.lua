@@ -83,8 +83,10 @@ local function isFinite(v) return type(v) == "number" and v - v == 0 end
 local MAX_COORD = 1e30
 local function inRange(v) return isFinite(v) and v <= MAX_COORD and v >= -MAX_COORD end
 
+-- A value as the messages show it: a number as the core words it (NaN, inf,
+-- %.14g: 2, not 2.0, on every Lua), else its type.
 local function describe(v)
-  return type(v) == "number" and tostring(v) or type(v)
+  return type(v) == "number" and check.num2str(v) or type(v)
 end
 
 local function vec3(v, what)
@@ -127,8 +129,8 @@ local CHECKS = {
     local err = vec3(v, name)
     if err then return err end
     for i = 1, 3 do
-      if v[i] <= 0 then return format("%s[%d] must be > 0, got %s", name, i, v[i]) end
-      if v[i] < 1e-20 then return format("%s[%d] is too small (< 1e-20), got %s", name, i, v[i]) end
+      if v[i] <= 0 then return format("%s[%d] must be > 0, got %s", name, i, describe(v[i])) end
+      if v[i] < 1e-20 then return format("%s[%d] is too small (< 1e-20), got %s", name, i, describe(v[i])) end
     end
   end,
   position = vec3,
@@ -465,7 +467,7 @@ local INPUT_KEYS = { x = true, z = true, jump = true, run = true, yaw = true }
 -- The input as a horizontal direction (length <= 1, in the plane across up),
 -- turned by input.yaw about up.
 local function inputDirection(input, ux, uy, uz)
-  local x, z = input.x or 0, input.z or 0
+  local x, z = (input.x or 0) * 1.0, (input.z or 0) * 1.0   -- floats: -math.mininteger wraps
   local big = math.max(x < 0 and -x or x, z < 0 and -z or z)
   if big > 1 then x, z = x / big, z / big end     -- (x * x would overflow past 1e154)
   local len = sqrt(x * x + z * z)
@@ -694,6 +696,12 @@ local function updateMany(world, chars, dt, inputs)
     error("bad argument #4 to 'updateCharacters' (list of inputs or nil expected, got " .. type(inputs) .. ")", 2)
   end
   local n = #chars
+  for k in pairs(chars) do                      -- a hole would hide the characters after it
+    if type(k) == "number" and k > n and k == floor(k) then
+      error(format("bad argument #2 to 'updateCharacters' (list of characters has a hole at %d "
+        .. "(element %s is set))", n + 1, check.num2str(k)), 2)
+    end
+  end
   for i = 1, n do
     local c = chars[i]
     if getmetatable(c) ~= Character then

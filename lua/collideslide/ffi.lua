@@ -337,6 +337,24 @@ local function new_mt(name) return { __name = "collideslide." .. name } end
 local MESH_MT, WORLD_MT, BODY_MT, MOVER_MT, SENSOR_MT =
   new_mt "Mesh", new_mt "World", new_mt "Body", new_mt "Mover", new_mt "Sensor"
 
+-- Raises msg with the position of the Lua code that called the API (the
+-- first frame outside this file), as luaL_error prefixes the C module's
+-- errors ("script.lua:12: bad argument ..."); none when that caller is C.
+local THIS_SOURCE = debug.getinfo(1, "S").source
+local function raise(msg)
+  local level = 2
+  while true do
+    local info = debug.getinfo(level, "Sl")
+    if not info then break end
+    if info.source ~= THIS_SOURCE then
+      if info.currentline > 0 then msg = info.short_src .. ":" .. info.currentline .. ": " .. msg end
+      break
+    end
+    level = level + 1
+  end
+  error(msg, 0)
+end
+
 -- "bad argument #arg to 'fname' (msg)", numbered as luaL_argerror does: found
 -- the nearest Lua-facing function on the stack, a method call does not count
 -- self ("calling 'f' on bad self" when self is the bad one). obj: argument 1
@@ -353,17 +371,17 @@ local function argerror(arg, msg, obj)
   end
   if namewhat == "method" then
     arg = arg - 1
-    if arg == 0 then error(format("calling '%s' on bad self (%s)", name, msg), 0) end
+    if arg == 0 then raise(format("calling '%s' on bad self (%s)", name, msg)) end
   elseif obj and arg == 1 and name and name:sub(1, 2) ~= "__" then
     msg = format("%s: call it with a colon, %s:%s(...)", msg, obj, name)
   end
-  error(format("bad argument #%d to '%s' (%s)", arg, name or "?", msg), 0)
+  raise(format("bad argument #%d to '%s' (%s)", arg, name or "?", msg))
 end
 
 -- The same with a name and number given (metamethods); nil fname: argerror.
 local function fail_at(arg, fname, msg)
   if fname == nil then return argerror(arg, msg) end
-  error(format("bad argument #%d to '%s' (%s)", arg, fname, msg), 0)
+  raise(format("bad argument #%d to '%s' (%s)", arg, fname, msg))
 end
 
 -- The core's error e (a cs_Error *): argument base + e.arg (the core counts
@@ -371,12 +389,12 @@ end
 local function core_fail(e, base, fname, prefix)
   local msg = ffi.string(e.message)
   if prefix then return argerror(base, prefix .. msg) end
-  if e.arg == 0 then error(fname .. ": " .. msg, 0) end
+  if e.arg == 0 then raise(fname .. ": " .. msg) end
   return argerror(base + e.arg, msg)
 end
 
 local function status_error(fname, s)
-  error(fname .. ": " .. ffi.string(C.cs_status_string(s)), 0)
+  raise(fname .. ": " .. ffi.string(C.cs_status_string(s)))
 end
 
 -- A number as the messages show it (NaN, inf, -inf, or %.14g), and the type
@@ -801,9 +819,9 @@ local function newMesh(...)
   if s ~= C.CS_OK then
     local bad = tonumber(BAD_INDEX[0])
     if s == C.CS_ERANGE then
-      error(format("newMesh: triangle %s: index out of range", fmtnum(floor(bad / 3) + 1)), 0)
+      raise(format("newMesh: triangle %s: index out of range", fmtnum(floor(bad / 3) + 1)))
     elseif s == C.CS_EINVAL then
-      error(format("newMesh: invalid input at %s", fmtnum(bad + 1)), 0)
+      raise(format("newMesh: invalid input at %s", fmtnum(bad + 1)))
     end
     status_error("newMesh", s)
   end
@@ -889,15 +907,15 @@ local function check_world(v, arg, none) return check_live(v, WORLD_MT, arg, non
 -- callbacks would change the body list the core is walking: refused.
 local function check_idle(w, fname)
   if w._busy > 0 then
-    error(fname .. ": the world is busy (called from inside a filter or a query "
-      .. "callback of the same world)", 0)
+    raise(fname .. ": the world is busy (called from inside a filter or a query "
+      .. "callback of the same world)")
   end
 end
 
 -- Moves and sweeps use the world's scratch, which a collideAndSlide in progress
 -- (its filter running) holds: refused. Queries are re-entrant.
 local function busy_moving(fname)
-  error(fname .. ": the world is busy (called from inside a filter of the same world)", 0)
+  raise(fname .. ": the world is busy (called from inside a filter of the same world)")
 end
 local function check_not_moving(w, fname)
   if w._moving then busy_moving(fname) end
@@ -1018,7 +1036,7 @@ local function world_close(self)
   check_is(self, WORLD_MT, 1)
   local p = self._p
   if not p then return end
-  if self._busy > 0 then error("cannot close a World while a filter or query callback of it runs", 0) end
+  if self._busy > 0 then raise("cannot close a World while a filter or query callback of it runs") end
   resolve_pending(self)
   self._free(unpin(self))
   for _, handles in next, { self._bodies, self._sensors } do
@@ -1244,7 +1262,7 @@ local function check_mover(v, arg, none, fname) return check_live(v, MOVER_MT, a
 
 -- A mover that is moving (its filter runs) cannot be changed.
 local function check_mover_idle(m, fname)
-  if m._busy then error(fname .. ": the mover is busy (its move is under way: called from a filter)", 0) end
+  if m._busy then raise(fname .. ": the mover is busy (its move is under way: called from a filter)") end
 end
 
 -- The Lua value v for field f (a FIELDS number) as cs_mover_set takes it (the
@@ -1363,11 +1381,11 @@ local function mover_close(self)
   check_is(self, MOVER_MT, 1)
   local p = self._p
   if not p then return end
-  if self._busy then error("cannot close a Mover while its move is under way (from a filter)", 0) end
+  if self._busy then raise("cannot close a Mover while its move is under way (from a filter)") end
   local w = self._inworld
   if w and w._p and w._busy > 0 then
-    error("cannot close a Mover added to a world while a filter or query callback of that world "
-      .. "runs (world:removeMover is refused there too)", 0)
+    raise("cannot close a Mover added to a world while a filter or query callback of that world "
+      .. "runs (world:removeMover is refused there too)")
   end
   if w and w._p then resolve_pending(w) end   -- contacts naming it keep its handle
   if w and w._p then w._movers[ptr_addr(p)] = nil end
@@ -1572,9 +1590,9 @@ end
 -- filter result, or the core's status.
 local function ctx_raise(fname, s, failed, err)
   if failed == CTX_RAISED then error(err, 0) end
-  if failed == CTX_BADRESULT then error(format("%s: the filter %s", fname, filter_returned(err)), 0) end
+  if failed == CTX_BADRESULT then raise(format("%s: the filter %s", fname, filter_returned(err))) end
   if s == C.CS_EBUSY then busy_moving(fname) end
-  if s == C.CS_EABORT then error(fname .. ": aborted by a callback", 0) end
+  if s == C.CS_EABORT then raise(fname .. ": aborted by a callback") end
   status_error(fname, s)
 end
 
@@ -1815,7 +1833,7 @@ local function many_fail(w, s, failed, err, n, stride, out, grounded)
       if list[i] == list[at] then argerror(2, msg) end
     end
     if e.arg > 0 then argerror(3, format("%s (moves[%d])", msg, at * stride + e.arg)) end
-    error("collideAndSlideMany: " .. msg, 0)
+    raise("collideAndSlideMany: " .. msg)
   end
   if not began then ctx_raise("collideAndSlideMany", s) end
   if at < n then many_results(w, n, out, grounded) end
@@ -1829,7 +1847,7 @@ local function many_fail(w, s, failed, err, n, stride, out, grounded)
     what = ffi.string(C.cs_world_error(w._p).message)
   end
   C.cs_batch_summary(SUMMARY, 256, moved, n, at)      -- "movers 1-140 and 150-300 moved, ..."
-  error(format("collideAndSlideMany: %s; %s", what, ffi.string(SUMMARY)), 0)
+  raise(format("collideAndSlideMany: %s; %s", what, ffi.string(SUMMARY)))
 end
 
 --- world:collideAndSlideMany(movers, moves [, out [, grounded]]) -> out
@@ -1861,7 +1879,7 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
     local m = rawget(movers, i)
     if getmetatable(m) ~= MOVER_MT or not m._p then check_live(m, MOVER_MT, 2, false, nil, format("mover %d: ", i)) end
     if m._busy then
-      error(format("collideAndSlideMany: mover %d is busy (its move is under way: called from a filter)", i), 0)
+      raise(format("collideAndSlideMany: mover %d is busy (its move is under way: called from a filter)", i))
     end
     list[i - 1] = m._p
     if m._filter then filtered = true end

@@ -6,6 +6,7 @@
 local find, match, gmatch, byte, sub = string.find, string.match, string.gmatch,
   string.byte, string.sub
 local tonumber, type, floor, tostring = tonumber, type, math.floor, tostring
+local check = require "collideslide.check"
 
 local obj = {}
 
@@ -71,7 +72,7 @@ function obj.parse(text, chunkname, options)
   local function currentTag()
     local t = resolve(material, group, object)
     if type(t) ~= "number" or t ~= floor(t) or t - t ~= 0 then
-      fail("options.tags gave " .. tostring(t) .. " for material "
+      fail("options.tags gave " .. (type(t) == "number" and check.num2str(t) or tostring(t)) .. " for material "
         .. tostring(material) .. ", group " .. tostring(group)
         .. " (an integer expected)")
     end
