@@ -237,6 +237,7 @@ int cs_newMesh(lua_State *L) {
   cs_Alloc a;
   cs_Status s;
   MeshUD *m;
+  if (lua_isnone(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);   /* "got no value": settop pads it */
   lua_settop(L, 3);
   v = read_vertices(L, 1, &nv);
   if (lua_isnil(L, 2)) {
@@ -353,6 +354,7 @@ static int mesh_setVertices(lua_State *L) {
   size_t n = 0;
   double *v;
   char b[NUMBUF], c[NUMBUF];
+  if (lua_isnone(L, 2)) luaL_checktype(L, 2, LUA_TTABLE);
   lua_settop(L, 2);
   v = read_vertices(L, 2, &n);
   if (n != cs_mesh_vertex_count(m))

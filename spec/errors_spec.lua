@@ -280,6 +280,13 @@ describe("Mesh", function()
       e = err_of(function() local w = cs.newWorld(); local r = w:collideAndSlideMany({}, { 1 }); return r end)
       assert.is_truthy(e:match("errors_spec%.lua:%d+: bad argument #2 to 'collideAndSlideMany'"), e)
     end)
+
+    it("call a missing argument no value, as Lua does", function()
+      local w, mesh = scene()
+      fails_with(function() local m = cs.newMesh(); return m end, "table expected, got no value")
+      fails_with(function() local r = mesh:setVertices(); return r end, "table expected, got no value")
+      fails_with(function() local r = w:setFriction(1); return r end, "coefficient must be a number, got no value")
+    end)
   end)
 
   describe("objects where numbers or tables of numbers go", function()

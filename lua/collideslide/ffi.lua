@@ -1064,10 +1064,11 @@ getters(World, check_world, { bodyCount = { C.cs_world_body_count, "count" },
   getThreads = { C.cs_world_get_threads, "int" } })
 
 --- world:setFriction(tag, coefficient in [0, 1])
-function World.setFriction(self, tag, c)
+function World.setFriction(self, tag, ...)
+  local c = ...
   check_world(self, 1)
   check_int32(tag, 2, nil, "tag", false, c == nil)
-  if type(c) ~= "number" then argerror(3, "coefficient must be a number, got " .. tname(c)) end
+  if type(c) ~= "number" then argerror(3, "coefficient must be a number, got " .. tname(c, select("#", ...) == 0)) end
   if C.cs_world_set_friction(self._p, tag, c) ~= C.CS_OK then
     core_fail(C.cs_world_error(self._p), 1, "setFriction")
   end
