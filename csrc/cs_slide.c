@@ -118,6 +118,12 @@
 ** specs of spec/movers_meet_spec.lua ("overlapping movers"): with 0, a
 ** mover a door was moved onto stays inside the door. */
 #define SAFE_MOVED_D2 1e-18
+/* depenetrate: a teleport farther than this (squared, e-space: 4 radii)
+** leaves the side rule out: the place it came from says nothing of the
+** triangles where it lands (a respawn). Pinned by the teleport specs of
+** spec/movers_meet_spec.lua ("overlapping movers"): a mover teleported 1.1
+** radii into a wall or past a room's wall goes back the way it came. */
+#define SIDE_TELEPORT_MAX_D2 16.0
 
 /* }================================================================== */
 
@@ -130,6 +136,7 @@ typedef struct Slide {
   cs_ContactBuf *contacts;       /* the call's contacts so far */
   const cs_Alloc *alloc;         /* of contacts */
   const cs_Vec3 *last_safe;      /* the set's (NULL: none in this world) */
+  const cs_Vec3 *side_ref;       /* the set's */
   const cs_Body *carrier;        /* the set's ground body, and how it moved */
   cs_Vec3 carry_es;              /* (ellipsoid space; 0 without a carry) */
   cs_Vec3 pos;            /* the centre, ellipsoid space */
@@ -526,17 +533,37 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
   return blocked < cur ? -1 : cur;
 }
 
+/* Has the centre already passed through a triangle it overlaps, to the
+** side away from safe (a teleport a little past a room's wall), and would
+** u take it farther that way? Only back toward safe's side is allowed. */
+static int beyond_wrong_way(const Slide *s, cs_Vec3 u, const cs_Vec3 *safe) {
+  cs_Vec3 away;
+  double at;
+  size_t i;
+  for (i = 0; i < s->ntris; i++) {
+    const cs_TriES *t = &s->tris[i];
+    double d0 = v3_dot(t->n, s->pos) + t->d, ds = v3_dot(t->n, *safe) + t->d;
+    if (!(d0 * ds < 0) || !(v3_dot(t->n, u) * d0 > 0) || !overlaps(t, s->pos, &away)) continue;
+    /* the centre's foot on the plane lies on the triangle */
+    if (cs_ray_triangle(s->pos, d0 > 0 ? v3_neg(t->n) : t->n, t->a, t->b, t->c, fabs(d0), &at))
+      return 1;
+  }
+  return 0;
+}
+
 /* Does the centre's path from pos along u, for len, cross a triangle the
 ** wrong way? A push out of an overlap must not take the mover through a
 ** surface into a closed solid (past a floor slab's top face, down into
 ** the slab or out below it; up out of a room through its ceiling).
-**   - safe (e-space; NULL: none): the last safe place, when the mover has
-**     moved since (a teleport, a carry): a triangle may be crossed only
-**     toward the side of its plane that place is on, never away from it;
+**   - safe (e-space; NULL: none): the last safe place (s->side_ref), when
+**     no body moved since the mover was clear there and the mover has
+**     moved since (a carry, or a teleport of at most 4 radii): a triangle
+**     may be crossed only toward the side of its plane that place is on,
+**     never away from it (a centre on the plane counts as on that side);
 **     for the triangles of the ground body that carried the mover, that
-**     place carried along (s->carry_es), as the body moved since.
-**   - Without one (a new mover, or one that something moved into): never
-**     from a triangle's front to its back. From the back to the front is
+**     place carried along (s->carry_es).
+**   - Without one (a new mover, one that something moved into, one whose
+**     world's bodies moved): never from a triangle's front to its back. From the back to the front is
 **     the way out of a solid (a mover sunk into the ground, a door moved
 **     onto it), and stays open: so a room must face its triangles inward,
 **     as API.md's front faces say. */
@@ -555,9 +582,10 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec
     } else {
       ds = 1.0;
     }
-    if ((ds > 0 && d0 > 0) || (ds < 0 && d0 < 0)) return 1;
+    /* away from the reference's side (a centre on the plane counts as on it) */
+    if ((ds > 0 && un < 0) || (ds < 0 && un > 0)) return 1;
   }
-  return 0;
+  return safe && beyond_wrong_way(s, u, safe);
 }
 
 /* The directions depenetrate tries besides the contacts' own: eight
@@ -584,18 +612,49 @@ static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc) {
 
 enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
 
-/* Pushes the mover out of what it overlaps along the shortest way (in world
-** units) among candidate directions: up, each overlapping triangle's normal
-** both ways and away from its closest point, out of each overlapping mover,
-** and the level_candidates; never across a surface the wrong way
-** (crosses_wrong_way). Standing movers prefer up (so recovery never creeps
-** downhill). Failing that, the last safe place.
+/* The shortest straight push (in world units) out of everything along one
+** of the candidate directions cand[0..nc) (cand[0] up, which standing
+** movers prefer, so that recovery never creeps downhill), free within the
+** reach and crossing no surface the wrong way for safe (crosses_wrong_way);
+** moves the mover there, a skin beyond when that is free too. Returns 1
+** when it found one. */
+static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const cs_Vec3 *safe) {
+  cs_Vec3 best_u = v3(0, 0, 0), p;
+  double best = HUGE_VAL, best_d = 0, up_cost = HUGE_VAL, up_d = 0;
+  int k;
+  for (k = 0; k < nc; k++) {
+    /* at most 4 radii, and never past the gathered triangles */
+    double cap = fmin(s->reach / world_len(s, cand[k]), 4.0);
+    double d = free_distance(s, cand[k], cap), cost;
+    if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_es(s, cand[k]), safe)) continue;
+    cost = world_len(s, v3_scale(cand[k], d));
+    if (k == 0) { up_cost = cost; up_d = d; }
+    if (cost < best) { best = cost; best_d = d; best_u = cand[k]; }
+  }
+  if (standing && up_cost < HUGE_VAL && up_cost <= best / s->m->cos_slope + s->skin) {
+    best = up_cost;
+    best_d = up_d;
+    best_u = cand[0];
+  }
+  if (best == HUGE_VAL) return 0;
+  p = v3_madd(s->pos, best_u, best_d + skin_es(s, best_u));   /* a skin beyond, else at it */
+  if (!overlaps_any(s, p)) { s->pos = p; return 1; }
+  p = v3_madd(s->pos, best_u, best_d);
+  if (!overlaps_any(s, p)) { s->pos = p; return 1; }
+  return 0;
+}
+
+/* Pushes the mover out of what it overlaps (push_out) along candidate
+** directions: up, each overlapping triangle's normal both ways and away
+** from its closest point, out of each overlapping mover, and the
+** level_candidates. The side rule of crosses_wrong_way holds with the
+** place the mover came from (s->side_ref) when there is one. Failing
+** that, the last safe place.
 ** Returns CLEAR (it overlapped nothing), FREED or STILL_STUCK. */
 static int depenetrate(Slide *s, int standing) {
-  cs_Vec3 cand[MAX_CANDIDATES], best_u = v3(0, 0, 0), safe_es;
+  cs_Vec3 cand[MAX_CANDIDATES], safe_es;
   const cs_Vec3 *safe = NULL;
-  double best = HUGE_VAL, best_d = 0, up_cost = HUGE_VAL, up_d = 0;
-  int nc = 0, k;
+  int nc = 0;
   size_t i;
   cand[nc++] = v3_normalize(up_es(s, 1));
   for (i = 0; i < s->ntris && nc + 3 <= MAX_CANDIDATES - LEVEL_CANDIDATES - 1; i++) {
@@ -612,30 +671,13 @@ static int depenetrate(Slide *s, int standing) {
   }
   if (nc == 1) return CLEAR;              /* nothing overlaps */
   nc = level_candidates(s, cand, nc);
-  if (s->last_safe) {
-    safe_es = cs_espace_to(s->es, *s->last_safe);
-    if (v3_len2(v3_sub(safe_es, s->pos)) > SAFE_MOVED_D2) safe = &safe_es;
+  if (s->side_ref) {
+    double d2;
+    safe_es = cs_espace_to(s->es, *s->side_ref);
+    d2 = v3_len2(v3_sub(safe_es, s->pos));
+    if (d2 > SAFE_MOVED_D2 && (s->last_safe || d2 <= SIDE_TELEPORT_MAX_D2)) safe = &safe_es;
   }
-  for (k = 0; k < nc; k++) {
-    /* at most 4 radii, and never past the gathered triangles */
-    double cap = fmin(s->reach / world_len(s, cand[k]), 4.0);
-    double d = free_distance(s, cand[k], cap), cost;
-    if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_es(s, cand[k]), safe)) continue;
-    cost = world_len(s, v3_scale(cand[k], d));
-    if (k == 0) { up_cost = cost; up_d = d; }
-    if (cost < best) { best = cost; best_d = d; best_u = cand[k]; }
-  }
-  if (standing && up_cost < HUGE_VAL && up_cost <= best / s->m->cos_slope + s->skin) {
-    best = up_cost;
-    best_d = up_d;
-    best_u = cand[0];
-  }
-  if (best < HUGE_VAL) {   /* a skin beyond the free place, else at it */
-    cs_Vec3 p = v3_madd(s->pos, best_u, best_d + skin_es(s, best_u));
-    if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
-    p = v3_madd(s->pos, best_u, best_d);
-    if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
-  }
+  if (push_out(s, cand, nc, standing, safe)) return FREED;
   /* the safe place is one of this world's only (issue 10): the world hands
   ** it down only then */
   if (s->last_safe && v3_len(v3_sub(*s->last_safe, s->m->pos)) <= s->reach) {
@@ -860,6 +902,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   s.contacts = set->contacts;
   s.alloc = set->alloc;
   s.last_safe = set->last_safe;
+  s.side_ref = set->side_ref;
   s.carrier = set->carrier;
   if (set->carrier) s.carry_es = cs_espace_vec_to(es, set->carry);
   s.pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
@@ -920,7 +963,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   if (stuck != STILL_STUCK || !overlaps_any(&s, s.pos)) {
     *ends_clear = 1;
     m->last_safe = m->pos;
-    m->has_safe = 1;
+    m->has_safe = m->has_side = 1;
   }
   return CS_OK;
 }

@@ -457,6 +457,70 @@ describe("Movers that meet", function()
       assert.are.equal(lift, m:getGroundBody())
     end)
 
+    -- the same door slid onto a mover that rides a platform moving along z
+    -- (its carry takes it from its last safe place, whose side of the door
+    -- says nothing: the door moved since): pushed out, not left inside
+    it("are pushed out of a door slid onto them while they ride", function()
+      for _, added in ipairs { false, true } do
+        local w = cs.newWorld()
+        local plat = w:add(cs.newMesh(cs.box(-3, -0.5, -3, 3, 0, 3)))
+        local door = w:add(cs.newMesh(cs.box(-0.1, 0, -3, 0.1, 4, 3)), 5, 0.1, 0)
+        local m = cs.newMover { radius = 0.5, position = { 0, 0.51, 0 } }
+        if added then w:addMover(m) end
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        for f = 1, 4 do
+          plat:setTransform(0, 0, 0.05 * f)
+          if f == 2 then door:setTransform(0.02, 0.1, 0) end
+          local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+          if f >= 2 then
+            assert.is_true(math.abs(x - 0.02) >= 0.6 - 1e-9, "frame " .. f .. ": x " .. x)
+            assert.is_true(f == 2 or not m:wasStuck(), "still stuck at frame " .. f)
+          end
+        end
+      end
+    end)
+
+    -- side view: two movers (r 0.5) spawned at the same point, their centres
+    -- on a thin slab's top face (y = 0): the second is pushed up, never
+    -- down through the slab (a centre on a plane is on its front)
+    it("put on a slab's face are never pushed through it", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-10, -0.2, -10, 10, 0, 10)))
+      local ms = { cs.newMover { radius = 0.5 }, cs.newMover { radius = 0.5 } }
+      w:addMover(ms[1]); w:addMover(ms[2])
+      for _ = 1, 3 do
+        for _, m in ipairs(ms) do
+          local _, y = w:collideAndSlide(m, 0, 0, 0, 0, -0.05, 0)
+          assert.is_true(y >= -1e-9, "below the slab's top: y " .. y)
+        end
+      end
+    end)
+
+    -- a mover teleported a little past a room's wall (its faces inward), or
+    -- into a 1 m thick wall from the left, goes back the way it came (the
+    -- side of its last safe place), not out of the room or the wall's far side
+    it("teleported into a wall go back the way they came", function()
+      local w = cs.newWorld()
+      local v, ix = cs.box(-3, -3, -3, 3, 3, 3)
+      local inward = {}
+      for k = 1, #ix, 3 do inward[#inward + 1], inward[#inward + 2], inward[#inward + 3] = ix[k], ix[k + 2], ix[k + 1] end
+      w:add(cs.newMesh(v, inward))
+      local m = cs.newMover { radius = 0.5, position = { 2.45, 0, 0 } }
+      w:collideAndSlide(m, 0.1, 0, 0)
+      m:setPosition(3.1, 0, 0)
+      local x = w:collideAndSlide(m, 0, 0, 0)
+      assert.is_true(m:wasStuck())
+      assert.is_true(x <= 2.5 + 1e-9, "out of the room: x " .. x)
+      w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(1, -1, -3, 2, 3, 3)))
+      m = cs.newMover { radius = 0.5, position = { 0, 1, 0 } }
+      w:collideAndSlide(m, 0, 0, 0)
+      m:setPosition(1.6, 1, 0)
+      x = w:collideAndSlide(m, 0, 0, 0)
+      assert.is_true(m:wasStuck())
+      assert.is_true(x <= 0.5 + 1e-9, "past the wall: x " .. x)
+    end)
+
     -- 2 to 8 movers of random shapes in a closed room (its faces two-sided),
     -- moving at random toward each other and anywhere, some falling: none
     -- ever leaves the room, however they ride and push each other
