@@ -100,13 +100,8 @@ struct cs_Mover {
   int ground_tag;
   int was_stuck;
   cs_Vec3 last_safe;      /* where the last call ended outside geometry */
-  int has_safe;           /* last_safe is a place to go back to (a teleport
-                          ** clears it) */
-  int has_side;           /* last_safe tells the side of the triangles the
-                          ** mover came from (depenetration's side rule;
-                          ** a teleport keeps it), while world `world` stays
-                          ** at version safe_version */
-  unsigned safe_version;
+  int has_safe;           /* a teleport clears it */
+  unsigned safe_version;  /* of world `world` when last_safe was set */
   /* The last call ended overlapping nothing in the world `world` at its
   ** version clean_version; until the mover or that world changes, the next
   ** call need not look for overlaps. */

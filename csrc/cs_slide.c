@@ -118,12 +118,6 @@
 ** specs of spec/movers_meet_spec.lua ("overlapping movers"): with 0, a
 ** mover a door was moved onto stays inside the door. */
 #define SAFE_MOVED_D2 1e-18
-/* depenetrate: a teleport farther than this (squared, e-space: 4 radii)
-** leaves the side rule out: the place it came from says nothing of the
-** triangles where it lands (a respawn). Pinned by the teleport specs of
-** spec/movers_meet_spec.lua ("overlapping movers"): a mover teleported 1.1
-** radii into a wall or past a room's wall goes back the way it came. */
-#define SIDE_TELEPORT_MAX_D2 16.0
 
 /* }================================================================== */
 
@@ -533,37 +527,21 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
   return blocked < cur ? -1 : cur;
 }
 
-/* Has the centre already passed through a triangle it overlaps, to the
-** side away from safe (a teleport a little past a room's wall), and would
-** u take it farther that way? Only back toward safe's side is allowed. */
-static int beyond_wrong_way(const Slide *s, cs_Vec3 u, const cs_Vec3 *safe) {
-  cs_Vec3 away;
-  double at;
-  size_t i;
-  for (i = 0; i < s->ntris; i++) {
-    const cs_TriES *t = &s->tris[i];
-    double d0 = v3_dot(t->n, s->pos) + t->d, ds = v3_dot(t->n, *safe) + t->d;
-    if (!(d0 * ds < 0) || !(v3_dot(t->n, u) * d0 > 0) || !overlaps(t, s->pos, &away)) continue;
-    /* the centre's foot on the plane lies on the triangle */
-    if (cs_ray_triangle(s->pos, d0 > 0 ? v3_neg(t->n) : t->n, t->a, t->b, t->c, fabs(d0), &at))
-      return 1;
-  }
-  return 0;
-}
-
 /* Does the centre's path from pos along u, for len, cross a triangle the
 ** wrong way? A push out of an overlap must not take the mover through a
 ** surface into a closed solid (past a floor slab's top face, down into
 ** the slab or out below it; up out of a room through its ceiling).
 **   - safe (e-space; NULL: none): the last safe place (s->side_ref), when
-**     no body moved since the mover was clear there and the mover has
-**     moved since (a carry, or a teleport of at most 4 radii): a triangle
-**     may be crossed only toward the side of its plane that place is on,
-**     never away from it (a centre on the plane counts as on that side);
-**     for the triangles of the ground body that carried the mover, that
-**     place carried along (s->carry_es).
-**   - Without one (a new mover, one that something moved into, one whose
-**     world's bodies moved): never from a triangle's front to its back. From the back to the front is
+**     no body moved since the mover was clear there, it was not teleported
+**     since, and it has moved since (a carry): a triangle may be crossed
+**     only toward the side of its plane that place is on, never away from
+**     it (a centre on the plane counts as on that side); for the triangles
+**     of the ground body that carried the mover, that place carried along
+**     (s->carry_es). (Across a teleport a plane's side misleads: the place
+**     beside a block is above its underside's plane.)
+**   - Without one (a new mover, a teleported one, one that something moved
+**     into, one whose world's bodies moved): never from a triangle's front
+**     to its back. From the back to the front is
 **     the way out of a solid (a mover sunk into the ground, a door moved
 **     onto it), and stays open: so a room must face its triangles inward,
 **     as API.md's front faces say. */
@@ -585,7 +563,7 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec
     /* away from the reference's side (a centre on the plane counts as on it) */
     if ((ds > 0 && un < 0) || (ds < 0 && un > 0)) return 1;
   }
-  return safe && beyond_wrong_way(s, u, safe);
+  return 0;
 }
 
 /* The directions depenetrate tries besides the contacts' own: eight
@@ -647,9 +625,8 @@ static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const c
 /* Pushes the mover out of what it overlaps (push_out) along candidate
 ** directions: up, each overlapping triangle's normal both ways and away
 ** from its closest point, out of each overlapping mover, and the
-** level_candidates. The side rule of crosses_wrong_way holds with the
-** place the mover came from (s->side_ref) when there is one. Failing
-** that, the last safe place.
+** level_candidates, by the rules of crosses_wrong_way. Failing that, the
+** last safe place.
 ** Returns CLEAR (it overlapped nothing), FREED or STILL_STUCK. */
 static int depenetrate(Slide *s, int standing) {
   cs_Vec3 cand[MAX_CANDIDATES], safe_es;
@@ -672,10 +649,8 @@ static int depenetrate(Slide *s, int standing) {
   if (nc == 1) return CLEAR;              /* nothing overlaps */
   nc = level_candidates(s, cand, nc);
   if (s->side_ref) {
-    double d2;
     safe_es = cs_espace_to(s->es, *s->side_ref);
-    d2 = v3_len2(v3_sub(safe_es, s->pos));
-    if (d2 > SAFE_MOVED_D2 && (s->last_safe || d2 <= SIDE_TELEPORT_MAX_D2)) safe = &safe_es;
+    if (v3_len2(v3_sub(safe_es, s->pos)) > SAFE_MOVED_D2) safe = &safe_es;
   }
   if (push_out(s, cand, nc, standing, safe)) return FREED;
   /* the safe place is one of this world's only (issue 10): the world hands
@@ -963,7 +938,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   if (stuck != STILL_STUCK || !overlaps_any(&s, s.pos)) {
     *ends_clear = 1;
     m->last_safe = m->pos;
-    m->has_safe = m->has_side = 1;
+    m->has_safe = 1;
   }
   return CS_OK;
 }

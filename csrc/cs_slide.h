@@ -36,9 +36,9 @@ typedef struct cs_SlideSet {
   const cs_Vec3 *last_safe;  /* where the mover last ended clear in this
                           ** world (NULL: nowhere, or teleported since):
                           ** depenetration's last resort */
-  const cs_Vec3 *side_ref;  /* that place, teleported since or not, while no
-                          ** body of the world moved since (NULL: none):
-                          ** the side the mover came from (depenetration) */
+  const cs_Vec3 *side_ref;  /* that place while no body of the world moved
+                          ** since (NULL: none): the side the mover came
+                          ** from (depenetration) */
   /* scratch for the call's contacts, grown with alloc */
   cs_ContactBuf *contacts;
   const cs_Alloc *alloc;

@@ -913,9 +913,9 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   set->contacts = &sc->contacts;
   set->alloc = &sc->alloc;
   set->last_safe = m->has_safe && m->world == w->id ? &m->last_safe : NULL;
-  /* its side of the bodies' triangles holds while none moved since */
-  set->side_ref = m->has_side && m->world == w->id && m->safe_version == w->version
-                ? &m->last_safe : NULL;
+  /* its side of the bodies' triangles holds while none moved since, and
+  ** the mover was not teleported (a teleport is taken as meant) */
+  set->side_ref = set->last_safe && m->safe_version == w->version ? &m->last_safe : NULL;
   if (sc->shared ? any_sensor(w, m->collides_with) : cs_world_prepare_sensors(w, m->collides_with)) {
     set->sensors = w->sensors;
     set->nsensors = w->nsensors;
@@ -993,9 +993,6 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   ** geometry (depenetration is capped to the gathered reach). */
   clear = m->clean && m->world == w->id && m->clean_version == w->version && !m->filter;
   diameter = 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
-  /* a teleport from a safe place may have to go back the way it came,
-  ** up to its side rule's 4 radii (cs_slide.c, SIDE_TELEPORT_MAX_D2) */
-  if (m->has_side && !m->has_safe) diameter *= 2;
   /* the other movers near, once, in the widest box the call may need (in
   ** es from the start); they move between calls, so a start that overlaps
   ** one of them is not known clear */

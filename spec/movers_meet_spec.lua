@@ -496,29 +496,31 @@ describe("Movers that meet", function()
       end
     end)
 
-    -- a mover teleported a little past a room's wall (its faces inward), or
-    -- into a 1 m thick wall from the left, goes back the way it came (the
-    -- side of its last safe place), not out of the room or the wall's far side
-    it("teleported into a wall go back the way they came", function()
+    -- a teleport is taken as meant: from a place under a 0.1 slab to 0.45
+    -- above its top (feet 0.05 in), the mover stays on top (0.05 up), not
+    -- back down through the slab; teleported into the 0.3 gap under a closed
+    -- block (r 0.45, its head in the block's underside), it is not pushed up
+    -- into the block (the place it came from, beside the block, is above the
+    -- underside's plane: no guide across a teleport)
+    it("teleported into geometry are pushed out on the side they were put", function()
       local w = cs.newWorld()
-      local v, ix = cs.box(-3, -3, -3, 3, 3, 3)
-      local inward = {}
-      for k = 1, #ix, 3 do inward[#inward + 1], inward[#inward + 2], inward[#inward + 3] = ix[k], ix[k + 2], ix[k + 1] end
-      w:add(cs.newMesh(v, inward))
-      local m = cs.newMover { radius = 0.5, position = { 2.45, 0, 0 } }
-      w:collideAndSlide(m, 0.1, 0, 0)
-      m:setPosition(3.1, 0, 0)
-      local x = w:collideAndSlide(m, 0, 0, 0)
+      w:add(cs.newMesh(cs.box(-10, -1, -10, 10, 0, 10)))
+      w:add(cs.newMesh(cs.box(-3, 1.5, -3, 3, 1.6, 3)))
+      local m = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.2, 0)
+      m:setPosition(0, 2.05, 0)
+      local _, y = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
       assert.is_true(m:wasStuck())
-      assert.is_true(x <= 2.5 + 1e-9, "out of the room: x " .. x)
+      assert.near(2.1 + m.skin, y, 1e-9)
       w = cs.newWorld()
-      w:add(cs.newMesh(cs.box(1, -1, -3, 2, 3, 3)))
-      m = cs.newMover { radius = 0.5, position = { 0, 1, 0 } }
-      w:collideAndSlide(m, 0, 0, 0)
-      m:setPosition(1.6, 1, 0)
-      x = w:collideAndSlide(m, 0, 0, 0)
-      assert.is_true(m:wasStuck())
-      assert.is_true(x <= 0.5 + 1e-9, "past the wall: x " .. x)
+      w:add(cs.newMesh(cs.box(-10, -1, -10, 10, 0, 10)))
+      w:add(cs.newMesh(cs.box(0, 0.3, -2, 4, 2, 2)))
+      m = cs.newMover { radius = 0.45, position = { -0.6, 0.5, 0 } }
+      for _ = 1, 3 do w:collideAndSlide(m, 0, 0, 0, 0, -0.2, 0) end
+      m:setPosition(0.6, 0.2, 0)
+      local x
+      x, y = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+      assert.is_false(x > 0 and x < 4 and y > 0.3 and y < 2, "centre inside the block: " .. x .. ", " .. y)
     end)
 
     -- 2 to 8 movers of random shapes in a closed room (its faces two-sided),
