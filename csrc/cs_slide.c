@@ -541,10 +541,10 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
 **     beside a block is above its underside's plane.)
 **   - Without one (a new mover, a teleported one, one that something moved
 **     into, one whose world's bodies moved): never from a triangle's front
-**     to its back. From the back to the front is
-**     the way out of a solid (a mover sunk into the ground, a door moved
-**     onto it), and stays open: so a room must face its triangles inward,
-**     as API.md's front faces say. */
+**     to its back, a centre on the plane counting as in front. From the
+**     back to the front is the way out of a solid (a mover sunk into the
+**     ground, a door moved onto it) and stays open: so a room must face its
+**     triangles inward, as API.md's front faces say. */
 static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec3 *safe) {
   double at;
   size_t i;
