@@ -67,6 +67,14 @@ cs_Status cs_check_radii(cs_Error *e, int arg, const char *const names[3], const
   return cs_check_radius(e, arg + 2, names[2], r->z);
 }
 
+cs_Status cs_check_ellipsoid(cs_Error *e, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4]) {
+  static const char *const rxyz[3] = {"rx", "ry", "rz"}, *const qxyzw[4] = {"qx", "qy", "qz", "qw"};
+  cs_Status s;
+  if ((s = cs_check_vec(e, 1, cs_names_xyz, p)) != CS_OK || (s = cs_check_radii(e, 4, rxyz, r)) != CS_OK)
+    return s;
+  return q ? cs_check_quat(e, 7, qxyzw, q) : CS_OK;
+}
+
 cs_Status cs_check_quat(cs_Error *e, int arg, const char *const names[4], const double q[4]) {
   double n2;
   int i;

@@ -29,12 +29,15 @@ CS_INLINE cs_Status cs_check_vec(cs_Error *e, int arg, const char *const names[3
     return CS_OK;
   return cs_check_vec_slow(e, arg, names, v);
 }
-/* A radius component: finite, > 0, with a finite inverse, at most CS_MAX_COORD. */
+/* A radius component: finite, in [CS_MIN_RADIUS, CS_MAX_COORD]. */
 cs_Status cs_check_radius(cs_Error *e, int arg, const char *name, double r);
 cs_Status cs_check_radii(cs_Error *e, int arg, const char *const names[3], const cs_Vec3 *r);
 /* A quaternion (finite components, not zero, a length whose square is a
 ** normal double); arg names its first component. */
 cs_Status cs_check_quat(cs_Error *e, int arg, const char *const names[4], const double q[4]);
+/* An ellipsoid as the queries take it: its centre p (arguments 1-3), radii r
+** (4-6) and orientation q (7-10; NULL: none). */
+cs_Status cs_check_ellipsoid(cs_Error *e, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4]);
 /* A direction: finite, not zero, a length whose square is a normal double. */
 cs_Status cs_check_dir(cs_Error *e, int arg, const char *const names[3], const cs_Vec3 *v,
                        const char *what);

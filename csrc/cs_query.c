@@ -391,8 +391,6 @@ static void ray_movers(cs_World *w, RayQuery *q, cs_Vec3 o, cs_Vec3 d, unsigned 
 ** then the lower triangle index. */
 static const char *const OXYZ[3] = {"ox", "oy", "oz"};
 static const char *const DXYZ[3] = {"dx", "dy", "dz"};
-static const char *const RXYZ[3] = {"rx", "ry", "rz"};
-static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
 static const char *const MINXYZ[3] = {"minx", "miny", "minz"};
 static const char *const MAXXYZ[3] = {"maxx", "maxy", "maxz"};
 
@@ -644,10 +642,7 @@ long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *r
   cs_Vec3 h, p, r;
   double e[3], ql;
   int i;
-  if (cs_check_vec(&w->err, 1, cs_names_xyz, pp) != CS_OK ||
-      cs_check_radii(&w->err, 4, RXYZ, rp) != CS_OK ||
-      (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK))
-    return -(long)w->err.status;
+  if (cs_check_ellipsoid(&w->err, pp, rp, q) != CS_OK) return -(long)w->err.status;
   p = *pp;
   r = *rp;
   ql = q ? sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) : 0;

@@ -39,7 +39,6 @@ static const char *const SXYZ[3] = {"sx", "sy", "sz"};
 static const char *const VXYZ[3] = {"vx", "vy", "vz"};
 static const char *const GXYZ[3] = {"gx", "gy", "gz"};
 static const char *const DXYZ[3] = {"dx", "dy", "dz"};
-static const char *const RXYZ[3] = {"rx", "ry", "rz"};
 static void sensors_free(cs_World *w);
 static int any_sensor(const cs_World *w, unsigned mask);
 
@@ -1158,10 +1157,7 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
 
 int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, const double q[4],
                              const cs_Vec3 *d, unsigned mask, cs_Hit *hit) {
-  if (cs_check_vec(&w->err, 1, cs_names_xyz, p) != CS_OK ||
-      cs_check_radii(&w->err, 4, RXYZ, r) != CS_OK)
-    return -(int)w->err.status;
-  if (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK) return -(int)w->err.status;
+  if (cs_check_ellipsoid(&w->err, p, r, q) != CS_OK) return -(int)w->err.status;
   return sweep_ellipsoid(w, &w->scratch, NULL, NULL, *p, *r, q, *d, mask, hit, 11);
 }
 
@@ -1304,10 +1300,7 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
   long count = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
   cs_CallScratch sc;                       /* its own: queries may run on threads */
-  if (cs_check_vec(&w->err, 1, cs_names_xyz, pp) != CS_OK ||
-      cs_check_radii(&w->err, 4, RXYZ, rp) != CS_OK ||
-      (q && cs_check_quat(&w->err, 7, QXYZW, q) != CS_OK))
-    return -(long)w->err.status;
+  if (cs_check_ellipsoid(&w->err, pp, rp, q) != CS_OK) return -(long)w->err.status;
   if (w->movers.count == 0) return 0;
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];
