@@ -132,7 +132,7 @@ typedef struct Slide {
   const cs_Vec3 *last_safe;      /* the set's (NULL: none in this world) */
   const cs_Vec3 *side_ref;       /* the set's */
   const cs_Body *carrier;        /* the set's ground body, and how it moved */
-  cs_Vec3 carry_es;              /* (ellipsoid space; 0 without a carry) */
+  cs_Vec3 carry_es;              /* (ellipsoid space, set by carry_pass; 0 without) */
   cs_Vec3 pos;            /* the centre, ellipsoid space */
   cs_Vec3 up;             /* world up, unit */
   double skin;            /* world units */
@@ -817,7 +817,7 @@ static int overlaps_carrier(const Slide *s, const cs_SlideSet *set, cs_Vec3 p) {
 ** the rider is not carried. (A lift that rose into its rider, crushing it
 ** against a ceiling, keeps the straight carry: the rider stays on top.) */
 static void carry_pass(Slide *s, const cs_SlideSet *set) {
-  cs_Vec3 start = s->pos, vel = cs_espace_vec_to(s->es, set->carry);
+  cs_Vec3 start = s->pos, vel = s->carry_es = cs_espace_vec_to(s->es, set->carry);
   size_t ncontacts = s->contacts->count, npath = path_mark(s);
   hide_ground(s, set, 1);
   slide_pass(s, vel, CS_PASS_CARRY);
@@ -879,7 +879,6 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   s.last_safe = set->last_safe;
   s.side_ref = set->side_ref;
   s.carrier = set->carrier;
-  if (set->carrier) s.carry_es = cs_espace_vec_to(es, set->carry);
   s.pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
   s.reach_skins = 1;
   s.reach = set->reach;
