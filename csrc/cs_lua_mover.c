@@ -33,22 +33,26 @@ static int mover_field(const char *k) {
   return -1;
 }
 
+/* The name of list (NULL-terminated) that differs from k only in case, or NULL. */
+static const char *same_but_case(const char *k, const char *const *list) {
+  for (; *list; list++) {
+    const char *a = k, *f = *list;
+    while (*a && tolower((unsigned char)*a) == tolower((unsigned char)*f)) { a++; f++; }
+    if (*a == '\0' && *f == '\0') return *list;
+  }
+  return NULL;
+}
+
 /* For an unknown field k: the field whose name differs from k only in case
 ** (a typo such as stepheight), as "' (did you mean '...'?)" to follow k's
 ** closing quote in a message, else "'". The shape fields count too. */
 static const char *field_hint(const char *k, char *buf, size_t n) {
   static const char *const shape[] = {"radius", "position", "up", "orientation", NULL};
-  int i, j;
-  for (j = 0; j < 2; j++)
-    for (i = 0; (j == 0 ? mover_fields[i] : shape[i]) != NULL; i++) {
-      const char *f = j == 0 ? mover_fields[i] : shape[i], *a = k;
-      while (*a && *f && tolower((unsigned char)*a) == tolower((unsigned char)*f)) { a++; f++; }
-      if (*a == '\0' && *f == '\0') {
-        snprintf(buf, n, "' (did you mean '%s'?)", j == 0 ? mover_fields[i] : shape[i]);
-        return buf;
-      }
-    }
-  return "'";
+  const char *f = same_but_case(k, mover_fields);
+  if (f == NULL) f = same_but_case(k, shape);
+  if (f == NULL) return "'";
+  snprintf(buf, n, "' (did you mean '%s'?)", f);
+  return buf;
 }
 
 /* What to add to "Mover expected, got t": a character (the Lua layer's)
