@@ -404,7 +404,7 @@ function Character:getContact(i)
   checkSelf(self, "getContact", "(i)")
   if type(i) ~= "number" or i ~= floor(i) or i - i ~= 0 then
     error("bad argument #1 to 'getContact' (contact index must be an integer, got "
-      .. (type(i) == "number" and check.num2str(i) or type(i)) .. ")", 2)
+      .. describe(i) .. ")", 2)
   end
   local m = self.mover
   local n = m:contactCount()

@@ -545,7 +545,6 @@ local function address(o)
 end
 
 -- "unknown <Type> field ..." for __newindex.
-local field_hint                              -- (Movers)
 local function unknown_field(kind, k, list)
   if type(k) ~= "string" then fail_at(2, "__newindex", format("unknown %s field (a %s key)", kind, type(k))) end
   fail_at(2, "__newindex", format("unknown %s field '%s'%s", kind, k, list or ""))
@@ -1317,7 +1316,7 @@ for _, sh in ipairs(SHAPE) do SHAPE[sh[1]], NAMES[#NAMES + 1] = sh, sh[1] end
 
 -- For an unknown field k: " (did you mean 'stepHeight'?)" when it differs from
 -- a name of NAMES only in case, else "" (the C module's words).
-function field_hint(k)
+local function field_hint(k)
   local name = check.suggest(k, NAMES)
   return name and format(" (did you mean '%s'?)", name) or ""
 end

@@ -13,15 +13,16 @@ end
 local function explain(err)
   err = tostring(err)
   local lua = interpreter()
+  local luaopt = lua == "lua5.4" and "" or " LUA=" .. lua          -- (the Makefile's default)
+  local rocks = "luarocks --lua-version=" .. (lua == "luajit" and "5.1" or lua:sub(4))
+  local rock = rocks .. " make --local rockspec/collideslide-scm-1.rockspec"
   if err:find("module 'collideslide.core' not found", 1, true) then
     return "collideslide: the C module collideslide.core is not built for " .. lua
-      .. " or not on package.cpath: run `make" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
+      .. " or not on package.cpath: run `make" .. luaopt
       .. "` in the collideslide folder (it writes build/" .. lua .. "/collideslide/core.so), "
-      .. "then `eval \"$(make -s env" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
-      .. ")\"` there (LUA_CPATH for any directory) or `make install" .. (lua == "lua5.4" and "" or " LUA=" .. lua)
-      .. " PREFIX=...`; or `luarocks --lua-version=" .. (lua == "luajit" and "5.1" or lua:sub(4))
-      .. " make --local rockspec/collideslide-scm-1.rockspec` and `eval \"$(luarocks --lua-version="
-      .. (lua == "luajit" and "5.1" or lua:sub(4)) .. " path)\"`"
+      .. "then `eval \"$(make -s env" .. luaopt
+      .. ")\"` there (LUA_CPATH for any directory) or `make install" .. luaopt
+      .. " PREFIX=...`; or `" .. rock .. "` and `eval \"$(" .. rocks .. " path)\"`"
   end
   local symbol = err:match("undefined symbol: ([%w_]+)")
   if symbol and symbol:match("^lua") then
@@ -29,8 +30,7 @@ local function explain(err)
     return "collideslide: " .. file .. " was built for another Lua than " .. lua
       .. " (undefined symbol " .. symbol .. "): build it for this one with `make LUA=" .. lua
       .. "` (build/" .. lua .. "/collideslide/core.so) and put that first on package.cpath, or"
-      .. " reinstall the rock for it: `luarocks --lua-version=" .. (lua == "luajit" and "5.1" or lua:sub(4))
-      .. " make --local rockspec/collideslide-scm-1.rockspec`"
+      .. " reinstall the rock for it: `" .. rock .. "`"
   end
   return err
 end
