@@ -451,9 +451,11 @@ end
 
 -- x, y, z at arg, arg + 1, arg + 2 (names: their names); `...` as check_num's.
 local function check_vec3(x, y, z, arg, names, ...)
-  check_num(x, arg, names[1], y, z, ...)
-  check_num(y, arg + 1, names[2], z, ...)
-  check_num(z, arg + 2, names[3], ...)
+  if type(x) == "number" and type(y) == "number" and type(z) == "number" then return end
+  local pad = not allnil(...) and 0 or nil   -- before any other call (see check_xform)
+  check_num(x, arg, names[1], y, z, pad)
+  check_num(y, arg + 1, names[2], z, pad)
+  check_num(z, arg + 2, names[3], pad)
 end
 
 -- 1 when v is a number with an integer value, 0 when it is no number, -1 when
@@ -887,8 +889,9 @@ end
 
 --- mesh:setVertices(vertices): every vertex, in newMesh's forms.
 function Mesh.setVertices(self, ...)
+  local vt, none = ..., select("#", ...) < 1   -- first (see check_xform)
   local p = check_mesh(self, 1)._p
-  local v, n = read_triples(VERTICES, (...), 2, select("#", ...) < 1)
+  local v, n = read_triples(VERTICES, vt, 2, none)
   local want = tonumber(C.cs_mesh_vertex_count(p))
   if n ~= want then
     argerror(2, format("expected %s vertices (the mesh's vertexCount), got %s", fmtnum(want), fmtnum(n)))
@@ -922,16 +925,29 @@ end
 
 local resolve_pending     -- (world): the contacts of its movers, see Movers
 
--- A transform in the forms of body:setTransform: returns {n = 3, 7, 10 or 16,
--- the numbers}. first: the argument number of the first value. The values
--- (ranges, quaternion, scales, matrix) are the core's to check.
+-- A transform in the forms of body:setTransform, the n values a[off + 1 ..
+-- off + n] (a: the caller's arguments, taken as a table): returns {n = 3, 7,
+-- 10 or 16, the numbers}. first: the argument number of the first value. The
+-- values (ranges, quaternion, scales, matrix) are the core's to check.
+-- The callers take their arguments as a table at their start, before any
+-- call: Debian's LuaJIT 2.1 (git 20220320) may read `...` wrongly in a trace
+-- after a call that reallocated the stack (LuaJIT issues #864 and #1046: a
+-- coroutine's small stack, in a query callback; mesh:setVertices once read
+-- its second argument as its first).
 local TRS_NAMES = { "x", "y", "z", "qx", "qy", "qz", "qw", "sx", "sy", "sz" }
 
-local function check_xform(first, ...)
-  local n = select("#", ...)
+-- Are a[i .. n] all nil (so a nil a[i - 1] was "no value")?
+local function nil_from(a, i, n)
+  for j = i, n do
+    if a[j] ~= nil then return false end
+  end
+  return true
+end
+
+local function check_xform(first, a, off, n)
   local v = {}
-  if n == 1 and type((...)) == "table" and not ours((...)) then
-    local t = ...
+  if n == 1 and type(a[off + 1]) == "table" and not ours(a[off + 1]) then
+    local t = a[off + 1]
     n = #t
     if n ~= 3 and n ~= 7 and n ~= 10 and n ~= 16 then
       argerror(first, format("transform table has %s numbers, expected 3, 7, 10 or 16", fmtnum(n)))
@@ -946,8 +962,11 @@ local function check_xform(first, ...)
     end
   elseif n == 3 or n == 7 or n == 10 or n == 16 then
     for i = 1, n do
-      local x = select(i, ...)
-      check_num(x, first + i - 1, n == 16 and format("m[%d]", i) or TRS_NAMES[i], select(i + 1, ...))
+      local x = a[off + i]
+      if type(x) ~= "number" then
+        argerror(first + i - 1, format("%s must be a number, got %s",
+          n == 16 and format("m[%d]", i) or TRS_NAMES[i], tname(x, nil_from(a, off + i + 1, off + n))))
+      end
       v[i] = x
     end
   else
@@ -1064,10 +1083,10 @@ getters(World, check_world, { bodyCount = { C.cs_world_body_count, "count" },
 
 --- world:setFriction(tag, coefficient in [0, 1])
 function World.setFriction(self, tag, ...)
-  local c = ...
+  local c, none = ..., select("#", ...) == 0   -- first (see check_xform)
   check_world(self, 1)
   check_int32(tag, 2, nil, "tag", false, c == nil)
-  if type(c) ~= "number" then argerror(3, "coefficient must be a number, got " .. tname(c, select("#", ...) == 0)) end
+  if type(c) ~= "number" then argerror(3, "coefficient must be a number, got " .. tname(c, none)) end
   if C.cs_world_set_friction(self._p, tag, c) ~= C.CS_OK then
     core_fail(C.cs_world_error(self._p), 1, "setFriction")
   end
@@ -1125,11 +1144,11 @@ end
 
 --- world:add(mesh [, transform...]) -> body, world:addSensor(...) -> sensor
 local function add_placed(self, K, fname, ...)
+  local nargs, a = select("#", ...), { ... }   -- first (see check_xform)
   check_world(self, 1)
-  local nargs = select("#", ...)
-  local mesh = check_mesh((...), 2, nargs < 1)
+  local mesh = check_mesh(a[1], 2, nargs < 1)
   local x
-  if nargs >= 2 and not (nargs == 2 and select(2, ...) == nil) then x = check_xform(3, select(2, ...)) end
+  if nargs >= 2 and not (nargs == 2 and a[2] == nil) then x = check_xform(3, a, 1, nargs - 1) end
   check_idle(self, fname)
   resolve_pending(self)
   local p = K.create(self, mesh)
@@ -1138,7 +1157,7 @@ local function add_placed(self, K, fname, ...)
     if s ~= C.CS_OK then
       K.remove(self._p, p)
       if s ~= C.CS_EINVAL and s ~= C.CS_ERANGE then status_error(fname, s) end
-      xform_fail(self._p, 3, type(select(2, ...)) == "table", fname)
+      xform_fail(self._p, 3, type(a[2]) == "table", fname)
     end
   end
   local addr = ptr_addr(p)
@@ -1182,9 +1201,10 @@ for _, K in next, { BODY_K, SENSOR_K } do
 
   --- x:setTransform(...): see check_xform for the forms.
   function M.setTransform(self, ...)
+    local nargs, a = select("#", ...), { ... }   -- first (see check_xform)
     check_placed(self, K, 1)
-    if apply_xform(K, self._p, check_xform(2, ...)) ~= C.CS_OK then
-      xform_fail(self._w._p, 2, type((...)) == "table", "setTransform")
+    if apply_xform(K, self._p, check_xform(2, a, 0, nargs)) ~= C.CS_OK then
+      xform_fail(self._w._p, 2, type(a[1]) == "table", "setTransform")
     end
   end
 
@@ -1228,10 +1248,10 @@ getters(Body, BODY_K.check, { getVelocity = { C.cs_body_get_velocity, "vec" },
   isEnabled = { C.cs_body_get_enabled, "bool" }, getBounds = { C.cs_body_bounds, "bounds" } })
 
 function Body.setEnabled(self, ...)
+  local e, none = ..., select("#", ...) < 1   -- first (see check_xform)
   check_placed(self, BODY_K, 1)
-  local e = ...
   if type(e) ~= "boolean" then
-    argerror(2, "enabled must be a boolean, got " .. tname(e, select("#", ...) < 1))
+    argerror(2, "enabled must be a boolean, got " .. tname(e, none))
   end
   C.cs_body_set_enabled(self._p, e and 1 or 0)
 end
