@@ -310,7 +310,9 @@ typedef enum cs_Setting {
   ** than the step height) as a wall; 0 (default): slides up it, as the
   ** papers do. */
   CS_BLOCK_STEEP_SLOPES,
-  /* How high (world units, >= 0) a walk steps up onto a ledge, default 0. */
+  /* How high (world units, >= 0) a walk steps up onto a ledge, default 0;
+  ** a mover steps when its last call ended on walkable ground or such
+  ** ground lies within two skins under it. */
   CS_STEP_HEIGHT,
   /* How far down (world units, >= 0) a grounded mover follows the ground
   ** it walks off (stairs down, slopes), default 0. */

@@ -668,9 +668,33 @@ static int depenetrate(Slide *s, int standing) {
 ** The passes of one call
 ** ===================================================================*/
 
+/* Does the mover at s->pos rest on contact c below it: are its feet no
+** higher than c's point (up to the skin it keeps, twice)? A step's down
+** move that meets a ledge's edge side-on (the contact normal a hair above
+** level) stops where it began, the skin taken off along that normal, and
+** would leave the mover perched in the air above the edge. */
+static int rests_on(const Slide *s, const cs_Contact *c) {
+  double feet = s->feet + height_of(s, v3_sub(s->pos, cs_espace_to(s->es, s->m->pos)));
+  return feet <= v3_dot(c->point, s->up) + 2 * s->skin;
+}
+
+/* Is there walkable ground within reach of a short probe down from s->pos
+** (two skins: a mover resting on ground keeps about one from it)? Changes
+** nothing: the probe's contact is dropped. */
+static int ground_below(Slide *s) {
+  size_t first = s->contacts->count;
+  cs_Contact *c = move_straight(s, up_es(s, -2 * s->skin), CS_PASS_STEP, 0);
+  int found = c && is_below(s, c) && is_walkable(s, c);
+  s->contacts->count = first;
+  return found;
+}
+
 /* The walk, and with step_height a second try over a ledge: up, the same
 ** walk, down (Quake's PM_StepSlideMove); the try is kept when it lands on
-** walkable ground and gets farther along the walk. */
+** walkable ground and gets farther along the walk. It is made for a mover
+** on ground: its last call ended on it (grounded), or the probe finds it
+** under the start (a mover placed on a floor, or moved without gravity,
+** which has no ground state of its own). */
 static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   cs_ContactBuf *cb = s->contacts;
   cs_Vec3 start = s->pos, plain, dir_w;
@@ -678,8 +702,14 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   double raised, far_plain, far_step;
   cs_Contact *down;
   int r = slide_pass(s, walk, CS_PASS_WALK);
-  if (!(s->m->step_height > 0) || !grounded || !(r & PASS_HIT) || s->touched) return;
+  if (!(s->m->step_height > 0) || !(r & PASS_HIT) || s->touched) return;
   plain = s->pos;
+  if (!grounded) {
+    s->pos = start;
+    grounded = ground_below(s);
+    s->pos = plain;
+    if (!grounded) return;
+  }
   plain_end = cb->count;
   path_plain = path_mark(s);   /* the try's path goes after the plain one's */
   dir_w = cs_espace_vec_from(s->es, walk);
@@ -698,7 +728,7 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   ** that ends against a wall and comes down where it started would creep
   ** over thin walls frame by frame (a narrower slice of the ellipsoid meets
   ** the wall's top). */
-  if (!s->touched && down && is_below(s, down) && is_walkable(s, down) &&
+  if (!s->touched && down && is_below(s, down) && is_walkable(s, down) && rests_on(s, down) &&
       v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin &&
       far_step > far_plain + 0.5 * s->skin && s->status == CS_OK &&
       (!s->walled || height_of(s, v3_sub(s->pos, plain)) > s->skin)) {

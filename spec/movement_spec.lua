@@ -149,6 +149,39 @@ describe("Movement", function()
       -- widest point: the centre ends about 0.38 m short of the wall
       assert.is_true(x < 1 - 0.35 and y < 0.95, ("x = %g, y = %g"):format(x, y))
     end)
+
+    -- A mover placed on a floor, or walked without gravity, has no ground
+    -- state of its own ("air"): it steps as one that stood there, since
+    -- the step try probes for ground under its start (found by an
+    -- independent tester: such movers never stepped).
+    it("steps on the first call of a mover placed on the floor", function()
+      local w = H.world(H.floor { size = 40 }, H.box { min = { 1, 0, -5 }, max = { 6, 0.25, 5 } })
+      local m = cs.newMover { radius = 0.5, position = { 0.45, 0.502, 0 } }
+      m.stepHeight = 0.3
+      assert.are.equal("air", m:getGroundState())
+      local x, y = w:collideAndSlide(m, 1, 0, 0, 0, -0.02, 0)
+      assert.is_true(x > 1.44 and x <= 1.45, ("x = %.17g"):format(x))
+      assert.is_true(y - 0.5 >= 0.25 and y - 0.5 <= 0.25 + m.skin, ("feet = %.17g"):format(y - 0.5))
+      assert.are.equal("ground", m:getGroundState())
+    end)
+
+    it("steps on walk-only calls (no gravity, no ground state)", function()
+      local w = H.world(H.floor { size = 40 }, H.box { min = { 1, 0, -5 }, max = { 6, 0.36, 5 } })
+      local m = cs.newMover { radius = { 0.6, 0.3, 0.6 }, position = { 0, 0.301, 0 } }
+      m.stepHeight = 0.4
+      for _ = 1, 60 do w:collideAndSlide(m, 0.05, 0, 0) end
+      local x, y = m:getPosition()
+      assert.is_true(x > 1.99, ("x = %.17g"):format(x))
+      assert.is_true(y - 0.3 >= 0.36 and y - 0.3 <= 0.36 + m.skin, ("feet = %.17g"):format(y - 0.3))
+    end)
+
+    it("does not step from the air (no ground within the probe's two skins)", function()
+      local w = H.world(H.floor { size = 40 }, H.box { min = { 1, 0, -5 }, max = { 6, 0.25, 5 } })
+      local m = cs.newMover { radius = 0.5, position = { 0.45, 0.52, 0 } }   -- 2 cm up: 4 skins
+      m.stepHeight = 0.3
+      local x = w:collideAndSlide(m, 1, 0, 0)
+      assert.is_true(x < 1, ("x = %.17g"):format(x))   -- rides up the edge, not onto the tread
+    end)
   end)
 
   describe("snapDistance", function()
