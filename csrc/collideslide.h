@@ -111,6 +111,12 @@ const char *cs_status_string(cs_Status s);
 ** a call's fixed slack (1e-9) would pass 1e30 radii, and the map into
 ** ellipsoid space would lose the geometry. CS_EINVAL, "rx is too small". */
 #define CS_MIN_RADIUS 1e-20
+/* The smallest scale of a body's or sensor's transform (each scale's
+** magnitude; a matrix's smallest singular value, bounded below by
+** 1 / |A^-1|_F): below it the placed triangles' normals and distances
+** underflow (at 1e-170, overlap queries reported infinite depths and NaN
+** normals). CS_EINVAL, "scale sx is too small". */
+#define CS_MIN_SCALE 1e-20
 
 /* What the last failed call on an object said (cs_world_error,
 ** cs_mover_error, cs_mesh_error): the status, the argument at fault and a

@@ -48,11 +48,47 @@ const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
 ** Errors and argument checks
 ** ===================================================================*/
 
-/* Raises "bad argument #arg to 'fname' (message)": through luaL_argerror
-** (which knows the function's name and method calls) when fname is NULL,
-** spelled out otherwise (metamethods, whose names differ among versions). */
+/* The running C function's own name, for a call Lua has no name for
+** (through pcall, or a table's field read into a local): found by its
+** address among the module's functions and the types' methods and
+** metamethods. NULL when it is none of them. */
+static const char *own_name(lua_State *L, lua_Debug *ar) {
+  static const luaL_Reg index_fns[] = {{"__index", body___index}, {"__index", mover___index},
+    {"__index", sensor___index}, {NULL, NULL}};   /* closures over the methods */
+  static const luaL_Reg *const lists[] = {module_funcs, mesh_methods, world_methods,
+    body_methods, mover_methods, sensor_methods, mesh_meta, world_meta, body_meta,
+    mover_meta, sensor_meta, index_fns, NULL};
+  const luaL_Reg *const *l;
+  const luaL_Reg *r;
+  lua_CFunction f;
+  if (!lua_getinfo(L, "f", ar)) return NULL;
+  f = lua_tocfunction(L, -1);
+  lua_pop(L, 1);
+  for (l = lists; f != NULL && *l != NULL; l++)
+    for (r = *l; r->name != NULL; r++)
+      if (r->func == f) return r->name;
+  return NULL;
+}
+
+/* Raises "bad argument #arg to 'fname' (message)". fname NULL: the running
+** function's name as luaL_argerror finds it (self not counted in a method
+** call, "calling 'f' on bad self" for self), else its own name (own_name:
+** pcall(mesh.getVertex, mesh, 0) names getVertex, as the FFI binding does),
+** a metamethod as "__index" on every Lua. */
 static int vfail(lua_State *L, int arg, const char *fname, const char *fmt, va_list ap) {
   const char *msg = lua_pushvfstring(L, fmt, ap);
+  lua_Debug ar;
+  if (fname == NULL && lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar)) {
+    const char *what = ar.namewhat ? ar.namewhat : "";
+    if (strcmp(what, "method") == 0) {
+      arg--;
+      if (arg == 0) return luaL_error(L, "calling '%s' on bad self (%s)", ar.name, msg);
+    }
+    if (strcmp(what, "metamethod") == 0 && ar.name != NULL && strncmp(ar.name, "__", 2) != 0)
+      fname = lua_pushfstring(L, "__%s", ar.name);
+    else
+      fname = ar.name != NULL ? ar.name : own_name(L, &ar);
+  }
   if (fname == NULL) return luaL_argerror(L, arg, msg);
   return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, fname, msg);
 }

@@ -95,19 +95,23 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
                            const cs_Body *hidden, cs_Vec3 p, cs_Vec3 r, const double q[4],
                            cs_Vec3 d, unsigned mask, cs_Hit *hit, int darg);
 
+/* 1 / |Ainv|_F: a lower bound of A's smallest singular value. */
+static double sigma_min_bound(const cs_Mat3 *Ainv) {
+  double f = 0;
+  int i, j;
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++) f += Ainv->m[i][j] * Ainv->m[i][j];
+  return 1.0 / sqrt(f);
+}
+
 static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3 t) {
   cs_Mat3 id = m3_identity(), oldA = b->A;
   cs_Vec3 oldT = b->T;
-  int i, j;
-  double f = 0;
   b->A = *A;
   b->Ainv = *Ainv;
   b->T = t;
   b->xform = memcmp(A, &id, sizeof id) == 0 ? CS_XFORM_TRANSLATE : CS_XFORM_GENERAL;
-  /* 1 / |A^-1|_F <= the smallest singular value of A */
-  for (i = 0; i < 3; i++)
-    for (j = 0; j < 3; j++) f += Ainv->m[i][j] * Ainv->m[i][j];
-  b->sigma_min = 1.0 / sqrt(f);
+  b->sigma_min = sigma_min_bound(Ainv);
   cs_body_update_bounds(b);
   if (b->world) {
     cs_broad_moved(&b->world->broad);
@@ -337,15 +341,20 @@ double cs_world_get_friction(const cs_World *w, int tag) {
   return 0.0;
 }
 
-/* A scale component: nonzero, with a finite inverse, at most CS_MAX_COORD. */
+/* A scale component: nonzero, at least CS_MIN_SCALE and at most
+** CS_MAX_COORD in magnitude. */
 static cs_Status check_scale(cs_Error *e, int arg, const char *name, double x) {
   char b[CS_NUMBUF];
   cs_Status st = cs_check_coord(e, arg, name, x);
   if (st != CS_OK) return st;
-  if (x == 0 || !isfinite(1.0 / x))
+  if (x == 0)
     return cs_fail(e, CS_EINVAL, arg, "scale %s must be nonzero, got %s", name, cs_fmtnum(b, x));
+  if (fabs(x) < CS_MIN_SCALE)
+    return cs_fail(e, CS_EINVAL, arg, "scale %s is too small (|%s| < 1e-20), got %s", name, name,
+                   cs_fmtnum(b, x));
   return CS_OK;
 }
+
 
 /* The transform of a body or a sensor's placement; errors go to e. */
 static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const double q[4],
@@ -391,7 +400,8 @@ static cs_Status set_matrix(cs_Body *b, cs_Error *e, const double m[16]) {
     snprintf(name, sizeof name, "m[%d]", i + 1);
     if ((st = cs_check_finite(e, i + 1, name, m[i])) != CS_OK) return st;
   }
-  for (i = 12; i < 15; i++) {
+  for (i = 0; i < 15; i++) {   /* the linear part and the translation, as scales and coordinates */
+    if (i == 3 || i == 7 || i == 11) continue;
     snprintf(name, sizeof name, "m[%d]", i + 1);
     if ((st = cs_check_coord(e, i + 1, name, m[i])) != CS_OK) return st;
   }
@@ -408,6 +418,9 @@ static cs_Status set_matrix(cs_Body *b, cs_Error *e, const double m[16]) {
     for (j = 0; j < 3; j++)
       if (!isfinite(Ainv.m[i][j]))
         return cs_fail(e, CS_EINVAL, 1, "matrix is not invertible (its inverse overflows)");
+  if (!(sigma_min_bound(&Ainv) >= CS_MIN_SCALE))
+    return cs_fail(e, CS_EINVAL, 1, "matrix is too close to singular (it scales some direction "
+                   "by less than 1e-20)");
   if (b->world && b->world->batching) return refuse_in_batch(b->world);
   body_set_linear(b, &A, &Ainv, v3(m[12], m[13], m[14]));
   return CS_OK;

@@ -286,6 +286,35 @@ describe("Character", function()
       assert.matches("table expected, got number", errorOf(cs.newCharacter, 5))
     end)
 
+    -- the bindings' objects are not the plain tables the layer takes (the
+    -- FFI binding's are tables: a mesh was read as settings), and closed
+    -- objects are named in update's words, not in those of a call of its
+    -- own (found by an independent tester)
+    it("refuses objects for tables, and closed worlds and movers, in its own words", function()
+      local world = scene()
+      local mesh = cs.newMesh(cs.box(0, 0, 0, 1, 1, 1))
+      assert.matches("bad argument #1 to 'newCharacter' %(table expected, got collideslide.Mesh%)",
+        errorOf(cs.newCharacter, mesh))
+      local ch = standing(world)
+      local other = cs.newMover {}
+      assert.matches("bad argument #3 to 'update' %(table or nil expected, got collideslide.Mover%)",
+        errorOf(ch.update, ch, world, DT, other))
+      assert.matches("bad argument #2 to 'contacts' %(table or nil expected, got collideslide.Mover%)",
+        errorOf(cs.contacts, ch.mover, other))
+      local w2 = cs.newWorld()
+      getmetatable(w2).__close(w2)
+      assert.matches("bad argument #1 to 'update' %(attempt to use a closed/collected World%)",
+        errorOf(ch.update, ch, w2, DT))
+      assert.matches("bad argument #1 to 'updateCharacters' %(attempt to use a closed/collected World%)",
+        errorOf(cs.updateCharacters, w2, { ch }, DT))
+      local x, y, z = ch:getPosition()
+      getmetatable(ch.mover).__close(ch.mover)
+      assert.matches("character:update: its mover %(character.mover%) was closed", errorOf(ch.update, ch, world, DT))
+      assert.matches("updateCharacters: character 1: its mover %(character.mover%) was closed",
+        errorOf(cs.updateCharacters, world, { ch }, DT))
+      assert.are.same({ x, y, z }, { ch:getPosition() })
+    end)
+
     -- numbers as the core words them on every Lua (2, not 2.0 on 5.3/5.4;
     -- NaN, not -nan or nan)
     it("words numbers the same on every Lua", function()

@@ -287,6 +287,25 @@ describe("Mesh", function()
       fails_with(function() local r = mesh:setVertices(); return r end, "table expected, got no value")
       fails_with(function() local r = w:setFriction(1); return r end, "coefficient must be a number, got no value")
     end)
+
+    -- pcall(obj.method, obj, ...) gives Lua no name for the call: the
+    -- module names its own function (it said '?'; found by an independent
+    -- tester), counting self as an argument as Lua does then
+    it("name the function called through pcall, and metamethods as __index", function()
+      local w, mesh, body, m = scene()
+      local _, e = pcall(mesh.getVertex, mesh, 0)
+      assert.is_truthy(tostring(e):find("bad argument #2 to 'getVertex' (vertex 0 out of range 1..4)", 1, true), e)
+      _, e = pcall(w.add, w, mesh, 0, 0 / 0, 0)
+      assert.is_truthy(tostring(e):find("bad argument #4 to 'add' (y is NaN)", 1, true), e)
+      _, e = pcall(w.collideAndSlide, w, mesh, 1, 0, 0)
+      assert.is_truthy(tostring(e):find("bad argument #2 to 'collideAndSlide' (collideslide.Mover expected", 1, true), e)
+      _, e = pcall(m.setPosition, m, 0, 0 / 0, 0)
+      assert.is_truthy(tostring(e):find("bad argument #3 to 'setPosition' (y is NaN)", 1, true), e)
+      _, e = pcall(cs.newMesh, { 0, 0 / 0, 0 })
+      assert.is_truthy(tostring(e):find("bad argument #1 to 'newMesh' (vertex 1: y is NaN)", 1, true), e)
+      w:remove(body)
+      fails_with(function() return body.layers end, "bad argument #1 to '__index' (body was removed from its world)")
+    end)
   end)
 
   describe("objects where numbers or tables of numbers go", function()
@@ -510,8 +529,20 @@ describe("Body", function()
       fails_with(function() body:setTransform({ 1, 2, 3, 4, 5 }) end, "transform table has 5 numbers, expected 3, 7, 10 or 16")
       fails_with(function() body:setTransform({ 1, "2", 3 }) end, "transform element 2 must be a number, got string")
       fails_with(function() body:setTransform({ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 }) end, "matrix is not invertible")
+      -- the linear part is held to 1e30 as scales are (found by an
+      -- independent tester: m[1] = 1e200 sent a mover through the floor)
       fails_with(function() body:setTransform({ 1e-300, 0, 0, 0, 0, 1e300, 0, 0, 0, 0, 1e300, 0, 0, 0, 0, 1 }) end,
-        "matrix is not invertible")
+        "m[6] is out of range (|m[6]| > 1e30), got 1e+300")
+      fails_with(function() body:setTransform(1e31, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1) end,
+        "bad argument #1 to 'setTransform'", "m[1] is out of range (|m[1]| > 1e30), got 1e+31")
+      -- and nothing in it may shrink a direction below 1e-20 (tiny scales
+      -- gave infinite overlap depths and NaN normals)
+      fails_with(function() body:setTransform(1e-25, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1) end,
+        "bad argument #1 to 'setTransform'", "matrix is too close to singular")
+      fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 1, 1, 1e-30, 1) end,
+        "bad argument #9 to 'setTransform'", "scale sy is too small (|sy| < 1e-20), got 1e-30")
+      fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 1, -1e-21, 1, 1) end,
+        "bad argument #8 to 'setTransform'", "scale sx is too small (|sx| < 1e-20), got -1e-21")
       fails_with(function() body:setTransform({ 1e-200, 0, 0, 0, 0, 1e-200, 0, 0, 0, 0, 1e-200, 0, 0, 0, 0, 1 }) end,
         "matrix is not invertible (determinant 0)")
       assert.are.same(before, pack(body:getTransform()))

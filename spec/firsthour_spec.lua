@@ -370,6 +370,25 @@ describe("world:raycastDir", function()
       errorOf(world.raycastDir, world, 0, 10, 0, 0, -1, 0))
     assert.matches("bad argument #2 to 'raycastDir' %(ox must be a number, got string%)",
       errorOf(world.raycastDir, world, "0", 10, 0, 0, -1, 0, 5))
+    -- in its own words, not raycast's (found by an independent tester:
+    -- these named 'raycast' and numbers the caller never gave)
+    assert.matches("bad argument #9 to 'raycastDir' %(mask must be a 32%-bit integer bitmask, got 2%.5%)",
+      errorOf(world.raycastDir, world, 0, 10, 0, 0, -1, 0, 5, 2.5))
+    assert.matches("bad argument #8 to 'raycastDir' %(maxDistance is out of range %(> 1e30%), got 1e%+31%)",
+      errorOf(world.raycastDir, world, 0, 10, 0, 0, -1, 0, 1e31))
+    assert.matches("bad argument #3 to 'raycastDir' %(oy is out of range %(|oy| > 1e30%), got %-1e%+31%)",
+      errorOf(world.raycastDir, world, 0, -1e31, 0, 0, -1, 0, 5))
+  end)
+
+  it("takes directions of any length, without overflow or underflow", function()
+    local world = level()
+    assert.equal(10, (world:raycastDir(0, 10, 0, 0, -1e-200, 0, 100)))
+    assert.equal(10, (world:raycastDir(0, 10, 0, 0, -1e200, 0, 100)))
+    assert.equal(10, (world:raycastDir(0, 10, 0, 0, -2 ^ 32, 0, 100)))
+    if math.type then   -- Lua 5.3+: integers, whose squares wrap
+      assert.equal(10, (world:raycastDir(0, 10, 0, 0, math.tointeger(-2 ^ 32), 0, 100)))
+      assert.equal(10, (world:raycastDir(0, 10, 0, 0, -3100000000, 0, 100)))
+    end
   end)
 end)
 

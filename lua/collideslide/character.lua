@@ -90,7 +90,7 @@ local function describe(v)
 end
 
 local function vec3(v, what)
-  if type(v) ~= "table" then return what .. " must be a table {x, y, z}, got " .. type(v) end
+  if check.tname(v) ~= "table" then return what .. " must be a table {x, y, z}, got " .. check.tname(v) end
   for i = 1, 3 do
     if not isFinite(v[i]) then
       return format("%s[%d] must be a finite number, got %s", what, i, describe(v[i]))
@@ -146,7 +146,7 @@ local CHECKS = {
   slopeLimit = between(0, 90),
   stepHeight = atLeast(0), snapDistance = atLeast(0), pushDrag = atLeast(0),
   blockSteepSlopes = function(v, name)
-    if type(v) ~= "boolean" then return name .. " must be a boolean, got " .. type(v) end
+    if type(v) ~= "boolean" then return name .. " must be a boolean, got " .. check.tname(v) end
   end,
   maxIterations = function(v, name)
     if v ~= nil and not (isFinite(v) and v >= 1 and v <= 1000 and v == floor(v)) then
@@ -215,8 +215,8 @@ end
 -- newCharacter's body for a core's newMover; errors blame level 3, the caller
 -- of the function bind(core) returns.
 local function construct(newMover, settings)
-  if settings ~= nil and type(settings) ~= "table" then
-    error("bad argument #1 to 'newCharacter' (table expected, got " .. type(settings) .. ")", 3)
+  if settings ~= nil and check.tname(settings) ~= "table" then
+    error("bad argument #1 to 'newCharacter' (table expected, got " .. check.tname(settings) .. ")", 3)
   end
   local self = {}
   for k, v in pairs(DEFAULTS) do self[k] = v end
@@ -267,9 +267,15 @@ local function newCharacter(settings)
 end
 
 -- What is wrong with the settings and state the script may have written, or nil.
+-- Is obj, a world or a mover of either binding, closed or collected? Its
+-- cheap getter fails then; asked before a character's calls, so that update
+-- words the error rather than failing inside one of its own calls.
+local function isClosed(obj, getter) return not pcall(obj[getter], obj) end
+
 function Character:_check()
   local err = checkAll(self)
   if err then return err end
+  if isClosed(self.mover, "getPosition") then return "its mover (character.mover) was closed" end
   local v, f, held = rawget(self, "velocity"), rawget(self, "fallVelocity"), self._vf
   if v ~= self._v or f ~= self._f or v[1] ~= held[1] or v[2] ~= held[2] or v[3] ~= held[3]
     or f[1] ~= held[4] or f[2] ~= held[5] or f[3] ~= held[6] then
@@ -421,7 +427,7 @@ local function contactList(m, list)
   local n = m:contactCount()
   for i = 1, n do
     local c = list[i]
-    if type(c) ~= "table" then c = {}; list[i] = c end
+    if check.tname(c) ~= "table" then c = {}; list[i] = c end
     c.x, c.y, c.z, c.nx, c.ny, c.nz, c.triangle, c.body, c.tag = m:getContact(i)
   end
   for i = #list, n + 1, -1 do list[i] = nil end
@@ -432,7 +438,7 @@ end
 -- tables { x, y, z, nx, ny, nz, triangle, body, tag } (a given list is refilled).
 function Character:contacts(list)
   checkSelf(self, "contacts", "([list])")
-  if list ~= nil and type(list) ~= "table" then
+  if list ~= nil and check.tname(list) ~= "table" then
     error("bad argument #1 to 'contacts' (table or nil expected, got " .. type(list) .. ")", 2)
   end
   local l, n = contactList(self.mover, list or {})
@@ -657,10 +663,13 @@ function Character:update(world, dt, input)
   if check.tname(world) ~= "collideslide.World" then   -- (either binding's)
     error("bad argument #1 to 'update' (world expected, got " .. check.tname(world) .. ")", 2)
   end
+  if isClosed(world, "getThreads") then
+    error("bad argument #1 to 'update' (attempt to use a closed/collected World)", 2)
+  end
   local derr = checkDt(dt)
   if derr then error("bad argument #2 to 'update' (" .. derr .. ")", 2) end
-  if input ~= nil and type(input) ~= "table" then
-    error("bad argument #3 to 'update' (table or nil expected, got " .. type(input) .. ")", 2)
+  if input ~= nil and check.tname(input) ~= "table" then
+    error("bad argument #3 to 'update' (table or nil expected, got " .. check.tname(input) .. ")", 2)
   end
   local ierr = checkInput(input or NO_INPUT)
   if ierr then error("bad argument #3 to 'update' (" .. ierr .. ")", 2) end
@@ -689,11 +698,14 @@ local function updateMany(world, chars, dt, inputs)
   if check.tname(world) ~= "collideslide.World" then
     error("bad argument #1 to 'updateCharacters' (world expected, got " .. check.tname(world) .. ")", 2)
   end
-  if type(chars) ~= "table" then
-    error("bad argument #2 to 'updateCharacters' (list of characters expected, got " .. type(chars) .. ")", 2)
+  if isClosed(world, "getThreads") then
+    error("bad argument #1 to 'updateCharacters' (attempt to use a closed/collected World)", 2)
   end
-  if inputs ~= nil and type(inputs) ~= "table" then
-    error("bad argument #4 to 'updateCharacters' (list of inputs or nil expected, got " .. type(inputs) .. ")", 2)
+  if check.tname(chars) ~= "table" then
+    error("bad argument #2 to 'updateCharacters' (list of characters expected, got " .. check.tname(chars) .. ")", 2)
+  end
+  if inputs ~= nil and check.tname(inputs) ~= "table" then
+    error("bad argument #4 to 'updateCharacters' (list of inputs or nil expected, got " .. check.tname(inputs) .. ")", 2)
   end
   local n = #chars
   for k in pairs(chars) do                      -- a hole would hide the characters after it
@@ -709,9 +721,9 @@ local function updateMany(world, chars, dt, inputs)
         i, check.tname(c)), 2)
     end
     local input = inputs and inputs[i]
-    if input ~= nil and type(input) ~= "table" then
+    if input ~= nil and check.tname(input) ~= "table" then
       error(format("bad argument #4 to 'updateCharacters' (input %d: table or nil expected, got %s)",
-        i, type(input)), 2)
+        i, check.tname(input)), 2)
     end
     local ierr = checkInput(input or NO_INPUT)
     if ierr then error(format("bad argument #4 to 'updateCharacters' (input %d: %s)", i, ierr), 2) end

@@ -211,7 +211,7 @@ local function build(core)
         check.argerror(i + 1, "add", "table expected, got " .. (arrays[i] == nil and "nil" or check.tname(arrays[i])))
       end
     end
-    if tags ~= nil and type(tags) ~= "table" then
+    if tags ~= nil and check.tname(tags) ~= "table" then
       check.argerror(4, "add", "table or nil expected, got " .. check.tname(tags))
     end
     local nv, ni = #vertices, #indices
@@ -258,7 +258,7 @@ local function build(core)
   -- builder's tags when any is not 0.
   function Builder:mesh(options)
     checkBuilder(self, "mesh", "([options])")
-    if options ~= nil and type(options) ~= "table" then
+    if options ~= nil and check.tname(options) ~= "table" then
       check.argerror(2, "mesh", "table or nil expected, got " .. check.tname(options))
     end
     if self.nt == 0 then
@@ -307,7 +307,7 @@ local function build(core)
       check.argerror(1, "contacts", "collideslide.Mover or collideslide.Character expected, got "
         .. (m == nil and "no value" or check.tname(m)))
     end
-    if list ~= nil and type(list) ~= "table" then
+    if list ~= nil and check.tname(list) ~= "table" then
       check.argerror(2, "contacts", "table or nil expected, got " .. check.tname(list))
     end
     local l, n = character.contactList(m, list or {})
@@ -320,6 +320,14 @@ local function build(core)
   local ORIGIN = { "ox", "oy", "oz" }
   local DIR = { "dx", "dy", "dz" }
 
+  -- raycastDir's origin coordinate i (argument arg) within the core's 1e30.
+  local function in_range(v, arg, i)
+    if v > 1e30 or v < -1e30 then
+      check.argerror(arg, "raycastDir", ORIGIN[i] .. " is out of range (|" .. ORIGIN[i] .. "| > 1e30), got "
+        .. check.num2str(v), 2)
+    end
+  end
+
   --- world:raycastDir(ox, oy, oz, dx, dy, dz, maxDistance [, mask]) -> distance,
   -- px, py, pz, nx, ny, nz, triangle, body, tag, or nil: the first triangle hit by
   -- the ray from o along the direction d (any length but 0) within maxDistance.
@@ -330,17 +338,33 @@ local function build(core)
       error("bad argument #1 to 'raycastDir' (collideslide.World expected, got " .. check.tname(self)
         .. ": call it with a colon, world:raycastDir(ox, oy, oz, dx, dy, dz, maxDistance [, mask]))", 2)
     end
+    -- Every check here, in raycastDir's words: raycast, called with the
+    -- scaled direction, would name itself and numbers the caller never gave.
     check.nums(2, "raycastDir", ORIGIN, ox, oy, oz)
     check.nums(5, "raycastDir", DIR, dx, dy, dz)
     check.num(maxDistance, 8, "raycastDir", "maxDistance")
-    if maxDistance < 0 then
-      check.argerror(8, "raycastDir", "maxDistance must be >= 0, got " .. check.num2str(maxDistance))
+    in_range(ox, 2, 1)
+    in_range(oy, 3, 2)
+    in_range(oz, 4, 3)
+    if maxDistance < 0 or maxDistance > 1e30 then
+      check.argerror(8, "raycastDir", (maxDistance < 0 and "maxDistance must be >= 0, got "
+        or "maxDistance is out of range (> 1e30), got ") .. check.num2str(maxDistance))
     end
-    local len = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if len == 0 then
+    if mask ~= nil and (type(mask) ~= "number" or mask ~= math.floor(mask)
+                        or mask < -2147483648 or mask > 4294967295) then
+      check.argerror(9, "raycastDir", "mask must be a 32-bit integer bitmask, got "
+        .. (type(mask) == "number" and check.num2str(mask) or check.tname(mask)))
+    end
+    -- the length without overflow or underflow (1e200, 1e-200, and Lua 5.3
+    -- integers, whose squares wrap): scaled by the largest component
+    local big = math.max(math.abs(dx), math.abs(dy), math.abs(dz)) + 0.0
+    if big == 0 then
       check.argerror(5, "raycastDir", "direction is zero (dx, dy, dz give the ray's direction)")
     end
-    local s = maxDistance / len
+    local ux, uy, uz = dx / big, dy / big, dz / big
+    local len = math.sqrt(ux * ux + uy * uy + uz * uz)
+    dx, dy, dz = ux / len, uy / len, uz / len
+    local s = maxDistance
     local t, px, py, pz, nx, ny, nz, tri, body, tag =
       self:raycast(ox, oy, oz, dx * s, dy * s, dz * s, mask)
     if t == nil then return nil end
