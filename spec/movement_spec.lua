@@ -414,6 +414,19 @@ describe("Movement", function()
   end)
 
   describe("stability", function()
+    -- a mover resting exactly on a closed slab (no skin gap) grazes the
+    -- slab's edge as it walks off: it used to stop there for good (found by
+    -- an independent tester; spec/c/test_tolerances.c, graze_restart)
+    it("walks off a slab it rests on exactly", function()
+      for _, r in ipairs { { 0.5, 0.5, 0.5 }, { 0.4, 0.9, 0.4 } } do
+        local w = H.world(H.box { min = { -10, -1, -10 }, max = { 10, 0, 10 } })
+        local m = cs.newMover { radius = r, position = { 9, r[2], 0 } }
+        local x, y = w:collideAndSlide(m, 2, 0, 0)
+        assert.are.equal(11, x)
+        assert.are.equal(r[2], y)
+      end
+    end)
+
     it("does not jitter pushed into a V crease", function()
       local w = H.world(H.crease { angle = 50, length = 3, width = 8 })
       local m = walker(0.5, 3, 0)

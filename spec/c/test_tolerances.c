@@ -305,6 +305,40 @@ static void grazing_wall(void) {
   scene_free(&s);
 }
 
+/* TOUCH_IN_COS (cs_sweep.c): a graze. The unit sphere rests exactly on a
+** slab's top (distance 1, no skin) and walks over the slab's edge, which it
+** grazes there: the slide stops at the graze (the contact normal is at
+** right angles to the move, so no skin is kept), and the next sweep starts
+** touching the edge. The scene is turned about y by each of 24 angles, so
+** that the rate at which the distance to the edge falls rounds to either
+** side of 0.
+**   0: the rounding counts as moving in, the edge is met at t = 0 on every
+**   sweep and the mover stops at the edge for good (1 of the 24 angles;
+**   4 when a touch moving along the edge, b = 0, also counted as a hit);
+**   1e-12: it walks on, over the edge, its whole walk. */
+static void graze_restart(void) {
+  int k, stuck = 0;
+  for (k = 0; k < 24; k++) {
+    Scene s;
+    double th = 0.1 + k * 0.26, c = cos(th), sn = sin(th), e = 1.5, w = 3;
+    /* x' = R x: the walk along x, the edge at x = 1.5 along z, all turned */
+    cs_Vec3 p0 = v3(-10 * c + -10 * sn, -1, 10 * sn + -10 * c), p1 = v3(e * c + -10 * sn, -1, -e * sn + -10 * c),
+            p2 = v3(e * c + 10 * sn, -1, -e * sn + 10 * c), p3 = v3(-10 * c + 10 * sn, -1, 10 * sn + 10 * c);
+    cs_Vec3 q1 = v3(p1.x, -3, p1.z), q2 = v3(p2.x, -3, p2.z);
+    scene_init(&s, 0, 0);
+    quad_facing(&s, p0, p1, p2, p3, v3(0, 0, 0));           /* the top, facing up */
+    quad_facing(&s, p1, q1, q2, p2, v3(2 * e * c, -2, -2 * e * sn));   /* the side, facing out */
+    run(&s, "graze_restart", v3(w * c, 0, -w * sn), NULL, 1);
+    if (!(near(s.end.x, w * c, 1e-9) && near(s.end.z, -w * sn, 1e-9))) stuck++;
+    scene_free(&s);
+  }
+  {
+    char detail[64];
+    snprintf(detail, sizeof detail, "%d of 24 angles stopped at the edge", stuck);
+    check(stuck == 0, "graze_restart: walks over the edge it grazes", detail);
+  }
+}
+
 /* CREASE_MIN_SIN: a wedge closing by 1e-7. A floor and a ceiling 2e-8
 ** above touch that closes toward +x by 1e-7 (their normals 1e-7 from
 ** opposite), skin 1e-8; a walk (1, 0, 0.5) meets the ceiling, then the
@@ -419,6 +453,7 @@ int main(int argc, char **argv) {
   stair_nose();
   wall_bend();
   grazing_wall();
+  graze_restart();
   wedge();
   resting_overlap();
   touching_intervals();
