@@ -200,7 +200,9 @@ double cs_world_get_friction(const cs_World *world, int tag);
 
 /* A body point p lands at T + R(q) * (S * p). q need not be normalised
 ** (it is normalised here; it must not be zero). Scale components must be
-** nonzero. The added movers standing on the body (cs_world_add_mover), and
+** in [CS_MIN_SCALE, CS_MAX_COORD] in magnitude (negative mirrors), and the
+** mesh's bounds, placed, within CS_MAX_COORD (CS_ERANGE; a later edit of
+** the mesh is not checked against the bodies that place it). The added movers standing on the body (cs_world_add_mover), and
 ** those standing on them, go along when the body was moved without a turn
 ** or a scale, none of them is in a move, and the way is clear for all of
 ** them (swept, half a skin to spare, near no sensor they meet); their next
@@ -210,7 +212,9 @@ double cs_world_get_friction(const cs_World *world, int tag);
 cs_Status cs_body_set_transform(cs_Body *body, const cs_Vec3 *t, const double q[4],
                                 const cs_Vec3 *s);
 /* A general affine map: m is 4x4 column-major (m[12..14] the translation);
-** its 3x3 part must be invertible (returns CS_EINVAL otherwise). */
+** its 3x3 part must be invertible, its elements within CS_MAX_COORD, and it
+** must shrink no direction below CS_MIN_SCALE (CS_EINVAL, CS_ERANGE), the
+** placed mesh within CS_MAX_COORD as above. */
 cs_Status cs_body_set_matrix(cs_Body *body, const double m[16]);
 void cs_body_get_matrix(const cs_Body *body, double m[16]);
 /* The displacement the body makes during the next step (moving platforms). */
@@ -335,10 +339,13 @@ cs_Status cs_mover_set(cs_Mover *m, cs_Setting s, double value);
 /* The value; CS_SKIN gives the skin in use (auto resolved). */
 double cs_mover_get(const cs_Mover *m, cs_Setting s);
 /* Back to the automatic skin (1% of the smallest radius). */
-void cs_mover_set_skin_auto(cs_Mover *m);
-void cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
-/* The filter for other movers (NULL: none); ud as for cs_mover_set_filter. */
-void cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud);
+cs_Status cs_mover_set_skin_auto(cs_Mover *m);
+cs_Status cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
+/* The filter for other movers (NULL: none); ud as for cs_mover_set_filter.
+** Every mover setter returns CS_EBUSY while a batch that lists the mover,
+** or that runs in the world the mover is added to, is under way (see
+** cs_world_collide_and_slide_many); else CS_OK (or its checks' status). */
+cs_Status cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud);
 
 /* Results of the last call. */
 size_t cs_mover_contact_count(const cs_Mover *m);
@@ -485,6 +492,9 @@ int cs_world_closest_point(cs_World *w, const cs_Vec3 *p, double max_distance,
 /* Query callbacks (cs_HitFn, cs_TriFn, cs_OverlapFn) must not add, remove,
 ** move or enable bodies of the world they are called from, nor edit its
 ** meshes; they may run other queries. Counts include the call that stopped.
+** The queries that call back report as they go: one that fails (-1, not
+** enough memory) may have called fn for some triangles before it did, which
+** the caller then drops.
 **
 ** Triangles that meet the box exactly. fn returns 0 to stop. Returns the
 ** count reported, or -1 on allocation failure. */
@@ -599,8 +609,9 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 **
 ** While the batch runs (its filters may call back), edits are refused with
 ** CS_EBUSY: body transforms and velocities, friction, sensor transforms,
-** and the position, radius and orientation of the listed movers. A filter
-** must not edit meshes. */
+** and every setter of the listed movers and of the movers added to the
+** world (position, radius, orientation, up, settings, filters: the batch's
+** moves read them, on other threads too). A filter must not edit meshes. */
 cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
                                           const double *moves, int stride, double *out,
                                           unsigned char *moved, size_t *failed);

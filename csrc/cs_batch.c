@@ -509,9 +509,9 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
     return batch_fail(w, 0, failed, CS_ENOMEM, cs_status_string(CS_ENOMEM));
   if ((s = check_all(&B, cs_new_id(), failed)) != CS_OK) return s;
   for (i = 0; i < n; i++) movers[i]->in_batch = 1;
-  w->busy = w->batching = 1;
+  w->busy = w->batching = w->movers.batching = 1;
   run(&B);
-  w->busy = w->batching = 0;
+  w->busy = w->batching = w->movers.batching = 0;
   for (i = 0; i < n; i++) {
     movers[i]->in_batch = 0;
     if (out) { out[3 * i] = movers[i]->pos.x; out[3 * i + 1] = movers[i]->pos.y; out[3 * i + 2] = movers[i]->pos.z; }
@@ -599,7 +599,9 @@ cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Move
   if (m->set)
     return cs_fail(sc->err, CS_EINVAL, 0,
                    "the mover is added to a world: move it with the world's own calls");
-  if (cs_broad_pending(&w->broad))
+  /* the movers' grid too: after a cs_world_prepare that could not build it
+  ** the calls of the contract would build it at the same time */
+  if (cs_broad_pending(&w->broad) || !cs_moverset_ready(&w->movers))
     return cs_fail(sc->err, CS_EINVAL, 0, "the world has changes pending: call cs_world_prepare first");
   return cs_world_move(w, sc, m, walk, gravity, NULL);
 }

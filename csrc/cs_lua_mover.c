@@ -126,10 +126,7 @@ static void push_field(lua_State *L, MoverUD *m, int self, int f) {
 /* A field's value (check_field) into the core, which checks it; a nil skin
 ** (isnil) goes back to auto. */
 static cs_Status set_field(MoverUD *m, int f, double d, int isnil) {
-  if (f == MF_SKIN && isnil) {
-    cs_mover_set_skin_auto(m->mover);
-    return CS_OK;
-  }
+  if (f == MF_SKIN && isnil) return cs_mover_set_skin_auto(m->mover);
   return cs_mover_set(m->mover, mover_settings[f], d);
 }
 

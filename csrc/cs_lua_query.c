@@ -236,7 +236,8 @@ static int world_collideAndSlide(lua_State *L) {
     csL_getuservalue(L, 2);                           /* 9: mover's user value */
     lua_rawgeti(L, 9, MUV_FILTER);                    /* 10: filter */
     ctx_init(L, &c, 1, 10, 2);                        /* 11: bodies, 12: error */
-    cs_mover_set_filter(m->mover, filter_trampoline, &c);
+    if (cs_mover_set_filter(m->mover, filter_trampoline, &c) != CS_OK)   /* a batch's mover */
+      return luaL_error(L, "collideAndSlide: %s", cs_mover_error(m->mover)->message);
     cs_mover_set_mover_filter(m->mover, mover_filter_trampoline, &c);
   }
   w->busy++;

@@ -43,13 +43,25 @@ void cs_mover_free(cs_Mover *m) {
 
 const cs_Error *cs_mover_error(const cs_Mover *m) { return &m->err; }
 
-/* A mover in a batch under way may be moving on another thread (issue 15). */
+/* A mover in a batch under way may be moving on another thread, and one
+** added to a world whose batch is under way is read by the batch's moves
+** (issue 15): their setters refuse, on every thread count alike, so that
+** the batch stays the loop's bits (a filter that set another listed
+** mover's collides_with sent it through a floor on 2 threads only). */
 static cs_Status refuse_in_batch(cs_Mover *m) {
-  return cs_fail(&m->err, CS_EBUSY, 0,
-                 "the mover is in a batch under way (collideAndSlideMany): set it after the call");
+  if (m->in_batch)
+    return cs_fail(&m->err, CS_EBUSY, 0,
+                   "the mover is in a batch under way (collideAndSlideMany): set it after the call");
+  return cs_fail(&m->err, CS_EBUSY, 0, "the mover is added to a world whose batch is under way "
+                 "(collideAndSlideMany): set it after the call");
 }
+CS_INLINE int batch_locked(const cs_Mover *m) { return m->in_batch || (m->set && m->set->batching); }
 
-void cs_mover_set_skin_auto(cs_Mover *m) { m->skin = -1.0; }
+cs_Status cs_mover_set_skin_auto(cs_Mover *m) {
+  if (batch_locked(m)) return refuse_in_batch(m);
+  m->skin = -1.0;
+  return CS_OK;
+}
 
 static const char *const RXYZ[3] = {"rx", "ry", "rz"};
 static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
@@ -57,7 +69,7 @@ static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
 cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p) {
   cs_Status s = cs_check_vec(&m->err, 1, cs_names_xyz, p);
   if (s != CS_OK) return s;
-  if (m->in_batch) return refuse_in_batch(m);
+  if (batch_locked(m)) return refuse_in_batch(m);
   m->pos = *p;
   if (m->set) cs_moverset_moved(m->set, m);
   m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
@@ -71,7 +83,7 @@ void cs_mover_get_position(const cs_Mover *m, cs_Vec3 *out) { *out = m->pos; }
 cs_Status cs_mover_set_radius(cs_Mover *m, const cs_Vec3 *r) {
   cs_Status s = cs_check_radii(&m->err, 1, RXYZ, r);
   if (s != CS_OK) return s;
-  if (m->in_batch) return refuse_in_batch(m);
+  if (batch_locked(m)) return refuse_in_batch(m);
   m->radius = *r;
   m->clean = 0;
   if (m->set) cs_moverset_moved(m->set, m);
@@ -92,7 +104,7 @@ static void set_orientation(cs_Mover *m, const double q[4]) {
 cs_Status cs_mover_set_orientation(cs_Mover *m, const double q[4]) {
   cs_Status s = cs_check_quat(&m->err, 1, QXYZW, q);
   if (s != CS_OK) return s;
-  if (m->in_batch) return refuse_in_batch(m);
+  if (batch_locked(m)) return refuse_in_batch(m);
   set_orientation(m, q);
   return CS_OK;
 }
@@ -104,6 +116,7 @@ void cs_mover_get_orientation(const cs_Mover *m, double q[4]) {
 cs_Status cs_mover_set_up(cs_Mover *m, const cs_Vec3 *up) {
   cs_Status s = cs_check_dir(&m->err, 1, cs_names_xyz, up, "up vector");
   if (s != CS_OK) return s;
+  if (batch_locked(m)) return refuse_in_batch(m);
   m->up = v3_normalize(*up);
   return CS_OK;
 }
@@ -162,6 +175,7 @@ static cs_Status check_setting(cs_Error *e, cs_Setting s, double v) {
 cs_Status cs_mover_set(cs_Mover *m, cs_Setting s, double v) {
   cs_Status st = check_setting(&m->err, s, v);
   if (st != CS_OK) return st;
+  if (batch_locked(m)) return refuse_in_batch(m);
   switch (s) {
     case CS_MAX_ITERATIONS: m->max_iterations = (int)v; break;
     case CS_SKIN: m->skin = v; break;
@@ -192,14 +206,18 @@ double cs_mover_get(const cs_Mover *m, cs_Setting s) {
   return 0;
 }
 
-void cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud) {
+cs_Status cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud) {
+  if (batch_locked(m)) return refuse_in_batch(m);
   m->filter = fn;
   m->filter_ud = ud;
+  return CS_OK;
 }
 
-void cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud) {
+cs_Status cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud) {
+  if (batch_locked(m)) return refuse_in_batch(m);
   m->mover_filter = fn;
   m->mover_filter_ud = ud;
+  return CS_OK;
 }
 
 size_t cs_mover_contact_count(const cs_Mover *m) { return m->ncontacts; }

@@ -46,6 +46,8 @@ typedef struct cs_MoverSet {
   double cell;            /* the cells' width */
   double max_half;        /* no mover's half extent is larger */
   int frozen;             /* a batch runs: queries only read (no rebuild) */
+  int batching;           /* the world's batch is under way: the movers added
+                          ** are read by its moves (cs_mover.c refuses edits) */
 } cs_MoverSet;
 
 cs_Status cs_moverset_add(cs_MoverSet *set, const cs_Alloc *a, cs_Mover *m);

@@ -356,6 +356,24 @@ static cs_Status check_scale(cs_Error *e, int arg, const char *name, double x) {
 }
 
 
+/* Does b's mesh placed by A and t stay within CS_MAX_COORD (the corners of
+** its bounds)? Every call maps the placed triangles into a mover's
+** ellipsoid space: a floor of 1e30 scaled by 1e27 let a mover of radius
+** 1e-20 fall through it. */
+static cs_Status check_placed(cs_Error *e, int arg, cs_Body *b, const cs_Mat3 *A, cs_Vec3 t) {
+  cs_Mesh *m = b->mesh;
+  int i;
+  cs_mesh_ensure_fit(m);
+  for (i = 0; i < 8; i++) {
+    cs_Vec3 p = v3(i & 1 ? m->hi.x : m->lo.x, i & 2 ? m->hi.y : m->lo.y, i & 4 ? m->hi.z : m->lo.z);
+    p = v3_add(m3_apply(A, p), t);
+    if (!(fabs(p.x) <= CS_MAX_COORD && fabs(p.y) <= CS_MAX_COORD && fabs(p.z) <= CS_MAX_COORD))
+      return cs_fail(e, CS_ERANGE, arg, "the mesh placed by this transform reaches past 1e30 "
+                     "(its bounds, transformed)");
+  }
+  return CS_OK;
+}
+
 /* The transform of a body or a sensor's placement; errors go to e. */
 static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const double q[4],
                                const cs_Vec3 *sp) {
@@ -381,6 +399,9 @@ static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const
       A.m[i][j] = R.m[i][j] * sj;
       Ainv.m[i][j] = R.m[j][i] / si;
     }
+  /* blamed on the scale, or on the translation when there is none */
+  i = fabs(s.x) == 1 && fabs(s.y) == 1 && fabs(s.z) == 1 ? 1 : 8;
+  if ((st = check_placed(e, i, b, &A, t)) != CS_OK) return st;
   if (b->world && b->world->batching) return refuse_in_batch(b->world);
   body_set_linear(b, &A, &Ainv, t);
   return CS_OK;
@@ -421,6 +442,7 @@ static cs_Status set_matrix(cs_Body *b, cs_Error *e, const double m[16]) {
   if (!(sigma_min_bound(&Ainv) >= CS_MIN_SCALE))
     return cs_fail(e, CS_EINVAL, 1, "matrix is too close to singular (it scales some direction "
                    "by less than 1e-20)");
+  if ((st = check_placed(e, 1, b, &A, v3(m[12], m[13], m[14]))) != CS_OK) return st;
   if (b->world && b->world->batching) return refuse_in_batch(b->world);
   body_set_linear(b, &A, &Ainv, v3(m[12], m[13], m[14]));
   return CS_OK;
@@ -962,6 +984,19 @@ static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *
                  cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));
 }
 
+/* A move of the given reach from p stays within CS_MAX_COORD. */
+static cs_Status check_end(cs_Error *e, const cs_Vec3 *p, double reach) {
+  static const char *const name[3] = {"x", "y", "z"};
+  const double *c = &p->x;
+  char b[CS_NUMBUF], r[CS_NUMBUF];
+  int i;
+  for (i = 0; i < 3; i++)
+    if (fabs(c[i]) + reach > CS_MAX_COORD)
+      return cs_fail(e, CS_ERANGE, 1, "the move is out of range: from %s = %s it reaches %s, "
+                     "past 1e30", name[i], cs_fmtnum(b, c[i]), cs_fmtnum(r, reach));
+  return CS_OK;
+}
+
 cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
                               const cs_Vec3 *walk, const cs_Vec3 *gravity, cs_MoveStart *st) {
   double reach;
@@ -984,6 +1019,11 @@ cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
             : check_reach(e, 4, lg, &m->radius) != CS_OK ? 4 : 0;
     return check_reach(e, arg, reach, &m->radius);
   }
+  /* nor may it end past CS_MAX_COORD, where the mover's own setter would
+  ** refuse its place (x = 9e29 walked 9e29 three times reached 3.6e30) */
+  if (fabs(m->pos.x) + reach > CS_MAX_COORD || fabs(m->pos.y) + reach > CS_MAX_COORD ||
+      fabs(m->pos.z) + reach > CS_MAX_COORD)
+    return check_end(e, &m->pos, reach);
   st->margin = reach;
   return CS_OK;
 }

@@ -466,6 +466,46 @@ describe("world:collideAndSlideMany", function()
         movers[6]:setPosition(0, 5, 0)
       end)
     end
+
+    -- the movers added to the world are read by the batch's moves, listed
+    -- or not: their setters are refused too, on every thread count alike
+    -- (an independent tester's C filters set another listed mover's
+    -- collidesWith, or teleported an added mover not listed: the batch on
+    -- 2 threads then differed from 1 thread, a mover fell through the floor)
+    it("refuses setters of the added movers, listed or not, the same on 1 and 3 threads", function()
+      local function run(threads)
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+        w:setThreads(threads)
+        local movers, moves, tried = {}, {}, {}
+        for i = 1, 6 do
+          movers[i] = cs.newMover { radius = 0.5, position = { 2 * i, 0.55, 0 } }
+          w:addMover(movers[i])
+          for _, v in ipairs { 0.1, 0, 0, 0, -0.1, 0 } do moves[#moves + 1] = v end
+        end
+        local idle = cs.newMover { radius = 0.5, position = { -5, 0.55, 0 } }
+        w:addMover(idle)                                  -- added, not listed
+        movers[2].filter = function()
+          if #tried == 0 then
+            tried[1] = select(2, pcall(idle.setPosition, idle, 0, 0.55, 0))
+            tried[2] = select(2, pcall(function() movers[5].collidesWith = 0 end))
+            tried[3] = select(2, pcall(function() idle.skin = 0.1 end))
+            tried[4] = select(2, pcall(idle.setUp, idle, 1, 0, 0))
+          end
+          return "slide"
+        end
+        local out = w:collideAndSlideMany(movers, moves)
+        return tried, out
+      end
+      local tried1, out1 = run(1)
+      local tried3, out3 = run(3)
+      assert.are.equal(4, #tried1)
+      for i, e in ipairs(tried1) do
+        assert.is_truthy(tostring(e):find("batch is under way") or tostring(e):find("busy"), tostring(e))
+        assert.are.equal(tostring(e):gsub("^.-: ", ""), tostring(tried3[i]):gsub("^.-: ", ""))
+      end
+      assert.are.same(out1, out3)
+    end)
   end)
 
   describe("a world with threads running", function()

@@ -423,6 +423,20 @@ describe("World", function()
       fails_with(function() w:collideAndSlide(m, "1", 0, 0) end, "(vx must be a number, got string)")
       assert.are.same(before, mover_state(m))
     end)
+
+    -- a move may not end past 1e30, where the mover's own setPosition would
+    -- refuse its place (found by an independent tester: 9e29 walked 9e29
+    -- three times ended at 3.6e30)
+    it("refuses a move that could end past 1e30, and leaves the mover as it was", function()
+      local w = cs.newWorld()
+      local m = cs.newMover { radius = 1, position = { 9e29, 0, 0 } }
+      local before = mover_state(m)
+      fails_with(function() w:collideAndSlide(m, 9e29, 0, 0) end, "bad argument #2 to 'collideAndSlide'",
+        "the move is out of range: from x = 9e+29 it reaches 9e+29")
+      assert.are.same(before, mover_state(m))
+      w:collideAndSlide(m, -5e28, 0, 0)   -- a move whose reach stays within 1e30
+      assert.are.equal(9e29 - 5e28, (m:getPosition()))
+    end)
   end)
 
   describe(":sweep and :raycast", function()
@@ -543,6 +557,12 @@ describe("Body", function()
         "bad argument #9 to 'setTransform'", "scale sy is too small (|sy| < 1e-20), got 1e-30")
       fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 1, -1e-21, 1, 1) end,
         "bad argument #8 to 'setTransform'", "scale sx is too small (|sx| < 1e-20), got -1e-21")
+      -- nor may the placed mesh reach past 1e30 (an independent tester's
+      -- floor of 1e30 scaled by 1e27 let a mover of radius 1e-20 through)
+      fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 1, 1e30, 1, 1) end,
+        "bad argument #8 to 'setTransform'", "the mesh placed by this transform reaches past 1e30")
+      fails_with(function() body:setTransform(1e29, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 9.5e29, 0, 0, 1) end,
+        "bad argument #1 to 'setTransform'", "the mesh placed by this transform reaches past 1e30")
       fails_with(function() body:setTransform({ 1e-200, 0, 0, 0, 0, 1e-200, 0, 0, 0, 0, 1e-200, 0, 0, 0, 0, 1 }) end,
         "matrix is not invertible (determinant 0)")
       assert.are.same(before, pack(body:getTransform()))

@@ -168,9 +168,9 @@ typedef enum cs_Setting {
 } cs_Setting;
 cs_Status cs_mover_set(cs_Mover *m, cs_Setting s, double value);
 double cs_mover_get(const cs_Mover *m, cs_Setting s);
-void cs_mover_set_skin_auto(cs_Mover *m);
-void cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
-void cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud);
+cs_Status cs_mover_set_skin_auto(cs_Mover *m);
+cs_Status cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
+cs_Status cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud);
 size_t cs_mover_contact_count(const cs_Mover *m);
 const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i);
 cs_GroundState cs_mover_ground_state(const cs_Mover *m);
@@ -1309,7 +1309,7 @@ end
 
 -- A checked value into the core; a nil skin (isnil) goes back to auto.
 local function set_field(mp, f, d, isnil)
-  if f == MF_SKIN and isnil then C.cs_mover_set_skin_auto(mp); return 0 end
+  if f == MF_SKIN and isnil then return C.cs_mover_set_skin_auto(mp) end
   return C.cs_mover_set(mp, f, d)
 end
 
@@ -1667,17 +1667,21 @@ local mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(ud, other)
   return filter_result(pcall(fn, m, X.movers[ptr_addr(other)], 0))
 end)
 
--- Puts the filter callbacks on mover m (ud: its place in a batch), or takes them off.
+-- Puts the filter callbacks on mover m (ud: its place in a batch), or takes
+-- them off; the status (CS_EBUSY: the mover is a running batch's).
 local function set_filters(m, on, ud)
-  C.cs_mover_set_filter(m._p, on and filter_cb or nil, ud)
+  local s = C.cs_mover_set_filter(m._p, on and filter_cb or nil, ud)
   C.cs_mover_set_mover_filter(m._p, on and mover_filter_cb or nil, ud)
+  return s
 end
 
 -- collideAndSlide with the mover's filter: a C call that calls back, so never
 -- JIT-compiled. Returns the status, and the failure and error of the filter.
 function slide_filtered(w, m, walk, grav)
   if not m._resolved then resolve(m) end    -- the old handles, during the call
-  set_filters(m, true, nil)
+  if set_filters(m, true, nil) ~= C.CS_OK then
+    raise("collideAndSlide: " .. ffi.string(C.cs_mover_error(m._p).message))
+  end
   ctx_enter(w, { fn = m._filter, self = m })
   w._moving, m._busy = true, true
   local s = slide_call(w._p, m._p, walk, grav)
