@@ -201,9 +201,10 @@ double cs_world_get_friction(const cs_World *world, int tag);
 /* A body point p lands at T + R(q) * (S * p). q need not be normalised
 ** (it is normalised here; it must not be zero). Scale components must be
 ** in [CS_MIN_SCALE, CS_MAX_COORD] in magnitude (negative mirrors), and the
-** mesh's bounds, placed, within CS_MAX_COORD (CS_ERANGE; a later edit of
-** the mesh is not checked against the bodies that place it). The added movers standing on the body (cs_world_add_mover), and
-** those standing on them, go along when the body was moved without a turn
+** corners of the mesh's bounds, placed, within 2 CS_MAX_COORD (CS_ERANGE: a
+** mesh within CS_MAX_COORD turned any way stays inside; a later edit of
+** the mesh is not checked against the bodies that place it). The added
+** movers standing on the body (cs_world_add_mover), and those standing on them, go along when the body was moved without a turn
 ** or a scale, none of them is in a move, and the way is clear for all of
 ** them (swept, half a skin to spare, near no sensor they meet); their next
 ** call does not carry them again. Else (and always inside a move of this
@@ -214,7 +215,7 @@ cs_Status cs_body_set_transform(cs_Body *body, const cs_Vec3 *t, const double q[
 /* A general affine map: m is 4x4 column-major (m[12..14] the translation);
 ** its 3x3 part must be invertible, its elements within CS_MAX_COORD, and it
 ** must shrink no direction below CS_MIN_SCALE (CS_EINVAL, CS_ERANGE), the
-** placed mesh within CS_MAX_COORD as above. */
+** placed mesh as above. */
 cs_Status cs_body_set_matrix(cs_Body *body, const double m[16]);
 void cs_body_get_matrix(const cs_Body *body, double m[16]);
 /* The displacement the body makes during the next step (moving platforms). */

@@ -13,7 +13,7 @@
 #include "cs_slide.h"
 
 #define MAX_PLANES 8
-#define MAX_CANDIDATES 96
+#define MAX_CANDIDATES 128
 
 /* {==================================================================
 ** Tolerances. Each says what it guards and the case that pins it: a case
@@ -566,17 +566,18 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec
   return 0;
 }
 
-/* The directions depenetrate tries besides the contacts' own, around up:
-** 24 level (at right angles to it, in world space, every 15 degrees), 12
-** rising 20 degrees and 12 rising 45 (every 30), so that a mover caught
-** between two things (a floor and a mover on it, a floor and a ceiling, a
-** wall and a mover beside it) can leave sideways, or up a little and
-** sideways, or over. With 8 level ones (every 45 degrees) a mover pushed
-** into a wall beside another mover stayed stuck for good although a push
-** 15 degrees off was free (an independent tester's random walls: 59 of
-** 2,306 stayed stuck, 32 of them with such a push free within a radius).
-** LEVEL_CANDIDATES of them. */
-#define LEVEL_CANDIDATES 48
+/* The directions depenetrate tries besides the contacts' own, around up,
+** every 15 degrees: level (at right angles to it, in world space), rising
+** 20 degrees and rising 45, so that a mover caught between two things (a
+** floor and a mover on it, a floor and a ceiling, a wall and a mover beside
+** it) can leave sideways, or up a little and sideways, or over. With them
+** every 45 degrees a mover pushed into a wall beside another mover stayed
+** stuck for good although a push 15 degrees off was free (an independent
+** tester's random walls: 59 of 2,306 stayed stuck, 32 of them with such a
+** push free within a radius); with the rising ones every 30 degrees only,
+** 4 of 4,800 that the 45-degree set freed stayed stuck. LEVEL_CANDIDATES of
+** them. */
+#define LEVEL_CANDIDATES 72
 static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc) {
   static const double rise[2] = { 0.36397023426620234, 1.0 };   /* tan 20, 45 deg */
   cs_Vec3 up = s->up, e1, e2;
@@ -588,10 +589,8 @@ static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc) {
     double a = k * (3.14159265358979323846 / 12);
     cs_Vec3 h = v3_add(v3_scale(e1, cos(a)), v3_scale(e2, sin(a)));
     cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, h));
-    if (k % 2 == 0) {
-      cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, v3_madd(h, up, rise[0])));
-      cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, v3_madd(h, up, rise[1])));
-    }
+    cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, v3_madd(h, up, rise[0])));
+    cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, v3_madd(h, up, rise[1])));
   }
   return nc;
 }

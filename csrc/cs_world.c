@@ -356,8 +356,9 @@ static cs_Status check_scale(cs_Error *e, int arg, const char *name, double x) {
 }
 
 
-/* Does b's mesh placed by A and t stay within CS_MAX_COORD (the corners of
-** its bounds)? Every call maps the placed triangles into a mover's
+/* Does b's mesh placed by A and t stay within 2 CS_MAX_COORD (the corners
+** of its bounds, placed: a mesh within CS_MAX_COORD turned any way stays
+** within sqrt 3 of it)? Every call maps the placed triangles into a mover's
 ** ellipsoid space: a floor of 1e30 scaled by 1e27 let a mover of radius
 ** 1e-20 fall through it. */
 static cs_Status check_placed(cs_Error *e, int arg, cs_Body *b, const cs_Mat3 *A, cs_Vec3 t) {
@@ -367,9 +368,10 @@ static cs_Status check_placed(cs_Error *e, int arg, cs_Body *b, const cs_Mat3 *A
   for (i = 0; i < 8; i++) {
     cs_Vec3 p = v3(i & 1 ? m->hi.x : m->lo.x, i & 2 ? m->hi.y : m->lo.y, i & 4 ? m->hi.z : m->lo.z);
     p = v3_add(m3_apply(A, p), t);
-    if (!(fabs(p.x) <= CS_MAX_COORD && fabs(p.y) <= CS_MAX_COORD && fabs(p.z) <= CS_MAX_COORD))
-      return cs_fail(e, CS_ERANGE, arg, "the mesh placed by this transform reaches past 1e30 "
-                     "(its bounds, transformed)");
+    if (!(fabs(p.x) <= 2 * CS_MAX_COORD && fabs(p.y) <= 2 * CS_MAX_COORD &&
+          fabs(p.z) <= 2 * CS_MAX_COORD))
+      return cs_fail(e, CS_ERANGE, arg, "the mesh placed by this transform reaches past 2e30 "
+                     "(its bounds' corners, placed)");
   }
   return CS_OK;
 }

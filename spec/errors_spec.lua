@@ -557,12 +557,18 @@ describe("Body", function()
         "bad argument #9 to 'setTransform'", "scale sy is too small (|sy| < 1e-20), got 1e-30")
       fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 1, -1e-21, 1, 1) end,
         "bad argument #8 to 'setTransform'", "scale sx is too small (|sx| < 1e-20), got -1e-21")
-      -- nor may the placed mesh reach past 1e30 (an independent tester's
-      -- floor of 1e30 scaled by 1e27 let a mover of radius 1e-20 through)
+      -- nor may the placed mesh reach past 2e30 on its bounds' corners (an
+      -- independent tester's floor of 1e30 scaled by 1e27 let a mover of
+      -- radius 1e-20 through); a mesh within 1e30 turned any way stays
+      -- inside (another tester's mesh of 8e29 turned 45 degrees was refused
+      -- at 1e30)
       fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 1, 1e30, 1, 1) end,
-        "bad argument #8 to 'setTransform'", "the mesh placed by this transform reaches past 1e30")
-      fails_with(function() body:setTransform(1e29, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 9.5e29, 0, 0, 1) end,
-        "bad argument #1 to 'setTransform'", "the mesh placed by this transform reaches past 1e30")
+        "bad argument #8 to 'setTransform'", "the mesh placed by this transform reaches past 2e30")
+      fails_with(function() body:setTransform(2e29, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 9.5e29, 0, 0, 1) end,
+        "bad argument #1 to 'setTransform'", "the mesh placed by this transform reaches past 2e30")
+      local wide = w:add(cs.newMesh(cs.box(-8e29, -1, -8e29, 8e29, 0, 8e29)))
+      wide:setTransform(0, 0, 0, 0, math.sin(math.pi / 8), 0, math.cos(math.pi / 8))   -- 45 degrees about y
+      w:remove(wide)
       fails_with(function() body:setTransform({ 1e-200, 0, 0, 0, 0, 1e-200, 0, 0, 0, 0, 1e-200, 0, 0, 0, 0, 1 }) end,
         "matrix is not invertible (determinant 0)")
       assert.are.same(before, pack(body:getTransform()))
