@@ -362,17 +362,12 @@ static cs_Status check_scale(cs_Error *e, int arg, const char *name, double x) {
 ** ellipsoid space: a floor of 1e30 scaled by 1e27 let a mover of radius
 ** 1e-20 fall through it. */
 static cs_Status check_placed(cs_Error *e, int arg, cs_Body *b, const cs_Mat3 *A, cs_Vec3 t) {
-  cs_Mesh *m = b->mesh;
-  int i;
-  cs_mesh_ensure_fit(m);
-  for (i = 0; i < 8; i++) {
-    cs_Vec3 p = v3(i & 1 ? m->hi.x : m->lo.x, i & 2 ? m->hi.y : m->lo.y, i & 4 ? m->hi.z : m->lo.z);
-    p = v3_add(m3_apply(A, p), t);
-    if (!(fabs(p.x) <= 2 * CS_MAX_COORD && fabs(p.y) <= 2 * CS_MAX_COORD &&
-          fabs(p.z) <= 2 * CS_MAX_COORD))
-      return cs_fail(e, CS_ERANGE, arg, "the mesh placed by this transform reaches past 2e30 "
-                     "(its bounds' corners, placed)");
-  }
+  cs_Vec3 lo, hi;
+  double lim = 2 * CS_MAX_COORD;
+  cs_placed_bounds(b->mesh, A, t, &lo, &hi);
+  if (!(lo.x >= -lim && lo.y >= -lim && lo.z >= -lim && hi.x <= lim && hi.y <= lim && hi.z <= lim))
+    return cs_fail(e, CS_ERANGE, arg, "the mesh placed by this transform reaches past 2e30 "
+                   "(its bounds' corners, placed)");
   return CS_OK;
 }
 
