@@ -172,6 +172,22 @@ static void path_add(Slide *s) {
 static size_t path_mark(const Slide *s) { return s->path ? s->path->npath : 0; }
 static void path_cut(Slide *s, size_t n) { if (s->path) s->path->npath = n; }
 
+/* Where a try began (the centre, the contacts and the path so far), to go
+** back to when the try is not kept. */
+typedef struct Mark { cs_Vec3 pos; size_t ncontacts, npath; } Mark;
+static Mark mark(const Slide *s) {
+  Mark k;
+  k.pos = s->pos;
+  k.ncontacts = s->contacts->count;
+  k.npath = path_mark(s);
+  return k;
+}
+static void rewind_to(Slide *s, const Mark *k) {
+  s->pos = k->pos;
+  s->contacts->count = k->ncontacts;
+  path_cut(s, k->npath);
+}
+
 /* {==================================================================
 ** Small helpers
 ** ===================================================================*/
@@ -685,14 +701,17 @@ static int rests_on(const Slide *s, const cs_Contact *c) {
   return feet <= v3_dot(c->point, s->up) + 2 * s->skin;
 }
 
-/* Is there walkable ground within reach of a short probe down from s->pos
+/* Is there walkable ground within reach of a short probe down from p
 ** (two skins: a mover resting on ground keeps about one from it)? Changes
 ** nothing: the probe's contact is dropped. */
-static int ground_below(Slide *s) {
-  size_t first = s->contacts->count;
-  cs_Contact *c = move_straight(s, up_es(s, -2 * s->skin), CS_PASS_STEP, 0);
-  int found = c && is_below(s, c) && is_walkable(s, c);
-  s->contacts->count = first;
+static int ground_below(Slide *s, cs_Vec3 p) {
+  Mark k = mark(s);
+  cs_Contact *c;
+  int found;
+  s->pos = p;
+  c = move_straight(s, up_es(s, -2 * s->skin), CS_PASS_STEP, 0);
+  found = c && is_below(s, c) && is_walkable(s, c);
+  rewind_to(s, &k);
   return found;
 }
 
@@ -704,21 +723,15 @@ static int ground_below(Slide *s) {
 ** which has no ground state of its own). */
 static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   cs_ContactBuf *cb = s->contacts;
-  cs_Vec3 start = s->pos, plain, dir_w;
-  size_t first = cb->count, plain_end, path_start = path_mark(s), path_plain;
+  cs_Vec3 start = s->pos, dir_w;
+  size_t first = cb->count, path_start = path_mark(s);
   double raised, far_plain, far_step;
   cs_Contact *down;
+  Mark plain;                  /* the try's path goes after the plain one's */
   int r = slide_pass(s, walk, CS_PASS_WALK);
   if (!(s->m->step_height > 0) || !(r & PASS_HIT) || s->touched) return;
-  plain = s->pos;
-  if (!grounded) {
-    s->pos = start;
-    grounded = ground_below(s);
-    s->pos = plain;
-    if (!grounded) return;
-  }
-  plain_end = cb->count;
-  path_plain = path_mark(s);   /* the try's path goes after the plain one's */
+  if (!grounded && !ground_below(s, start)) return;
+  plain = mark(s);
   dir_w = cs_espace_vec_from(s->es, walk);
   dir_w = v3_normalize(v3_madd(dir_w, s->up, -v3_dot(dir_w, s->up)));
   s->pos = start;
@@ -727,7 +740,7 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   s->walled = 0;
   slide_pass(s, walk, CS_PASS_STEP);
   down = move_straight(s, up_es(s, -(raised + 2 * s->skin)), CS_PASS_STEP, 1);
-  far_plain = v3_dot(cs_espace_vec_from(s->es, v3_sub(plain, start)), dir_w);
+  far_plain = v3_dot(cs_espace_vec_from(s->es, v3_sub(plain.pos, start)), dir_w);
   far_step = v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
   /* Kept when it lands on walkable ground no higher than the step height
   ** above the feet (a round bottom can perch on a taller ledge's edge), gets
@@ -738,21 +751,19 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   if (!s->touched && down && is_below(s, down) && is_walkable(s, down) && rests_on(s, down) &&
       v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin &&
       far_step > far_plain + 0.5 * s->skin && s->status == CS_OK &&
-      (!s->walled || height_of(s, v3_sub(s->pos, plain)) > s->skin)) {
-    size_t n = cb->count - plain_end;   /* keep the step's contacts only */
-    memmove(cb->data + first, cb->data + plain_end, n * sizeof(cs_Contact));
+      (!s->walled || height_of(s, v3_sub(s->pos, plain.pos)) > s->skin)) {
+    size_t n = cb->count - plain.ncontacts;   /* keep the step's contacts only */
+    memmove(cb->data + first, cb->data + plain.ncontacts, n * sizeof(cs_Contact));
     cb->count = first + n;
     if (s->path) {                      /* and the step's path only */
-      size_t k = s->path->npath - path_plain;
-      memmove(s->path->path + path_start, s->path->path + path_plain, k * sizeof(cs_Vec3));
+      size_t k = s->path->npath - plain.npath;
+      memmove(s->path->path + path_start, s->path->path + plain.npath, k * sizeof(cs_Vec3));
       path_cut(s, path_start + k);
     }
     return;
   }
-  s->pos = plain;
+  rewind_to(s, &plain);
   s->touched = 0;
-  cb->count = plain_end;
-  path_cut(s, path_plain);
 }
 
 /* Has the call met walkable ground below so far? */
@@ -766,13 +777,10 @@ static int has_ground_contact(const Slide *s) {
 /* Snapping: down to walkable ground within reach (world units), the mover
 ** following; without such ground nothing changes. */
 static void snap_to_ground(Slide *s, double reach) {
-  cs_Vec3 start = s->pos;
-  size_t first = s->contacts->count, path_n = path_mark(s);
+  Mark k = mark(s);
   cs_Contact *c = move_straight(s, up_es(s, -reach), CS_PASS_SNAP, 1);
   if (c && is_below(s, c) && is_walkable(s, c)) return;
-  s->pos = start;
-  s->contacts->count = first;
-  path_cut(s, path_n);
+  rewind_to(s, &k);
 }
 
 /* The ground state from the call's contacts (API.md): walkable ground below
@@ -855,23 +863,19 @@ static int overlaps_carrier(const Slide *s, const cs_SlideSet *set, cs_Vec3 p) {
 ** against a ceiling, keeps the straight carry: the rider stays on top.) */
 static void carry_pass(Slide *s, const cs_SlideSet *set) {
   cs_Vec3 start = s->pos, vel = s->carry_es = cs_espace_vec_to(s->es, set->carry);
-  size_t ncontacts = s->contacts->count, npath = path_mark(s);
+  Mark k = mark(s);
   hide_ground(s, set, 1);
   slide_pass(s, vel, CS_PASS_CARRY);
   hide_ground(s, set, 0);
   if (v3_len2(v3_sub(s->pos, v3_add(start, vel))) == 0 ||
       overlaps_carrier(s, set, v3_add(start, vel)) || !overlaps_carrier(s, set, s->pos))
     return;
-  s->pos = start;
-  s->contacts->count = ncontacts;
-  path_cut(s, npath);
+  rewind_to(s, &k);
   hide_ground(s, set, 1);
   move_straight(s, vel, CS_PASS_CARRY, 1);
   hide_ground(s, set, 0);
   if (!overlaps_carrier(s, set, s->pos) || overlaps_carrier(s, set, start)) return;
-  s->pos = start;                       /* stopped inside it: not carried */
-  s->contacts->count = ncontacts;
-  path_cut(s, npath);
+  rewind_to(s, &k);                     /* stopped inside it: not carried */
 }
 
 /* The sensors' events along the call's path (cs_sensor.c), into the set's
