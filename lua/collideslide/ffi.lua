@@ -963,9 +963,9 @@ local function check_xform(first, a, off, n)
   elseif n == 3 or n == 7 or n == 10 or n == 16 then
     for i = 1, n do
       local x = a[off + i]
-      if type(x) ~= "number" then
-        argerror(first + i - 1, format("%s must be a number, got %s",
-          n == 16 and format("m[%d]", i) or TRS_NAMES[i], tname(x, nil_from(a, off + i + 1, off + n))))
+      if type(x) ~= "number" then      -- (a value after it, or none: check_num's "no value")
+        check_num(x, first + i - 1, n == 16 and format("m[%d]", i) or TRS_NAMES[i],
+          not nil_from(a, off + i + 1, off + n) and 0 or nil)
       end
       v[i] = x
     end
