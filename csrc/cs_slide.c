@@ -495,7 +495,8 @@ static int overlaps_any(const Slide *s, cs_Vec3 p) {
 
 /* The least s >= 0 at which pos + s u overlaps nothing, or -1 past reach.
 ** Each triangle blocks one interval of s (the distance from a point moving
-** on a line to a convex set is convex), found by a sweep out and one back.
+** on a line to a convex set is convex), found by a sweep out and one back,
+** from both sides of a one-sided triangle as overlaps sees it.
 ** The push may pass through the other movers the mover overlaps now, not
 ** into one it does not: -1 when such a one lies before the free place. */
 static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
@@ -512,9 +513,9 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
       cs_SweepHit h;
       double lo, hi;
       if (t->response == CS_RESPONSE_CROSS) continue;
-      if (!cs_sweep_triangle(s->pos, out, t, 1.0, 0, &h)) continue;
+      if (!cs_sweep_triangle(s->pos, out, t, 1.0, CS_SWEEP_BOTH_SIDES, &h)) continue;
       lo = h.t * reach;
-      hi = cs_sweep_triangle(far, back, t, 1.0, 0, &h) ? (1.0 - h.t) * reach : reach;
+      hi = cs_sweep_triangle(far, back, t, 1.0, CS_SWEEP_BOTH_SIDES, &h) ? (1.0 - h.t) * reach : reach;
       if (lo <= cur + INTERVAL_EPS && hi > cur) {
         cur = hi;
         moved = 1;

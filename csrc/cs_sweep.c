@@ -257,7 +257,7 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double tmax
   double t0, t1;
   /* One-sided triangles: only a move against the front face (the papers'
   ** test, Fauerby 3.2; a zero move counts as against it). */
-  if (tr->one_sided && ndv > 0.0) return 0;
+  if (tr->one_sided && ndv > 0.0 && !(flags & CS_SWEEP_BOTH_SIDES)) return 0;
   if (!plane_interval(dist, ndv, tmax, &t0, &t1)) return 0;
   return sweep_in_plane(base, vel, tr, tmax, flags, dist, ndv, t0, t1, 0, hit);
 }

@@ -58,7 +58,12 @@ enum {
   CS_SWEEP_CLEAR_START = 2,
   /* cs_sweep_triangles: the triangles are swept once (a query): no bound
   ** before the kernel, whose data would not pay (results are the same) */
-  CS_SWEEP_ONCE = 4
+  CS_SWEEP_ONCE = 4,
+  /* One-sided triangles count from both sides, as the overlap tests of
+  ** depenetration (cs_slide.c) see them: a push out of a floor the mover
+  ** sank into moves along the floor's front normal, which the papers'
+  ** one-sided test would skip, so the floor never bounded the push. */
+  CS_SWEEP_BOTH_SIDES = 8
 };
 
 /* Sets tri->lo/hi from its vertices and marks its distance-bound data

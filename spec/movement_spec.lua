@@ -358,6 +358,23 @@ describe("Movement", function()
       assert.is_true(m:wasStuck())
       assert.is_true(x == 0 and z == 0 and y >= 0.9 and y < 0.92, ("%g %g %g"):format(x, y, z))
     end)
+
+    -- The push out measured its way free with the papers' one-sided test,
+    -- which skips a move along the front normal: a floor of backfaces =
+    -- "ignore" never bounded the push up, and the mover stayed sunk in it.
+    it("pushes a mover sunk into a one-sided floor out through its front, a centre on the plane too", function()
+      local w = cs.newWorld()
+      w:add(H.mesh(H.floor { size = 10 }, { backfaces = "ignore" }))
+      for _, y0 in ipairs { 0.2, 0.1, 1e-9, 0 } do
+        local m = cs.newMover { radius = 0.25, position = { 0.3, y0, 0.2 } }
+        local x, y, z = w:collideAndSlide(m, 0.1, 0, 0, 0, -0.05, 0)
+        assert.is_true(m:wasStuck(), "y0 = " .. y0)
+        assert.is_true(y >= 0.25 and y <= 0.25 + 0.01, ("y0 = %g: y = %.17g"):format(y0, y))
+        assert.are.equal(0, w:overlap(m))
+        w:collideAndSlide(m, 0.1, 0, 0, 0, -0.05, 0)
+        assert.is_false(m:wasStuck(), "y0 = " .. y0)
+      end
+    end)
   end)
 
   describe("filters", function()
