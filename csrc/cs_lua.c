@@ -109,6 +109,13 @@ int fail_at(lua_State *L, int arg, const char *fname, const char *fmt, ...) {
   return 0;
 }
 
+/* A table at arg, as luaL_checktype would ask for it, in argfail's words:
+** it names the function under pcall too (luaL_checktype's said '?', or
+** 'collideslide.core.newMesh' on Lua 5.4). */
+void check_table(lua_State *L, int arg) {
+  if (!lua_istable(L, arg)) argfail(L, arg, "table expected, got %s", tname(L, arg));
+}
+
 /* A number as the messages show it: NaN, inf, -inf, or %.14g. */
 const char *fmtnum(char *buf, double d) {
   if (d != d) return "NaN";

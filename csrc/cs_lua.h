@@ -198,6 +198,7 @@ extern const char *const MAXXYZ[3];
 extern const char *const QXYZW[4];
 
 int argfail(lua_State *L, int arg, const char *fmt, ...);
+void check_table(lua_State *L, int arg);
 int body___index(lua_State *L);
 void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what);
 size_t check_index(lua_State *L, int arg, const char *what, size_t n);

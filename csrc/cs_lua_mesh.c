@@ -59,7 +59,7 @@ static double *read_vertices(lua_State *L, int arg, size_t *count) {
   int first, k, ty;
   double *v;
   char b[NUMBUF];
-  luaL_checktype(L, arg, LUA_TTABLE);
+  check_table(L, arg);
   len = csL_len(L, arg);
   if (len == 0) argfail(L, arg, "empty mesh (no vertices)");
   lua_rawgeti(L, arg, 1);
@@ -124,7 +124,7 @@ static unsigned *read_indices(lua_State *L, int arg, size_t nverts, size_t *ntri
   int first, k, ty;
   unsigned *ix;
   char b[NUMBUF];
-  luaL_checktype(L, arg, LUA_TTABLE);
+  check_table(L, arg);
   len = csL_len(L, arg);
   if (len == 0) argfail(L, arg, "empty mesh (no triangles)");
   lua_rawgeti(L, arg, 1);
@@ -187,7 +187,7 @@ static int read_options(lua_State *L, int arg, int *backfaces) {
   int tags = 0;
   *backfaces = CS_BACKFACES_COLLIDE;
   if (lua_isnoneornil(L, arg)) return 0;
-  luaL_checktype(L, arg, LUA_TTABLE);
+  check_table(L, arg);
   lua_pushnil(L);
   while (lua_next(L, arg) != 0) {
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
@@ -237,7 +237,7 @@ int cs_newMesh(lua_State *L) {
   cs_Alloc a;
   cs_Status s;
   MeshUD *m;
-  if (lua_isnone(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);   /* "got no value": settop pads it */
+  if (lua_isnone(L, 1)) check_table(L, 1);   /* "got no value": settop pads it */
   lua_settop(L, 3);
   v = read_vertices(L, 1, &nv);
   if (lua_isnil(L, 2)) {
@@ -354,7 +354,7 @@ static int mesh_setVertices(lua_State *L) {
   size_t n = 0;
   double *v;
   char b[NUMBUF], c[NUMBUF];
-  if (lua_isnone(L, 2)) luaL_checktype(L, 2, LUA_TTABLE);
+  if (lua_isnone(L, 2)) check_table(L, 2);
   lua_settop(L, 2);
   v = read_vertices(L, 2, &n);
   if (n != cs_mesh_vertex_count(m))

@@ -148,7 +148,7 @@ int cs_newMover(lua_State *L) {
   memset(vals, 0, sizeof vals);
   lua_settop(L, 1);
   if (lua_isnil(L, 1)) { lua_pop(L, 1); lua_newtable(L); }
-  luaL_checktype(L, 1, LUA_TTABLE);
+  check_table(L, 1);
   lua_pushnil(L);
   while (lua_next(L, 1) != 0) {
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;

@@ -389,8 +389,8 @@ static int world_collideAndSlideMany(lua_State *L) {
   char b1[NUMBUF], b2[NUMBUF], b3[NUMBUF], b4[NUMBUF];
   Crowd a;
   cs_Status s;
-  luaL_checktype(L, 2, LUA_TTABLE);
-  luaL_checktype(L, 3, LUA_TTABLE);
+  check_table(L, 2);
+  check_table(L, 3);
   if (!lua_isnoneornil(L, 4) && !lua_istable(L, 4))
     argfail(L, 4, "out must be a table or nil, got %s", tname(L, 4));
   if (!lua_isnoneornil(L, 5) && !lua_istable(L, 5))

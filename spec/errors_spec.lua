@@ -303,6 +303,20 @@ describe("Mesh", function()
       assert.is_truthy(tostring(e):find("bad argument #3 to 'setPosition' (y is NaN)", 1, true), e)
       _, e = pcall(cs.newMesh, { 0, 0 / 0, 0 })
       assert.is_truthy(tostring(e):find("bad argument #1 to 'newMesh' (vertex 1: y is NaN)", 1, true), e)
+      -- a table where one is wanted (Lua's own check said '?', or
+      -- 'collideslide.core.newMesh' on Lua 5.4)
+      local tables = {
+        { cs.newMesh, { 5 }, "bad argument #1 to 'newMesh' (table expected, got number)" },
+        { cs.newMesh, { { 0, 0, 0, 1, 0, 0, 0, 0, 1 }, "x" }, "bad argument #2 to 'newMesh' (table expected, got string)" },
+        { cs.newMover, { 5 }, "bad argument #1 to 'newMover' (table expected, got number)" },
+        { mesh.setVertices, { mesh }, "bad argument #2 to 'setVertices' (table expected, got no value)" },
+        { w.collideAndSlideMany, { w, 5, {} }, "bad argument #2 to 'collideAndSlideMany' (table expected, got number)" },
+        { w.collideAndSlideMany, { w, {} }, "bad argument #3 to 'collideAndSlideMany' (table expected, got no value)" },
+      }
+      for _, c in ipairs(tables) do
+        _, e = pcall(c[1], (table.unpack or unpack)(c[2]))
+        assert.is_truthy(tostring(e):find(c[3], 1, true), e)
+      end
       w:remove(body)
       fails_with(function() return body.layers end, "bad argument #1 to '__index' (body was removed from its world)")
     end)
