@@ -297,13 +297,13 @@ describe("Character", function()
         errorOf(cs.newCharacter, mesh))
       local ch = standing(world)
       local other = cs.newMover {}
-      assert.matches("bad argument #3 to 'update' %(table or nil expected, got collideslide.Mover%)",
+      assert.matches("bad argument #4 to 'update' %(table or nil expected, got collideslide.Mover%)",
         errorOf(ch.update, ch, world, DT, other))
       assert.matches("bad argument #2 to 'contacts' %(table or nil expected, got collideslide.Mover%)",
         errorOf(cs.contacts, ch.mover, other))
       local w2 = cs.newWorld()
       getmetatable(w2).__close(w2)
-      assert.matches("bad argument #1 to 'update' %(attempt to use a closed/collected World%)",
+      assert.matches("bad argument #2 to 'update' %(attempt to use a closed/collected World%)",
         errorOf(ch.update, ch, w2, DT))
       assert.matches("bad argument #1 to 'updateCharacters' %(attempt to use a closed/collected World%)",
         errorOf(cs.updateCharacters, w2, { ch }, DT))
@@ -367,13 +367,16 @@ describe("Character", function()
       assert.matches("slopeLimit must be a number in %[0, 90%], got 120", errorOf(ch.update, ch, world, DT, nil))
       assert.are.same(before, { ch.mover:getPosition() })
       ch.slopeLimit = 45
-      assert.matches("bad argument #2 to 'update'", errorOf(ch.update, ch, world, -1, nil))
-      assert.matches("bad argument #1 to 'update'", errorOf(ch.update, ch, nil, DT, nil))
-      assert.matches("bad argument #3 to 'update'", errorOf(ch.update, ch, world, DT, 5))
-      assert.matches("bad argument #3 to 'update'", errorOf(ch.update, ch, world, DT, { x = 0 / 0 }))
-      assert.matches("bad argument #1 to 'update' %(world expected, got collideslide.Mesh%)",
+      assert.matches("bad argument #3 to 'update'", errorOf(ch.update, ch, world, -1, nil))
+      -- a colon does not count self (as the C module's methods count)
+      assert.matches("bad argument #2 to 'update' %(dt must be", errorOf(function() local r = ch:update(world, -1); return r end))
+      assert.matches("bad argument #1 to 'update' %(world expected", errorOf(function() local r = ch:update(nil, DT); return r end))
+      assert.matches("bad argument #2 to 'update'", errorOf(ch.update, ch, nil, DT, nil))
+      assert.matches("bad argument #4 to 'update'", errorOf(ch.update, ch, world, DT, 5))
+      assert.matches("bad argument #4 to 'update'", errorOf(ch.update, ch, world, DT, { x = 0 / 0 }))
+      assert.matches("bad argument #2 to 'update' %(world expected, got collideslide.Mesh%)",
         errorOf(ch.update, ch, cs.newMesh(cs.box(0, 0, 0, 1, 1, 1)), DT, nil))
-      assert.matches("bad argument #1 to 'update' %(world expected, got table%)",
+      assert.matches("bad argument #2 to 'update' %(world expected, got table%)",
         errorOf(ch.update, ch, {}, DT, nil))
     end)
 

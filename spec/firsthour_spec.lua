@@ -231,7 +231,9 @@ describe("the character", function()
     assert.same(m, { c.x, c.y, c.z, c.nx, c.ny, c.nz, c.triangle, c.body, c.tag })
     assert.equal(body, c.body)
     assert.near(1, c.ny, H.EXACT)
-    assert.matches("bad argument #1 to 'getContact' %(contact 9 out of range 1%.%.", errorOf(ch.getContact, ch, 9))
+    assert.matches("bad argument #2 to 'getContact' %(contact 9 out of range 1%.%.", errorOf(ch.getContact, ch, 9))
+    assert.matches("bad argument #1 to 'getContact' %(contact 9 out of range 1%.%.",
+      errorOf(function() local r = ch:getContact(9); return r end))
     -- a list is refilled: its tables reused, extra entries cleared
     local mine = { c, { 1 }, { 2 }, { 3 }, { 4 }, { 5 }, { 6 } }
     local same, k = cs.contacts(ch, mine)

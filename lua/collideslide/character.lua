@@ -358,12 +358,12 @@ function Character:setPosition(x, y, z)
   local v = { x, y, z }
   for i = 1, 3 do
     if not isFinite(v[i]) then
-      error(format("bad argument #%d to 'setPosition' (a finite number expected, got %s)",
-        i, v[i] == nil and "nil" or describe(v[i])), 2)
+      check.argerror(i + 1, "setPosition", format("a finite number expected, got %s",
+        v[i] == nil and "nil" or describe(v[i])))
     end
     if not inRange(v[i]) then
-      error(format("bad argument #%d to 'setPosition' (%s is out of range (|%s| > 1e30), got %s)",
-        i, XYZ[i], XYZ[i], describe(v[i])), 2)
+      check.argerror(i + 1, "setPosition", format("%s is out of range (|%s| > 1e30), got %s",
+        XYZ[i], XYZ[i], describe(v[i])))
     end
   end
   local p = self.position
@@ -409,14 +409,13 @@ end
 function Character:getContact(i)
   checkSelf(self, "getContact", "(i)")
   if type(i) ~= "number" or i ~= floor(i) or i - i ~= 0 then
-    error("bad argument #1 to 'getContact' (contact index must be an integer, got "
-      .. describe(i) .. ")", 2)
+    check.argerror(2, "getContact", "contact index must be an integer, got " .. describe(i))
   end
   local m = self.mover
   local n = m:contactCount()
   if i < 1 or i > n then                        -- (%s: i may be past any integer)
-    error(format("bad argument #1 to 'getContact' (contact %s out of range %s)", check.num2str(i),
-      n == 0 and "(there are none)" or "1.." .. n), 2)
+    check.argerror(2, "getContact", format("contact %s out of range %s", check.num2str(i),
+      n == 0 and "(there are none)" or "1.." .. n))
   end
   return m:getContact(i)
 end
@@ -439,7 +438,7 @@ end
 function Character:contacts(list)
   checkSelf(self, "contacts", "([list])")
   if list ~= nil and check.tname(list) ~= "table" then
-    error("bad argument #1 to 'contacts' (table or nil expected, got " .. type(list) .. ")", 2)
+    check.argerror(2, "contacts", "table or nil expected, got " .. type(list))
   end
   local l, n = contactList(self.mover, list or {})
   return l, n
@@ -661,18 +660,18 @@ push velocity) * dt) and the gravity displacement (fallVelocity * dt).
 function Character:update(world, dt, input)
   checkSelf(self, "update", "(world, dt, input)")
   if check.tname(world) ~= "collideslide.World" then   -- (either binding's)
-    error("bad argument #1 to 'update' (world expected, got " .. check.tname(world) .. ")", 2)
+    check.argerror(2, "update", "world expected, got " .. check.tname(world))
   end
   if isClosed(world, "getThreads") then
-    error("bad argument #1 to 'update' (attempt to use a closed/collected World)", 2)
+    check.argerror(2, "update", "attempt to use a closed/collected World")
   end
   local derr = checkDt(dt)
-  if derr then error("bad argument #2 to 'update' (" .. derr .. ")", 2) end
+  if derr then check.argerror(3, "update", derr) end
   if input ~= nil and check.tname(input) ~= "table" then
-    error("bad argument #3 to 'update' (table or nil expected, got " .. check.tname(input) .. ")", 2)
+    check.argerror(4, "update", "table or nil expected, got " .. check.tname(input))
   end
   local ierr = checkInput(input or NO_INPUT)
-  if ierr then error("bad argument #3 to 'update' (" .. ierr .. ")", 2) end
+  if ierr then check.argerror(4, "update", ierr) end
   local err = self:_sync()
   if err then error("character:update: " .. err, 2) end
   if dt == 0 then return end
