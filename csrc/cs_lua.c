@@ -134,10 +134,21 @@ const char *tname(lua_State *L, int i) {
   return luaL_typename(L, i);
 }
 
+/* The type of argument arg as the messages name it: "no value" when it and
+** every argument after it are nil, else tname. The FFI binding's methods
+** cannot tell a trailing nil from an argument not given (both reach a Lua
+** function as nil), so both bindings word the two alike. */
+const char *arg_tname(lua_State *L, int arg) {
+  int i, top = lua_gettop(L);
+  for (i = arg; i <= top; i++)
+    if (!lua_isnil(L, i)) return tname(L, arg);
+  return "no value";
+}
+
 /* A number at arg, of any value: the core checks the values (cs_check.c). */
 double to_num(lua_State *L, int arg, const char *name) {
   if (lua_type(L, arg) != LUA_TNUMBER)
-    argfail(L, arg, "%s must be a number, got %s", name, tname(L, arg));
+    argfail(L, arg, "%s must be a number, got %s", name, arg_tname(L, arg));
   return (double)lua_tonumber(L, arg);
 }
 
@@ -177,7 +188,7 @@ size_t check_index(lua_State *L, int arg, const char *what, size_t n) {
   double d = 0;
   char b[NUMBUF], c[NUMBUF];
   int r = to_intval(L, arg, &d);
-  if (r == 0) argfail(L, arg, "%s index must be an integer, got %s", what, tname(L, arg));
+  if (r == 0) argfail(L, arg, "%s index must be an integer, got %s", what, arg_tname(L, arg));
   if (r < 0) argfail(L, arg, "%s index must be an integer, got %s", what, fmtnum(b, d));
   if (d < 1 || d > (double)n) {
     if (n == 0) argfail(L, arg, "%s %s out of range (there are none)", what, fmtnum(b, d));

@@ -236,6 +236,7 @@ int sensor___index(lua_State *L);
 int status_error(lua_State *L, const char *fname, cs_Status s);
 void table_nums(lua_State *L, int arg, int t, const char *field, const char *const names[], int n, double *out);
 const char *tname(lua_State *L, int i);
+const char *arg_tname(lua_State *L, int arg);
 int to_intval(lua_State *L, int i, double *out);
 double to_num(lua_State *L, int arg, const char *name);
 cs_Vec3 to_vec3(lua_State *L, int arg, const char *const names[3]);

@@ -497,7 +497,7 @@ static int world_setThreads(lua_State *L) {
   double d = 0;
   char b[NUMBUF];
   int r = to_intval(L, 2, &d);
-  if (r == 0) argfail(L, 2, "threads must be an integer, got %s", tname(L, 2));
+  if (r == 0) argfail(L, 2, "threads must be an integer, got %s", arg_tname(L, 2));
   if (r < 0) argfail(L, 2, "threads must be an integer, got %s", fmtnum(b, d));
   if (d < 1 || d > CS_MAX_THREADS) argfail(L, 2, "threads must be in 1..%d, got %s", CS_MAX_THREADS, fmtnum(b, d));
   check_not_moving(L, w, "setThreads");

@@ -268,7 +268,7 @@ static int check_tag(lua_State *L, int arg) {
   double d = 0;
   char b[NUMBUF];
   int r = to_intval(L, arg, &d);
-  if (r == 0) argfail(L, arg, "tag must be an integer, got %s", tname(L, arg));
+  if (r == 0) argfail(L, arg, "tag must be an integer, got %s", arg_tname(L, arg));
   if (r < 0 || d < -2147483648.0 || d > 2147483647.0)
     argfail(L, arg, "tag must be a 32-bit integer, got %s", fmtnum(b, d));
   return (int)d;

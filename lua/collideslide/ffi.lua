@@ -598,7 +598,7 @@ local GOT = {
 local function getters(M, check, list)     -- list: name -> { f, kind }
   for name, g in next, list do
     local f, got = g[1], GOT[g[2]]
-    M[name] = function(self) return got(f, check(self, 1)._p) end
+    M[name] = function(self) return got(f, check(self, 1, true)._p) end   -- (self alone: nil is none)
   end
 end
 
@@ -1083,9 +1083,9 @@ getters(World, check_world, { bodyCount = { C.cs_world_body_count, "count" },
 
 --- world:setFriction(tag, coefficient in [0, 1])
 function World.setFriction(self, tag, ...)
-  local c, none = ..., select("#", ...) == 0   -- first (see check_xform)
+  local c, none = ..., allnil(...)   -- first (see check_xform)
   check_world(self, 1)
-  check_int32(tag, 2, nil, "tag", false, c == nil)
+  check_int32(tag, 2, nil, "tag", false, none)
   if type(c) ~= "number" then argerror(3, "coefficient must be a number, got " .. tname(c, none)) end
   if C.cs_world_set_friction(self._p, tag, c) ~= C.CS_OK then
     core_fail(C.cs_world_error(self._p), 1, "setFriction")
@@ -2010,9 +2010,9 @@ World.sweep = sweep
 --- world:sweepEllipsoid(px, py, pz, rx, ry, rz, dx, dy, dz [, mask])
 function World.sweepEllipsoid(self, px, py, pz, rx, ry, rz, dx, dy, dz, mask)
   check_world(self, 1)
-  check_vec3(px, py, pz, 2, PXYZ, rx, ry, rz, dx, dy, dz)
-  check_vec3(rx, ry, rz, 5, RXYZ, dx, dy, dz)
-  check_vec3(dx, dy, dz, 8, DXYZ)
+  check_vec3(px, py, pz, 2, PXYZ, rx, ry, rz, dx, dy, dz, mask)
+  check_vec3(rx, ry, rz, 5, RXYZ, dx, dy, dz, mask)
+  check_vec3(dx, dy, dz, 8, DXYZ, mask)
   local mk = opt_mask(mask, 11)
   check_not_moving(self, "sweepEllipsoid")
   V1.x, V1.y, V1.z = px, py, pz
@@ -2073,8 +2073,8 @@ for name, q in next, { queryBox = { MINXYZ, MAXXYZ, "box" }, overlapEllipsoid = 
   local names1, names2, kind = q[1], q[2], q[3]
   World[name] = function(self, x0, y0, z0, x1, y1, z1, fn, mask)
     check_world(self, 1)
-    check_vec3(x0, y0, z0, 2, names1, x1, y1, z1)
-    check_vec3(x1, y1, z1, 5, names2)
+    check_vec3(x0, y0, z0, 2, names1, x1, y1, z1, fn, mask)
+    check_vec3(x1, y1, z1, 5, names2, fn, mask)
     if kind == "box" then
       if x0 > x1 then argerror(5, "maxx is less than minx") end
       if y0 > y1 then argerror(6, "maxy is less than miny") end
