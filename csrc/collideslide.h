@@ -602,8 +602,10 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 ** repeated mover gives CS_EINVAL or CS_ERANGE, *failed (when not NULL) the
 ** index of the first bad mover, and nothing moves. A failure during the
 ** batch (a filter that aborts, memory) stops it: every mover listed before
-** the failed one has moved, the failed one is left as it was, later ones
-** either moved or were left as they were (moved says which); *failed is
+** the failed one has moved, the failed one is left as it was; after a
+** filter's abort no later one has moved, whatever the thread count, as in
+** the loop; after a failed allocation on a thread, later ones either moved
+** or were left as they were (moved says which); *failed is
 ** its index (0 when the batch could not start: its arrays failed to
 ** allocate, and nothing moved). The message (cs_world_error) names the mover
 ** as "mover i" (1-based). CS_EBUSY during another call on the world.

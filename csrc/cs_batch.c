@@ -11,7 +11,9 @@
 **   - the pairs whose boxes meet (one of them added), by sweep and prune;
 **   - a rider and the mover it stands on (it reads that mover's last move);
 **   - movers with filters, chained in list order (they run on the calling
-**     thread, whose Lua state their callbacks may use).
+**     thread, whose Lua state their callbacks may use, before the wave's
+**     others), and every mover after one in the list no earlier than it,
+**     so that a filter's error stops the later ones as the loop would.
 ** Each mover's level is one more than the highest level it waits for;
 ** the levels run one after another (waves), the movers of a wave on every
 ** thread. Between waves the calling thread files the moved movers in the
@@ -290,9 +292,14 @@ static int meeting_pairs(const Batch *B, Pairs *P, size_t cap) {
   return ok;
 }
 
-/* Each mover's level: 0, or one more than the highest it waits for. */
+/* Each mover's level: 0, or one more than the highest it waits for; and
+** none lower than a filtered mover's listed before it, so that a filter's
+** error stops every later mover on any number of threads, as it stops the
+** loop (run_filtered): a mover after it in a wave before its own had moved
+** already, with 2 threads and not with 1 (found by an independent tester). */
 static int levels(Batch *B, const Pairs *P) {
-  size_t i, n = B->n, *start = (size_t *)cs_malloc_array(&B->w->alloc, n + 1, sizeof(size_t));
+  size_t i, n = B->n, floor_level = 0;
+  size_t *start = (size_t *)cs_malloc_array(&B->w->alloc, n + 1, sizeof(size_t));
   size_t *from;
   if (!start) return 0;
   if (!(from = (size_t *)cs_malloc_array(&B->w->alloc, P->n + 1, sizeof(size_t)))) {
@@ -309,6 +316,9 @@ static int levels(Batch *B, const Pairs *P) {
     size_t k;
     for (k = start[i]; k < start[i + 1]; k++)
       if (B->e[from[k]].level + 1 > B->e[i].level) B->e[i].level = B->e[from[k]].level + 1;
+    /* never before a filtered mover listed earlier (run_filtered) */
+    if (B->e[i].level < floor_level) B->e[i].level = floor_level;
+    if (B->e[i].filtered) floor_level = B->e[i].level;
   }
   cs_free(&B->w->alloc, from, (P->n + 1) * sizeof(size_t));
   cs_free(&B->w->alloc, start, (n + 1) * sizeof(size_t));
@@ -391,19 +401,26 @@ static void run_share(Batch *B, int worker, Share *sh) {
   }
 }
 
-/* One wave on one thread: the calling thread (worker 0) first runs the
-** filtered movers, in list order; then each thread takes its own share,
-** then what is left of the others'. */
+/* One wave on one thread: each thread takes its own share, then what is
+** left of the others'. */
 static void run_wave(void *ud, int worker) {
   Batch *B = (Batch *)ud;
   int nt = B->w->nthreads, t;
-  size_t j;
-  if (worker == 0)
-    for (j = B->first; j < B->first + B->count; j++) {
-      size_t i = B->order[j];
-      if (B->e[i].filtered && i <= B->limit) run_one(B, 0, i);
-    }
   for (t = 0; t < nt; t++) run_share(B, worker, &B->share[(worker + t) % nt]);
+}
+
+/* The wave's filtered movers (the plan puts one in a wave at most), on the
+** calling thread before the others start, so that one whose filter fails
+** leaves every mover listed after it where it was (no later one runs: the
+** limit), as the loop does. */
+static void run_filtered(Batch *B) {
+  size_t j;
+  int t;
+  for (j = B->first; j < B->first + B->count; j++) {
+    size_t i = B->order[j];
+    if (B->e[i].filtered && i <= B->limit) run_one(B, 0, i);
+  }
+  B->limit = first_failure(B, &t);
 }
 
 /* The waves, one after another; between them the moved are filed. */
@@ -422,6 +439,7 @@ static void run_waves(Batch *B, const size_t *start, size_t nlevels) {
     B->chunk = B->count / (16 * (size_t)w->nthreads);
     if (B->chunk < 1) B->chunk = 1;
     if (B->chunk > 8) B->chunk = 8;
+    run_filtered(B);
     if (w->pool && B->count > 1) cs_pool_run(w->pool, run_wave, B);
     else run_wave(B, 0);
     for (k = B->first; k < B->first + B->count; k++)
