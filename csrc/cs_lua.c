@@ -247,16 +247,53 @@ void table_nums(lua_State *L, int arg, int t, const char *field,
   }
 }
 
-/* Rejects integer keys past n, the border csL_len found: a hole before them. */
-void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what) {
+static int elem_is_nil(lua_State *L, int t, size_t i) {
+  int ty;
+  lua_rawgeti(L, t, (int)i);
+  ty = lua_type(L, -1);
+  lua_pop(L, 1);
+  return ty == LUA_TNIL;
+}
+
+/* Raises "<what> has a hole at k (element j is set)" for the table at t (an
+** absolute index), k its first nil, j its first set integer key past k, in
+** the same words whichever border # found (len): Lua 5.4 finds 3 in
+** {1, nil, 3}, LuaJIT 1. Returns 0 when the table has no hole. */
+int hole_fail(lua_State *L, int arg, int t, size_t len, const char *what) {
+  size_t k = 1, next;
+  double j = HUGE_VAL;
   char b[NUMBUF], c[NUMBUF];
+  while (k <= len && !elem_is_nil(L, t, k)) k++;
+  if (k <= len) {                       /* t[len] is set, as a border's is */
+    for (next = k + 1; next < len && elem_is_nil(L, t, next); next++) {}
+    j = (double)next;
+  } else {                              /* 1..len are set: the least key past len */
+    lua_pushnil(L);
+    while (lua_next(L, t) != 0) {
+      if (lua_type(L, -2) == LUA_TNUMBER) {
+        double key = (double)lua_tonumber(L, -2);
+        if (key > (double)len && key == floor(key) && key < j) j = key;
+      }
+      lua_pop(L, 1);
+    }
+    if (j == HUGE_VAL) return 0;
+  }
+  return argfail(L, arg, "%s has a hole at %s (element %s is set)", what, fmtnum(b, (double)k),
+                 fmtnum(c, j));
+}
+
+/* Rejects integer keys past n, the border csL_len found: a hole (hole_fail
+** names the first one). */
+void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what) {
   lua_pushnil(L);
   while (lua_next(L, t) != 0) {
     if (lua_type(L, -2) == LUA_TNUMBER) {
       double k = (double)lua_tonumber(L, -2);
-      if (k > (double)n && k == floor(k))
-        argfail(L, arg, "%s has a hole at %s (element %s is set)", what,
-                fmtnum(b, (double)n + 1), fmtnum(c, k));
+      if (k > (double)n && k == floor(k)) {
+        lua_pop(L, 2);
+        hole_fail(L, arg, t, n, what);
+        return;
+      }
     }
     lua_pop(L, 1);
   }

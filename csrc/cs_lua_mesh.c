@@ -28,22 +28,14 @@ void mesh_release(MeshUD *m) {
   }
 }
 
-static int vertex_fail(lua_State *L, int arg, size_t v, int comp, int ty, size_t elem) {
-  char b[NUMBUF], c[NUMBUF];
-  if (ty == LUA_TNIL && elem > 0)
-    return argfail(L, arg, "vertex %s: %s is nil (a hole at element %s)", fmtnum(b, (double)v),
-                   XYZ[comp], fmtnum(c, (double)elem));
-  return argfail(L, arg, "vertex %s: %s must be a number, got %s", fmtnum(b, (double)v),
-                 XYZ[comp], lua_typename(L, ty));
-}
-
 /* Coordinate comp (0..2) of vertex v (1-based), read as x with Lua type ty:
-** a finite number, else the error (elem: its position in a flat array, 0 in
-** the table form). */
-static void check_coordinate(lua_State *L, int arg, int ty, double x, size_t v, int comp,
-                             size_t elem) {
+** a finite number, else the error (a nil in a flat array is a hole: its
+** reader raises it first). */
+static void check_coordinate(lua_State *L, int arg, int ty, double x, size_t v, int comp) {
   char b[NUMBUF], c[NUMBUF];
-  if (ty != LUA_TNUMBER) vertex_fail(L, arg, v, comp, ty, elem);
+  if (ty != LUA_TNUMBER)
+    argfail(L, arg, "vertex %s: %s must be a number, got %s", fmtnum(b, (double)v), XYZ[comp],
+            lua_typename(L, ty));
   if (!isfinite(x))
     argfail(L, arg, "vertex %s: %s is %s", fmtnum(b, (double)v), XYZ[comp], fmtnum(c, x));
   if (fabs(x) > CS_MAX_COORD)
@@ -61,36 +53,39 @@ static double *read_vertices(lua_State *L, int arg, size_t *count) {
   char b[NUMBUF];
   check_table(L, arg);
   len = csL_len(L, arg);
+  check_array_end(L, arg, arg, len, "vertex array");   /* (a hole before the first) */
   if (len == 0) argfail(L, arg, "empty mesh (no vertices)");
   lua_rawgeti(L, arg, 1);
   first = lua_type(L, -1);
   lua_pop(L, 1);
-  if (first == LUA_TNIL) argfail(L, arg, "vertex 1 is nil (a hole at element 1)");
+  if (first == LUA_TNIL) hole_fail(L, arg, arg, len, "vertex array");
   if (first != LUA_TNUMBER && first != LUA_TTABLE)
     argfail(L, arg, "vertex 1 must be a number (flat array) or a table {x, y, z}, got %s",
             lua_typename(L, first));
-  check_array_end(L, arg, arg, len, "vertex array");
-  if (first == LUA_TNUMBER && len % 3 != 0)
+  if (first == LUA_TNUMBER && len % 3 != 0) {
+    hole_fail(L, arg, arg, len, "vertex array");
     argfail(L, arg, "flat vertex array has %s numbers, not a multiple of 3", fmtnum(b, (double)len));
+  }
   n = first == LUA_TNUMBER ? len / 3 : len;
   if (n > 0xfffffffeu) argfail(L, arg, "too many vertices");
   v = (double *)lua_newuserdata(L, n * 3 * sizeof(double));
   if (first == LUA_TNUMBER) {
     for (i = 0; i < 3 * n; i++) {
       ty = elem_num(L, arg, i + 1, &v[i]);
-      check_coordinate(L, arg, ty, v[i], i / 3 + 1, (int)(i % 3), i + 1);
+      if (ty == LUA_TNIL) hole_fail(L, arg, arg, len, "vertex array");
+      check_coordinate(L, arg, ty, v[i], i / 3 + 1, (int)(i % 3));
     }
   } else {
     for (i = 0; i < n; i++) {
       lua_rawgeti(L, arg, (int)i + 1);
       ty = lua_type(L, -1);
-      if (ty == LUA_TNIL) argfail(L, arg, "vertex %s is nil (a hole)", fmtnum(b, (double)i + 1));
+      if (ty == LUA_TNIL) hole_fail(L, arg, arg, len, "vertex array");
       if (ty != LUA_TTABLE)
         argfail(L, arg, "vertex %s must be a table {x, y, z}, got %s", fmtnum(b, (double)i + 1),
                 lua_typename(L, ty));
       for (k = 0; k < 3; k++) {
         ty = elem_num(L, lua_gettop(L), (size_t)k + 1, &v[3 * i + k]);
-        check_coordinate(L, arg, ty, v[3 * i + k], i + 1, k, 0);
+        check_coordinate(L, arg, ty, v[3 * i + k], i + 1, k);
       }
       lua_pop(L, 1);
     }
@@ -99,11 +94,15 @@ static double *read_vertices(lua_State *L, int arg, size_t *count) {
   return v;
 }
 
-/* One index of triangle tri (1-based): an integer in 1..nverts, 0-based. */
-static unsigned index_value(lua_State *L, int arg, int t, size_t elem, size_t tri, size_t nverts) {
+/* One index of triangle tri (1-based): an integer in 1..nverts, 0-based.
+** flat: the length of the flat array at t (a nil there is a hole in it), 0
+** for a triangle's own table. */
+static unsigned index_value(lua_State *L, int arg, int t, size_t elem, size_t tri, size_t nverts,
+                            size_t flat) {
   double d = 0;
   char b[NUMBUF], c[NUMBUF], e[NUMBUF];
   int ty = elem_num(L, t, elem, &d);
+  if (ty == LUA_TNIL && flat) hole_fail(L, arg, t, flat, "index array");
   if (ty == LUA_TNIL)
     argfail(L, arg, "triangle %s: index is nil (a hole)", fmtnum(b, (double)tri));
   if (ty != LUA_TNUMBER)
@@ -126,30 +125,34 @@ static unsigned *read_indices(lua_State *L, int arg, size_t nverts, size_t *ntri
   char b[NUMBUF];
   check_table(L, arg);
   len = csL_len(L, arg);
+  check_array_end(L, arg, arg, len, "index array");    /* (a hole before the first) */
   if (len == 0) argfail(L, arg, "empty mesh (no triangles)");
   lua_rawgeti(L, arg, 1);
   first = lua_type(L, -1);
   lua_pop(L, 1);
+  if (first == LUA_TNIL) hole_fail(L, arg, arg, len, "index array");
   if (first != LUA_TNUMBER && first != LUA_TTABLE)
     argfail(L, arg, "triangle 1: index must be an integer (flat array) or a table {a, b, c}, got %s",
             lua_typename(L, first));
-  check_array_end(L, arg, arg, len, "index array");
-  if (first == LUA_TNUMBER && len % 3 != 0)
+  if (first == LUA_TNUMBER && len % 3 != 0) {
+    hole_fail(L, arg, arg, len, "index array");
     argfail(L, arg, "index count %s is not a multiple of 3", fmtnum(b, (double)len));
+  }
   n = first == LUA_TNUMBER ? len / 3 : len;
   if (n > 0x3fffffffu) argfail(L, arg, "too many triangles");
   ix = (unsigned *)lua_newuserdata(L, n * 3 * sizeof(unsigned));
   if (first == LUA_TNUMBER) {
-    for (i = 0; i < 3 * n; i++) ix[i] = index_value(L, arg, arg, i + 1, i / 3 + 1, nverts);
+    for (i = 0; i < 3 * n; i++) ix[i] = index_value(L, arg, arg, i + 1, i / 3 + 1, nverts, len);
   } else {
     for (i = 0; i < n; i++) {
       lua_rawgeti(L, arg, (int)i + 1);
       ty = lua_type(L, -1);
+      if (ty == LUA_TNIL) hole_fail(L, arg, arg, len, "index array");
       if (ty != LUA_TTABLE)
         argfail(L, arg, "triangle %s must be a table {a, b, c}, got %s", fmtnum(b, (double)i + 1),
                 lua_typename(L, ty));
       for (k = 0; k < 3; k++)
-        ix[3 * i + k] = index_value(L, arg, lua_gettop(L), (size_t)k + 1, i + 1, nverts);
+        ix[3 * i + k] = index_value(L, arg, lua_gettop(L), (size_t)k + 1, i + 1, nverts, 0);
       lua_pop(L, 1);
     }
   }
@@ -164,12 +167,15 @@ static int *read_tags(lua_State *L, int arg, int t, size_t ntris) {
   double d = 0;
   char b[NUMBUF], c[NUMBUF];
   check_array_end(L, arg, t, len, "options.tags");
-  if (len != ntris)
+  if (len != ntris) {
+    hole_fail(L, arg, t, len, "options.tags");
     argfail(L, arg, "options.tags has %s entries, expected %s (one per triangle)",
             fmtnum(b, (double)len), fmtnum(c, (double)ntris));
+  }
   tags = (int *)lua_newuserdata(L, (ntris ? ntris : 1) * sizeof(int));
   for (i = 0; i < ntris; i++) {
     ty = elem_num(L, t, i + 1, &d);
+    if (ty == LUA_TNIL) hole_fail(L, arg, t, len, "options.tags");
     if (ty != LUA_TNUMBER)
       argfail(L, arg, "options.tags: tag %s must be an integer, got %s", fmtnum(b, (double)i + 1),
               lua_typename(L, ty));

@@ -71,12 +71,16 @@ static void check_xform(lua_State *L, int first, Xform *x) {
   x->n = 0;
   if (n == 1 && lua_istable(L, first)) {
     size_t len = csL_len(L, first);
-    if (len != 3 && len != 7 && len != 10 && len != 16)
+    check_array_end(L, first, first, len, "transform table");
+    if (len != 3 && len != 7 && len != 10 && len != 16) {
+      hole_fail(L, first, first, len, "transform table");
       argfail(L, first, "transform table has %s numbers, expected 3, 7, 10 or 16",
               fmtnum(b, (double)len));
+    }
     n = (int)len;
     for (i = 0; i < n; i++) {
       ty = elem_num(L, first, (size_t)i + 1, &x->v[i]);
+      if (ty == LUA_TNIL) hole_fail(L, first, first, len, "transform table");
       if (ty != LUA_TNUMBER)
         argfail(L, first, "transform element %d must be a number, got %s", i + 1, lua_typename(L, ty));
       if (!isfinite(x->v[i]))

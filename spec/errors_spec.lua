@@ -267,6 +267,28 @@ describe("Mesh", function()
       fails_with(function() mesh.getVertex(nil, 1) end, "collideslide.Mesh expected, got nil")
     end)
 
+    -- Lua 5.4's # finds 3 in {1, nil, 3}, LuaJIT's 1: the messages named
+    -- the hole on one and the length on the other (found by an independent
+    -- tester); the first nil and the next element set are named in every Lua
+    it("name an array's first hole, whatever border # finds", function()
+      local w, _, body = scene()
+      local V = { 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+      local sparse = {}                 -- a hash part: # may find 1 or 3 here too
+      sparse[1], sparse[3] = 1, 3
+      local cases = {
+        { function() cs.newMesh({ 0, 0, 0, 1, 0, 0, nil, 0, 1 }) end, "vertex array has a hole at 7 (element 8 is set)" },
+        { function() cs.newMesh({ nil, 0, 0, 1, 0, 0, 0, 0, 1 }) end, "vertex array has a hole at 1 (element 2 is set)" },
+        { function() cs.newMesh({ { 0, 0, 0 }, nil, { 0, 0, 1 } }) end, "vertex array has a hole at 2 (element 3 is set)" },
+        { function() cs.newMesh(V, { 1, nil, 3 }) end, "index array has a hole at 2 (element 3 is set)" },
+        { function() cs.newMesh(V, { 1, 2, 3, nil, 5 }) end, "index array has a hole at 4 (element 5 is set)" },
+        { function() cs.newMesh(V, sparse) end, "index array has a hole at 2 (element 3 is set)" },
+        { function() cs.newMesh(V, { 1, 2, 3 }, { tags = { nil, 1 } }) end, "options.tags has a hole at 1 (element 2 is set)" },
+        { function() body:setTransform({ 1, nil, 3 }) end, "transform table has a hole at 2 (element 3 is set)" },
+        { function() w:add(cs.newMesh(V), { 1, 2, 3, nil, 5, 6, 7 }) end, "transform table has a hole at 4 (element 5 is set)" },
+      }
+      for _, c in ipairs(cases) do fails_with(c[1], c[2]) end
+    end)
+
     -- The FFI binding's Lua functions cannot tell a trailing nil from an
     -- argument not given: both bindings call a nil "no value" when every
     -- argument after it is nil too (the C module said "nil", the FFI binding

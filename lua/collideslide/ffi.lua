@@ -521,12 +521,29 @@ local function table_nums(arg, t, field, names, n)
   return out
 end
 
--- Rejects integer keys past n, the border # found: a hole before them.
+-- Raises "<what> has a hole at k (element j is set)": k the first nil of t,
+-- j its first set integer key past k, in the same words whichever border #
+-- found (len). Returns when t has no hole.
+local function hole_fail(arg, t, len, what)
+  local k, j = 1, huge
+  while k <= len and rawget(t, k) ~= nil do k = k + 1 end
+  if k <= len then                      -- t[len] is set, as a border's is
+    j = k + 1
+    while j < len and rawget(t, j) == nil do j = j + 1 end
+  else                                  -- 1..len are set: the least key past len
+    for key in next, t do
+      if type(key) == "number" and key > len and key == floor(key) and key < j then j = key end
+    end
+    if j == huge then return end
+  end
+  argerror(arg, format("%s has a hole at %s (element %s is set)", what, fmtnum(k), fmtnum(j)))
+end
+
+-- Rejects integer keys past n, the border # found: a hole (hole_fail names
+-- the first one).
 local function check_array_end(arg, t, n, what)
   for k in next, t do
-    if type(k) == "number" and k > n and k == floor(k) then
-      argerror(arg, format("%s has a hole at %s (element %s is set)", what, fmtnum(n + 1), fmtnum(k)))
-    end
+    if type(k) == "number" and k > n and k == floor(k) then return hole_fail(arg, t, n, what) end
   end
 end
 
@@ -676,17 +693,12 @@ local function mesh_release(m, n)
 end
 jit.off(mesh_release)       -- (see world_finalizer)
 
-local function vertex_fail(arg, v, comp, value, elem)
-  if value == nil and elem > 0 then
-    argerror(arg, format("vertex %s: %s is nil (a hole at element %s)", fmtnum(v), XYZ[comp], fmtnum(elem)))
+-- Coordinate comp (1..3) of vertex v, a finite number, else the error (a
+-- nil in a flat array is a hole: read_triples raises it first).
+local function coordinate(arg, x, v, comp)
+  if type(x) ~= "number" then
+    argerror(arg, format("vertex %s: %s must be a number, got %s", fmtnum(v), XYZ[comp], ltype(x)))
   end
-  argerror(arg, format("vertex %s: %s must be a number, got %s", fmtnum(v), XYZ[comp], ltype(value)))
-end
-
--- Coordinate comp (1..3) of vertex v, a finite number, else the error
--- (elem: its position in a flat array, 0 in the table form).
-local function coordinate(arg, x, v, comp, elem)
-  if type(x) ~= "number" then vertex_fail(arg, v, comp, x, elem) end
   if x - x ~= 0 then argerror(arg, format("vertex %s: %s is %s", fmtnum(v), XYZ[comp], fmtnum(x))) end
   if x > 1e30 or x < -1e30 then
     argerror(arg, format("vertex %s: %s is out of range (|%s| > 1e30), got %s", fmtnum(v), XYZ[comp],
@@ -696,7 +708,7 @@ local function coordinate(arg, x, v, comp, elem)
 end
 
 -- One index of triangle tri: an integer in 1..nverts, returned 0-based.
-local function index_value(arg, x, tri, _, _, nverts)
+local function index_value(arg, x, tri, _, nverts)
   if type(x) == "number" and x >= 1 and x <= nverts and x == floor(x) then return x - 1 end
   if x == nil then argerror(arg, format("triangle %s: index is nil (a hole)", fmtnum(tri))) end
   if type(x) ~= "number" then
@@ -709,10 +721,10 @@ local function index_value(arg, x, tri, _, _, nverts)
 end
 
 -- The vertices and the indices: their words, element reader and array type.
-local VERTICES = { empty = "empty mesh (no vertices)", first_nil = "vertex 1 is nil (a hole at element 1)",
+local VERTICES = { empty = "empty mesh (no vertices)",
   first = "vertex 1 must be a number (flat array) or a table {x, y, z}, got ", array = "vertex array",
   not3 = "flat vertex array has %s numbers, not a multiple of 3", max = 0xfffffffe,
-  too_many = "too many vertices", item_nil = "vertex %s is nil (a hole)",
+  too_many = "too many vertices",
   item = "vertex %s must be a table {x, y, z}, got %s", value = coordinate, ct = "double[?]" }
 local INDICES = { empty = "empty mesh (no triangles)",
   first = "triangle 1: index must be an integer (flat array) or a table {a, b, c}, got ",
@@ -726,25 +738,30 @@ local INDICES = { empty = "empty mesh (no triangles)",
 local function read_triples(K, t, arg, none, extra)
   check_table(t, arg, none)
   local len = #t
+  check_array_end(arg, t, len, K.array)       -- (a hole before the first)
   if len == 0 then argerror(arg, K.empty) end
   local first = ltype(rawget(t, 1))
-  if first == "nil" and K.first_nil then argerror(arg, K.first_nil) end
+  if first == "nil" then hole_fail(arg, t, len, K.array) end
   if first ~= "number" and first ~= "table" then argerror(arg, K.first .. first) end
-  check_array_end(arg, t, len, K.array)
-  if first == "number" and len % 3 ~= 0 then argerror(arg, format(K.not3, fmtnum(len))) end
+  if first == "number" and len % 3 ~= 0 then
+    hole_fail(arg, t, len, K.array)
+    argerror(arg, format(K.not3, fmtnum(len)))
+  end
   local n = first == "number" and len / 3 or len
   if n > K.max then argerror(arg, K.too_many) end
   local out, value = ffi.new(K.ct, 3 * n), K.value
   if first == "number" then
     for i = 0, 3 * n - 1 do
-      out[i] = value(arg, rawget(t, i + 1), floor(i / 3) + 1, i % 3 + 1, i + 1, extra)
+      local x = rawget(t, i + 1)
+      if x == nil then hole_fail(arg, t, len, K.array) end
+      out[i] = value(arg, x, floor(i / 3) + 1, i % 3 + 1, extra)
     end
   else
     for i = 0, n - 1 do
       local p = rawget(t, i + 1)
-      if p == nil and K.item_nil then argerror(arg, format(K.item_nil, fmtnum(i + 1))) end
+      if p == nil then hole_fail(arg, t, len, K.array) end
       if ltype(p) ~= "table" then argerror(arg, format(K.item, fmtnum(i + 1), ltype(p))) end
-      for k = 1, 3 do out[3 * i + k - 1] = value(arg, rawget(p, k), i + 1, k, 0, extra) end
+      for k = 1, 3 do out[3 * i + k - 1] = value(arg, rawget(p, k), i + 1, k, extra) end
     end
   end
   return out, n
@@ -755,12 +772,14 @@ local function read_tags(arg, t, ntris)
   local len = #t
   check_array_end(arg, t, len, "options.tags")
   if len ~= ntris then
+    hole_fail(arg, t, len, "options.tags")
     argerror(arg, format("options.tags has %s entries, expected %s (one per triangle)",
       fmtnum(len), fmtnum(ntris)))
   end
   local tags = ffi.new("int[?]", ntris > 0 and ntris or 1)
   for i = 1, ntris do
     local d = rawget(t, i)
+    if d == nil then hole_fail(arg, t, len, "options.tags") end
     if type(d) ~= "number" then
       argerror(arg, format("options.tags: tag %s must be an integer, got %s", fmtnum(i), ltype(d)))
     end
@@ -949,11 +968,14 @@ local function check_xform(first, a, off, n)
   if n == 1 and type(a[off + 1]) == "table" and not ours(a[off + 1]) then
     local t = a[off + 1]
     n = #t
+    check_array_end(first, t, n, "transform table")
     if n ~= 3 and n ~= 7 and n ~= 10 and n ~= 16 then
+      hole_fail(first, t, n, "transform table")
       argerror(first, format("transform table has %s numbers, expected 3, 7, 10 or 16", fmtnum(n)))
     end
     for i = 1, n do
       local x = rawget(t, i)
+      if x == nil then hole_fail(first, t, n, "transform table") end
       if type(x) ~= "number" then
         argerror(first, format("transform element %d must be a number, got %s", i, ltype(x)))
       end
