@@ -171,7 +171,13 @@ void cs_mesh_vertex(const cs_Mesh *mesh, size_t i, cs_Vec3 *out);
 void cs_mesh_triangle(const cs_Mesh *mesh, size_t t, unsigned idx[3]);
 int cs_mesh_tag(const cs_Mesh *mesh, size_t t);
 /* Vertex edits. set_vertices refits the tree at once; set_vertex marks the
-** mesh, and the refit happens before its next use (or call cs_mesh_refit). */
+** mesh, and the refit happens before its next use (or call cs_mesh_refit).
+** Coordinates are held to CS_MAX_COORD, and once the mesh is placed (a body
+** or sensor transform) to what every placement made so far allows: within
+** 2 CS_MAX_COORD placed (CS_ERANGE, "x is out of range for the mesh's
+** placements"; the limit stays after the body's removal). Placing a mesh
+** writes that limit into it: place a mesh that worlds share from one
+** thread at a time. */
 cs_Status cs_mesh_set_vertex(cs_Mesh *mesh, size_t i, const cs_Vec3 *p);
 cs_Status cs_mesh_set_vertices(cs_Mesh *mesh, const double *xyz);  /* 3 * vertex_count */
 void cs_mesh_refit(cs_Mesh *mesh);

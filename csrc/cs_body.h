@@ -30,10 +30,8 @@ struct cs_Body {
   int riders;             /* an added mover stood on it at its last call (a hint) */
 };
 
-/* The box around mesh m placed by x -> A x + t: its own box's 8 corners
-** mapped (refitting the mesh first if it was edited). */
-void cs_placed_bounds(cs_Mesh *m, const cs_Mat3 *A, cs_Vec3 t, cs_Vec3 *lo, cs_Vec3 *hi);
-/* Recomputes the body's world bounds from its mesh's (cs_placed_bounds). */
+/* Recomputes the body's world bounds from its mesh's (refitting the mesh
+** first if it was edited). */
 void cs_body_update_bounds(cs_Body *b);
 /* Brings a body's bounds up to date with its mesh's vertex edits. */
 CS_INLINE void cs_body_refresh(cs_Body *b) {

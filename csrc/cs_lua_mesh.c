@@ -366,7 +366,7 @@ static int mesh_setVertices(lua_State *L) {
   if (n != cs_mesh_vertex_count(m))
     argfail(L, 2, "expected %s vertices (the mesh's vertexCount), got %s",
             fmtnum(b, (double)cs_mesh_vertex_count(m)), fmtnum(c, (double)n));
-  cs_mesh_set_vertices(m, v);
+  if (cs_mesh_set_vertices(m, v) != CS_OK) core_fail(L, cs_mesh_error(m), 1, NULL, "setVertices");
   return 0;
 }
 

@@ -92,6 +92,7 @@ cs_Status cs_mesh_new(const cs_Alloc *alloc, const cs_MeshDesc *desc,
   m->nverts = (uint32_t)desc->vertex_count;
   m->ntris = (uint32_t)ntris;
   m->backfaces = desc->backfaces;
+  m->max_extent = CS_MAX_COORD;
   m->verts = cs_malloc_array(alloc, 3 * (size_t)m->nverts, sizeof(double));
   m->tris = cs_malloc_array(alloc, 3 * ntris, sizeof(uint32_t));
   m->flags = cs_malloc_array(alloc, ntris, 1);
@@ -156,15 +157,47 @@ void cs_mesh_triangle(const cs_Mesh *m, size_t t, unsigned idx[3]) {
 
 int cs_mesh_tag(const cs_Mesh *m, size_t t) { return m->tags ? m->tags[t] : 0; }
 
+double cs_mesh_extent(cs_Mesh *m) {
+  double e = 0;
+  int k;
+  cs_mesh_ensure_fit(m);
+  for (k = 0; k < 3; k++) {
+    e = fmax(e, fabs(v3_get(m->lo, k)));
+    e = fmax(e, fabs(v3_get(m->hi, k)));
+  }
+  return e;
+}
+
+/* Coordinate x of an edit, past the mesh's placements' limit (max_extent:
+** a body that scales the mesh up would place it past 2e30, where a floor
+** of 1e30 scaled by 1e27 let a mover of radius 1e-20 fall through it).
+** vertex: 1-based, 0 when arg names the coordinate itself. */
+static cs_Status check_placed_coord(cs_Mesh *m, int arg, size_t vertex, const char *name, double x) {
+  char b[CS_NUMBUF], c[CS_NUMBUF], d[CS_NUMBUF];
+  if (fabs(x) <= m->max_extent) return CS_OK;
+  if (vertex)
+    return cs_fail(&m->err, CS_ERANGE, arg, "vertex %s: %s is out of range for the mesh's "
+                   "placements (|%s| > %s, as a body or sensor scales it), got %s",
+                   cs_fmtnum(d, (double)vertex), name, name, cs_fmtnum(b, m->max_extent),
+                   cs_fmtnum(c, x));
+  return cs_fail(&m->err, CS_ERANGE, arg, "%s is out of range for the mesh's placements "
+                 "(|%s| > %s, as a body or sensor scales it), got %s", name, name,
+                 cs_fmtnum(b, m->max_extent), cs_fmtnum(c, x));
+}
+
 cs_Status cs_mesh_set_vertex(cs_Mesh *m, size_t i, const cs_Vec3 *p) {
   double *v;
   cs_Status s;
   if (i >= m->nverts) return cs_fail(&m->err, CS_ERANGE, 1, "vertex index out of range");
   /* within CS_MAX_COORD, as cs_mesh_new takes them (past it, trees of float
-  ** bounds and the calls' maps would lose the triangle) */
+  ** bounds and the calls' maps would lose the triangle), and within what
+  ** the mesh's placements allow */
   if ((s = cs_check_coord(&m->err, 2, "x", p->x)) != CS_OK ||
       (s = cs_check_coord(&m->err, 3, "y", p->y)) != CS_OK ||
-      (s = cs_check_coord(&m->err, 4, "z", p->z)) != CS_OK)
+      (s = cs_check_coord(&m->err, 4, "z", p->z)) != CS_OK ||
+      (s = check_placed_coord(m, 2, 0, "x", p->x)) != CS_OK ||
+      (s = check_placed_coord(m, 3, 0, "y", p->y)) != CS_OK ||
+      (s = check_placed_coord(m, 4, 0, "z", p->z)) != CS_OK)
     return s;
   v = m->verts + 3 * i;
   v[0] = p->x; v[1] = p->y; v[2] = p->z;
@@ -185,6 +218,8 @@ cs_Status cs_mesh_set_vertices(cs_Mesh *m, const double *xyz) {
       return cs_fail(&m->err, CS_ERANGE, 1, "vertex %s: %s is out of range (|%s| > 1e30), got %s",
                      cs_fmtnum(b, (double)(i / 3 + 1)), cs_names_xyz[i % 3], cs_names_xyz[i % 3],
                      cs_fmtnum(c, xyz[i]));
+    if (check_placed_coord(m, 1, i / 3 + 1, cs_names_xyz[i % 3], xyz[i]) != CS_OK)
+      return CS_ERANGE;
   }
   memcpy(m->verts, xyz, 3 * (size_t)m->nverts * sizeof(double));
   cs_mesh_refit(m);

@@ -20,6 +20,9 @@ struct cs_Mesh {
   int backfaces;          /* CS_BACKFACES_* */
   cs_Bvh bvh;
   cs_Vec3 lo, hi;         /* bounds of every vertex */
+  double max_extent;      /* the largest |coordinate| a vertex edit may give:
+                          ** the least any placement of the mesh has allowed
+                          ** (cs_mesh_limit_extent; kept after its removal) */
   unsigned version;       /* bumped by every vertex edit + refit */
   int dirty;              /* vertices edited since the last refit */
   cs_Error err;           /* of the last failed call (cs_mesh_error) */
@@ -30,6 +33,15 @@ struct cs_Mesh {
 CS_INLINE void cs_mesh_ensure_fit(cs_Mesh *m) {
   if (m->dirty) cs_mesh_refit(m);
 }
+
+/* A body or sensor places the mesh so that it stays in range only while
+** no |coordinate| exceeds limit: later vertex edits are held to it. */
+CS_INLINE void cs_mesh_limit_extent(cs_Mesh *m, double limit) {
+  if (limit < m->max_extent) m->max_extent = limit;
+}
+
+/* The mesh's largest |coordinate| (refitting it first if it was edited). */
+double cs_mesh_extent(cs_Mesh *m);
 
 CS_INLINE cs_Vec3 cs_mesh_vert(const cs_Mesh *m, uint32_t i) {
   const double *p = m->verts + 3 * (size_t)i;

@@ -356,25 +356,32 @@ static cs_Status check_scale(cs_Error *e, int arg, const char *name, double x) {
 }
 
 
-/* Does b's mesh placed by A and t stay within 2 CS_MAX_COORD (the corners
-** of its bounds, placed: a mesh within CS_MAX_COORD turned any way stays
-** within sqrt 3 of it)? Every call maps the placed triangles into a mover's
-** ellipsoid space: a floor of 1e30 scaled by 1e27 let a mover of radius
-** 1e-20 fall through it. */
-static cs_Status check_placed(cs_Error *e, int arg, cs_Body *b, const cs_Mat3 *A, cs_Vec3 t) {
-  cs_Vec3 lo, hi;
-  double lim = 2 * CS_MAX_COORD;
-  cs_placed_bounds(b->mesh, A, t, &lo, &hi);
-  if (!(lo.x >= -lim && lo.y >= -lim && lo.z >= -lim && hi.x <= lim && hi.y <= lim && hi.z <= lim))
+/* Does b's mesh placed by A and t stay within 2 CS_MAX_COORD? Every call
+** maps the placed triangles into a mover's ellipsoid space: a floor of 1e30
+** scaled by 1e27 let a mover of radius 1e-20 fall through it. The test is
+** on the cube of the mesh's extent E, whose placement's row i reaches
+** |t_i| + E (|A_i1| + |A_i2| + |A_i3|): a mesh within 1e30 turned any way
+** stays within sqrt 3 of it. *limit: the largest E this placement allows,
+** to which the mesh's vertex edits are held once it is placed. */
+static cs_Status check_placed(cs_Error *e, int arg, cs_Body *b, const cs_Mat3 *A, cs_Vec3 t,
+                              double *limit) {
+  double lim = HUGE_VAL;
+  int i;
+  for (i = 0; i < 3; i++) {
+    double rows = fabs(A->m[i][0]) + fabs(A->m[i][1]) + fabs(A->m[i][2]);
+    if (rows > 0) lim = fmin(lim, (2 * CS_MAX_COORD - fabs(v3_get(t, i))) / rows);
+  }
+  *limit = lim;
+  if (!(cs_mesh_extent(b->mesh) <= lim))
     return cs_fail(e, CS_ERANGE, arg, "the mesh placed by this transform reaches past 2e30 "
-                   "(its bounds' corners, placed)");
+                   "(its extent, scaled and moved)");
   return CS_OK;
 }
 
 /* The transform of a body or a sensor's placement; errors go to e. */
 static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const double q[4],
                                const cs_Vec3 *sp) {
-  double qn[4], l;
+  double qn[4], l, lim;
   cs_Mat3 R, A, Ainv;
   cs_Vec3 t = *tp, s = *sp;
   cs_Status st;
@@ -398,8 +405,9 @@ static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const
     }
   /* blamed on the scale, or on the translation when there is none */
   i = fabs(s.x) == 1 && fabs(s.y) == 1 && fabs(s.z) == 1 ? 1 : 8;
-  if ((st = check_placed(e, i, b, &A, t)) != CS_OK) return st;
+  if ((st = check_placed(e, i, b, &A, t, &lim)) != CS_OK) return st;
   if (b->world && b->world->batching) return refuse_in_batch(b->world);
+  cs_mesh_limit_extent(b->mesh, lim);
   body_set_linear(b, &A, &Ainv, t);
   return CS_OK;
 }
@@ -411,7 +419,7 @@ cs_Status cs_body_set_transform(cs_Body *b, const cs_Vec3 *t, const double q[4],
 static cs_Status set_matrix(cs_Body *b, cs_Error *e, const double m[16]) {
   cs_Mat3 A, Ainv;
   char name[16], buf[CS_NUMBUF];
-  double det;
+  double det, lim;
   cs_Status st;
   int i, j;
   for (i = 0; i < 16; i++) {
@@ -439,8 +447,9 @@ static cs_Status set_matrix(cs_Body *b, cs_Error *e, const double m[16]) {
   if (!(sigma_min_bound(&Ainv) >= CS_MIN_SCALE))
     return cs_fail(e, CS_EINVAL, 1, "matrix is too close to singular (it scales some direction "
                    "by less than 1e-20)");
-  if ((st = check_placed(e, 1, b, &A, v3(m[12], m[13], m[14]))) != CS_OK) return st;
+  if ((st = check_placed(e, 1, b, &A, v3(m[12], m[13], m[14]), &lim)) != CS_OK) return st;
   if (b->world && b->world->batching) return refuse_in_batch(b->world);
+  cs_mesh_limit_extent(b->mesh, lim);
   body_set_linear(b, &A, &Ainv, v3(m[12], m[13], m[14]));
   return CS_OK;
 }

@@ -627,6 +627,29 @@ describe("Body", function()
         "matrix is not invertible (determinant 0)")
       assert.are.same(before, pack(body:getTransform()))
     end)
+
+    -- a placed mesh's vertex edits are held to what its placements allow:
+    -- an edit after the placement check let a floor of 1e3 scaled by 1e27
+    -- become one of 1e30, and a mover of radius 1e-20 fell through it
+    it("hold a placed mesh's vertex edits to what its placements allow", function()
+      local w = cs.newWorld()
+      local V = { -1e3, 0, -1e3, 1e3, 0, -1e3, 1e3, 0, 1e3, -1e3, 0, 1e3 }
+      local mesh = cs.newMesh(V, { 1, 3, 2, 1, 4, 3 })
+      local body = w:add(mesh, 0, 0, 0, 0, 0, 0, 1, 1e27, 1e27, 1e27)
+      local m = cs.newMover { radius = 1e-20, position = { 0, 1e-19, 0 } }
+      fails_with(function() mesh:setVertex(2, 1e30, 0, -1e3) end, "bad argument #2 to 'setVertex'",
+        "x is out of range for the mesh's placements (|x| > 2000, as a body or sensor scales it), got 1e+30")
+      local big = {}
+      for i, x in ipairs(V) do big[i] = x * 1e27 end
+      fails_with(function() mesh:setVertices(big) end, "bad argument #1 to 'setVertices'",
+        "vertex 1: x is out of range for the mesh's placements (|x| > 2000, as a body or sensor scales it), got -1e+30")
+      assert.are.same({ 1e3, 0, -1e3 }, { mesh:getVertex(2) })
+      mesh:setVertex(2, 2e3, 0, -1e3)                  -- within: taken
+      local _, y = w:collideAndSlide(m, 0, -1e-18, 0)
+      assert.is_true(y > 0, "fell through: y = " .. y)
+      w:remove(body)                                   -- (the limit stays)
+      fails_with(function() mesh:setVertex(2, 1e4, 0, -1e3) end, "out of range for the mesh's placements")
+    end)
   end)
 
   describe(":setVelocity and :setEnabled", function()
