@@ -21,6 +21,8 @@ typedef struct cs_GatherCache {
   double q[4];
   cs_TriES *tris;
   size_t ntris, captris;
+  size_t nonesided;       /* nonzero when some are one-sided (a bound on
+                          ** their count) */
   const cs_Body **bodies;
   size_t nbodies, capbodies;
 } cs_GatherCache;

@@ -468,10 +468,13 @@ static cs_Contact *move_straight(Slide *s, cs_Vec3 vel, int pass, int move) {
 #define STUCK_DIST (1.0 - 0.5 * STUCK_EPS)   /* its square root, to first order */
 
 /* Does the unit sphere at p overlap t? The plane distance rules out most
-** triangles before the closest point is computed. *away: p - closest. */
+** triangles before the closest point is computed. A one-sided triangle is
+** met from its front only, a centre on its plane counting as in front (so
+** a mover passing up through a jump-through floor is not stuck in it until
+** its centre is past the plane, then goes out on top). *away: p - closest. */
 static int overlaps(const cs_TriES *t, cs_Vec3 p, cs_Vec3 *away) {
   double pd = v3_dot(t->n, p) + t->d;
-  if (t->response == CS_RESPONSE_CROSS || pd * pd >= STUCK_D2) return 0;
+  if (t->response == CS_RESPONSE_CROSS || pd * pd >= STUCK_D2 || (t->one_sided && pd < 0)) return 0;
   *away = v3_sub(p, cs_closest_on_triangle(p, t->a, t->b, t->c, NULL));
   return v3_len2(*away) < STUCK_D2;
 }
@@ -571,10 +574,10 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec
     if (t->response == CS_RESPONSE_CROSS || un == 0 || d0 * un > 0 || fabs(d0) > fabs(un) * len ||
         !cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
       continue;
-    if (safe) {
+    if (safe && !t->one_sided) {
       cs_Vec3 p = s->carrier && s->bodies[t->body] == s->carrier ? v3_add(*safe, s->carry_es) : *safe;
       ds = v3_dot(t->n, p) + t->d;
-    } else {
+    } else {              /* a one-sided triangle is never crossed against its front */
       ds = 1.0;
     }
     /* away from the reference's side (a centre on the plane counts as on it) */
@@ -959,6 +962,14 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   }
   if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s))
     snap_to_ground(&s, m->snap_distance + s.skin);
+  /* A move passes a one-sided triangle from behind (the papers' test), so
+  ** it may end with its centre in front and the ellipsoid in it: pushed out
+  ** now, so that the call ends clear, as the others do. */
+  if (set->nonesided && stuck != STILL_STUCK && overlaps_any(&s, s.pos)) {
+    int out = depenetrate(&s, grounded);
+    if (out == FREED) path_add(&s);
+    if (out != CLEAR) stuck = out;
+  }
   if (s.status != CS_OK) return s.status;
   /* a result that left the range of doubles changes nothing (CS_ERANGE):
   ** the world's checks keep calls far from it, this is the last guard */

@@ -28,6 +28,9 @@ typedef struct cs_SlideSet {
   double reach;
   int known_clear;        /* the mover overlapped nothing at the end of its
                           ** last call and nothing changed since */
+  size_t nonesided;       /* nonzero when some of tris are one-sided
+                          ** (backfaces ignored): a move may pass into
+                          ** those from behind */
   /* the moves, world space */
   cs_Vec3 walk;
   const cs_Vec3 *gravity; /* NULL: no gravity pass */

@@ -277,6 +277,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   b->alive = 1;
   b->slot = w->nbodies;
   body_set_linear(b, &id, &id, v3(0, 0, 0));
+  w->nonesided += mesh->backfaces == CS_BACKFACES_IGNORE;
   cs_broad_changed(&w->broad);
   w->version++;
   w->bodies[w->nbodies++] = b;
@@ -295,6 +296,7 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   w->bodies[slot] = w->bodies[--w->nbodies];
   w->bodies[slot]->slot = slot;
   cs_broad_mesh_ref(&w->broad, b->mesh, -1);
+  w->nonesided -= b->mesh->backfaces == CS_BACKFACES_IGNORE;
   cs_broad_changed(&w->broad);
   w->version++;
   b->alive = 0;
@@ -652,6 +654,7 @@ static cs_Status gather_body(const cs_World *w, cs_CallScratch *sc, const cs_Bod
     return s;
   sc->gbodies[sc->ngbodies++] = b;
   body_map(b, es, &bm);
+  if (mesh->backfaces == CS_BACKFACES_IGNORE) sc->nonesided += sc->ids.count;   /* (a bound) */
   for (k = 0; k < sc->ids.count; k++) {
     uint32_t t = sc->ids.data[k];
     cs_TriES *te = &sc->tris[sc->ntris];
@@ -677,6 +680,7 @@ cs_Status cs_world_gather(cs_World *w, cs_CallScratch *sc, const cs_ESpace *es, 
   cs_Body *b;
   cs_Status s = CS_OK;
   sc->ntris = 0;
+  sc->nonesided = 0;
   sc->ngbodies = 0;
   sc->nfilters = 0;
   if (sc->shared)   /* prepared, and only read: no sync, no walk count */
@@ -783,6 +787,7 @@ static void cache_store(const cs_World *w, cs_CallScratch *sc, cs_Mover *m,
   }
   if (sc->ngbodies) memcpy((void *)c->bodies, (const void *)sc->gbodies, sc->ngbodies * sizeof(cs_Body *));
   c->ntris = sc->ntris;
+  c->nonesided = sc->nonesided;
   c->nbodies = sc->ngbodies;
   c->world = w->id;
   c->version = w->version;
@@ -1059,7 +1064,9 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
     return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   for (k = 0; clear && k < nells; k++)    /* the centre is es's origin */
     if (cs_ellipsoid_distance(&sc->ells[k], v3(0, 0, 0), NULL, NULL) < 1) clear = 0;
-  if (!clear) margin += diameter;
+  /* one-sided triangles let a move end in them (passed from behind): the
+  ** call pushes it out at its end (cs_slide.c), as far as a diameter */
+  if (!clear || w->nonesided) margin += diameter;
   memset(&set, 0, sizeof set);
   set.es = &es;
   set.reach = margin;
@@ -1082,6 +1089,7 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
     for (k = 0; k < nells; k++) sc->ells[k].c = v3_add(sc->ells[k].c, shift);
     set.tris = m->cache.tris;
     set.ntris = m->cache.ntris;
+    set.nonesided = m->cache.nonesided;
     set.bodies = m->cache.bodies;
     return slide(w, sc, m, &set);
   }
@@ -1090,6 +1098,7 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   if (s != CS_OK) return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   set.tris = sc->tris;
   set.ntris = sc->ntris;
+  set.nonesided = sc->nonesided;
   set.bodies = sc->gbodies;
   if (!m->filter) {
     cache_store(w, sc, m, &es, lo, hi);

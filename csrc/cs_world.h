@@ -31,6 +31,8 @@ struct cs_CallScratch {
   cs_Error own_err;
   cs_TriES *tris;
   size_t ntris, captris;
+  size_t nonesided;       /* nonzero when some are one-sided (a bound on
+                          ** their count) */
   cs_U32Buf ids;
   const cs_Body **gbodies;  /* the bodies a gather met, indexed by cs_TriES.body */
   size_t ngbodies, capgbodies;
@@ -52,6 +54,7 @@ struct cs_World {
   uint64_t id;            /* unique in the process, never reused (cs_world_new) */
   cs_Body **bodies;
   size_t nbodies, capbodies;
+  size_t nonesided;       /* bodies whose mesh is one-sided (backfaces ignored) */
   cs_Body **free_bodies;  /* removed bodies, reused by later adds */
   size_t nfree, capfree;
   cs_FrictionEntry *friction;

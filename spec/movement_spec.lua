@@ -375,6 +375,30 @@ describe("Movement", function()
         assert.is_false(m:wasStuck(), "y0 = " .. y0)
       end
     end)
+
+    -- a one-sided floor is passed from behind (the papers' test): a mover
+    -- rising through it (a jump-through platform) is not stuck in it while
+    -- its centre is below, and is put on top once its centre is past the
+    -- plane (it stayed 0.3 inside for good, standing on the floor, found by
+    -- an independent tester)
+    it("lets a mover rise through a one-sided floor and puts it on top once its centre is past", function()
+      local w = cs.newWorld()
+      w:add(H.mesh(H.floor { size = 4, y = 1 }, { backfaces = "ignore" }))
+      local m = cs.newMover { radius = 0.5, position = { 0, 0, 0 } }
+      local _, y = w:collideAndSlide(m, 0, 0.6, 0)    -- centre still below: free
+      assert.are.equal(0.6, y)
+      assert.is_false(m:wasStuck())
+      _, y = w:collideAndSlide(m, 0, 0.6, 0)          -- centre past the plane: out on top
+      assert.is_true(m:wasStuck())
+      assert.is_true(y >= 1.5 and y <= 1.5 + 0.01, ("y = %.17g"):format(y))
+      assert.are.equal(0, w:overlap(m))
+      for _ = 1, 3 do
+        local _, y2, _, ground = w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+        assert.are.equal(y, y2)
+        assert.is_true(ground)
+        assert.is_false(m:wasStuck())
+      end
+    end)
   end)
 
   describe("filters", function()
