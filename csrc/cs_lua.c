@@ -73,8 +73,9 @@ static const char *own_name(lua_State *L, lua_Debug *ar) {
 /* Raises "bad argument #arg to 'fname' (message)". fname NULL: the running
 ** function's name as luaL_argerror finds it (self not counted in a method
 ** call, "calling 'f' on bad self" for self), else its own name (own_name:
-** pcall(mesh.getVertex, mesh, 0) names getVertex, as the FFI binding does),
-** a metamethod as "__index" on every Lua. */
+** pcall(mesh.getVertex, mesh, 0), local f = mesh.getVertex; f(mesh, 0) and
+** mesh[k](mesh, 0) all name getVertex, as the FFI binding does), a
+** metamethod as "__index" on every Lua. */
 static int vfail(lua_State *L, int arg, const char *fname, const char *fmt, va_list ap) {
   const char *msg = lua_pushvfstring(L, fmt, ap);
   lua_Debug ar;
@@ -86,8 +87,8 @@ static int vfail(lua_State *L, int arg, const char *fname, const char *fmt, va_l
     }
     if (strcmp(what, "metamethod") == 0 && ar.name != NULL && strncmp(ar.name, "__", 2) != 0)
       fname = lua_pushfstring(L, "__%s", ar.name);
-    else
-      fname = ar.name != NULL ? ar.name : own_name(L, &ar);
+    else if ((fname = own_name(L, &ar)) == NULL && ar.name != NULL && strcmp(ar.name, "?") != 0)
+      fname = ar.name;    /* its own name first: a local alias or w[k](w) named it otherwise */
   }
   if (fname == NULL) return luaL_argerror(L, arg, msg);
   return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, fname, msg);
@@ -113,7 +114,7 @@ int fail_at(lua_State *L, int arg, const char *fname, const char *fmt, ...) {
 ** it names the function under pcall too (luaL_checktype's said '?', or
 ** 'collideslide.core.newMesh' on Lua 5.4). */
 void check_table(lua_State *L, int arg) {
-  if (!lua_istable(L, arg)) argfail(L, arg, "table expected, got %s", tname(L, arg));
+  if (!lua_istable(L, arg)) argfail(L, arg, "table expected, got %s", arg_tname(L, arg));
 }
 
 /* A number as the messages show it: NaN, inf, -inf, or %.14g. */
@@ -333,18 +334,20 @@ void *check_type(lua_State *L, int arg, const csl_Type *t) {
   void *p = test_type(L, arg, t);
   lua_Debug ar;
   if (p != NULL) return p;
-  if (arg == 1 && lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name != NULL &&
-      ar.name[0] != '_' && ar.name[0] != '?') {
+  if (arg == 1 && lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar)) {
+    const char *name = own_name(L, &ar);    /* (pcall(m.getPosition, 5) gives Lua no name) */
     const char *dot = strrchr(t->name, '.');
     char obj[32];
     size_t i;
+    if (name == NULL && ar.name != NULL && ar.name[0] != '?') name = ar.name;
     for (i = 0; dot && dot[i + 1] && i + 1 < sizeof obj; i++)   /* "collideslide.Mover" -> "mover" */
       obj[i] = (char)(i == 0 ? tolower((unsigned char)dot[1]) : dot[i + 1]);
     obj[i] = '\0';
-    argfail(L, arg, "%s expected, got %s: call it with a colon, %s:%s(...)", t->name, tname(L, arg),
-            obj, ar.name);
+    if (name != NULL && name[0] != '_')
+      argfail(L, arg, "%s expected, got %s: call it with a colon, %s:%s(...)", t->name,
+              arg_tname(L, arg), obj, name);
   }
-  argfail(L, arg, "%s expected, got %s", t->name, tname(L, arg));
+  argfail(L, arg, "%s expected, got %s", t->name, arg_tname(L, arg));
   return NULL;
 }
 

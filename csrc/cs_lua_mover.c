@@ -64,7 +64,7 @@ const char *mover_hint(const char *t) {
 MoverUD *check_mover(lua_State *L, int arg) {
   MoverUD *m = (MoverUD *)test_type(L, arg, MOVER_T);
   if (m == NULL) {
-    const char *t = tname(L, arg);
+    const char *t = arg_tname(L, arg);
     if (arg == 1 && !mover_hint(t)[0]) check_type(L, 1, MOVER_T);   /* (a dot for a colon) */
     argfail(L, arg, "%s expected, got %s%s", MOVER_MT, t, mover_hint(t));
   }

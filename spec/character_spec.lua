@@ -380,6 +380,19 @@ describe("Character", function()
         errorOf(ch.update, ch, {}, DT, nil))
     end)
 
+    -- an integer dt (Lua 5.3+) wrapped in the controller's products: the same
+    -- move as the float (found by an independent tester)
+    it("takes an integer dt as the float of the same value", function()
+      local world = scene()
+      local a = cs.newCharacter { position = { 0, 0.9, 0 }, walkSpeed = 4, gravity = 0 }
+      local b = cs.newCharacter { position = { 0, 0.9, 0 }, walkSpeed = 4, gravity = 0 }
+      local idt = math.tointeger and math.tointeger(2 ^ 40) or 2 ^ 40
+      a:update(world, idt, { x = 1 })
+      b:update(world, 2 ^ 40, { x = 1 })
+      assert.are.same({ b:getPosition() }, { a:getPosition() })
+      assert.are.equal(4 * 2 ^ 40, (a:getPosition()))
+    end)
+
     -- lengths, speeds and moves past the core's 1e30 are refused by the
     -- character, in its words, and leave it as it was: it walks on after
     it("refuses what the core would, and walks on", function()

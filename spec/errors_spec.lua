@@ -289,6 +289,32 @@ describe("Mesh", function()
       for _, c in ipairs(cases) do fails_with(c[1], c[2]) end
     end)
 
+    -- both bindings, every Lua (found by an independent tester's corpus over
+    -- the six configurations)
+    it("word objects, names and nils alike in both bindings", function()
+      local w, mesh, _, m = scene()
+      local ch = cs.newCharacter {}
+      fails_with(function() w:remove(nil) end, "bad argument #1 to 'remove' (collideslide.Body expected, got no value)")
+      fails_with(function() w:addMover(nil) end, "bad argument #1 to 'addMover' (collideslide.Mover expected, got no value)")
+      fails_with(function() m:isInside() end, "bad argument #1 to 'isInside' (collideslide.Sensor expected, got no value)")
+      fails_with(function() w:add(nil) end, "bad argument #1 to 'add' (collideslide.Mesh expected, got no value)")
+      local _, e = pcall(m.getPosition, 5)
+      assert.is_truthy(tostring(e):find("bad argument #1 to 'getPosition' (collideslide.Mover expected, got number: "
+        .. "call it with a colon, mover:getPosition(...))", 1, true), e)
+      local alias = cs.newMesh
+      fails_with(function() alias(5) end, "bad argument #1 to 'newMesh' (table expected, got number)")
+      local key = "queryBox"
+      fails_with(function() w[key](w, 1, 0, 0, 0, 0, 0, function() end) end, "bad argument #5 to 'queryBox' (maxx is less than minx)")
+      fails_with(function() cs.newMesh(mesh) end, "bad argument #1 to 'newMesh' (table expected, got collideslide.Mesh)")
+      fails_with(function() ch:setPosition(mesh, 0, 0) end, "(a finite number expected, got collideslide.Mesh)")
+      fails_with(function() cs.parseOBJ("v 0 0 0\n", nil, mesh) end, "(table expected, got collideslide.Mesh)")
+      fails_with(function() w:collideAndSlideMany({ m }, { 0, 0, 0 }, mesh) end, "(out must be a table or nil, got collideslide.Mesh)")
+      fails_with(function() cs.draw.triangles({}, { 1, 2, 3 }) end, "bad argument #2 to 'triangles' (index 1 must name a vertex (1..0), got 1)")
+      fails_with(function() cs.draw.contacts(m, 0 / 0) end, "(length must be a finite number, got NaN)")
+      fails_with(function() require("collideslide.svg").new(10, 10):line(0, 0, 1, 1, { 1 }) end,
+        "bad argument #5 to 'line' (style keys must be attribute names (strings), got a number)")
+    end)
+
     -- The FFI binding's Lua functions cannot tell a trailing nil from an
     -- argument not given: both bindings call a nil "no value" when every
     -- argument after it is nil too (the C module said "nil", the FFI binding

@@ -515,8 +515,11 @@ describe("cs.draw", function()
     assert.near(c[1][2] + 1, c[1][5], 1e-12)                        -- along the floor's normal
     assert.matches("bad argument #1 to 'outline' %(collideslide.Mover or collideslide.Character expected, got number%)",
       errorOf(cs.draw.outline, 5))
-    assert.matches("bad argument #2 to 'ellipsoid' %(segments must be an integer >= 3",
+    assert.matches("bad argument #2 to 'ellipsoid' %(segments must be an integer in 3%.%.65536, got 2%)",
       errorOf(cs.draw.ellipsoid, ch, 2))
+    -- (math.huge allocated without end)
+    assert.matches("bad argument #2 to 'outline' %(segments must be an integer in 3%.%.65536, got inf%)",
+      errorOf(cs.draw.outline, ch, math.huge))
   end)
 end)
 

@@ -86,7 +86,7 @@ local function inRange(v) return isFinite(v) and v <= MAX_COORD and v >= -MAX_CO
 -- A value as the messages show it: a number as the core words it (NaN, inf,
 -- %.14g: 2, not 2.0, on every Lua), else its type.
 local function describe(v)
-  return type(v) == "number" and check.num2str(v) or type(v)
+  return type(v) == "number" and check.num2str(v) or check.tname(v)
 end
 
 local function vec3(v, what)
@@ -136,7 +136,7 @@ local CHECKS = {
   position = vec3,
   walkSpeed = atLeast(0), runSpeed = atLeast(0), jumpSpeed = atLeast(0),
   gravity = function(v, name)
-    if type(v) == "table" then return vec3(v, name) end
+    if check.tname(v) == "table" then return vec3(v, name) end
     if not isFinite(v) then
       return name .. " must be a number or a table {x, y, z}, got " .. describe(v)
     end
@@ -275,6 +275,9 @@ local function isClosed(obj, getter) return not pcall(obj[getter], obj) end
 function Character:_check()
   local err = checkAll(self)
   if err then return err end
+  if check.tname(self.mover) ~= "collideslide.Mover" then
+    return "character.mover must be a collideslide.Mover, got " .. check.tname(self.mover)
+  end
   if isClosed(self.mover, "getPosition") then return "its mover (character.mover) was closed" end
   local v, f, held = rawget(self, "velocity"), rawget(self, "fallVelocity"), self._vf
   if v ~= self._v or f ~= self._f or v[1] ~= held[1] or v[2] ~= held[2] or v[3] ~= held[3]
@@ -540,6 +543,7 @@ end
 -- wrong with them (out of the core's range: nothing has changed then). dry:
 -- only that check (true when the moves are good), nothing written.
 local function beginUpdate(self, dt, input, dry)
+  dt = dt + 0.0         -- a float: an integer dt (Lua 5.3+) would wrap in the products below
   input = input or NO_INPUT
   local u = self.up
   local ul = sqrt(u[1] * u[1] + u[2] * u[2] + u[3] * u[3])

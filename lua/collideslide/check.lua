@@ -83,6 +83,34 @@ function check.self(self, mt, fname, what, usage, depth)
   end
 end
 
+--- check.flatMesh(fname, v, ix, varg, iarg [, depth]): flat vertex and index
+-- arrays (arguments varg and iarg), each index an integer naming a vertex
+-- whose three coordinates are numbers.
+function check.flatMesh(fname, v, ix, varg, iarg, depth)
+  depth = (depth or 1) + 1
+  if check.tname(v) ~= "table" then
+    argerror(varg, fname, "vertices: table expected, got " .. check.tname(v), depth)
+  end
+  if check.tname(ix) ~= "table" then
+    argerror(iarg, fname, "indices: table expected, got " .. check.tname(ix), depth)
+  end
+  local nv = floor(#v / 3)
+  if #ix % 3 ~= 0 then argerror(iarg, fname, format("index count %d is not a multiple of 3", #ix), depth) end
+  for k = 1, #ix do
+    local i = ix[k]
+    if type(i) ~= "number" or i ~= floor(i) or i < 1 or i > nv then
+      argerror(iarg, fname, format("index %d must name a vertex (1..%d), got %s", k, nv,
+        type(i) == "number" and check.num2str(i) or check.tname(i)), depth)
+    end
+    for c = 3 * i - 2, 3 * i do
+      if type(v[c]) ~= "number" then
+        argerror(varg, fname, format("vertex %d: %s must be a number, got %s", i,
+          ({ "x", "y", "z" })[c - 3 * i + 3], check.tname(v[c])), depth)
+      end
+    end
+  end
+end
+
 -- The closest name in `names` to `k` differing only in case, or nil.
 function check.suggest(k, names)
   if type(k) ~= "string" then return nil end

@@ -19,6 +19,7 @@
 local draw = {}
 
 local type, getmetatable, rawget, error, format = type, getmetatable, rawget, error, string.format
+local check = require "collideslide.check"
 local sqrt, cos, sin, pi, floor = math.sqrt, math.cos, math.sin, math.pi, math.floor
 
 --- draw.FORMAT: the vertex format of triangles() and ellipsoid() for
@@ -81,7 +82,8 @@ local function eachTriangle(fname, a, b, fn)
       local cx, cy, cz = at(k)
       fn(ax, ay, az, bx, by, bz, cx, cy, cz)
     end
-  elseif type(a) == "table" and type(b) == "table" then
+  elseif tname(a) == "table" and tname(b) == "table" then
+    check.flatMesh(fname, a, b, 1, 2, 2)
     for t = 1, floor(#b / 3) do
       local i, j, k = 3 * b[3 * t - 2] - 2, 3 * b[3 * t - 1] - 2, 3 * b[3 * t] - 2
       fn(a[i], a[i + 1], a[i + 2], a[j], a[j + 1], a[j + 2], a[k], a[k + 1], a[k + 2])
@@ -147,10 +149,13 @@ local function rotate(qx, qy, qz, qw, x, y, z)
     z + qw * tz + (qx * ty - qy * tx)
 end
 
+local MAX_SEGMENTS = 65536
+
 local function segmentsArg(s, fname, default)
   if s == nil then return default end
-  if type(s) ~= "number" or s ~= floor(s) or s < 3 then
-    argerror(2, fname, "segments must be an integer >= 3, got " .. tostring(s), 2)
+  if type(s) ~= "number" or s ~= floor(s) or s < 3 or s > MAX_SEGMENTS then
+    argerror(2, fname, format("segments must be an integer in 3..%d, got %s", MAX_SEGMENTS,
+      type(s) == "number" and check.num2str(s) or tname(s)), 2)
   end
   return s
 end
@@ -204,7 +209,8 @@ function draw.contacts(m, length)
   m = moverOf(m, "contacts")
   if length == nil then length = 0.5 end
   if type(length) ~= "number" or length - length ~= 0 then
-    argerror(2, "contacts", "length must be a finite number, got " .. tostring(length), 1)
+    argerror(2, "contacts", "length must be a finite number, got "
+      .. (type(length) == "number" and check.num2str(length) or tname(length)), 1)
   end
   local out = {}
   for i = 1, m:contactCount() do

@@ -416,10 +416,36 @@ local function allnil(...)
   return true
 end
 
+-- Are the arguments from the first-th on of the nearest Lua-facing function
+-- all nil (its declared ones, as they are now, and its varargs)? Then a nil
+-- there is "no value", as the C module calls it (the error path only).
+local function nil_from_arg(first)
+  local level = 2
+  while true do
+    local info = debug.getinfo(level, "fu")
+    if not info then return true end
+    if API[info.func] then
+      for i = first, info.nparams do
+        if select(2, debug.getlocal(level, i)) ~= nil then return false end
+      end
+      local i = -(first > info.nparams and first - info.nparams or 1)   -- vararg k is argument nparams + k
+      while info.isvararg do
+        local name, v = debug.getlocal(level, i)
+        if not name then break end
+        if v ~= nil then return false end
+        i = i - 1
+      end
+      return true
+    end
+    level = level + 1
+  end
+end
+
 -- v of type mt; errors to argument arg of fname (nil: the running function),
--- `none` as tname's.
+-- `none` as tname's (not given: found on the stack, nil_from_arg).
 local function check_is(v, mt, arg, none, fname, prefix)
   if getmetatable(v) ~= mt then
+    if v == nil and none == nil then none = nil_from_arg(arg + 1) end
     local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
     local msg = (prefix or "") .. mt.__name .. " expected, got " .. t
       .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or "")
@@ -499,11 +525,14 @@ local function opt_mask(v, arg)
   return check_mask(v, arg, nil, "mask")
 end
 
--- Is v one of our objects (a table here, userdata in the C module)? It is no
--- table of numbers or options, and the messages call it what the C module's
--- call it: "userdata" for type(), its __name otherwise.
+-- Is v one of the core's objects (a table here, userdata in the C module)?
+-- It is no table of numbers or options, and the messages call it what the C
+-- module's call it: "userdata" for type(), its __name otherwise. (The Lua
+-- layer's objects, a Character or a Builder, are tables in both bindings.)
+local CORE_MT = { [MESH_MT] = true, [WORLD_MT] = true, [BODY_MT] = true, [MOVER_MT] = true,
+  [SENSOR_MT] = true }
 local function ours(v)
-  return type(v) == "table" and string.sub(tname(v), 1, 13) == "collideslide."
+  return type(v) == "table" and CORE_MT[getmetatable(v)] == true
 end
 local function ltype(v) return ours(v) and "userdata" or type(v) end
 
@@ -547,10 +576,10 @@ local function check_array_end(arg, t, n, what)
   end
 end
 
-local function check_table(v, arg, none, named)   -- named: an object by its __name
+local function check_table(v, arg, none)   -- (an object named by its __name, as luaL_checktype does)
   if type(v) ~= "table" or ours(v) then
-    argerror(arg, "table expected, got " .. (v == nil and none and "no value" or named and tname(v)
-      or ltype(v)))
+    if v == nil and none == nil then none = nil_from_arg(arg + 1) end
+    argerror(arg, "table expected, got " .. tname(v, none))
   end
 end
 
@@ -1168,7 +1197,7 @@ end
 local function add_placed(self, K, fname, ...)
   local nargs, a = select("#", ...), { ... }   -- first (see check_xform)
   check_world(self, 1)
-  local mesh = check_mesh(a[1], 2, nargs < 1)
+  local mesh = check_mesh(a[1], 2, allnil(...))
   local x
   if nargs >= 2 and not (nargs == 2 and a[2] == nil) then x = check_xform(3, a, 1, nargs - 1) end
   check_idle(self, fname)
@@ -1899,11 +1928,11 @@ end
 --- world:collideAndSlideMany(movers, moves [, out [, grounded]]) -> out
 function World.collideAndSlideMany(self, movers, moves, out, grounded)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
-  check_table(movers, 2, moves == nil and out == nil and grounded == nil, true)
-  check_table(moves, 3, out == nil and grounded == nil, true)
+  check_table(movers, 2, moves == nil and out == nil and grounded == nil)
+  check_table(moves, 3, out == nil and grounded == nil)
   -- (plain tables: one of ours, a table here too, is no list to write into)
-  if out ~= nil and tname(out) ~= "table" then argerror(4, "out must be a table or nil, got " .. tname(out)) end
-  if grounded ~= nil and tname(grounded) ~= "table" then
+  if out ~= nil and (type(out) ~= "table" or ours(out)) then argerror(4, "out must be a table or nil, got " .. tname(out)) end
+  if grounded ~= nil and (type(grounded) ~= "table" or ours(grounded)) then
     argerror(5, "grounded must be a table or nil, got " .. tname(grounded))
   end
   local n, len = #movers, #moves

@@ -207,7 +207,7 @@ local function build(core)
     checkBuilder(self, "add", "(vertices, indices [, tags])")
     local arrays = { vertices, indices }
     for i = 1, 2 do                               -- (not ipairs: it stops at a nil)
-      if type(arrays[i]) ~= "table" then
+      if check.tname(arrays[i]) ~= "table" then
         check.argerror(i + 1, "add", "table expected, got " .. (arrays[i] == nil and "nil" or check.tname(arrays[i])))
       end
     end

@@ -28,7 +28,7 @@ end
 -- Returns nil when no tags are wanted.
 local function tagResolver(spec, fname, argn, level)
   if spec == nil then return nil end
-  if type(spec) == "table" then
+  if check.tname(spec) == "table" then
     return function(material, group, object)
       return (material and spec[material]) or (group and spec[group])
         or (object and spec[object]) or 0
@@ -47,13 +47,13 @@ text in errors ("model.obj:12: ..."), default "(obj)".
 ]]
 function obj.parse(text, chunkname, options)
   if type(text) ~= "string" then
-    error("bad argument #1 to 'parseOBJ' (string expected, got " .. type(text) .. ")", 2)
+    error("bad argument #1 to 'parseOBJ' (string expected, got " .. check.tname(text) .. ")", 2)
   end
   if chunkname ~= nil and type(chunkname) ~= "string" then
-    error("bad argument #2 to 'parseOBJ' (string expected, got " .. type(chunkname) .. ")", 2)
+    error("bad argument #2 to 'parseOBJ' (string expected, got " .. check.tname(chunkname) .. ")", 2)
   end
-  if options ~= nil and type(options) ~= "table" then
-    error("bad argument #3 to 'parseOBJ' (table expected, got " .. type(options) .. ")", 2)
+  if options ~= nil and check.tname(options) ~= "table" then
+    error("bad argument #3 to 'parseOBJ' (table expected, got " .. check.tname(options) .. ")", 2)
   end
   chunkname = chunkname or "(obj)"
   local resolve = tagResolver(options and options.tags, "parseOBJ", 3, 3)
@@ -190,10 +190,10 @@ tags; the other options (backfaces) go to newMesh as they are.
 ]]
 function obj.load(newMesh, path, options)
   if type(path) ~= "string" then
-    error("bad argument #1 to 'loadOBJ' (string expected, got " .. type(path) .. ")", 3)
+    error("bad argument #1 to 'loadOBJ' (string expected, got " .. check.tname(path) .. ")", 3)
   end
-  if options ~= nil and type(options) ~= "table" then
-    error("bad argument #2 to 'loadOBJ' (table expected, got " .. type(options) .. ")", 3)
+  if options ~= nil and check.tname(options) ~= "table" then
+    error("bad argument #2 to 'loadOBJ' (table expected, got " .. check.tname(options) .. ")", 3)
   end
   tagResolver(options and options.tags, "loadOBJ", 2, 4)  -- checked before reading
   local V, I, T = obj.parse(obj.read(path, 4), path, options)

@@ -16,12 +16,21 @@ local function checkDoc(self, fname, usage)
   check.self(self, Doc, fname, "an SVG document", "doc:" .. fname .. usage, 2)
 end
 local function checkStyle(style, arg, fname)
-  if style ~= nil and type(style) ~= "table" then
+  if style == nil then return end
+  if check.tname(style) ~= "table" then
     check.argerror(arg, fname, "style must be a table of SVG attributes or nil, got " .. check.tname(style), 2)
+  end
+  for k, v in pairs(style) do
+    if type(k) ~= "string" then
+      check.argerror(arg, fname, "style keys must be attribute names (strings), got a " .. check.tname(k), 2)
+    end
+    if type(v) ~= "string" and type(v) ~= "number" then
+      check.argerror(arg, fname, format("style.%s must be a string or a number, got %s", k, check.tname(v)), 2)
+    end
   end
 end
 local function checkPoints(p, arg, fname)
-  if type(p) ~= "table" then
+  if check.tname(p) ~= "table" then
     check.argerror(arg, fname, "points must be a flat array {x1, y1, x2, y2, ...}, got " .. check.tname(p), 2)
   end
   if #p % 2 ~= 0 then
@@ -178,8 +187,7 @@ function Doc:mesh(view, vertices, indices, project, style)
   if type(view) ~= "function" and not (type(mt) == "table" and mt.__call) then
     check.argerror(2, "mesh", "view expected (svg.view's result), got " .. check.tname(view))
   end
-  if type(vertices) ~= "table" then check.argerror(3, "mesh", "vertices: table expected, got " .. check.tname(vertices)) end
-  if type(indices) ~= "table" then check.argerror(4, "mesh", "indices: table expected, got " .. check.tname(indices)) end
+  check.flatMesh("mesh", vertices, indices, 3, 4)
   if type(project) ~= "function" then
     check.argerror(5, "mesh", "project: function(x, y, z) -> u, v expected, got " .. check.tname(project))
   end
