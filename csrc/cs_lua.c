@@ -248,6 +248,29 @@ void table_nums(lua_State *L, int arg, int t, const char *field,
   }
 }
 
+/* The table at t's least unknown key (known(k) false), in the same order
+** whatever order next() finds them in (it differs between Lua versions, and
+** between runs on 5.4): a key that is no string first (by its type's name),
+** then the least string. Leaves the key's description in *out (a type name,
+** or the string, which the table keeps alive) and returns 1 for a string, 2
+** for a key of another type, 0 when every key is known. */
+int least_unknown(lua_State *L, int t, int (*known)(const char *k), const char **out) {
+  int r = 0;
+  lua_pushnil(L);
+  while (lua_next(L, t) != 0) {
+    if (lua_type(L, -2) != LUA_TSTRING) {
+      const char *ty = luaL_typename(L, -2);
+      if (r != 2 || strcmp(ty, *out) < 0) *out = ty;
+      r = 2;
+    } else if (r != 2) {
+      const char *k = lua_tostring(L, -2);
+      if (!known(k) && (r == 0 || strcmp(k, *out) < 0)) { *out = k; r = 1; }
+    }
+    lua_pop(L, 1);
+  }
+  return r;
+}
+
 static int elem_is_nil(lua_State *L, int t, size_t i) {
   int ty;
   lua_rawgeti(L, t, (int)i);

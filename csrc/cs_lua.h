@@ -127,6 +127,7 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define body___index csl_body___index
 #define check_array_end csl_check_array_end
 #define hole_fail csl_hole_fail
+#define least_unknown csl_least_unknown
 #define check_index csl_check_index
 #define check_mask csl_check_mask
 #define check_mesh csl_check_mesh
@@ -203,6 +204,7 @@ void check_table(lua_State *L, int arg);
 int body___index(lua_State *L);
 void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what);
 int hole_fail(lua_State *L, int arg, int t, size_t len, const char *what);
+int least_unknown(lua_State *L, int t, int (*known)(const char *k), const char **out);
 size_t check_index(lua_State *L, int arg, const char *what, size_t n);
 unsigned check_mask(lua_State *L, int i, int arg, const char *fname, const char *what);
 MeshUD *check_mesh(lua_State *L, int arg);

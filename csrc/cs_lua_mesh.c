@@ -189,18 +189,17 @@ static int *read_tags(lua_State *L, int arg, int t, size_t ntris) {
 
 /* options at arg: {tags = {...}, backfaces = "collide" | "ignore"}, read
 ** raw; unknown keys are errors. Returns the stack index of tags, or 0. */
+static int is_option(const char *k) { return strcmp(k, "tags") == 0 || strcmp(k, "backfaces") == 0; }
+
 static int read_options(lua_State *L, int arg, int *backfaces) {
   int tags = 0;
+  const char *k = NULL;
   *backfaces = CS_BACKFACES_COLLIDE;
   if (lua_isnoneornil(L, arg)) return 0;
   check_table(L, arg);
-  lua_pushnil(L);
-  while (lua_next(L, arg) != 0) {
-    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-    if (k == NULL) argfail(L, arg, "unknown option (a %s key)", luaL_typename(L, -2));
-    if (strcmp(k, "tags") != 0 && strcmp(k, "backfaces") != 0)
-      argfail(L, arg, "unknown option '%s' (options are tags, backfaces)", k);
-    lua_pop(L, 1);
+  switch (least_unknown(L, arg, is_option, &k)) {
+  case 2: argfail(L, arg, "unknown option (a %s key)", k); break;
+  case 1: argfail(L, arg, "unknown option '%s' (options are tags, backfaces)", k); break;
   }
   lua_pushliteral(L, "backfaces");
   lua_rawget(L, arg);

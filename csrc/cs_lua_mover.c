@@ -134,11 +134,18 @@ static int field_fail(lua_State *L, MoverUD *m, const char *prefix) {
   return argfail(L, 1, "%s%s", prefix, cs_mover_error(m->mover)->message);
 }
 
+/* A key newMover takes: a shape key or a field. */
+static int is_setting(const char *k) {
+  return strcmp(k, "radius") == 0 || strcmp(k, "position") == 0 || strcmp(k, "up") == 0 ||
+         strcmp(k, "orientation") == 0 || mover_field(k) >= 0;
+}
+
 /* cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
 **   orientation = {qx, qy, qz, qw}, up = {x, y, z}, <any field>} -> mover */
 int cs_newMover(lua_State *L) {
   double vals[MF_N], q[4] = {0, 0, 0, 1}, r[3] = {0.5, 0.5, 0.5}, p[3] = {0, 0, 0}, up[3] = {0, 1, 0};
   int have[MF_N], hq = 0, hr = 0, hp = 0, hu = 0, f;
+  const char *bad = NULL;
   cs_Alloc a = lua_alloc(L);
   cs_Status s;
   MoverUD *m;
@@ -149,11 +156,18 @@ int cs_newMover(lua_State *L) {
   lua_settop(L, 1);
   if (lua_isnil(L, 1)) { lua_pop(L, 1); lua_newtable(L); }
   check_table(L, 1);
+  switch (least_unknown(L, 1, is_setting, &bad)) {    /* (whatever order next() takes) */
+  case 2: argfail(L, 1, "unknown Mover field (a %s key)", bad); break;
+  case 1: {
+    char hint[64];
+    argfail(L, 1, "unknown Mover field '%s%s", bad, field_hint(bad, hint, sizeof hint));
+    break;
+  }
+  }
   lua_pushnil(L);
   while (lua_next(L, 1) != 0) {
-    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+    const char *k = lua_tostring(L, -2);
     int vi = lua_gettop(L);
-    if (k == NULL) argfail(L, 1, "unknown Mover field (a %s key)", luaL_typename(L, -2));
     if (strcmp(k, "radius") == 0) {
       hr = 1;
       if (lua_type(L, vi) == LUA_TNUMBER) {
@@ -175,12 +189,10 @@ int cs_newMover(lua_State *L) {
         argfail(L, 1, "orientation must be a table {qx, qy, qz, qw}, got %s", tname(L, vi));
       table_nums(L, 1, vi, "orientation", QXYZW, 4, q);
       hq = 1;
-    } else if ((f = mover_field(k)) >= 0) {
+    } else {                                  /* a field (least_unknown found no other) */
+      f = mover_field(k);
       vals[f] = check_field(L, f, vi, 1, NULL);
       have[f] = lua_isnil(L, vi) ? 2 : 1;     /* 2: nil (skin: auto) */
-    } else {
-      char hint[64];
-      argfail(L, 1, "unknown Mover field '%s%s", k, field_hint(k, hint, sizeof hint));
     }
     lua_pop(L, 1);
   }

@@ -222,12 +222,9 @@ local function construct(newMover, settings)
   for k, v in pairs(DEFAULTS) do self[k] = v end
   self.radius, self.up = { 0.4, 0.9, 0.4 }, { 0, 1, 0 }
   self.position = { 0, 0, 0 }
-  for k, v in pairs(settings or {}) do
-    if CHECKS[k] == nil then
-      error("bad argument #1 to 'newCharacter' (" .. unknownField(k) .. ")", 3)
-    end
-    self[k] = v
-  end
+  local bad = check.leastUnknown(settings or {}, CHECKS)
+  if bad ~= nil then error("bad argument #1 to 'newCharacter' (" .. unknownField(bad) .. ")", 3) end
+  for k, v in pairs(settings or {}) do self[k] = v end
   local err = checkAll(self)
   if err then error("bad argument #1 to 'newCharacter' (" .. err .. ")", 3) end
   local p = self.position
@@ -441,7 +438,7 @@ end
 function Character:contacts(list)
   checkSelf(self, "contacts", "([list])")
   if list ~= nil and check.tname(list) ~= "table" then
-    check.argerror(2, "contacts", "table or nil expected, got " .. type(list))
+    check.argerror(2, "contacts", "table or nil expected, got " .. check.tname(list))
   end
   local l, n = contactList(self.mover, list or {})
   return l, n
@@ -519,15 +516,17 @@ end
 
 -- The input table's error text, or nil when it is good.
 local function checkInput(input)
-  for k, v in pairs(input) do
-    if not INPUT_KEYS[k] then
-      local hint = check.suggest(k, { "x", "z", "jump", "run", "yaw" })
-      return "unknown input key '" .. tostring(k) .. "' (" .. (hint and ("did you mean '"
-        .. hint .. "'? ") or "") .. "keys: x, z, jump, run, yaw" .. (k == "y" and
-        "; to jump set jump = true, to push use character:push" or "") .. ")"
-    end
-    if (k == "x" or k == "z" or k == "yaw") and not isFinite(v) then
-      return "input." .. k .. " must be a finite number, got " .. describe(v)
+  local k = check.leastUnknown(input, INPUT_KEYS)
+  if k ~= nil then
+    local hint = check.suggest(k, { "x", "z", "jump", "run", "yaw" })
+    return "unknown input key '" .. tostring(k) .. "' (" .. (hint and ("did you mean '"
+      .. hint .. "'? ") or "") .. "keys: x, z, jump, run, yaw" .. (k == "y" and
+      "; to jump set jump = true, to push use character:push" or "") .. ")"
+  end
+  for _, name in ipairs { "x", "z", "yaw" } do        -- (in this order, whatever pairs() takes)
+    local v = rawget(input, name)
+    if v ~= nil and not isFinite(v) then
+      return "input." .. name .. " must be a finite number, got " .. describe(v)
     end
   end
 end

@@ -111,6 +111,21 @@ function check.flatMesh(fname, v, ix, varg, iarg, depth)
   end
 end
 
+--- check.leastUnknown(t, known) -> the least key of t that known[k] does not
+-- hold, or nil: whatever order pairs() takes (it differs between Lua
+-- versions, and between runs on 5.4), keys that are no strings first (by
+-- type, then as tostring shows them), then the least string.
+function check.leastUnknown(t, known)
+  local best, bestkey
+  for k in pairs(t) do
+    if not known[k] then
+      local key = (type(k) == "string" and "1" or "0" .. type(k)) .. tostring(k)
+      if bestkey == nil or key < bestkey then best, bestkey = k, key end
+    end
+  end
+  return best
+end
+
 -- The closest name in `names` to `k` differing only in case, or nil.
 function check.suggest(k, names)
   if type(k) ~= "string" then return nil end

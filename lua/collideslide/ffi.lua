@@ -449,7 +449,7 @@ local function check_is(v, mt, arg, none, fname, prefix)
     local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
     local msg = (prefix or "") .. mt.__name .. " expected, got " .. t
       .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or "")
-    if fname == nil and prefix == nil and t ~= "collideslide.Character" then
+    if fname == nil and prefix == nil and not (t == "collideslide.Character" and mt == MOVER_MT) then
       argerror(arg, msg, string.lower(mt.__name:sub(14, 14)) .. mt.__name:sub(15))
     end
     fail_at(arg, fname, msg)
@@ -823,17 +823,33 @@ end
 local BACKFACES = { collide = C.CS_BACKFACES_COLLIDE, ignore = C.CS_BACKFACES_IGNORE,
   [C.CS_BACKFACES_COLLIDE] = "collide", [C.CS_BACKFACES_IGNORE] = "ignore" }
 
+-- t's least unknown key (known[k] not set), whatever order next() takes: one
+-- that is no string first (by its type's name), then the least string.
+-- Returns it (the type's name for one that is no string) and whether it is
+-- a string; nil when every key is known (the C module's least_unknown).
+local function least_unknown(t, known)
+  local out, isstr
+  for k in next, t do
+    if type(k) ~= "string" then
+      if isstr ~= false or type(k) < out then out = type(k) end
+      isstr = false
+    elseif isstr ~= false and not known[k] and (out == nil or k < out) then
+      out, isstr = k, true
+    end
+  end
+  return out, isstr
+end
+
+local OPTIONS = { tags = true, backfaces = true }
+
 -- options: {tags = {...}, backfaces = "collide" | "ignore"}, read raw; unknown
 -- keys are errors. Returns backfaces and the tags table (or nil).
 local function read_options(o, arg)
   if o == nil then return C.CS_BACKFACES_COLLIDE, nil end
   check_table(o, arg)
-  for k in next, o do
-    if type(k) ~= "string" then argerror(arg, format("unknown option (a %s key)", type(k))) end
-    if k ~= "tags" and k ~= "backfaces" then
-      argerror(arg, format("unknown option '%s' (options are tags, backfaces)", k))
-    end
-  end
+  local bad, isstr = least_unknown(o, OPTIONS)
+  if isstr == false then argerror(arg, format("unknown option (a %s key)", bad)) end
+  if bad then argerror(arg, format("unknown option '%s' (options are tags, backfaces)", bad)) end
   local s = rawget(o, "backfaces")
   local bf = (s == nil or type(s) == "string") and BACKFACES[s or "collide"]
   if not bf then
@@ -850,7 +866,7 @@ end
 --- cs.newMesh(vertices [, indices [, options]]) -> mesh
 local function newMesh(...)
   local vt, it, o = ...
-  local v, nv = read_triples(VERTICES, vt, 1, select("#", ...) < 1)
+  local v, nv = read_triples(VERTICES, vt, 1, allnil(...))
   local ix, nt
   if it == nil then
     if nv % 3 ~= 0 then
@@ -937,7 +953,7 @@ end
 
 --- mesh:setVertices(vertices): every vertex, in newMesh's forms.
 function Mesh.setVertices(self, ...)
-  local vt, none = ..., select("#", ...) < 1   -- first (see check_xform)
+  local vt, none = ..., allnil(...)   -- first (see check_xform)
   local p = check_mesh(self, 1)._p
   local v, n = read_triples(VERTICES, vt, 2, none)
   local want = tonumber(C.cs_mesh_vertex_count(p))
@@ -1384,6 +1400,8 @@ local SHAPE = { { "radius", RXYZ, C.cs_mover_set_radius }, { "position", XYZ, C.
   { "up", XYZ, C.cs_mover_set_up }, { "orientation", QXYZW, C.cs_mover_set_orientation } }
 local NAMES = { unpack(FIELD_ORDER) }      -- the fields' and the shape keys' names
 for _, sh in ipairs(SHAPE) do SHAPE[sh[1]], NAMES[#NAMES + 1] = sh, sh[1] end
+local SETTINGS = {}                         -- the keys newMover takes
+for _, name in ipairs(NAMES) do SETTINGS[name] = true end
 
 -- For an unknown field k: " (did you mean 'stepHeight'?)" when it differs from
 -- a name of NAMES only in case, else "" (the C module's words).
@@ -1397,9 +1415,11 @@ end
 local function newMover(t)
   if t == nil then t = {} end
   check_table(t, 1)
+  local bad, isstr = least_unknown(t, SETTINGS)   -- (whatever order next() takes)
+  if isstr == false then argerror(1, format("unknown Mover field (a %s key)", bad)) end
+  if bad then argerror(1, format("unknown Mover field '%s'%s", bad, field_hint(bad))) end
   local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
   for k, v in next, t do
-    if type(k) ~= "string" then argerror(1, format("unknown Mover field (a %s key)", type(k))) end
     local names = SHAPE[k] and SHAPE[k][2]
     if names then
       if k == "radius" and type(v) == "number" then
@@ -1410,10 +1430,8 @@ local function newMover(t)
           table.concat(names, ", "), tname(v)))
       end
       shape[k] = table_nums(1, v, k, names, #names)
-    elseif FIELDS[k] then
+    else                                -- a field (least_unknown found no other)
       vals[k] = check_field(FIELDS[k], k, v, 1, nil)
-    else
-      argerror(1, format("unknown Mover field '%s'%s", k, field_hint(k)))
     end
   end
   MOVER_OUT[0] = nil
