@@ -313,6 +313,15 @@ describe("Mesh", function()
       fails_with(function() cs.draw.contacts(m, 0 / 0) end, "(length must be a finite number, got NaN)")
       fails_with(function() require("collideslide.svg").new(10, 10):line(0, 0, 1, 1, { 1 }) end,
         "bad argument #5 to 'line' (style keys must be attribute names (strings), got a number)")
+      local svg = require("collideslide.svg")
+      local doc = svg.new(10, 10)
+      fails_with(function() doc:mesh(svg.view(0, 0, 10, 10, 0, 0, 1, 1), { 0, 0, 0, 1, 0, 0, 0, 0, 1 }, { 1, 2, 3 },
+        function() end) end, "bad argument #4 to 'mesh' (project must return two numbers u, v, got nil, nil)")
+      -- printed alike too (tostring of a table with __name differs between Luas)
+      assert.matches("^collideslide%.Builder: ", tostring(cs.newBuilder()))
+      assert.matches("^collideslide%.Character: ", tostring(ch))
+      local zero = 0.0                  -- (Lua 5.1 folds a literal -0.0 to 0)
+      assert.matches(">%-0</text>", doc:text(0, 0, -zero):tostring())
     end)
 
     -- next() visits keys in an order of its own (another on each Lua, and on

@@ -61,6 +61,7 @@ local Character = {}
 Character.__index = Character
 local unknownField                              -- defined with the checks below
 Character.__name = "collideslide.Character"
+Character.__tostring = check.objectString
 
 -- A contact normal whose dot with up is below this points down: a ceiling
 -- (within 60 degrees of straight down) that stops a rise.

@@ -126,6 +126,17 @@ function check.leastUnknown(t, known)
   return best
 end
 
+--- check.objectString(obj) -> "collideslide.Builder: 0x...": a Lua-layer
+-- object's __tostring, the same on every Lua (5.4's tostring names __name,
+-- 5.1's and LuaJIT's say "table").
+function check.objectString(obj)
+  local mt = getmetatable(obj)
+  setmetatable(obj, nil)
+  local s = tostring(obj)
+  setmetatable(obj, mt)
+  return rawget(mt, "__name") .. s:sub((s:find(": ", 1, true) or 1))
+end
+
 -- The closest name in `names` to `k` differing only in case, or nil.
 function check.suggest(k, names)
   if type(k) ~= "string" then return nil end

@@ -41,6 +41,7 @@ local function build(core)
 
   local Builder = {}
   Builder.__index = Builder
+  Builder.__tostring = check.objectString
   Builder.__name = "collideslide.Builder"
 
   local XYZ = { "x", "y", "z" }

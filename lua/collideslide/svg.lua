@@ -9,6 +9,7 @@ local svg = {}
 
 local Doc = {}
 Doc.__index = Doc
+Doc.__tostring = check.objectString
 Doc.__name = "collideslide.svg.Doc"
 
 -- Argument checks (the binding's messages; a dot for a colon is named).
@@ -136,6 +137,7 @@ function Doc:text(x, y, s, style)
   style = style or {}
   local st = { ["font-family"] = "sans-serif", ["font-size"] = 12 }
   for k, v in pairs(style) do st[k] = v end
+  if type(s) == "number" then s = check.num2str(s) end   -- (tostring's differs between Luas)
   return self:add(format('<text x="%.2f" y="%.2f"%s>%s</text>', x, y, attrs(st), esc(s)))
 end
 
@@ -197,6 +199,10 @@ function Doc:mesh(view, vertices, indices, project, style)
     for k = 0, 2 do
       local i = 3 * indices[t + k] - 2
       local u, v = project(vertices[i], vertices[i + 1], vertices[i + 2])
+      if type(u) ~= "number" or type(v) ~= "number" then
+        check.argerror(5, "mesh", format("project must return two numbers u, v, got %s, %s",
+          check.tname(u), check.tname(v)))
+      end
       p[2 * k + 1], p[2 * k + 2] = view(u, v)
     end
     self:polygon(p, style)
