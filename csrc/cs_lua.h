@@ -126,6 +126,7 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define argfail csl_argfail
 #define body___index csl_body___index
 #define check_array_end csl_check_array_end
+#define check_table csl_check_table
 #define hole_fail csl_hole_fail
 #define least_unknown csl_least_unknown
 #define check_index csl_check_index
@@ -163,6 +164,7 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define status_error csl_status_error
 #define table_nums csl_table_nums
 #define tname csl_tname
+#define arg_tname csl_arg_tname
 #define to_intval csl_to_intval
 #define to_num csl_to_num
 #define to_vec3 csl_to_vec3
