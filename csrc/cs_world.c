@@ -614,17 +614,33 @@ static int filter_response(cs_CallScratch *sc, size_t first, int tag,
 static int map_triangle(const cs_Mesh *mesh, uint32_t t, const BodyMap *bm,
                         const cs_ESpace *es, cs_TriES *out) {
   const uint32_t *i = mesh->tris + 3 * (size_t)t;
-  cs_Vec3 n;
-  double l;
+  cs_Vec3 n, ab, bc, ca, corner;
+  double l, lab, lbc, lca;
   out->a = map_point(bm, es, cs_mesh_vert(mesh, i[0]));
   out->b = map_point(bm, es, cs_mesh_vert(mesh, i[1]));
   out->c = map_point(bm, es, cs_mesh_vert(mesh, i[2]));
   if (bm->mirror) { cs_Vec3 tmp = out->b; out->b = out->c; out->c = tmp; }
-  n = v3_cross(v3_sub(out->b, out->a), v3_sub(out->c, out->a));
+  /* (b - a) x (c - a); on a sliver (the angle at a within 1e-3 of 0 or 180
+  ** degrees) the cross product of the two shortest edges instead, whose
+  ** rounding scales with their lengths: from b - a and c - a, a needle 1e-7
+  ** wide and 3 long swept by an ellipsoid of radius 1e-6 was met 2.7e-4 of
+  ** the move early (found by an independent tester) */
+  ab = v3_sub(out->b, out->a);
+  ca = v3_sub(out->a, out->c);
+  n = v3_cross(ab, v3_neg(ca));
+  corner = out->a;
+  lab = v3_len2(ab);
+  lca = v3_len2(ca);
+  if (v3_len2(n) < 1e-6 * lab * lca) {
+    bc = v3_sub(out->c, out->b);
+    lbc = v3_len2(bc);
+    if (lab >= lbc && lab >= lca) { n = v3_cross(v3_neg(ca), bc); corner = out->c; }   /* edges at c */
+    else if (lca >= lbc) { n = v3_cross(bc, v3_neg(ab)); corner = out->b; }          /* edges at b */
+  }
   l = v3_len(n);
   if (!(l > 0) || !isfinite(l)) return 0;
   out->n = v3_scale(n, 1.0 / l);
-  out->d = -v3_dot(out->n, out->a);
+  out->d = -v3_dot(out->n, corner);
   cs_tri_bounds(out);
   out->tri = t;
   out->tag = mesh->tags ? mesh->tags[t] : 0;

@@ -131,6 +131,20 @@ describe("World", function()
       assert.is_true(H.near(py, 0, 1e-4 * 4))
     end)
 
+    -- a needle 1e-7 wide and 3 long under a rotated ellipsoid of radius
+    -- about 1e-6: its plane, built from the two long edges, was met 2.7e-4
+    -- of the move early (an independent tester's case; t from exact
+    -- rational arithmetic)
+    it("keeps the precision contract against a needle triangle", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh({ -3, 0, 0, 0, 0, 1e-7, 0, 0, 0 }, { 1, 2, 3 }))
+      local m = cs.newMover { radius = { 6.4667094104634798e-07, 1.2028212883512107e-06, 4.8744318803165759e-07 },
+        position = { -0.58309601965547753, -1.0766977181886548e-06, -2.1757345059188762e-07 },
+        orientation = { 0.86289628256699824, 0.39203636166504974, 0.10392864631614034, -0.30152335421884002 } }
+      local t = w:sweep(m, -1.6509929368434923e-06, 1.8211108887583902e-06, -8.7624749558827189e-07)
+      assert.is_true(math.abs(t - 0.1584634419) < 1e-4, ("t = %.12g"):format(t))
+    end)
+
     it("finds the nearest of several bodies", function()
       local w = cs.newWorld()
       w:add(H.mesh(H.floor { size = 10, y = 0 }))
