@@ -18,7 +18,7 @@
 
 local draw = {}
 
-local type, getmetatable, rawget, error, format = type, getmetatable, rawget, error, string.format
+local type, error, format = type, error, string.format
 local check = require "collideslide.check"
 local sqrt, cos, sin, pi, floor = math.sqrt, math.cos, math.sin, math.pi, math.floor
 
@@ -31,11 +31,7 @@ draw.FORMAT = {
   { "VertexColor", "byte", 4 },
 }
 
-local function tname(v)
-  local mt = getmetatable(v)
-  if type(mt) == "table" and type(rawget(mt, "__name")) == "string" then return rawget(mt, "__name") end
-  return type(v)
-end
+local tname = check.tname
 
 -- Raises the error blaming the caller of the API function, `depth` calls up
 -- (1: the API function itself raises it, 2: a helper of it does).
