@@ -1013,14 +1013,12 @@ static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *
 
 /* A move of the given reach from p stays within CS_MAX_COORD. */
 static cs_Status check_end(cs_Error *e, const cs_Vec3 *p, double reach) {
-  static const char *const name[3] = {"x", "y", "z"};
-  const double *c = &p->x;
   char b[CS_NUMBUF], r[CS_NUMBUF];
   int i;
   for (i = 0; i < 3; i++)
-    if (fabs(c[i]) + reach > CS_MAX_COORD)
+    if (fabs(v3_get(*p, i)) + reach > CS_MAX_COORD)
       return cs_fail(e, CS_ERANGE, 1, "the move is out of range: from %s = %s it reaches %s, "
-                     "past 1e30", name[i], cs_fmtnum(b, c[i]), cs_fmtnum(r, reach));
+                     "past 1e30", cs_names_xyz[i], cs_fmtnum(b, v3_get(*p, i)), cs_fmtnum(r, reach));
   return CS_OK;
 }
 
