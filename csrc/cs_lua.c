@@ -70,11 +70,19 @@ static const char *own_name(lua_State *L, lua_Debug *ar) {
   return NULL;
 }
 
+/* The running function's name for messages (ar from lua_getstack(L, 0)):
+** its own name first (own_name: pcall(mesh.getVertex, mesh, 0), a local
+** alias and mesh[k](mesh, 0) all name getVertex, as the FFI binding does),
+** else the one Lua found, else NULL. */
+static const char *call_name(lua_State *L, lua_Debug *ar) {
+  const char *name = own_name(L, ar);
+  if (name == NULL && ar->name != NULL && strcmp(ar->name, "?") != 0) name = ar->name;
+  return name;
+}
+
 /* Raises "bad argument #arg to 'fname' (message)". fname NULL: the running
 ** function's name as luaL_argerror finds it (self not counted in a method
-** call, "calling 'f' on bad self" for self), else its own name (own_name:
-** pcall(mesh.getVertex, mesh, 0), local f = mesh.getVertex; f(mesh, 0) and
-** mesh[k](mesh, 0) all name getVertex, as the FFI binding does), a
+** call, "calling 'f' on bad self" for self), else call_name's, a
 ** metamethod as "__index" on every Lua. */
 static int vfail(lua_State *L, int arg, const char *fname, const char *fmt, va_list ap) {
   const char *msg = lua_pushvfstring(L, fmt, ap);
@@ -87,8 +95,8 @@ static int vfail(lua_State *L, int arg, const char *fname, const char *fmt, va_l
     }
     if (strcmp(what, "metamethod") == 0 && ar.name != NULL && strncmp(ar.name, "__", 2) != 0)
       fname = lua_pushfstring(L, "__%s", ar.name);
-    else if ((fname = own_name(L, &ar)) == NULL && ar.name != NULL && strcmp(ar.name, "?") != 0)
-      fname = ar.name;    /* its own name first: a local alias or w[k](w) named it otherwise */
+    else
+      fname = call_name(L, &ar);
   }
   if (fname == NULL) return luaL_argerror(L, arg, msg);
   return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, fname, msg);
@@ -358,11 +366,10 @@ void *check_type(lua_State *L, int arg, const csl_Type *t) {
   lua_Debug ar;
   if (p != NULL) return p;
   if (arg == 1 && lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar)) {
-    const char *name = own_name(L, &ar);    /* (pcall(m.getPosition, 5) gives Lua no name) */
+    const char *name = call_name(L, &ar);   /* (pcall(m.getPosition, 5) gives Lua no name) */
     const char *dot = strrchr(t->name, '.');
     char obj[32];
     size_t i;
-    if (name == NULL && ar.name != NULL && ar.name[0] != '?') name = ar.name;
     for (i = 0; dot && dot[i + 1] && i + 1 < sizeof obj; i++)   /* "collideslide.Mover" -> "mover" */
       obj[i] = (char)(i == 0 ? tolower((unsigned char)dot[1]) : dot[i + 1]);
     obj[i] = '\0';
