@@ -111,13 +111,14 @@ function check.flatMesh(fname, v, ix, varg, iarg, depth)
   end
 end
 
---- check.leastUnknown(t, known) -> the least key of t that known[k] does not
--- hold, or nil: whatever order pairs() takes (it differs between Lua
--- versions, and between runs on 5.4), keys that are no strings first (by
--- type, then as tostring shows them), then the least string.
+--- check.leastUnknown(t, known) -> the least key of t (read raw) that
+-- known[k] does not hold, or nil: whatever order next() takes (it differs
+-- between Lua versions, and between runs on 5.4), keys that are no strings
+-- first (by type, then as tostring shows them), then the least string: the
+-- C module's least_unknown, for the FFI binding and the Lua layer.
 function check.leastUnknown(t, known)
   local best, bestkey
-  for k in pairs(t) do
+  for k in next, t do
     if not known[k] then
       local key = (type(k) == "string" and "1" or "0" .. type(k)) .. tostring(k)
       if bestkey == nil or key < bestkey then best, bestkey = k, key end

@@ -823,23 +823,6 @@ end
 local BACKFACES = { collide = C.CS_BACKFACES_COLLIDE, ignore = C.CS_BACKFACES_IGNORE,
   [C.CS_BACKFACES_COLLIDE] = "collide", [C.CS_BACKFACES_IGNORE] = "ignore" }
 
--- t's least unknown key (known[k] not set), whatever order next() takes: one
--- that is no string first (by its type's name), then the least string.
--- Returns it (the type's name for one that is no string) and whether it is
--- a string; nil when every key is known (the C module's least_unknown).
-local function least_unknown(t, known)
-  local out, isstr
-  for k in next, t do
-    if type(k) ~= "string" then
-      if isstr ~= false or type(k) < out then out = type(k) end
-      isstr = false
-    elseif isstr ~= false and not known[k] and (out == nil or k < out) then
-      out, isstr = k, true
-    end
-  end
-  return out, isstr
-end
-
 local OPTIONS = { tags = true, backfaces = true }
 
 -- options: {tags = {...}, backfaces = "collide" | "ignore"}, read raw; unknown
@@ -847,9 +830,11 @@ local OPTIONS = { tags = true, backfaces = true }
 local function read_options(o, arg)
   if o == nil then return C.CS_BACKFACES_COLLIDE, nil end
   check_table(o, arg)
-  local bad, isstr = least_unknown(o, OPTIONS)
-  if isstr == false then argerror(arg, format("unknown option (a %s key)", bad)) end
-  if bad then argerror(arg, format("unknown option '%s' (options are tags, backfaces)", bad)) end
+  local bad = check.leastUnknown(o, OPTIONS)   -- (the C module's least_unknown)
+  if bad ~= nil and type(bad) ~= "string" then
+    argerror(arg, format("unknown option (a %s key)", type(bad)))
+  end
+  if bad ~= nil then argerror(arg, format("unknown option '%s' (options are tags, backfaces)", bad)) end
   local s = rawget(o, "backfaces")
   local bf = (s == nil or type(s) == "string") and BACKFACES[s or "collide"]
   if not bf then
@@ -1415,9 +1400,11 @@ end
 local function newMover(t)
   if t == nil then t = {} end
   check_table(t, 1)
-  local bad, isstr = least_unknown(t, SETTINGS)   -- (whatever order next() takes)
-  if isstr == false then argerror(1, format("unknown Mover field (a %s key)", bad)) end
-  if bad then argerror(1, format("unknown Mover field '%s'%s", bad, field_hint(bad))) end
+  local bad = check.leastUnknown(t, SETTINGS)    -- (whatever order next() takes)
+  if bad ~= nil and type(bad) ~= "string" then
+    argerror(1, format("unknown Mover field (a %s key)", type(bad)))
+  end
+  if bad ~= nil then argerror(1, format("unknown Mover field '%s'%s", bad, field_hint(bad))) end
   local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
   for k, v in next, t do
     local names = SHAPE[k] and SHAPE[k][2]
@@ -1430,7 +1417,7 @@ local function newMover(t)
           table.concat(names, ", "), tname(v)))
       end
       shape[k] = table_nums(1, v, k, names, #names)
-    else                                -- a field (least_unknown found no other)
+    else                                -- a field (leastUnknown found no other)
       vals[k] = check_field(FIELDS[k], k, v, 1, nil)
     end
   end
