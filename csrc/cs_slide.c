@@ -964,8 +964,9 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
     snap_to_ground(&s, m->snap_distance + s.skin);
   /* A move passes a one-sided triangle from behind (the papers' test), so
   ** it may end with its centre in front and the ellipsoid in it: pushed out
-  ** now, so that the call ends clear, as the others do. */
-  if (set->nonesided && stuck != STILL_STUCK && overlaps_any(&s, s.pos)) {
+  ** now, so that the call ends clear, as the others do (depenetrate finds
+  ** whether it overlaps anything: CLEAR when not). */
+  if (set->nonesided && stuck != STILL_STUCK) {
     int out = depenetrate(&s, grounded);
     if (out == FREED) path_add(&s);
     if (out != CLEAR) stuck = out;
