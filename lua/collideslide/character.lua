@@ -711,14 +711,17 @@ local function updateMany(world, chars, dt, inputs)
     error("bad argument #4 to 'updateCharacters' (list of inputs or nil expected, got " .. check.tname(inputs) .. ")", 2)
   end
   local n = #chars
+  local function holeError()                    -- the first hole, whichever border # found
+    local k, j = check.firstHole(chars, n)
+    error(format("bad argument #2 to 'updateCharacters' (list of characters has a hole at %d "
+      .. "(element %s is set))", k, check.num2str(j)), 3)
+  end
   for k in pairs(chars) do                      -- a hole would hide the characters after it
-    if type(k) == "number" and k > n and k == floor(k) then
-      error(format("bad argument #2 to 'updateCharacters' (list of characters has a hole at %d "
-        .. "(element %s is set))", n + 1, check.num2str(k)), 2)
-    end
+    if type(k) == "number" and k > n and k == floor(k) then holeError() end
   end
   for i = 1, n do
     local c = chars[i]
+    if c == nil then holeError() end
     if getmetatable(c) ~= Character then
       error(format("bad argument #2 to 'updateCharacters' (character %d: collideslide.Character expected, got %s)",
         i, check.tname(c)), 2)

@@ -111,6 +111,26 @@ function check.flatMesh(fname, v, ix, varg, iarg, depth)
   end
 end
 
+--- check.firstHole(t, len) -> k, j: t's first nil (read raw) and its first
+-- set integer key past k, in the same words whichever border # found (len:
+-- Lua 5.4 finds 3 in {1, nil, 3}, LuaJIT 1); nil when t has no hole. The C
+-- module's hole_fail, for the FFI binding and the Lua layer.
+function check.firstHole(t, len)
+  local k = 1
+  while k <= len and rawget(t, k) ~= nil do k = k + 1 end
+  if k <= len then                      -- t[len] is set, as a border's is
+    local j = k + 1
+    while j < len and rawget(t, j) == nil do j = j + 1 end
+    return k, j
+  end
+  local j                               -- 1..len are set: the least key past len
+  for key in next, t do
+    local past = type(key) == "number" and key > len and key == floor(key) and key - key == 0
+    if past and (j == nil or key < j) then j = key end   -- (an inf key is none)
+  end
+  if j ~= nil then return k, j end
+end
+
 --- check.leastUnknown(t, known) -> the least key of t (read raw) that
 -- known[k] does not hold, or nil: whatever order next() takes (it differs
 -- between Lua versions, and between runs on 5.4), keys that are no strings

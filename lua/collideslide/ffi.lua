@@ -550,22 +550,13 @@ local function table_nums(arg, t, field, names, n)
   return out
 end
 
--- Raises "<what> has a hole at k (element j is set)": k the first nil of t,
--- j its first set integer key past k, in the same words whichever border #
--- found (len). Returns when t has no hole.
+-- Raises "<what> has a hole at k (element j is set)" (check.firstHole: the
+-- first nil, whichever border # found, len). Returns when t has no hole.
 local function hole_fail(arg, t, len, what)
-  local k, j = 1, huge
-  while k <= len and rawget(t, k) ~= nil do k = k + 1 end
-  if k <= len then                      -- t[len] is set, as a border's is
-    j = k + 1
-    while j < len and rawget(t, j) == nil do j = j + 1 end
-  else                                  -- 1..len are set: the least key past len
-    for key in next, t do
-      if type(key) == "number" and key > len and key == floor(key) and key < j then j = key end
-    end
-    if j == huge then return end
+  local k, j = check.firstHole(t, len)
+  if k then
+    argerror(arg, format("%s has a hole at %s (element %s is set)", what, fmtnum(k), fmtnum(j)))
   end
-  argerror(arg, format("%s has a hole at %s (element %s is set)", what, fmtnum(k), fmtnum(j)))
 end
 
 -- Rejects integer keys past n, the border # found: a hole (hole_fail names
