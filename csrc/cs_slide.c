@@ -719,55 +719,102 @@ static int ground_below(Slide *s, cs_Vec3 p) {
   return found;
 }
 
-/* The walk, and with step_height a second try over a ledge: up, the same
-** walk, down (Quake's PM_StepSlideMove); the try is kept when it lands on
-** walkable ground and gets farther along the walk. It is made for a mover
-** on ground: its last call ended on it (grounded), or the probe finds it
-** under the start (a mover placed on a floor, or moved without gravity,
-** which has no ground state of its own). */
-static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
-  cs_ContactBuf *cb = s->contacts;
-  cs_Vec3 start = s->pos, dir_w;
-  size_t first = cb->count, path_start = path_mark(s);
+/* Did the walk since contact first meet something a step may get over:
+** a contact steeper than walkable by its own normal (a wall, a riser), or
+** one off a triangle's face (an edge or a vertex, such as a stair's nose,
+** whose normal is not its triangle's)? A walk that met only walkable faces
+** slid along a ramp, which has nothing to step over: a step try there
+** lifted the mover over the ramp's friction (world:setFriction: 1 stops on
+** contact; found by an independent tester). */
+#define FACE_COS (1.0 - 1e-6)
+static int met_ledge(const Slide *s, size_t first) {
+  size_t i;
+  for (i = first; i < s->contacts->count; i++) {
+    const cs_Contact *c = &s->contacts->data[i];
+    if (v3_dot(c->normal, s->up) < s->m->cos_slope - WALKABLE_EPS ||
+        v3_dot(c->normal, c->tri_normal) < FACE_COS)
+      return 1;
+  }
+  return 0;
+}
+
+/* How a step try ended (step_try). */
+enum { STEP_KEPT, STEP_FAILED, STEP_TOO_FAR };
+
+/* One step try from start (the plain walk's end is plain): up, the walk,
+** down. Kept when it lands on walkable ground no higher than the step
+** height above the feet (a round bottom can perch on a taller ledge's
+** edge), gets farther, and either climbed or met no wall on the way: a
+** raised walk that ends against a wall and comes down where it started
+** would creep over thin walls frame by frame (a narrower slice of the
+** ellipsoid meets the wall's top). STEP_TOO_FAR: not kept because it came
+** down on walkable ground too high or not under it, as a raised walk
+** longer than a stair's tread does on the next step's nose; a shorter
+** walk may land on the tread. */
+static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, cs_Vec3 dir_w, const Mark *plain) {
   double raised, far_plain, far_step;
+  int lands, low;
   cs_Contact *down;
-  Mark plain;                  /* the try's path goes after the plain one's */
-  int r = slide_pass(s, walk, CS_PASS_WALK);
-  if (!(s->m->step_height > 0) || !(r & PASS_HIT) || s->touched) return;
-  if (!grounded && !ground_below(s, start)) return;
-  plain = mark(s);
-  dir_w = cs_espace_vec_from(s->es, walk);
-  dir_w = v3_normalize(v3_madd(dir_w, s->up, -v3_dot(dir_w, s->up)));
   s->pos = start;
   move_straight(s, up_es(s, s->m->step_height), CS_PASS_STEP, 1);
   raised = height_of(s, v3_sub(s->pos, start));
   s->walled = 0;
   slide_pass(s, walk, CS_PASS_STEP);
   down = move_straight(s, up_es(s, -(raised + 2 * s->skin)), CS_PASS_STEP, 1);
-  far_plain = v3_dot(cs_espace_vec_from(s->es, v3_sub(plain.pos, start)), dir_w);
+  far_plain = v3_dot(cs_espace_vec_from(s->es, v3_sub(plain->pos, start)), dir_w);
   far_step = v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
-  /* Kept when it lands on walkable ground no higher than the step height
-  ** above the feet (a round bottom can perch on a taller ledge's edge), gets
-  ** farther, and either climbed or met no wall on the way: a raised walk
-  ** that ends against a wall and comes down where it started would creep
-  ** over thin walls frame by frame (a narrower slice of the ellipsoid meets
-  ** the wall's top). */
-  if (!s->touched && down && is_below(s, down) && is_walkable(s, down) && rests_on(s, down) &&
-      v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin &&
-      far_step > far_plain + 0.5 * s->skin && s->status == CS_OK &&
-      (!s->walled || height_of(s, v3_sub(s->pos, plain.pos)) > s->skin)) {
-    size_t n = cb->count - plain.ncontacts;   /* keep the step's contacts only */
-    memmove(cb->data + first, cb->data + plain.ncontacts, n * sizeof(cs_Contact));
-    cb->count = first + n;
-    if (s->path) {                      /* and the step's path only */
-      size_t k = s->path->npath - plain.npath;
-      memmove(s->path->path + path_start, s->path->path + plain.npath, k * sizeof(cs_Vec3));
-      path_cut(s, path_start + k);
+  if (s->touched || !down || !is_below(s, down) || !is_walkable(s, down) || s->status != CS_OK)
+    return STEP_FAILED;
+  lands = rests_on(s, down);
+  low = v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin;
+  if (!lands || !low) return STEP_TOO_FAR;
+  if (far_step > far_plain + 0.5 * s->skin &&
+      (!s->walled || height_of(s, v3_sub(s->pos, plain->pos)) > s->skin))
+    return STEP_KEPT;
+  return STEP_FAILED;
+}
+
+/* Step tries after the first whose raised walk went too far (STEP_TOO_FAR),
+** each with half the walk of the one before: at 0.35 m a call, a 0.4 x 0.9
+** ellipsoid's raised walk over a stair of 0.2 m risers and 0.25 m treads
+** came down on the second step's nose every time, and the mover stayed at
+** the first riser for good (found by an independent tester). */
+#define STEP_SHORTER_TRIES 2
+
+/* The walk, and with step_height a second try over a ledge: up, the same
+** walk, down (Quake's PM_StepSlideMove); see step_try. It is made for a
+** mover on ground, when the walk met a ledge (met_ledge): its last call ended
+** on ground (grounded), or the probe finds it under the start (a mover
+** placed on a floor, or moved without gravity, which has no ground state
+** of its own). */
+static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
+  cs_ContactBuf *cb = s->contacts;
+  cs_Vec3 start = s->pos, dir_w;
+  size_t first = cb->count, path_start = path_mark(s);
+  Mark plain;                  /* the try's path goes after the plain one's */
+  int r = slide_pass(s, walk, CS_PASS_WALK), k, got;
+  if (!(s->m->step_height > 0) || !(r & PASS_HIT) || s->touched || !met_ledge(s, first)) return;
+  if (!grounded && !ground_below(s, start)) return;
+  plain = mark(s);
+  dir_w = cs_espace_vec_from(s->es, walk);
+  dir_w = v3_normalize(v3_madd(dir_w, s->up, -v3_dot(dir_w, s->up)));
+  for (k = 0; k <= STEP_SHORTER_TRIES; k++, walk = v3_scale(walk, 0.5)) {
+    got = step_try(s, start, walk, dir_w, &plain);
+    if (got == STEP_KEPT) {
+      size_t n = cb->count - plain.ncontacts;   /* keep the step's contacts only */
+      memmove(cb->data + first, cb->data + plain.ncontacts, n * sizeof(cs_Contact));
+      cb->count = first + n;
+      if (s->path) {                      /* and the step's path only */
+        size_t np = s->path->npath - plain.npath;
+        memmove(s->path->path + path_start, s->path->path + plain.npath, np * sizeof(cs_Vec3));
+        path_cut(s, path_start + np);
+      }
+      return;
     }
-    return;
+    rewind_to(s, &plain);
+    s->touched = 0;
+    if (got != STEP_TOO_FAR) return;
   }
-  rewind_to(s, &plain);
-  s->touched = 0;
 }
 
 /* Has the call met walkable ground below so far? */

@@ -175,6 +175,44 @@ describe("Movement", function()
       assert.is_true(y - 0.3 >= 0.36 and y - 0.3 <= 0.36 + m.skin, ("feet = %.17g"):format(y - 0.3))
     end)
 
+    -- A raised walk longer than a tread came down on the next step's nose,
+    -- too high to keep, and the mover stayed at the first riser for good:
+    -- a shorter raised walk lands on the tread (found by an independent
+    -- tester; the character at 20 fps, running, stopped there).
+    it("climbs 0.2 m risers with 0.25 m treads at 0.35 m a call, where a raised walk overshoots the tread", function()
+      local w = H.world(H.floor { size = 40 },
+                        H.staircase { steps = 10, rise = 0.2, run = 0.25, x = 1, width = 4 },
+                        H.box { min = { 3.5, 0, -2 }, max = { 20, 2, 2 } })
+      local m = walker(0, 0.904, 0, { blockSteepSlopes = true, stepHeight = 0.3, snapDistance = 0.2 })
+      local x, y = run(w, m, 30, 0.35, 0)
+      assert.is_true(x > 3.5 and y >= 2 + 0.9 and y < 2 + 0.9 + 0.01, ("x = %g, y = %g"):format(x, y))
+      assert.is_true(m:isOnGround())
+    end)
+
+    -- A walk that only slid along a walkable ramp has nothing to step
+    -- over; a step try there lifted the mover over the ramp's friction
+    -- (found by an independent tester: friction 1 walked up at full speed).
+    it("leaves a walkable ramp's friction to the slide: stepHeight does not lift a mover over it", function()
+      local function climb(f, step)
+        local s = H.ramp { angle = 20, length = 20, width = 4 }
+        local w = cs.newWorld()
+        w:add(cs.newMesh(s.vertices, s.indices, { tags = { 1, 1 } }))
+        w:setFriction(1, f)
+        local m = walker(1, math.tan(math.rad(20)) + 0.9 / math.cos(math.rad(20)) + 0.01, 0,
+                         { stepHeight = step })
+        run(w, m, 10, 0, 0)
+        local x0 = m:getPosition()
+        local x1 = run(w, m, 30, 0.05, 0)
+        return x1 - x0
+      end
+      for _, step in ipairs { 0, 0.3 } do
+        assert.is_true(climb(1, step) < 1e-6, "friction 1, stepHeight " .. step .. ": " .. climb(1, step))
+        local free, half = climb(0, step), climb(0.5, step)
+        assert.is_true(free > 1, "friction 0: " .. free)
+        assert.is_true(H.near(half, free / 2, 1e-3), ("friction 0.5: %g against %g"):format(half, free))
+      end
+    end)
+
     it("does not step from the air (no ground within the probe's two skins)", function()
       local w = H.world(H.floor { size = 40 }, H.box { min = { 1, 0, -5 }, max = { 6, 0.25, 5 } })
       local m = cs.newMover { radius = 0.5, position = { 0.45, 0.52, 0 } }   -- 2 cm up: 4 skins
