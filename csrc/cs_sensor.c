@@ -242,7 +242,13 @@ cs_Status cs_sensors_track(cs_Sensor *const *sensors, size_t nsensors, uint64_t 
   for (i = 0; i < nsensors; i++) {
     const cs_Sensor *sn = sensors[i];
     int inside;
-    if (!(sn->layers & m->collides_with)) continue;
+    if (!(sn->layers & m->collides_with)) {
+      /* no longer tracked (a layers or collidesWith change): a mover it
+      ** held leaves it now, so that enters and exits pair up (found by an
+      ** independent tester: tracking stopped with no exit) */
+      if (was_inside(world, m, sn) && (s = cs_sensor_push_event(sc, sn, 0, 0.0)) != CS_OK) return s;
+      continue;
+    }
     inside = was_inside(world, m, sn);
     if ((s = cs_sensor_track(sn, sc->path, sc->len, sc->npath, &inside, sc)) != CS_OK) return s;
     if (!inside) continue;
@@ -257,10 +263,12 @@ cs_Status cs_sensors_track(cs_Sensor *const *sensors, size_t nsensors, uint64_t 
   return CS_OK;
 }
 
-/* The mover's memory by ids: s is read for its ids only. */
+/* The mover's memory by ids, for a sensor it tracks now (its layers
+** meeting the mover's collides_with, as API.md says; a change of either
+** since the call counts at once). */
 int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s) {
   size_t i;
-  if (m->world != s->world_id) return 0;
+  if (m->world != s->world_id || !(s->layers & m->collides_with)) return 0;
   for (i = 0; i < m->ninside; i++)
     if (m->inside[i].id == s->id) return 1;
   return 0;

@@ -977,7 +977,10 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   /* its side of the bodies' triangles holds while none moved since, and
   ** the mover was not teleported (a teleport is taken as meant) */
   set->side_ref = set->last_safe && m->safe_version == w->version ? &m->last_safe : NULL;
-  if (sc->shared ? any_sensor(w, m->collides_with) : cs_world_prepare_sensors(w, m->collides_with)) {
+  /* the path is recorded for the sensors the mover tracks, and for those
+  ** it was inside of and no longer tracks (it leaves them at the start) */
+  if ((sc->shared ? any_sensor(w, m->collides_with) : cs_world_prepare_sensors(w, m->collides_with)) ||
+      (m->ninside && m->world == w->id)) {
     set->sensors = w->sensors;
     set->nsensors = w->nsensors;
     set->world = w->id;

@@ -152,6 +152,31 @@ describe("Sensor", function()
       w:collideAndSlide(m, -2, 0, 0)
       assert_events(m, { { s, "enter", 0.5 } })
     end)
+
+    -- found by an independent tester: isInside still said true after the
+    -- layers stopped meeting, and the next call dropped the sensor with no
+    -- exit, so a script pairing enters with exits got out of step
+    it("leaves a sensor it no longer tracks: isInside false at once, an exit at t = 0 on the next call", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(box(-1, -1, -1, 1, 1, 1))
+      local m = cs.newMover { radius = 0.2, collidesWith = 1 }
+      w:collideAndSlide(m, 0, 0, 0)
+      assert_events(m, { { s, "enter", 0 } })
+      assert.is_true(m:isInside(s))
+      s.layers = 2
+      assert.is_false(m:isInside(s))
+      w:collideAndSlide(m, 0.1, 0, 0)
+      assert_events(m, { { s, "exit", 0 } })
+      w:collideAndSlide(m, 0.1, 0, 0)
+      assert.are.equal(0, m:sensorEventCount())
+      m.collidesWith = 3
+      assert.is_false(m:isInside(s))      -- not known inside until a call says so
+      w:collideAndSlide(m, 0.1, 0, 0)
+      assert_events(m, { { s, "enter", 0 } })
+      assert.is_true(m:isInside(s))
+      m.collidesWith = 1
+      assert.is_false(m:isInside(s))
+    end)
   end)
 
   describe("with the character controller", function()
