@@ -276,6 +276,39 @@ describe("Character", function()
     end)
   end)
 
+  -- found by an independent tester: a paused frame (dt = 0) left the last
+  -- update's crossings in sensorEvents, and a game that read them each frame
+  -- counted one crossing once per paused frame
+  describe("when paused (dt = 0)", function()
+    local function crossing()
+      local world = scene()
+      local zone = world:addSensor(cs.newMesh(cs.box(0.5, 0, -5, 0.52, 3, 5)))   -- a checkpoint line
+      local ch = standing(world)
+      local n = 0
+      repeat n = n + 1; ch:update(world, DT, { x = 1 }) until #ch.sensorEvents > 0 or n > 200
+      assert.are.equal(zone, ch.sensorEvents[1].sensor)
+      return world, ch
+    end
+
+    it("lists no sensor events (character:update)", function()
+      local world, ch = crossing()
+      local listed, x = ch.sensorEvents, ch.position[1]
+      local n = #listed
+      ch:update(world, 0, { x = 1 })
+      assert.are.same({}, ch.sensorEvents)
+      assert.are.equal(n, #listed)                -- the last update's list is left as it was
+      assert.are.equal(x, ch.position[1])
+      ch:update(world, 0, { x = 1 })
+      assert.are.same({}, ch.sensorEvents)
+    end)
+
+    it("lists no sensor events (cs.updateCharacters)", function()
+      local world, ch = crossing()
+      cs.updateCharacters(world, { ch }, 0)
+      assert.are.same({}, ch.sensorEvents)
+    end)
+  end)
+
   describe("when given bad values", function()
     it("names the setting in newCharacter", function()
       assert.are.equal("bad argument #1 to 'newCharacter' (walkSpeed must be a number >= 0, got -1)",

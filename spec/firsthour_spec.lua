@@ -80,6 +80,55 @@ describe("the builder checks its arguments at the call", function()
     unchanged()
   end)
 
+  -- found by an independent tester: a missing index was taken (ipairs
+  -- stopped at the nil), a hole in add's arrays dropped what followed it, and
+  -- a coordinate past 1e30 failed only at builder:mesh(), too late to mend
+  it("a face given fewer than three indices", function()
+    assert.matches("bad argument #3 to 'face' %(c must be a number, got nil%)",
+      errorOf(function() b:face(1, 2) end))
+    assert.matches("bad argument #1 to 'face' %(a must be a number, got nil%)",
+      errorOf(function() b:face() end))
+    assert.matches("bad argument #1 to 'face' %(a must be a number, got nil%)",
+      errorOf(function() b:face(nil, 2, 3) end))
+    unchanged()
+    assert.equal(12, b:mesh():triangleCount())
+  end)
+
+  it("holes in add's arrays, in newMesh's words on every Lua", function()
+    local V = { 0, 0, 0, 1, 0, 0, 0, 1, 0 }
+    local msg = "bad argument #2 to 'add' (index array has a hole at 4 (element 5 is set))"
+    local e = errorOf(function() b:add(V, { 1, 2, 3, nil, 2, 3 }) end)
+    assert.is_truthy(e:find(msg, 1, true), e)
+    local ix = { 1, 2, 3 }
+    ix[5], ix[6] = 2, 3
+    e = errorOf(function() b:add(V, ix) end)
+    assert.is_truthy(e:find(msg, 1, true), e)
+    assert.is_truthy(select(2, pcall(cs.newMesh, V, ix)):find("index array has a hole at 4 (element 5 is set)", 1, true))
+    local v2 = { 0, 0, 0, 1, 0, 0, 0, 1, 0 }
+    v2[11], v2[12] = 5, 5
+    e = errorOf(function() b:add(v2, { 1, 2, 3 }) end)
+    assert.is_truthy(e:find("bad argument #1 to 'add' (vertex array has a hole at 10 (element 11 is set))", 1, true), e)
+    unchanged()
+  end)
+
+  it("coordinates past the core's 1e30, at the call", function()
+    assert.matches("bad argument #1 to 'vertex' %(x is out of range %(|x| > 1e30%), got 1e%+31%)",
+      errorOf(function() b:vertex(1e31, 0, 0) end))
+    assert.matches("bad argument #9 to 'triangle' %(cz is out of range %(|cz| > 1e30%), got 1e%+300%)",
+      errorOf(function() b:triangle(0, 0, 0, 1, 0, 0, 0, 0, 1e300) end))
+    assert.matches("bad argument #12 to 'quad' %(z4 is out of range %(|z4| > 1e30%), got %-1e%+31%)",
+      errorOf(function() b:quad(0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, -1e31) end))
+    assert.matches("bad argument #4 to 'box' %(maxx is out of range %(|maxx| > 1e30%), got 1e%+31%)",
+      errorOf(function() b:box(0, 0, 0, 1e31, 1, 1) end))
+    assert.matches("bad argument #1 to 'box' %(minx is out of range %(|minx| > 1e30%), got %-1e%+31%)",
+      errorOf(cs.box, -1e31, 0, 0, 1, 1, 1))
+    assert.matches("bad argument #1 to 'add' %(vertex 2: y is out of range %(|y| > 1e30%), got 2e%+30%)",
+      errorOf(function() b:add({ 0, 0, 0, 1, 2e30, 0, 0, 0, 1 }, { 1, 2, 3 }) end))
+    unchanged()
+    b:vertex(1e30, -1e30, 0)                      -- the range's ends are in it
+    assert.equal(9, b.nv)
+  end)
+
   it("a dot for a colon names the fix", function()
     assert.matches("bad argument #1 to 'box' %(collideslide.Builder expected, got number: "
       .. "call it with a colon, builder:box%(", errorOf(function() b.box(1, 1, 1, 2, 2, 2) end))
@@ -120,6 +169,34 @@ describe("the SVG helper checks its arguments at the call", function()
     assert.equal(0, #doc.items)
     doc:circle(1, 2, 3, { fill = "red" })
     assert.equal('<circle cx="1.00" cy="2.00" r="3.00" fill="red"/>', doc.items[1])
+  end)
+
+  -- found by an independent tester: NaN and inf went into the SVG as "nan",
+  -- "-nan" or "inf" (doc:line refused them), and a page 1e300 wide failed in
+  -- string.format (5.3, 5.4) or was written -9223372036854775808 wide
+  it("refuses NaN, inf and pages too large for %d", function()
+    local doc = svg.new(100, 100)
+    assert.matches("bad argument #1 to 'polygon' %(points%[3%] is NaN%)",
+      errorOf(function() doc:polygon({ 0, 0, 0 / 0, 1, 1, 1 }) end))
+    assert.matches("bad argument #1 to 'polyline' %(points%[3%] is inf%)",
+      errorOf(function() doc:polyline({ 0, 0, math.huge, 1 }) end))
+    local e = errorOf(function() doc:polyline({ 0, 0, nil, 1 }) end)
+    assert.is_truthy(e:find("bad argument #1 to 'polyline' (points has a hole at 3 (element 4 is set))", 1, true), e)
+    local view = svg.view(0, 0, 100, 100, 0, 0, 1, 1)
+    local V, I = { 0, 0, 0, 1, 0, 0, 0, 1, 0 }, { 1, 2, 3 }
+    assert.matches("bad argument #4 to 'mesh' %(project must return finite numbers u, v, got NaN, 0 %(vertex 1%)%)",
+      errorOf(function() doc:mesh(view, V, I, function(_, y) return 0 / 0, y end) end))
+    assert.matches("bad argument #1 to 'mesh' %(view must return finite numbers x, y, got inf, 0 %(vertex 1%)%)",
+      errorOf(function() doc:mesh(function(_, v) return 1 / 0, v end, V, I,
+        function(x, y) return x, y end) end))
+    assert.matches("bad argument #3 to 'mesh' %(index array has a hole at 3 %(element 4 is set%)%)",
+      errorOf(function() doc:mesh(view, V, { 1, 2, nil, 1, 2, 3 }, function(x, y) return x, y end) end))
+    assert.equal(0, #doc.items)
+    assert.matches("bad argument #1 to 'new' %(width is out of range %(> 2147483647%), got 1e%+300%)",
+      errorOf(svg.new, 1e300, 100))
+    assert.matches("bad argument #2 to 'new' %(height is out of range %(> 2147483647%), got 3000000000%)",
+      errorOf(svg.new, 100, 3e9))
+    assert.matches('width="2147483647" height="1"', svg.new(2147483647, 1):tostring())
   end)
 end)
 
@@ -390,6 +467,9 @@ describe("world:raycastDir", function()
     if math.type then   -- Lua 5.3+: integers, whose squares wrap
       assert.equal(10, (world:raycastDir(0, 10, 0, 0, math.tointeger(-2 ^ 32), 0, 100)))
       assert.equal(10, (world:raycastDir(0, 10, 0, 0, -3100000000, 0, 100)))
+      -- math.abs(math.mininteger) is math.mininteger: it was "direction is zero"
+      assert.equal(10, (world:raycastDir(0, 10, 0, 0, math.mininteger, 0, 100)))
+      assert.near(5 * math.sqrt(2), (world:raycastDir(0, 5, 0, math.mininteger, math.mininteger, 0, 100)), 1e-12)
     end
   end)
 end)
@@ -486,6 +566,39 @@ describe("cs.draw", function()
     assert.equal(4, #cs.draw.FORMAT)
     assert.matches("bad argument #1 to 'triangles' %(a collideslide.Mesh, Body or Sensor, or flat vertex and index arrays expected, got number%)",
       errorOf(cs.draw.triangles, 1))
+    -- a hole, on every Lua (LuaJIT's # stopped at it: one triangle drawn)
+    local e = errorOf(cs.draw.triangles, { 0, 0, 0, 1, 0, 0, 0, 1, 0 }, { 1, 2, 3, nil, 2, 3 })
+    assert.is_truthy(e:find("bad argument #2 to 'triangles' (index array has a hole at 4 (element 5 is set))", 1, true), e)
+  end)
+
+  -- found by an independent tester: a mirrored body's triangles were drawn
+  -- with their backs to the front (reversed winding, normals inward)
+  it("keeps a mirrored body's front faces in front", function()
+    local mb = cs.newBuilder():triangle(0, 0, 0, 1, 0, 0, 0, 0, -1)   -- front face +y
+    local mesh = mb:mesh { backfaces = "ignore" }
+    for _, s in ipairs { { 1, 1, 1 }, { -1, 1, 1 }, { 1, 1, -1 }, { -1, -1, 1 }, { -1, -1, -1 } } do
+      local w = cs.newWorld()
+      local mirrored = w:add(mesh, 0, 0, 0, 0, 0, 0, 1, s[1], s[2], s[3])
+      local v = cs.draw.triangles(mirrored)
+      local up = s[2]                             -- where the core's one-sided ray finds the front
+      assert.is_truthy(w:raycast(0.25 * s[1], 2 * up, -0.25 * s[3], 0, -4 * up, 0))
+      assert.same({ 0, up, 0 }, { v[1][6] + 0, v[1][7] + 0, v[1][8] + 0 })
+      local a, p, q = v[1], v[2], v[3]            -- counter-clockwise from the front
+      local ny = (p[3] - a[3]) * (q[1] - a[1]) - (p[1] - a[1]) * (q[3] - a[3])
+      assert.is_true(ny * up > 0)
+      assert.same(v, cs.draw.triangles(mesh, mirrored))
+    end
+    -- a box stays outward-facing, mirrored by a matrix too
+    local box = cs.newMesh(cs.box(-1, -1, -1, 1, 1, 1))
+    local w = cs.newWorld()
+    local body = w:add(box, { -2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1 })
+    local v = cs.draw.triangles(body)
+    for i = 1, #v, 3 do
+      local c = (v[i][1] + v[i + 1][1] + v[i + 2][1]) / 3 - 5
+      local dot = v[i][6] * c + v[i][7] * (v[i][2] + v[i + 1][2] + v[i + 2][2]) / 3
+        + v[i][8] * (v[i][3] + v[i + 1][3] + v[i + 2][3]) / 3
+      assert.is_true(dot > 0)
+    end
   end)
 
   it("draws movers and contacts", function()
@@ -515,8 +628,13 @@ describe("cs.draw", function()
     assert.near(c[1][2] + 1, c[1][5], 1e-12)                        -- along the floor's normal
     assert.matches("bad argument #1 to 'outline' %(collideslide.Mover or collideslide.Character expected, got number%)",
       errorOf(cs.draw.outline, 5))
-    assert.matches("bad argument #2 to 'ellipsoid' %(segments must be an integer in 3%.%.65536, got 2%)",
+    assert.matches("bad argument #2 to 'ellipsoid' %(segments must be an integer in 3%.%.256, got 2%)",
       errorOf(cs.draw.ellipsoid, ch, 2))
+    -- (65536 asked for 8.6e9 tables: found by an independent tester)
+    assert.matches("bad argument #2 to 'ellipsoid' %(segments must be an integer in 3%.%.256, got 65536%)",
+      errorOf(cs.draw.ellipsoid, ch, 65536))
+    assert.equal(3 * 256 * 2 * (128 - 1), #cs.draw.ellipsoid(ch, 256))
+    assert.equal(2 * 65536, #cs.draw.outline(ch, 65536))
     -- (math.huge allocated without end)
     assert.matches("bad argument #2 to 'outline' %(segments must be an integer in 3%.%.65536, got inf%)",
       errorOf(cs.draw.outline, ch, math.huge))

@@ -340,13 +340,7 @@ end
 local XYZ = { "x", "y", "z" }
 
 -- check.num's number, also within +-1e30 (the core's range), as the core words it.
-local function rangedNum(v, arg, fname, name)
-  check.num(v, arg, fname, name, 2)
-  if not inRange(v) then
-    check.argerror(arg, fname, format("%s is out of range (|%s| > 1e30), got %s", name, name,
-      check.num2str(v)), 2)
-  end
-end
+local rangedNum = check.coord
 
 -- self must be a character: a dot for a colon (ch.update(world, dt)) is named.
 local function checkSelf(self, fname, usage)
@@ -654,6 +648,12 @@ local function endUpdate(self, x, y, z, on)
   end
 end
 
+-- An update with dt = 0 moves nothing and crosses no sensor: its list is
+-- empty (a new one, when the last update had any).
+local function noEvents(self)
+  if #self.sensorEvents > 0 then self.sensorEvents = {} end
+end
+
 --[[
 character:update(world, dt, input): one frame of dt seconds. input: { x, z in
 -1..1 (the move direction, normalised when longer than 1; turned by yaw about up),
@@ -678,7 +678,7 @@ function Character:update(world, dt, input)
   if ierr then check.argerror(4, "update", ierr) end
   local err = self:_sync()
   if err then error("character:update: " .. err, 2) end
-  if dt == 0 then return end
+  if dt == 0 then noEvents(self); return end
   local wx, wy, wz, gx, gy, gz = beginUpdate(self, dt, input)
   if not wx then error("character:update: " .. wy, 2) end
   endUpdate(self, world:collideAndSlide(self.mover, wx, wy, wz, gx, gy, gz))
@@ -751,7 +751,7 @@ local function updateMany(world, chars, dt, inputs)
     LISTED[c] = stamp
   end
   if dt == 0 or n == 0 then
-    for i = 1, n do chars[i]:_apply() end
+    for i = 1, n do chars[i]:_apply(); noEvents(chars[i]) end
     return
   end
   if loop then

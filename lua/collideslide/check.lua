@@ -74,6 +74,27 @@ function check.nums(first, fname, names, ...)
   end
 end
 
+--- check.coord(v, arg, fname, name [, depth]) -> v: check.num's number, also
+-- within +-1e30 (the core's range), in the core's words ("x is out of range
+-- (|x| > 1e30), got 1e+31").
+function check.coord(v, arg, fname, name, depth)
+  depth = (depth or 1) + 1
+  check.num(v, arg, fname, name, depth)
+  if v > 1e30 or v < -1e30 then
+    argerror(arg, fname, format("%s is out of range (|%s| > 1e30), got %s", name, name,
+      check.num2str(v)), depth)
+  end
+  return v
+end
+
+--- check.coords(first, fname, names, ...): check.nums, each also within
+-- +-1e30 (check.coord).
+function check.coords(first, fname, names, ...)
+  for i = 1, #names do
+    check.coord((select(i, ...)), first + i - 1, fname, names[i], 2)
+  end
+end
+
 --- check.self(self, mt, fname, what, usage [, depth]): self must have the
 -- metatable mt; otherwise the message names a dot used for a colon.
 function check.self(self, mt, fname, what, usage, depth)
@@ -94,6 +115,8 @@ function check.flatMesh(fname, v, ix, varg, iarg, depth)
   if check.tname(ix) ~= "table" then
     argerror(iarg, fname, "indices: table expected, got " .. check.tname(ix), depth)
   end
+  check.hole(v, varg, fname, "vertex array", depth)
+  check.hole(ix, iarg, fname, "index array", depth)
   local nv = floor(#v / 3)
   if #ix % 3 ~= 0 then argerror(iarg, fname, format("index count %d is not a multiple of 3", #ix), depth) end
   for k = 1, #ix do
@@ -129,6 +152,17 @@ function check.firstHole(t, len)
     if past and (j == nil or key < j) then j = key end   -- (an inf key is none)
   end
   if j ~= nil then return k, j end
+end
+
+--- check.hole(t, arg, fname, what [, depth]): raises "<what> has a hole at k
+-- (element j is set)" (check.firstHole, past the border # found), as the C
+-- module's hole_fail words it; returns when t has no hole.
+function check.hole(t, arg, fname, what, depth)
+  local k, j = check.firstHole(t, #t)
+  if k then
+    argerror(arg, fname, format("%s has a hole at %s (element %s is set)", what,
+      check.num2str(k), check.num2str(j)), (depth or 1) + 1)
+  end
 end
 
 --- check.leastUnknown(t, known) -> the least key of t (read raw) that

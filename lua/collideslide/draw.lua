@@ -58,12 +58,16 @@ local PLACED = { ["collideslide.Body"] = true, ["collideslide.Sensor"] = true }
 local function eachTriangle(fname, a, b, fn)
   if PLACED[tname(a)] and b == nil then a, b = a:getMesh(), a end
   if tname(a) == "collideslide.Mesh" then
-    local m
+    local m, mirrored
     if b ~= nil then
       if not PLACED[tname(b)] then
         argerror(2, fname, "collideslide.Body, collideslide.Sensor or nil expected, got " .. tname(b), 2)
       end
       m = { b:getTransform() }
+      -- a mirroring transform (determinant < 0) keeps the mesh's front faces
+      -- in front (as the core's one-sided tests do): two corners swap
+      mirrored = m[1] * (m[6] * m[11] - m[7] * m[10]) - m[5] * (m[2] * m[11] - m[3] * m[10])
+        + m[9] * (m[2] * m[7] - m[3] * m[6]) < 0
     end
     local function at(i)
       local x, y, z = a:getVertex(i)
@@ -73,6 +77,7 @@ local function eachTriangle(fname, a, b, fn)
     end
     for t = 1, a:triangleCount() do
       local i, j, k = a:getTriangle(t)
+      if mirrored then j, k = k, j end
       local ax, ay, az = at(i)
       local bx, by, bz = at(j)
       local cx, cy, cz = at(k)
@@ -145,22 +150,25 @@ local function rotate(qx, qy, qz, qw, x, y, z)
     z + qw * tz + (qx * ty - qy * tx)
 end
 
-local MAX_SEGMENTS = 65536
+-- The most segments: an outline makes 2 numbers a segment, an ellipsoid
+-- 2 segments^2 vertex tables (256: 131,072 tables, a tenth of a second; 65536
+-- would ask for 8.6e9).
+local MAX_OUTLINE, MAX_ELLIPSOID = 65536, 256
 
-local function segmentsArg(s, fname, default)
+local function segmentsArg(s, fname, default, max)
   if s == nil then return default end
-  if type(s) ~= "number" or s ~= floor(s) or s < 3 or s > MAX_SEGMENTS then
-    argerror(2, fname, format("segments must be an integer in 3..%d, got %s", MAX_SEGMENTS,
+  if type(s) ~= "number" or s ~= floor(s) or s < 3 or s > max then
+    argerror(2, fname, format("segments must be an integer in 3..%d, got %s", max,
       type(s) == "number" and check.num2str(s) or tname(s)), 2)
   end
   return s
 end
 
 --- draw.ellipsoid(mover [, segments]) -> list of draw.FORMAT vertices: the
--- mover's ellipsoid (with its orientation), `segments` (default 16) around.
+-- mover's ellipsoid (with its orientation), `segments` (default 16, 3..256) around.
 function draw.ellipsoid(m, segments)
   m = moverOf(m, "ellipsoid")
-  local sides = segmentsArg(segments, "ellipsoid", 16)
+  local sides = segmentsArg(segments, "ellipsoid", 16, MAX_ELLIPSOID)
   local rings = math.max(2, floor(sides / 2))
   local px, py, pz = m:getPosition()
   local rx, ry, rz = m:getRadius()
@@ -185,10 +193,11 @@ function draw.ellipsoid(m, segments)
 end
 
 --- draw.outline(mover [, segments]) -> {x1, z1, x2, z2, ...}: the mover's
--- ellipse from above (radii rx and rz; its orientation is not drawn).
+-- ellipse from above (radii rx and rz; its orientation is not drawn), `segments`
+-- (default 24, 3..65536) points.
 function draw.outline(m, segments)
   m = moverOf(m, "outline")
-  local sides = segmentsArg(segments, "outline", 24)
+  local sides = segmentsArg(segments, "outline", 24, MAX_OUTLINE)
   local px, _, pz = m:getPosition()
   local rx, _, rz = m:getRadius()
   local out = {}

@@ -70,7 +70,7 @@ local function build(core)
   -- min <= max on each axis of a box given from argument arg on.
   local function checkBox(arg, fname, minx, miny, minz, maxx, maxy, maxz)
     local v = { minx, miny, minz, maxx, maxy, maxz }
-    for i = 1, 6 do check.num(v[i], arg + i - 1, fname, BOX[i], 2) end
+    for i = 1, 6 do check.coord(v[i], arg + i - 1, fname, BOX[i], 2) end
     local lo, hi = { minx, miny, minz }, { maxx, maxy, maxz }
     for i = 1, 3 do
       if hi[i] < lo[i] then
@@ -108,7 +108,7 @@ local function build(core)
   --- builder:vertex(x, y, z) -> the new vertex's 1-based index.
   function Builder:vertex(x, y, z)
     checkBuilder(self, "vertex", "(x, y, z)")
-    check.nums(2, "vertex", XYZ, x, y, z)
+    check.coords(2, "vertex", XYZ, x, y, z)
     local i = addVertex(self, x, y, z)
     return i
   end
@@ -117,9 +117,9 @@ local function build(core)
   -- a tag (default 0). Returns the builder.
   function Builder:face(a, b, c, tag)
     checkBuilder(self, "face", "(a, b, c [, tag])")
-    local n = self.nv
-    for i, v in ipairs { a, b, c } do
-      local name = ({ "a", "b", "c" })[i]
+    local n, abc = self.nv, { a, b, c }
+    for i = 1, 3 do                               -- (not ipairs: it stops at a nil)
+      local v, name = abc[i], ({ "a", "b", "c" })[i]
       check.int(v, i + 1, "face", name)
       if v < 1 or v > n then
         check.argerror(i + 1, "face", format("vertex index %s out of range 1..%d%s", check.num2str(v), n,
@@ -134,7 +134,7 @@ local function build(core)
   -- the side from which a b c is counter-clockwise. Returns the builder.
   function Builder:triangle(ax, ay, az, bx, by, bz, cx, cy, cz, tag)
     checkBuilder(self, "triangle", "(ax, ay, az, bx, by, bz, cx, cy, cz [, tag])")
-    check.nums(2, "triangle", TRI, ax, ay, az, bx, by, bz, cx, cy, cz)
+    check.coords(2, "triangle", TRI, ax, ay, az, bx, by, bz, cx, cy, cz)
     tag = checkTag(tag, 11, "triangle")
     addFace(self, addVertex(self, ax, ay, az), addVertex(self, bx, by, bz),
       addVertex(self, cx, cy, cz), tag)
@@ -146,7 +146,7 @@ local function build(core)
   -- coplanar. Returns the builder.
   function Builder:quad(x1, y1, z1, x2, y2, z2, x3, y3, z3, x4, y4, z4, tag)
     checkBuilder(self, "quad", "(x1, y1, z1, ... x4, y4, z4 [, tag])")
-    check.nums(2, "quad", QUAD, x1, y1, z1, x2, y2, z2, x3, y3, z3, x4, y4, z4)
+    check.coords(2, "quad", QUAD, x1, y1, z1, x2, y2, z2, x3, y3, z3, x4, y4, z4)
     tag = checkTag(tag, 14, "quad")
     local a, b = addVertex(self, x1, y1, z1), addVertex(self, x2, y2, z2)
     local c, d = addVertex(self, x3, y3, z3), addVertex(self, x4, y4, z4)
@@ -215,6 +215,8 @@ local function build(core)
     if tags ~= nil and check.tname(tags) ~= "table" then
       check.argerror(4, "add", "table or nil expected, got " .. check.tname(tags))
     end
+    check.hole(vertices, 2, "add", "vertex array")
+    check.hole(indices, 3, "add", "index array")
     local nv, ni = #vertices, #indices
     if nv % 3 ~= 0 then
       check.argerror(2, "add", format("flat vertex array has %d numbers, not a multiple of 3", nv))
@@ -222,7 +224,14 @@ local function build(core)
     if ni % 3 ~= 0 then
       check.argerror(3, "add", format("index count %d is not a multiple of 3", ni))
     end
-    for i = 1, nv do element(vertices, i, 2, "add", "vertices") end
+    for i = 1, nv do
+      local v = element(vertices, i, 2, "add", "vertices")
+      if v > 1e30 or v < -1e30 then                -- (newMesh's words)
+        local c = XYZ[(i - 1) % 3 + 1]
+        check.argerror(2, "add", format("vertex %d: %s is out of range (|%s| > 1e30), got %s",
+          floor((i + 2) / 3), c, c, check.num2str(v)))
+      end
+    end
     for i = 1, ni do
       local v = element(indices, i, 3, "add", "indices")
       if v ~= floor(v) or v < 1 or v > nv / 3 then
@@ -321,14 +330,6 @@ local function build(core)
   local ORIGIN = { "ox", "oy", "oz" }
   local DIR = { "dx", "dy", "dz" }
 
-  -- raycastDir's origin coordinate i (argument arg) within the core's 1e30.
-  local function in_range(v, arg, i)
-    if v > 1e30 or v < -1e30 then
-      check.argerror(arg, "raycastDir", ORIGIN[i] .. " is out of range (|" .. ORIGIN[i] .. "| > 1e30), got "
-        .. check.num2str(v), 2)
-    end
-  end
-
   --- world:raycastDir(ox, oy, oz, dx, dy, dz, maxDistance [, mask]) -> distance,
   -- px, py, pz, nx, ny, nz, triangle, body, tag, or nil: the first triangle hit by
   -- the ray from o along the direction d (any length but 0) within maxDistance.
@@ -344,9 +345,7 @@ local function build(core)
     check.nums(2, "raycastDir", ORIGIN, ox, oy, oz)
     check.nums(5, "raycastDir", DIR, dx, dy, dz)
     check.num(maxDistance, 8, "raycastDir", "maxDistance")
-    in_range(ox, 2, 1)
-    in_range(oy, 3, 2)
-    in_range(oz, 4, 3)
+    check.coords(2, "raycastDir", ORIGIN, ox, oy, oz)     -- (the core's 1e30)
     if maxDistance < 0 or maxDistance > 1e30 then
       check.argerror(8, "raycastDir", (maxDistance < 0 and "maxDistance must be >= 0, got "
         or "maxDistance is out of range (> 1e30), got ") .. check.num2str(maxDistance))
@@ -357,8 +356,10 @@ local function build(core)
         .. (type(mask) == "number" and check.num2str(mask) or check.tname(mask)))
     end
     -- the length without overflow or underflow (1e200, 1e-200, and Lua 5.3
-    -- integers, whose squares wrap): scaled by the largest component
-    local big = math.max(math.abs(dx), math.abs(dy), math.abs(dz)) + 0.0
+    -- integers, whose squares wrap): in floats (math.abs(math.mininteger) is
+    -- math.mininteger), scaled by the largest component
+    dx, dy, dz = dx + 0.0, dy + 0.0, dz + 0.0
+    local big = math.max(math.abs(dx), math.abs(dy), math.abs(dz))
     if big == 0 then
       check.argerror(5, "raycastDir", "direction is zero (dx, dy, dz give the ray's direction)")
     end

@@ -34,21 +34,26 @@ local function checkPoints(p, arg, fname)
   if check.tname(p) ~= "table" then
     check.argerror(arg, fname, "points must be a flat array {x1, y1, x2, y2, ...}, got " .. check.tname(p), 2)
   end
+  check.hole(p, arg, fname, "points", 2)
   if #p % 2 ~= 0 then
     check.argerror(arg, fname, format("points has %d numbers, not an even count", #p), 2)
   end
-  for i = 1, #p do
-    if type(p[i]) ~= "number" then
-      check.argerror(arg, fname, format("points[%d] must be a number, got %s", i, check.tname(p[i])), 2)
-    end
-  end
+  for i = 1, #p do check.num(p[i], arg, fname, format("points[%d]", i), 2) end   -- (no NaN, no inf)
 end
+
+-- The most pixels across: the page size goes through %d.
+local MAX_SIZE = 2147483647
 
 --- svg.new(width, height) -> an empty document of that many pixels.
 function svg.new(width, height)
   check.nums(1, "new", { "width", "height" }, width, height)
   if width <= 0 or height <= 0 then
     check.argerror(width <= 0 and 1 or 2, "new", "width and height must be > 0")
+  end
+  if width > MAX_SIZE or height > MAX_SIZE then
+    local name = width > MAX_SIZE and "width" or "height"
+    check.argerror(name == "width" and 1 or 2, "new", format("%s is out of range (> %d), got %s",
+      name, MAX_SIZE, check.num2str(name == "width" and width or height)))
   end
   return setmetatable({ width = width, height = height, items = {} }, Doc)
 end
@@ -203,7 +208,17 @@ function Doc:mesh(view, vertices, indices, project, style)
         check.argerror(5, "mesh", format("project must return two numbers u, v, got %s, %s",
           check.tname(u), check.tname(v)))
       end
-      p[2 * k + 1], p[2 * k + 2] = view(u, v)
+      if u - u ~= 0 or v - v ~= 0 then
+        check.argerror(5, "mesh", format("project must return finite numbers u, v, got %s, %s (vertex %d)",
+          check.num2str(u), check.num2str(v), indices[t + k]))
+      end
+      local px, py = view(u, v)
+      if type(px) ~= "number" or type(py) ~= "number" or px - px ~= 0 or py - py ~= 0 then
+        check.argerror(2, "mesh", format("view must return finite numbers x, y, got %s, %s (vertex %d)",
+          type(px) == "number" and check.num2str(px) or check.tname(px),
+          type(py) == "number" and check.num2str(py) or check.tname(py), indices[t + k]))
+      end
+      p[2 * k + 1], p[2 * k + 2] = px, py
     end
     self:polygon(p, style)
   end
