@@ -112,6 +112,10 @@
 ** edge is pushed sideways along the offset; 1e-15: a centre 1e-8 off it is
 ** no longer pushed out the shortest way, sideways). */
 #define AWAY_MIN_D2 1e-18
+/* inside_faces: a triangle met by the segment from the centre to its foot
+** on another triangle before this share of its length is between them (the
+** foot's own triangle's neighbours meet it at its end) */
+#define INSIDE_EPS 1e-9
 /* depenetrate: a last safe place nearer than this (squared, e-space) is
 ** where the mover still is: something moved into it, and the safe place
 ** says nothing of which side it came from. Pinned by the door and lift
@@ -617,13 +621,59 @@ static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc) {
 
 enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
 
+/* The faces a push out must take the centre in front of: the triangles
+** the mover overlaps from behind over their face (the centre's foot on
+** the triangle), with no other triangle between the centre and that foot.
+** The centre is then in the solid they bound, as a body moved onto the
+** mover by more than its radius leaves it (or a mesh edit raising a floor
+** past a rider's centre); a push deeper in ends clear of every surface yet
+** inside the solid, where later calls see free space and the mover stays
+** for good (found by an independent tester: a block moved 0.6 a call into
+** a sphere of radius 0.5 swallowed it in about half the cases, and a
+** rider fell through a slab whose top was raised past its centre). The
+** way out is to the front of one of them, as crosses_wrong_way's rules
+** say (in_front_of). Returns
+** their count (at most MAX_INSIDE). */
+#define MAX_INSIDE 8
+static int inside_faces(const Slide *s, const cs_TriES **out) {
+  int n = 0;
+  size_t i, j;
+  for (i = 0; i < s->ntris && n < MAX_INSIDE; i++) {
+    const cs_TriES *t = &s->tris[i];
+    cs_Vec3 away, foot;
+    double pd = v3_dot(t->n, s->pos) + t->d, at;
+    int feature, between = 0;
+    if (!(pd < 0) || !overlaps(t, s->pos, &away)) continue;
+    foot = cs_closest_on_triangle(s->pos, t->a, t->b, t->c, &feature);
+    if (feature != 0) continue;
+    for (j = 0; j < s->ntris && !between; j++)
+      between = j != i && s->tris[j].response != CS_RESPONSE_CROSS &&
+                cs_ray_triangle(s->pos, v3_sub(foot, s->pos), s->tris[j].a, s->tris[j].b,
+                                s->tris[j].c, 1.0, &at) && at < 1.0 - INSIDE_EPS;
+    if (!between) out[n++] = t;
+  }
+  return n;
+}
+
+/* Is p out of the solid the faces (inside_faces) bound: in front of one of
+** them (as it is past a convex solid's face; a mover in a block on a floor
+** overlaps the block's bottom from behind too, and leaves by its side)?
+** True without faces. */
+static int in_front_of(cs_Vec3 p, const cs_TriES *const *faces, int n) {
+  int k;
+  for (k = 0; k < n; k++)
+    if (v3_dot(faces[k]->n, p) + faces[k]->d > 0) return 1;
+  return n == 0;
+}
+
 /* The shortest straight push (in world units) out of everything along one
 ** of the candidate directions cand[0..nc) (cand[0] up, which standing
 ** movers prefer, so that recovery never creeps downhill), free within the
 ** reach and crossing no surface the wrong way for safe (crosses_wrong_way);
 ** moves the mover there, a skin beyond when that is free too. Returns 1
 ** when it found one. */
-static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const cs_Vec3 *safe) {
+static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const cs_Vec3 *safe,
+                    const cs_TriES *const *inside, int ninside) {
   cs_Vec3 best_u = v3(0, 0, 0), p;
   double best = HUGE_VAL, best_d = 0, up_cost = HUGE_VAL, up_d = 0;
   int k;
@@ -631,7 +681,9 @@ static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const c
     /* at most 4 radii, and never past the gathered triangles */
     double cap = fmin(s->reach / world_len(s, cand[k]), 4.0);
     double d = free_distance(s, cand[k], cap), cost;
-    if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_es(s, cand[k]), safe)) continue;
+    if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_es(s, cand[k]), safe) ||
+        !in_front_of(v3_madd(s->pos, cand[k], d), inside, ninside))
+      continue;
     cost = world_len(s, v3_scale(cand[k], d));
     if (k == 0) { up_cost = cost; up_d = d; }
     if (cost < best) { best = cost; best_d = d; best_u = cand[k]; }
@@ -658,7 +710,8 @@ static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const c
 static int depenetrate(Slide *s, int standing) {
   cs_Vec3 cand[MAX_CANDIDATES], safe_es;
   const cs_Vec3 *safe = NULL;
-  int nc = 0;
+  const cs_TriES *inside[MAX_INSIDE];
+  int nc = 0, ninside;
   size_t i;
   cand[nc++] = v3_normalize(up_es(s, 1));
   for (i = 0; i < s->ntris && nc + 3 <= MAX_CANDIDATES - LEVEL_CANDIDATES - 1; i++) {
@@ -679,12 +732,13 @@ static int depenetrate(Slide *s, int standing) {
     safe_es = cs_espace_to(s->es, *s->side_ref);
     if (v3_len2(v3_sub(safe_es, s->pos)) > SAFE_MOVED_D2) safe = &safe_es;
   }
-  if (push_out(s, cand, nc, standing, safe)) return FREED;
+  ninside = inside_faces(s, inside);
+  if (push_out(s, cand, nc, standing, safe, inside, ninside)) return FREED;
   /* the safe place is one of this world's only (issue 10): the world hands
   ** it down only then */
   if (s->last_safe && v3_len(v3_sub(*s->last_safe, s->m->pos)) <= s->reach) {
     cs_Vec3 p = cs_espace_to(s->es, *s->last_safe);
-    if (!overlaps_any(s, p)) { s->pos = p; return FREED; }
+    if (!overlaps_any(s, p) && in_front_of(p, inside, ninside)) { s->pos = p; return FREED; }
   }
   return STILL_STUCK;
 }

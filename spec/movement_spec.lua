@@ -386,6 +386,42 @@ describe("Movement", function()
       assert.is_false(m:wasStuck())
     end)
 
+    -- A body moved onto a mover by more than its radius leaves its centre in
+    -- the solid: a push deeper in ended clear of every surface yet inside,
+    -- for good (wasStuck false from the next call on); the way out is to the
+    -- front of a face the centre is behind (found by an independent tester:
+    -- about half of such pushes swallowed the mover, and a rider fell
+    -- through a slab whose top was raised past its centre).
+    it("pushes a mover out ahead of a block moved into it past its centre, never deeper in", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+      local block = w:add(cs.newMesh(cs.box(-3, 0, -1, 0, 2, 1)))   -- its +x face at its origin
+      block:setTransform(-0.5, 0.001, 0)
+      local m = cs.newMover { radius = 0.5, position = { 0.505, 0.5005, 0 } }
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+      block:setTransform(0.6, 0.001, 0)                           -- 0.095 past the centre
+      local x, y = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+      assert.is_true(m:wasStuck())
+      assert.is_true(x >= 0.6 + 0.5 and x < 0.6 + 0.52 and H.near(y, 0.5005, 1e-3), ("x = %.17g, y = %.17g"):format(x, y))
+    end)
+
+    it("puts a rider on top of a floor whose top vertices were raised past its centre", function()
+      local w = cs.newWorld()
+      local mesh = cs.newMesh(cs.box(-2, -1, -2, 2, 0, 2))
+      w:add(mesh)
+      local m = cs.newMover { radius = 0.5, position = { 0.3, 0.501, 0.2 } }
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+      for j = 1, mesh:vertexCount() do
+        local x, y, z = mesh:getVertex(j)
+        if y == 0 then mesh:setVertex(j, x, 0.75, z) end
+      end
+      local _, y = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+      assert.is_true(m:wasStuck())
+      for _ = 1, 30 do _, y = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0) end
+      assert.is_true(y >= 0.75 + 0.5 and y < 0.75 + 0.52, ("y = %.17g"):format(y))
+      assert.are.equal("ground", m:getGroundState())
+    end)
+
     it("pushes a mover that a platform moved into straight up when it stands", function()
       local w = H.world(H.floor { size = 20 })
       local m = walker(0, 0.91, 0)

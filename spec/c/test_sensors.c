@@ -141,9 +141,15 @@ static void fast_thin_crossing(void) {
   cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(0, 0, 0)}, NULL);
   check(cs_mover_sensor_event_count(m) == 0 && cs_mover_is_inside(m, s), "standing inside",
         "an event without a crossing");
-  /* layers that do not meet: no events, not inside */
+  /* layers that no longer meet: not inside at once, and the next call
+  ** leaves the sensor at t = 0 (enters and exits pair up); then nothing */
   cs_sensor_set_layers(s, 2);
   cs_mover_set(m, CS_COLLIDES_WITH, 1);
+  check(!cs_mover_is_inside(m, s), "layers", "inside a sensor it no longer tracks");
+  cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(1, 0, 0)}, NULL);
+  e0 = cs_mover_sensor_event(m, 0);
+  check(cs_mover_sensor_event_count(m) == 1 && e0->sensor == s && !e0->enter && e0->t == 0 &&
+        !cs_mover_is_inside(m, s), "layers", "no exit at t = 0");
   cs_world_collide_and_slide(w, m, (cs_Vec3[1]){V(1, 0, 0)}, NULL);
   check(cs_mover_sensor_event_count(m) == 0 && !cs_mover_is_inside(m, s), "layers", "tracked");
   cs_world_free(w);
