@@ -18,6 +18,9 @@ struct cs_Mesh {
   uint8_t *flags;         /* ntris: CS_TRI_* */
   uint32_t nverts, ntris, ndegenerate;
   int backfaces;          /* CS_BACKFACES_* */
+  int closed;             /* known closed (cs_mesh_check_closed at creation,
+                          ** up to CS_CLOSED_CHECK_MAX triangles): a solid,
+                          ** whose inside depenetration never pushes into */
   cs_Bvh bvh;
   cs_Vec3 lo, hi;         /* bounds of every vertex */
   double max_extent;      /* the largest |coordinate| a vertex edit may give:
@@ -27,6 +30,16 @@ struct cs_Mesh {
   int dirty;              /* vertices edited since the last refit */
   cs_Error err;           /* of the last failed call (cs_mesh_error) */
 };
+
+/* Is the mesh closed (every edge used as often in one direction as in the
+** other)? CS_EINVAL with bad[0..1] an open edge's vertices and *uses the
+** triangles on it; CS_ENOMEM. */
+cs_Status cs_mesh_check_closed(const cs_Mesh *m, const cs_Alloc *a, uint32_t bad[2], int *uses);
+
+/* Meshes up to this many triangles learn at creation whether they are
+** closed (cs_Mesh.closed): sorting the edges of a larger one would cost
+** more than building its tree. */
+#define CS_CLOSED_CHECK_MAX 65536
 
 /* Refits the mesh if vertices were edited since its last refit
 ** (cs_mesh_refit, collideslide.h, implemented in cs_mesh.c). */

@@ -100,7 +100,8 @@ struct cs_Mover {
   uint64_t world;
   const cs_Body *ground_body;
   unsigned ground_generation;  /* of ground_body when it was met */
-  cs_Vec3 ground_anchor;  /* the centre in ground_body's space at the call's end */
+  cs_Vec3 ground_anchor;  /* the point stood on, in ground_body's space at the call's end */
+  cs_Vec3 ground_point;   /* that point in the world, then (or where a carry put it) */
   int ground_tag;
   int was_stuck;
   cs_Vec3 last_safe;      /* where the last call ended outside geometry */

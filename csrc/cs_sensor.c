@@ -1,6 +1,6 @@
 /*
-** cs_sensor.c: the geometry of sensor volumes: is a mesh closed, is a point
-** inside it (its winding number), and where a mover's centre crosses its
+** cs_sensor.c: the geometry of sensor volumes: is a point inside a closed
+** mesh (its winding number), and where a mover's centre crosses its
 ** surface along the path of one call. Pure functions of a mesh, its
 ** placement and points; the world owns the sensors (cs_world.c) and the
 ** slide records the path (cs_slide.c).
@@ -10,62 +10,6 @@
 
 #include "cs_geom.h"
 #include "cs_sensor.h"
-
-/* {==================================================================
-** Closedness
-** ===================================================================*/
-
-/* One directed edge, keyed by its vertices in increasing order. */
-typedef struct Edge { uint32_t lo, hi; int dir; } Edge;
-
-static int edge_cmp(const void *pa, const void *pb) {
-  const Edge *a = (const Edge *)pa, *b = (const Edge *)pb;
-  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
-  if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
-  return 0;
-}
-
-/* A closed, consistently oriented surface uses every edge as often in one
-** direction as in the other: then the winding number is an integer off the
-** surface and changes by one across a face, so a path's crossings change it
-** one at a time. Sorts the 3n directed edges and sums each edge's
-** directions. On CS_EINVAL, *bad[0..1] are the open edge's vertices and
-** *uses the triangles on it. */
-cs_Status cs_mesh_check_closed(const cs_Mesh *m, const cs_Alloc *a, uint32_t bad[2],
-                               int *uses) {
-  size_t n = 3 * (size_t)m->ntris, i, j;
-  Edge *e;
-  cs_Status s = CS_OK;
-  if (m->ntris == 0) { bad[0] = bad[1] = 0; *uses = 0; return CS_EINVAL; }
-  if (!(e = (Edge *)cs_malloc_array(a, n, sizeof *e))) return CS_ENOMEM;
-  for (i = 0; i < m->ntris; i++)
-    for (j = 0; j < 3; j++) {
-      uint32_t p = m->tris[3 * i + j], q = m->tris[3 * i + (j + 1) % 3];
-      Edge *x = &e[3 * i + j];
-      x->lo = p < q ? p : q;
-      x->hi = p < q ? q : p;
-      x->dir = p < q ? 1 : -1;
-    }
-  qsort(e, n, sizeof *e, edge_cmp);
-  for (i = 0; i < n; i = j) {
-    int sum = 0, count = 0;
-    for (j = i; j < n && e[j].lo == e[i].lo && e[j].hi == e[i].hi; j++) {
-      sum += e[j].dir;
-      count++;
-    }
-    if (sum != 0 && e[i].lo != e[i].hi) {
-      bad[0] = e[i].lo;
-      bad[1] = e[i].hi;
-      *uses = count;
-      s = CS_EINVAL;
-      break;
-    }
-  }
-  cs_free(a, e, n * sizeof *e);
-  return s;
-}
-
-/* }================================================================== */
 
 /* {==================================================================
 ** Inside: the winding number

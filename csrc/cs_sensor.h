@@ -35,10 +35,6 @@ typedef struct cs_SensorScratch {
   size_t ninside, capinside;
 } cs_SensorScratch;
 
-/* Is the mesh closed (every edge used as often in one direction as in the
-** other)? CS_EINVAL with bad[0..1] an open edge's vertices and *uses the
-** triangles on it; CS_ENOMEM. */
-cs_Status cs_mesh_check_closed(const cs_Mesh *m, const cs_Alloc *a, uint32_t bad[2], int *uses);
 /* Is p (world space) inside the placed mesh? Its bounds must be current. */
 int cs_sensor_contains_point(const cs_Sensor *s, cs_Vec3 p);
 cs_Status cs_sensor_push_event(cs_SensorScratch *sc, const cs_Sensor *s, int enter, double t);

@@ -153,6 +153,7 @@ typedef struct Slide {
   const unsigned char *ell_resp;
   size_t nells;
   const cs_Mover *hidden;         /* a mover passed through (the carrier) */
+  cs_Vec3 ground_point;          /* classify_ground's contact (world), when ground */
 } Slide;
 
 /* What a pass met. */
@@ -621,9 +622,12 @@ static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc) {
 
 enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
 
-/* The faces a push out must take the centre in front of: the triangles
-** the mover overlaps from behind over their face (the centre's foot on
-** the triangle), with no other triangle between the centre and that foot.
+/* The faces a push out must take the centre in front of: the triangles of
+** closed meshes (cs_TriES.solid) the mover overlaps from behind over their
+** face (the centre's foot on the triangle), with no other triangle between
+** the centre and that foot. (An open mesh bounds no solid: behind a single
+** wall, a door panel or an upper floor's quad is open space, and a mover
+** put there stays on the side its centre is on, as a teleport is taken.)
 ** The centre is then in the solid they bound, as a body moved onto the
 ** mover by more than its radius leaves it (or a mesh edit raising a floor
 ** past a rider's centre); a push deeper in ends clear of every surface yet
@@ -632,7 +636,7 @@ enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
 ** a sphere of radius 0.5 swallowed it in about half the cases, and a
 ** rider fell through a slab whose top was raised past its centre). The
 ** way out is to the front of one of them, as crosses_wrong_way's rules
-** say (in_front_of). Returns
+** say (leaves_solid). Returns
 ** their count (at most MAX_INSIDE). */
 #define MAX_INSIDE 8
 static int inside_faces(const Slide *s, const cs_TriES **out) {
@@ -643,7 +647,7 @@ static int inside_faces(const Slide *s, const cs_TriES **out) {
     cs_Vec3 away, foot;
     double pd = v3_dot(t->n, s->pos) + t->d, at;
     int feature, between = 0;
-    if (!(pd < 0) || !overlaps(t, s->pos, &away)) continue;
+    if (!t->solid || !(pd < 0) || !overlaps(t, s->pos, &away)) continue;
     foot = cs_closest_on_triangle(s->pos, t->a, t->b, t->c, &feature);
     if (feature != 0) continue;
     for (j = 0; j < s->ntris && !between; j++)
@@ -655,15 +659,28 @@ static int inside_faces(const Slide *s, const cs_TriES **out) {
   return n;
 }
 
-/* Is p out of the solid the faces (inside_faces) bound: in front of one of
-** them (as it is past a convex solid's face; a mover in a block on a floor
-** overlaps the block's bottom from behind too, and leaves by its side)?
-** True without faces. */
-static int in_front_of(cs_Vec3 p, const cs_TriES *const *faces, int n) {
+/* Does the push from the centre along u for len take it out of the solid
+** the faces (inside_faces) bound: does it end in front of one of them (as
+** past a convex solid's face; a mover in a block on a floor overlaps the
+** block's bottom from behind too, and leaves by its side), or pass a
+** solid's triangle from behind to its front on the way (out through a face
+** it did not overlap: the top of a crate it fills)? True without faces. */
+static int leaves_solid(const Slide *s, cs_Vec3 u, double len, const cs_TriES *const *faces,
+                        int n) {
+  cs_Vec3 p = v3_madd(s->pos, u, len);
+  double at;
+  size_t i;
   int k;
+  if (n == 0) return 1;
   for (k = 0; k < n; k++)
     if (v3_dot(faces[k]->n, p) + faces[k]->d > 0) return 1;
-  return n == 0;
+  for (i = 0; i < s->ntris; i++) {
+    const cs_TriES *t = &s->tris[i];
+    if (t->solid && t->response != CS_RESPONSE_CROSS && v3_dot(t->n, u) > 0 &&
+        cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
+      return 1;
+  }
+  return 0;
 }
 
 /* The shortest straight push (in world units) out of everything along one
@@ -682,7 +699,7 @@ static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const c
     double cap = fmin(s->reach / world_len(s, cand[k]), 4.0);
     double d = free_distance(s, cand[k], cap), cost;
     if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_es(s, cand[k]), safe) ||
-        !in_front_of(v3_madd(s->pos, cand[k], d), inside, ninside))
+        !leaves_solid(s, cand[k], d, inside, ninside))
       continue;
     cost = world_len(s, v3_scale(cand[k], d));
     if (k == 0) { up_cost = cost; up_d = d; }
@@ -738,7 +755,10 @@ static int depenetrate(Slide *s, int standing) {
   ** it down only then */
   if (s->last_safe && v3_len(v3_sub(*s->last_safe, s->m->pos)) <= s->reach) {
     cs_Vec3 p = cs_espace_to(s->es, *s->last_safe);
-    if (!overlaps_any(s, p) && in_front_of(p, inside, ninside)) { s->pos = p; return FREED; }
+    if (!overlaps_any(s, p) && leaves_solid(s, v3_sub(p, s->pos), 1.0, inside, ninside)) {
+      s->pos = p;
+      return FREED;
+    }
   }
   return STILL_STUCK;
 }
@@ -916,6 +936,7 @@ static void classify_ground(Slide *s) {
   m->ground_mover = NULL;
   if (m->has_ground) {
     m->ground_normal = best->tri_normal;
+    s->ground_point = best->point;
     m->ground_body = best->body;
     m->ground_generation = best->body ? best->body->generation : 0;
     m->ground_mover = best->mover;
@@ -1086,8 +1107,14 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   m->pos = end;
   m->was_stuck = stuck != CLEAR;
   classify_ground(&s);
-  if (m->ground_body)
-    m->ground_anchor = m3_apply(&m->ground_body->Ainv, v3_sub(m->pos, m->ground_body->T));
+  /* the rider follows the point it stands on (API.md, body:setVelocity):
+  ** a platform scaled or tilted under it moves that point, not its centre
+  ** as the body's own point (found by an independent tester: a slab scaled
+  ** about its top lifted its rider off into the air) */
+  if (m->ground_body) {
+    m->ground_anchor = m3_apply(&m->ground_body->Ainv, v3_sub(s.ground_point, m->ground_body->T));
+    m->ground_point = s.ground_point;
+  }
   /* a call that started clear ends clear: no pass deepens an overlap */
   if (stuck != STILL_STUCK || !overlaps_any(&s, s.pos)) {
     *ends_clear = 1;

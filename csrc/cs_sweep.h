@@ -36,6 +36,8 @@ typedef struct cs_TriES {
                             ** response returns to after the carry pass has
                             ** hidden the carrier's triangles as CROSS */
   uint8_t edge_ready;     /* edge_n, edge_d, off and size are set */
+  uint8_t solid;          /* of a closed two-sided mesh (cs_Mesh.closed): the
+                          ** wall of a solid (depenetration, cs_slide.c) */
 } cs_TriES;
 
 enum { CS_FEATURE_FACE = 0, CS_FEATURE_EDGE = 1, CS_FEATURE_VERTEX = 2,

@@ -131,9 +131,16 @@ CS_INLINE const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) 
   return b->enabled && (b->layers & m->collides_with) ? b : NULL;
 }
 
-/* Where b's new placement puts its rider m: its anchor in b's space. */
-CS_INLINE cs_Vec3 rider_place(const cs_Body *b, const cs_Mover *m) {
+/* Where b's placement puts the point its rider m stands on (its anchor in
+** b's space). */
+CS_INLINE cs_Vec3 stood_point(const cs_Body *b, const cs_Mover *m) {
   return v3_add(m3_apply(&b->A, m->ground_anchor), b->T);
+}
+
+/* Where b's new placement puts its rider m: moved as the point it stands
+** on (exactly where it is while b did not move). */
+CS_INLINE cs_Vec3 rider_place(const cs_Body *b, const cs_Mover *m) {
+  return v3_add(m->pos, v3_sub(stood_point(b, m), m->ground_point));
 }
 
 /* Does the segment [a, b] of a mover's centre come near one of the
@@ -237,6 +244,7 @@ static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 o
     cs_Mover *m = w->carry[i];
     if (clear) {
       m->pos = carry_target(b, m, d);
+      if (m->ground_body == b) m->ground_point = stood_point(b, m);
       m->carried = 1;
       cs_moverset_moved(&w->movers, m);
     }
@@ -645,6 +653,7 @@ static int map_triangle(const cs_Mesh *mesh, uint32_t t, const BodyMap *bm,
   out->tri = t;
   out->tag = mesh->tags ? mesh->tags[t] : 0;
   out->one_sided = mesh->backfaces == CS_BACKFACES_IGNORE;
+  out->solid = mesh->closed && !out->one_sided;
   out->response = out->filter_response = CS_RESPONSE_SLIDE;
   return 1;
 }

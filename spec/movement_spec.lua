@@ -339,6 +339,35 @@ describe("Movement", function()
     end)
   end)
 
+  describe("scaled platforms", function()
+    -- The rider follows the point it stands on (API.md, body:setVelocity):
+    -- a slab scaled about its top face does not move that point, and a
+    -- pillar grown from its base lifts it by the growth (found by an
+    -- independent tester: the centre was carried as a point of the body,
+    -- so the rider was thrown 0.5 m up, into the air)
+    it("carry a rider by the point it stands on, not by its centre", function()
+      for _, added in ipairs { false, true } do
+        local w = cs.newWorld()
+        local slab = w:add(cs.newMesh(cs.box(-3, -1, -3, 3, 0, 3)))
+        local m = cs.newMover { radius = 0.5, position = { 0.3, 0.5005, 0.2 } }
+        if added then w:addMover(m) end
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.001, 0)
+        local _, y0 = m:getPosition()
+        slab:setTransform(0, 0, 0, 0, 0, 0, 1, 1, 2, 1)          -- y scaled about the top face
+        local _, y1 = w:collideAndSlide(m, 0, 0, 0, 0, -0.001, 0)
+        assert.is_true(math.abs(y1 - y0) < 1e-3, ("added %s: y %.17g -> %.17g"):format(tostring(added), y0, y1))
+        assert.are.equal("ground", m:getGroundState())
+        local pillar = w:add(cs.newMesh(cs.box(5, 0, -1, 7, 1, 1)))
+        m:setPosition(6, 1.5005, 0)
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.001, 0)
+        pillar:setTransform(0, 0, 0, 0, 0, 0, 1, 1, 1.2, 1)       -- its top 1 -> 1.2
+        local _, y2 = w:collideAndSlide(m, 0, 0, 0, 0, -0.001, 0)
+        assert.is_true(y2 - 0.5 >= 1.2 and y2 - 0.5 < 1.2 + 0.006, ("added %s: feet %.17g"):format(tostring(added), y2 - 0.5))
+        assert.are.equal("ground", m:getGroundState())
+      end
+    end)
+  end)
+
   describe("rotating platforms", function()
     --   a disc-like box turned about y by setTransform alone, 90 degrees over
     --   60 frames; a mover standing 2 m from the axis goes a quarter turn
@@ -403,6 +432,29 @@ describe("Movement", function()
       local x, y = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
       assert.is_true(m:wasStuck())
       assert.is_true(x >= 0.6 + 0.5 and x < 0.6 + 0.52 and H.near(y, 0.5005, 1e-3), ("x = %.17g, y = %.17g"):format(x, y))
+    end)
+
+    -- Only closed meshes bound solids: behind a single two-sided wall quad is
+    -- open space, so a mover put there keeps its side, and a mover put into
+    -- a closed crate on the floor, with no way out, stays stuck rather than
+    -- going deeper in (an independent tester's regression scan of the rule)
+    it("keeps the side of an open wall, and stays stuck inside a closed crate it cannot leave", function()
+      local w = cs.newWorld()
+      w:add(cs.newBuilder():quad(0, 0, -2, 0, 0, 2, 0, 3, 2, 0, 3, -2):mesh())
+      for _, x0 in ipairs { -0.3, -0.1, 0.1, 0.3 } do
+        local m = cs.newMover { radius = 0.5, position = { x0, 1.5, 0 } }
+        local x = w:collideAndSlide(m, 0, 0, 0)
+        assert.is_true(m:wasStuck())
+        assert.is_true(H.near(math.abs(x), 0.505, 1e-3) and (x > 0) == (x0 > 0), ("from %g: x = %.17g"):format(x0, x))
+      end
+      local w2 = cs.newWorld()
+      w2:add(cs.newMesh(cs.box(-5, -1, -5, 5, 0, 5)))
+      w2:add(cs.newMesh(cs.box(-0.55, 0, -0.55, 0.55, 1.2, 0.55)))    -- a closed crate it fills
+      local m = cs.newMover { radius = 0.5, position = { 0, 0.45, 0 } }
+      for _ = 1, 3 do
+        w2:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        assert.is_true(m:wasStuck())
+      end
     end)
 
     it("puts a rider on top of a floor whose top vertices were raised past its centre", function()
