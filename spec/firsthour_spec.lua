@@ -571,6 +571,26 @@ describe("cs.draw", function()
     assert.is_truthy(e:find("bad argument #2 to 'triangles' (index array has a hole at 4 (element 5 is set))", 1, true), e)
   end)
 
+  -- found by an independent tester: NaN and inf went into the vertices, and
+  -- a removed body or closed mesh blamed draw.lua's own calls
+  it("refuses NaN, inf, removed bodies and closed meshes in its own words", function()
+    local e = errorOf(cs.draw.triangles, { 0, 0, 0, 1, 0, 0, 0, 1, 0 / 0 }, { 1, 2, 3 })
+    assert.is_truthy(e:find("bad argument #1 to 'triangles' (vertex 3: z is NaN)", 1, true), e)
+    e = errorOf(cs.draw.triangles, { 0, 0, 0, 1, 0, 0, 0, 1, math.huge }, { 1, 2, 3 })
+    assert.is_truthy(e:find("bad argument #1 to 'triangles' (vertex 3: z is out of range (|z| > 1e30), got inf)", 1, true), e)
+    local w = cs.newWorld()
+    local body = w:add(cs.newMesh(cs.box(0, 0, 0, 1, 1, 1)))
+    w:remove(body)
+    e = errorOf(cs.draw.triangles, body)
+    assert.is_truthy(e:find("bad argument #1 to 'triangles' (body was removed from its world)", 1, true), e)
+    local mesh = cs.newMesh(cs.box(0, 0, 0, 1, 1, 1))
+    getmetatable(mesh).__close(mesh)
+    e = errorOf(cs.draw.topDown, mesh)
+    assert.is_truthy(e:find("bad argument #1 to 'topDown' (", 1, true) and not e:find("draw.lua", 1, true), e)
+    e = errorOf(function() cs.newBuilder():box(0, 0, 0, 1, 1, 1):mesh { backfaces = "one" } end)
+    assert.is_truthy(e:find("bad argument #1 to 'mesh' (options.backfaces must be", 1, true), e)   -- (its options, self not counted)
+  end)
+
   -- found by an independent tester: a mirrored body's triangles were drawn
   -- with their backs to the front (reversed winding, normals inward)
   it("keeps a mirrored body's front faces in front", function()

@@ -126,9 +126,15 @@ function check.flatMesh(fname, v, ix, varg, iarg, depth)
         type(i) == "number" and check.num2str(i) or check.tname(i)), depth)
     end
     for c = 3 * i - 2, 3 * i do
-      if type(v[c]) ~= "number" then
-        argerror(varg, fname, format("vertex %d: %s must be a number, got %s", i,
-          ({ "x", "y", "z" })[c - 3 * i + 3], check.tname(v[c])), depth)
+      local x, name = v[c], ({ "x", "y", "z" })[c - 3 * i + 3]
+      if type(x) ~= "number" then
+        argerror(varg, fname, format("vertex %d: %s must be a number, got %s", i, name,
+          check.tname(x)), depth)
+      elseif x ~= x then
+        argerror(varg, fname, format("vertex %d: %s is NaN", i, name), depth)
+      elseif x > 1e30 or x < -1e30 then
+        argerror(varg, fname, format("vertex %d: %s is out of range (|%s| > 1e30), got %s", i, name,
+          name, check.num2str(x)), depth)
       end
     end
   end

@@ -55,14 +55,29 @@ local PLACED = { ["collideslide.Body"] = true, ["collideslide.Sensor"] = true }
 -- Calls fn(ax, ay, az, bx, by, bz, cx, cy, cz) for each triangle of a mesh (placed
 -- by a body's or sensor's transform when given), of a body or a sensor (its mesh
 -- where it is), or of flat vertex/index arrays.
+-- o:method() for argument arg of fname, its error raised in fname's words (a
+-- removed body, a closed mesh: "bad argument #1 to 'triangles' (body was
+-- removed from its world)").
+local function alive(fname, arg, o, method)
+  local ok, r = pcall(o[method], o)
+  if not ok then
+    r = tostring(r)
+    argerror(arg, fname, r:match("^.-on bad self %((.*)%)$") or
+      r:match("^.-bad argument #%d+ to '[^']*' %((.*)%)$") or r, 3)
+  end
+  return r
+end
+
 local function eachTriangle(fname, a, b, fn)
-  if PLACED[tname(a)] and b == nil then a, b = a:getMesh(), a end
+  if PLACED[tname(a)] and b == nil then a, b = alive(fname, 1, a, "getMesh"), a end
   if tname(a) == "collideslide.Mesh" then
+    local nt = alive(fname, 1, a, "triangleCount")
     local m, mirrored
     if b ~= nil then
       if not PLACED[tname(b)] then
         argerror(2, fname, "collideslide.Body, collideslide.Sensor or nil expected, got " .. tname(b), 2)
       end
+      alive(fname, 2, b, "getTransform")
       m = { b:getTransform() }
       -- a mirroring transform (determinant < 0) keeps the mesh's front faces
       -- in front (as the core's one-sided tests do): two corners swap
@@ -75,7 +90,7 @@ local function eachTriangle(fname, a, b, fn)
       return m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14],
         m[3] * x + m[7] * y + m[11] * z + m[15]
     end
-    for t = 1, a:triangleCount() do
+    for t = 1, nt do
       local i, j, k = a:getTriangle(t)
       if mirrored then j, k = k, j end
       local ax, ay, az = at(i)

@@ -277,7 +277,13 @@ local function build(core)
     local o = {}
     for k, v in pairs(options or {}) do o[k] = v end
     if self.hasTags and o.tags == nil then o.tags = self.tags end
-    local mesh = core.newMesh(self.vertices, self.indices, o)
+    -- the options' errors in mesh's own words (its argument #2)
+    local ok, mesh = pcall(core.newMesh, self.vertices, self.indices, o)
+    if not ok then
+      local inner = tostring(mesh):match("bad argument #3 to '[^']*' %((.*)%)$")
+      if inner then check.argerror(2, "mesh", inner) end
+      error(mesh, 0)
+    end
     return mesh
   end
 
