@@ -79,7 +79,10 @@ static cs_Status segment_hits(const cs_Mesh *m, cs_Vec3 p, cs_Vec3 d, const cs_A
   for (t = 0; t < m->ntris; t++) {
     const uint32_t *ix = m->tris + 3 * (size_t)t;
     double s;
-    if (m->flags[t] & CS_TRI_DEGENERATE) continue;
+    /* a triangle degenerate in mesh space may not be in the world (a sliver
+    ** scaled up by the placement: found by an independent tester, crossings
+    ** of such a box were missed); an extra hit only adds a point where the
+    ** winding number is sampled, so none is skipped */
     if (!cs_ray_triangle(p, d, cs_mesh_vert(m, ix[0]), cs_mesh_vert(m, ix[1]),
                          cs_mesh_vert(m, ix[2]), 1.0, &s))
       continue;

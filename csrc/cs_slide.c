@@ -793,20 +793,33 @@ static int ground_below(Slide *s, cs_Vec3 p) {
   return found;
 }
 
-/* Did the walk since contact first meet something a step may get over:
-** a contact steeper than walkable by its own normal (a wall, a riser), or
-** one off a triangle's face (an edge or a vertex, such as a stair's nose,
-** whose normal is not its triangle's)? A walk that met only walkable faces
-** slid along a ramp, which has nothing to step over: a step try there
-** lifted the mover over the ramp's friction (world:setFriction: 1 stops on
-** contact; found by an independent tester). */
+/* The friction of the triangle a contact is on (0 for another mover's). */
+static double contact_friction(const Slide *s, const cs_Contact *c) {
+  size_t i;
+  if (!c->body) return 0.0;
+  for (i = 0; i < s->ntris; i++)
+    if (s->tris[i].tri == c->triangle && s->bodies[s->tris[i].body] == c->body)
+      return s->tris[i].friction;
+  return 0.0;
+}
+
+/* Did the walk since contact first meet something a step try is for: a
+** contact steeper than walkable by its own normal (a wall, a riser), one
+** off a triangle's face (an edge or a vertex, such as a stair's nose,
+** whose normal is not its triangle's), or a walkable face without
+** friction (a ramp, which the try climbs keeping the walk's horizontal
+** speed, as a character's walkSpeed promises)? A walk that met only
+** walkable faces with friction is left to the slide, whose friction holds
+** (world:setFriction: 1 stops on contact): a step try there lifted the
+** mover over it (found by an independent tester; another found that
+** without the try frictionless ramps were climbed at cos^2 of the speed). */
 #define FACE_COS (1.0 - 1e-6)
 static int met_ledge(const Slide *s, size_t first) {
   size_t i;
   for (i = first; i < s->contacts->count; i++) {
     const cs_Contact *c = &s->contacts->data[i];
     if (v3_dot(c->normal, s->up) < s->m->cos_slope - WALKABLE_EPS ||
-        v3_dot(c->normal, c->tri_normal) < FACE_COS)
+        v3_dot(c->normal, c->tri_normal) < FACE_COS || !(contact_friction(s, c) > 0))
       return 1;
   }
   return 0;
