@@ -153,6 +153,21 @@ describe("Sensor", function()
       assert_events(m, { { s, "enter", 0.5 } })
     end)
 
+    -- found by an independent tester: a box 1e-13 thick (its sides flagged
+    -- degenerate in mesh space) placed with a scale of 1e13 is a 1 x 2 x 2
+    -- box, and every crossing of it was missed
+    it("sees crossings of a mesh whose slivers its placement scales up", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(cs.newMesh(cs.box(0, -1, -1, 1e-13, 1, 1)), 0, 0, 0, 0, 0, 0, 1, 1e13, 1, 1)
+      local m = cs.newMover { radius = 0.1, position = { 0.5, -3, 0 } }
+      w:collideAndSlide(m, 0, 0, 0)
+      w:collideAndSlide(m, 0, 6, 0)
+      assert_events(m, { { s, "enter", 1 / 3 }, { s, "exit", 2 / 3 } })
+      w:collideAndSlide(m, 0, -3, 0)
+      assert_events(m, { { s, "enter", 2 / 3 } })
+      assert.is_true(m:isInside(s))
+    end)
+
     -- found by an independent tester: isInside still said true after the
     -- layers stopped meeting, and the next call dropped the sensor with no
     -- exit, so a script pairing enters with exits got out of step
