@@ -636,8 +636,7 @@ enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
 ** a sphere of radius 0.5 swallowed it in about half the cases, and a
 ** rider fell through a slab whose top was raised past its centre). The
 ** way out is to the front of one of them, as crosses_wrong_way's rules
-** say (leaves_solid). Returns
-** their count (at most MAX_INSIDE). */
+** say (leaves_solid). Returns their count (at most MAX_INSIDE). */
 #define MAX_INSIDE 8
 static int inside_faces(const Slide *s, const cs_TriES **out) {
   int n = 0;
