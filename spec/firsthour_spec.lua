@@ -72,6 +72,8 @@ describe("the builder checks its arguments at the call", function()
       errorOf(function() b:face(1, 2, 9) end))
     assert.matches("bad argument #2 to 'add' %(triangle 1: index 2 out of range 1%.%.1%)",
       errorOf(function() b:add({ 1, 2, 3 }, { 1, 1, 2 }) end))
+    assert.matches("bad argument #2 to 'add' %(triangle 1: index 1%.5 is not an integer%)",
+      errorOf(function() b:add({ 1, 2, 3 }, { 1, 1.5, 1 }) end))
     assert.matches("bad argument #1 to 'add' %(table expected, got nil%)",
       errorOf(function() b:add() end))
     assert.matches("bad argument #1 to 'mesh' %(table or nil expected, got number%)",

@@ -234,7 +234,10 @@ local function build(core)
     end
     for i = 1, ni do
       local v = element(indices, i, 3, "add", "indices")
-      if v ~= floor(v) or v < 1 or v > nv / 3 then
+      if v ~= floor(v) then                        -- (newMesh's words)
+        check.argerror(3, "add", format("triangle %d: index %s is not an integer",
+          floor((i + 2) / 3), check.num2str(v)))
+      elseif v < 1 or v > nv / 3 then
         check.argerror(3, "add", format("triangle %d: index %s out of range 1..%d",
           floor((i + 2) / 3), check.num2str(v), nv / 3))
       end
