@@ -153,7 +153,6 @@ typedef struct Slide {
   const unsigned char *ell_resp;
   size_t nells;
   const cs_Mover *hidden;         /* a mover passed through (the carrier) */
-  cs_Vec3 ground_point;          /* classify_ground's contact (world), when ground */
 } Slide;
 
 /* What a pass met. */
@@ -948,7 +947,7 @@ static void classify_ground(Slide *s) {
   m->ground_mover = NULL;
   if (m->has_ground) {
     m->ground_normal = best->tri_normal;
-    s->ground_point = best->point;
+    m->ground_point = best->point;
     m->ground_body = best->body;
     m->ground_generation = best->body ? best->body->generation : 0;
     m->ground_mover = best->mover;
@@ -1123,10 +1122,8 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   ** a platform scaled or tilted under it moves that point, not its centre
   ** as the body's own point (found by an independent tester: a slab scaled
   ** about its top lifted its rider off into the air) */
-  if (m->ground_body) {
-    m->ground_anchor = m3_apply(&m->ground_body->Ainv, v3_sub(s.ground_point, m->ground_body->T));
-    m->ground_point = s.ground_point;
-  }
+  if (m->ground_body)
+    m->ground_anchor = m3_apply(&m->ground_body->Ainv, v3_sub(m->ground_point, m->ground_body->T));
   /* a call that started clear ends clear: no pass deepens an overlap */
   if (stuck != STILL_STUCK || !overlaps_any(&s, s.pos)) {
     *ends_clear = 1;
