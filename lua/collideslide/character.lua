@@ -712,9 +712,8 @@ local function updateMany(world, chars, dt, inputs)
   end
   local n = #chars
   local function holeError()                    -- the first hole, whichever border # found
-    local k, j = check.firstHole(chars, n)
-    error(format("bad argument #2 to 'updateCharacters' (list of characters has a hole at %d "
-      .. "(element %s is set))", k, check.num2str(j)), 3)
+    error(format("bad argument #2 to 'updateCharacters' (%s)",
+      check.holeMessage(chars, n, "list of characters")), 3)
   end
   for k in pairs(chars) do                      -- a hole would hide the characters after it
     if type(k) == "number" and k > n and k == floor(k) then holeError() end

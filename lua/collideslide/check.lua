@@ -160,15 +160,21 @@ function check.firstHole(t, len)
   if j ~= nil then return k, j end
 end
 
---- check.hole(t, arg, fname, what [, depth]): raises "<what> has a hole at k
--- (element j is set)" (check.firstHole, past the border # found), as the C
--- module's hole_fail words it; returns when t has no hole.
-function check.hole(t, arg, fname, what, depth)
-  local k, j = check.firstHole(t, #t)
+--- check.holeMessage(t, len, what) -> "<what> has a hole at k (element j is
+-- set)" for t's first hole (check.firstHole), as the C module's hole_fail
+-- words it, or nil when t has none.
+function check.holeMessage(t, len, what)
+  local k, j = check.firstHole(t, len)
   if k then
-    argerror(arg, fname, format("%s has a hole at %s (element %s is set)", what,
-      check.num2str(k), check.num2str(j)), (depth or 1) + 1)
+    return format("%s has a hole at %s (element %s is set)", what, check.num2str(k), check.num2str(j))
   end
+end
+
+--- check.hole(t, arg, fname, what [, depth]): raises check.holeMessage (past
+-- the border # found) as argument arg's error; returns when t has no hole.
+function check.hole(t, arg, fname, what, depth)
+  local msg = check.holeMessage(t, #t, what)
+  if msg then argerror(arg, fname, msg, (depth or 1) + 1) end
 end
 
 --- check.leastUnknown(t, known) -> the least key of t (read raw) that

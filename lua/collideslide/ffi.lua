@@ -553,10 +553,8 @@ end
 -- Raises "<what> has a hole at k (element j is set)" (check.firstHole: the
 -- first nil, whichever border # found, len). Returns when t has no hole.
 local function hole_fail(arg, t, len, what)
-  local k, j = check.firstHole(t, len)
-  if k then
-    argerror(arg, format("%s has a hole at %s (element %s is set)", what, fmtnum(k), fmtnum(j)))
-  end
+  local msg = check.holeMessage(t, len, what)
+  if msg then argerror(arg, msg) end
 end
 
 -- Rejects integer keys past n, the border # found: a hole (hole_fail names
