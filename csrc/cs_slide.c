@@ -823,6 +823,20 @@ static int met_ledge(const Slide *s, size_t first) {
   return 0;
 }
 
+/* How much farther than the plain walk a step try must get to be kept:
+** half a skin, or STEP_GAIN_REL of the walk's horizontal length when that
+** is less. A step gains little over a slide up a frictionless ramp (walk
+** sin^2 of its slope) and no more than the walk past a ledge: with half a
+** skin alone a walk of under a skin a call never stepped up a ledge, and
+** ramps were climbed at cos^2 of the speed at high frame rates (240 Hz:
+** 3.53 m/s for 4 on 20 degrees), both found by an independent tester; at
+** 1e-3 a ramp of under 1.8 degrees is climbed at most 0.1% slower. */
+#define STEP_GAIN_REL 1e-3
+static double step_gain(const Slide *s, cs_Vec3 walk, cs_Vec3 dir_w) {
+  double g = STEP_GAIN_REL * v3_dot(cs_espace_vec_from(s->es, walk), dir_w);
+  return g < 0.5 * s->skin ? g : 0.5 * s->skin;
+}
+
 /* How a step try ended (step_try). */
 enum { STEP_KEPT, STEP_FAILED, STEP_TOO_FAR };
 
@@ -853,7 +867,7 @@ static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, cs_Vec3 dir_w, const 
   lands = rests_on(s, down);
   low = v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin;
   if (!lands || !low) return STEP_TOO_FAR;
-  if (far_step > far_plain + 0.5 * s->skin &&
+  if (far_step > far_plain + step_gain(s, walk, dir_w) &&
       (!s->walled || height_of(s, v3_sub(s->pos, plain->pos)) > s->skin))
     return STEP_KEPT;
   return STEP_FAILED;

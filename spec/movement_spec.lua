@@ -217,6 +217,31 @@ describe("Movement", function()
       assert.is_true(climb(1, 0.3) < 1e-6, "friction 1, stepHeight 0.3: " .. climb(1, 0.3))
     end)
 
+    -- A step is kept when it gets farther than the plain walk; that margin
+    -- was half a skin, more than a slow walk gains past a ledge (it stayed
+    -- at the riser for good) or a short walk up a frictionless ramp (climbed
+    -- at cos^2 of the speed at 240 Hz); found by an independent tester.
+    it("steps up a ledge with walks of under half a skin a call", function()
+      local w = H.world(H.floor { size = 40 }, H.box { min = { 0.4, 0, -5 }, max = { 40, 0.2, 5 } })
+      local m = walker(-0.1, 0.904, 0, { stepHeight = 0.3 })
+      assert.is_true(0.0015 < m.skin / 2, "skin " .. m.skin)
+      local x, y = run(w, m, 600, 0.0015, 0)
+      assert.is_true(y >= 0.2 + 0.9 and y <= 0.2 + 0.9 + 2 * m.skin, ("x = %g, y = %g"):format(x, y))
+      assert.is_true(H.near(x, -0.1 + 600 * 0.0015, 1e-9), ("x = %.17g"):format(x))
+    end)
+
+    it("climbs a frictionless ramp at the walk's horizontal speed with walks of under half a skin a call", function()
+      local s = H.ramp { angle = 20, length = 20, width = 4 }
+      local r = H.world(s)
+      local walk = 4 / 480                      -- a character's 4 m/s at 480 Hz
+      local c = walker(1, math.tan(math.rad(20)) + 0.9 / math.cos(math.rad(20)) + 0.01, 0,
+                       { stepHeight = 0.3 })
+      run(r, c, 10, 0, 0)
+      local x0 = c:getPosition()
+      local x1 = run(r, c, 100, walk, 0)
+      assert.is_true(H.near(x1 - x0, 100 * walk, 1e-9), ("%.17g of %g"):format(x1 - x0, 100 * walk))
+    end)
+
     it("does not step from the air (no ground within the probe's two skins)", function()
       local w = H.world(H.floor { size = 40 }, H.box { min = { 1, 0, -5 }, max = { 6, 0.25, 5 } })
       local m = cs.newMover { radius = 0.5, position = { 0.45, 0.52, 0 } }   -- 2 cm up: 4 skins
