@@ -836,7 +836,12 @@ cs_Status cs_world_add_mover(cs_World *w, cs_Mover *m) {
   if (m->set)
     return cs_fail(&w->err, CS_EINVAL, 1, "the mover is in a world already (remove it there first)");
   s = cs_moverset_add(&w->movers, &w->alloc, m);
-  return s == CS_OK ? cs_ok(&w->err) : cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
+  if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
+  /* a mover added where it stands is taken along from the next placement of
+  ** its ground (found by an independent tester: one that landed before it
+  ** was added stayed behind once) */
+  if (live_ground_body(w, m)) w->bodies[m->ground_body->slot]->riders = 1;
+  return cs_ok(&w->err);
 }
 
 cs_Status cs_world_remove_mover(cs_World *w, cs_Mover *m) {

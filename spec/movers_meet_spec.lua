@@ -119,6 +119,22 @@ describe("Movers that meet", function()
     end)
   end)
 
+    -- found by an independent tester: a mover added after its last call
+    -- had landed was not taken along by the next placement of its ground
+    it("takes along a mover added where it already stands", function()
+      local w = cs.newWorld()
+      local p = w:add(cs.newMesh(cs.box(-2, -0.5, -2, 2, 0, 2)))
+      local a = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+      w:collideAndSlide(a, 0, 0, 0, 0, -0.2, 0)
+      assert.are.equal(p, a:getGroundBody())
+      local x0, y0, z0 = a:getPosition()
+      w:addMover(a)
+      p:setTransform(0.5, 0, 0)
+      local x, y, z = a:getPosition()
+      assert.is_true(math.abs(x - (x0 + 0.5)) <= 1e-12 and y == y0 and z == z0,
+        ("%.17g %.17g %.17g"):format(x, y, z))
+    end)
+
   describe("riding a platform", function()
     -- side view: a (r 0.1) stands on a closed platform slab (y 0.4 to 0.5)
     -- that moves 0.5 to -x under an overhang (a closed slab from y = 0.68,
