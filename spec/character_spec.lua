@@ -274,6 +274,28 @@ describe("Character", function()
       assert.is_false(ch.onGround)
       assert.is_true(select(2, ch:getPosition()) > 4.9)
     end)
+
+    -- found by an independent tester: an added character taken along by a
+    -- placement of its platform kept reporting the old centre until the
+    -- next update (a game drawing from getPosition drew it a frame behind)
+    it("gives the centre an added character was taken to when its platform was placed", function()
+      local world = cs.newWorld()
+      local plat = world:add(cs.newMesh(cs.box(-3, -0.5, -3, 3, 0, 3)))
+      local ch = standing(world, { position = { 1, 0.95, 0 } })
+      world:addMover(ch.mover)
+      local x0, y0, z0 = ch:getPosition()
+      plat:setTransform(0.5, 0, 0)
+      local x, y, z = ch:getPosition()
+      assert.is_true(math.abs(x - (x0 + 0.5)) <= 1e-12 and y == y0 and z == z0,
+        ("%.17g %.17g %.17g"):format(x, y, z))
+      assert.are.same({ x, y, z }, { ch.mover:getPosition() })
+      ch:update(world, DT, nil)
+      assert.are.same({ ch.mover:getPosition() }, { ch:getPosition() })
+      assert.are.same({ ch.mover:getPosition() }, ch.position)
+      assert.is_true(math.abs(ch.velocity[1] - 0.5 / DT) <= 1e-6, "velocity " .. ch.velocity[1])
+      ch.position[1] = 7                        -- written, not yet sent: the script's
+      assert.are.equal(7, (ch:getPosition()))
+    end)
   end)
 
   -- found by an independent tester: a paused frame (dt = 0) left the last

@@ -365,10 +365,17 @@ function Character:setPosition(x, y, z)
   p[1], p[2], p[3] = x, y, z
 end
 
---- character:getPosition() -> x, y, z
+--- character:getPosition() -> x, y, z: the centre. Unless the script wrote a
+-- new position (the next update teleports there), the mover's: a placement of
+-- the body an added character (world:addMover) stands on takes it along at
+-- once, and `position` shows that after the next update.
 function Character:getPosition()
   checkSelf(self, "getPosition", "()")
-  local p = self.position
+  local p, q = self.position, self._placed
+  if p[1] == q[1] and p[2] == q[2] and p[3] == q[3] then
+    local ok, x, y, z = pcall(self.mover.getPosition, self.mover)
+    if ok then return x, y, z end              -- (a closed mover: the table's)
+  end
   return p[1], p[2], p[3]
 end
 
