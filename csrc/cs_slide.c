@@ -1010,22 +1010,28 @@ static int overlaps_carrier(const Slide *s, const cs_SlideSet *set, cs_Vec3 p) {
 ** straight, without sliding, stopping at what it meets; and when that
 ** too stops inside the ground while the rider's place before the carry is
 ** clear of it (a platform placed far in one step, the way there blocked),
-** the rider is not carried. (A lift that rose into its rider, crushing it
-** against a ceiling, keeps the straight carry: the rider stays on top.) */
+** the rider is not carried. So too when its old place on the ground
+** overlapped the ground already (movers spawned in one another, one of
+** them the other's ground): the carry, free or sliding, took it deep into
+** the carrier, which its place before the carry was clear of (found by an
+** independent tester). (A lift that rose into its rider, crushing it
+** against a ceiling, keeps the carry: the rider stays on top.) */
 static void carry_pass(Slide *s, const cs_SlideSet *set) {
   cs_Vec3 start = s->pos, vel = s->carry_es = cs_espace_vec_to(s->es, set->carry);
   Mark k = mark(s);
   hide_ground(s, set, 1);
   slide_pass(s, vel, CS_PASS_CARRY);
   hide_ground(s, set, 0);
-  if (v3_len2(v3_sub(s->pos, v3_add(start, vel))) == 0 ||
-      overlaps_carrier(s, set, v3_add(start, vel)) || !overlaps_carrier(s, set, s->pos))
-    return;
-  rewind_to(s, &k);
-  hide_ground(s, set, 1);
-  move_straight(s, vel, CS_PASS_CARRY, 1);
-  hide_ground(s, set, 0);
-  if (!overlaps_carrier(s, set, s->pos) || overlaps_carrier(s, set, start)) return;
+  if (!overlaps_carrier(s, set, s->pos)) return;
+  if (v3_len2(v3_sub(s->pos, v3_add(start, vel))) > 0 &&
+      !overlaps_carrier(s, set, v3_add(start, vel))) {
+    rewind_to(s, &k);
+    hide_ground(s, set, 1);
+    move_straight(s, vel, CS_PASS_CARRY, 1);
+    hide_ground(s, set, 0);
+    if (!overlaps_carrier(s, set, s->pos)) return;
+  }
+  if (overlaps_carrier(s, set, start)) return;
   rewind_to(s, &k);                     /* stopped inside it: not carried */
 }
 
