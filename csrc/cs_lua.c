@@ -406,14 +406,37 @@ int push_vec3(lua_State *L, cs_Vec3 v) {
 ** Metatables and the module
 ** ===================================================================*/
 
+/* __newindex of a type without fields (upvalue 1: its name), in the FFI
+** binding's words: "attempt to set field 'k' of a collideslide.Mesh (it has
+** no fields)", k as tostring shows it, at the caller's line. */
+static int no_fields(lua_State *L) {
+#if LUA_VERSION_NUM >= 502
+  const char *k = luaL_tolstring(L, 2, NULL);      /* tostring's own */
+#else
+  const char *k;                                    /* (5.1, LuaJIT: no luaL_tolstring) */
+  lua_getfield(L, LUA_GLOBALSINDEX, "tostring");
+  lua_pushvalue(L, 2);
+  lua_call(L, 1, 1);
+  k = lua_tostring(L, -1);
+#endif
+  return luaL_error(L, "attempt to set field '%s' of a %s (it has no fields)", k,
+                    lua_tostring(L, lua_upvalueindex(1)));
+}
+
 /* A metatable named name: meta's metamethods, __name, and __index either
-** the methods table or index_fn closed over it (types with fields). */
+** the methods table or index_fn closed over it (types with fields; the others
+** refuse every field: no_fields). */
 static void new_type(lua_State *L, const csl_Type *t, const luaL_Reg *meta,
                      const luaL_Reg *methods, lua_CFunction index_fn) {
   luaL_newmetatable(L, t->name);
   csL_setfuncs(L, meta, 0);
   lua_pushstring(L, t->name);
   lua_setfield(L, -2, "__name");        /* 5.4 sets it; the others don't */
+  if (index_fn == NULL) {
+    lua_pushstring(L, t->name);
+    lua_pushcclosure(L, no_fields, 1);
+    lua_setfield(L, -2, "__newindex");
+  }
   csL_newlib(L, methods);
   if (index_fn != NULL) lua_pushcclosure(L, index_fn, 1);
   lua_setfield(L, -2, "__index");

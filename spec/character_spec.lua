@@ -370,6 +370,47 @@ describe("Character", function()
       assert.are.same({ x, y, z }, { ch:getPosition() })
     end)
 
+    -- found by an independent tester: a library object as filter was called
+    -- userdata (C module) or table (FFI binding), not by its type
+    it("names an object given as filter by its type, in both bindings", function()
+      local mesh = cs.newMesh(cs.box(0, 0, 0, 1, 1, 1))
+      assert.are.equal("bad argument #1 to 'newCharacter' (filter must be a function or nil, got collideslide.Mesh)",
+        errorOf(cs.newCharacter, { filter = mesh }):match("bad argument.*"))
+      local world = scene()
+      local ch = standing(world)
+      ch.filter = cs.newMover {}
+      assert.matches("character:update: filter must be a function or nil, got collideslide%.Mover$",
+        errorOf(ch.update, ch, world, DT))
+    end)
+
+    -- found by an independent tester: of several bad settings the one named
+    -- followed pairs(), another on each Lua (and on 5.4 on each run); the
+    -- first in alphabetical order is named, whichever two are bad
+    it("names the first bad setting in alphabetical order, in newCharacter and update", function()
+      local BAD = { airControl = 2, blockSteepSlopes = "x", collidesWith = -1, filter = 5,
+        gravity = "x", jumpSpeed = -1, maxIterations = 0, position = 5, pushDrag = -1, radius = 0,
+        runSpeed = -1, skin = -1, slopeLimit = 100, snapDistance = -1, stepHeight = -1,
+        up = { 0, 0, 0 }, walkSpeed = -1 }
+      local names = {}
+      for name in pairs(BAD) do names[#names + 1] = name end
+      table.sort(names)
+      local world = scene()
+      local ch = standing(world)
+      for i = 1, #names do
+        for j = i + 1, #names do
+          local a, b = names[i], names[j]
+          local e = errorOf(cs.newCharacter, { [b] = BAD[b], [a] = BAD[a] })
+          assert.truthy(e:find("bad argument #1 to 'newCharacter' (" .. a .. " ", 1, true), e)
+          local olda, oldb = ch[a], ch[b]
+          ch[b], ch[a] = BAD[b], BAD[a]
+          e = errorOf(ch.update, ch, world, DT)
+          assert.truthy(e:find("character:update: " .. a .. " ", 1, true), e)
+          ch[a], ch[b] = olda, oldb
+        end
+      end
+      ch:update(world, DT)
+    end)
+
     -- numbers as the core words them on every Lua (2, not 2.0 on 5.3/5.4;
     -- NaN, not -nan or nan)
     it("words numbers the same on every Lua", function()

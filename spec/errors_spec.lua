@@ -447,6 +447,25 @@ describe("Mesh", function()
       assert.truthy(tostring(mesh):find("closed", 1, true))
     end)
   end)
+
+  -- found by an independent tester: mesh.userdata = 1 was worded by each
+  -- runtime its own way ("attempt to index a collideslide.Mesh value")
+  describe("fields", function()
+    it("are refused, a mesh's and a world's alike in both bindings", function()
+      local w, mesh = scene()
+      for _, c in ipairs { { mesh, "Mesh" }, { w, "World" } } do
+        local o, what = c[1], " of a collideslide." .. c[2] .. " (it has no fields)"
+        local e = err_of(function() o.userdata = 1 end)
+        assert.is_truthy(e:match("errors_spec%.lua:%d+: attempt to set field 'userdata'") and
+          e:sub(-#what) == what, e)
+        e = err_of(function() o[2.5] = 1 end)
+        assert.is_truthy(e:find("attempt to set field '2.5'" .. what, 1, true), e)
+        getmetatable(o).__gc(o)
+        e = err_of(function() o.userdata = 1 end)
+        assert.is_truthy(e:find("attempt to set field 'userdata'" .. what, 1, true), e)
+      end
+    end)
+  end)
 end)
 
 describe("World", function()

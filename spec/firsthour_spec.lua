@@ -420,6 +420,21 @@ describe("platforms", function()
     assert.matches("bad argument #2 to 'setPlatformVelocity' %(vx must be a number, got string%)",
       errorOf(cs.setPlatformVelocity, body, "1", 0, 0))
   end)
+
+  -- found by an independent tester: a removed body, or one of a closed
+  -- world, was taken silently
+  it("cs.setPlatformVelocity refuses a dead body as body:setVelocity does", function()
+    local world, body = platformWorld()
+    local other = world:add(cs.newMesh(cs.box(5, 0, 5, 6, 1, 6)))
+    world:remove(body)
+    local e = errorOf(function() cs.setPlatformVelocity(body, 1, 0, 0) end)
+    assert.matches("firsthour_spec%.lua:%d+: bad argument #1 to 'setPlatformVelocity' %(body was removed from its world%)$", e)
+    assert.matches("%(body was removed from its world%)$", errorOf(body.setVelocity, body, 1, 0, 0))
+    getmetatable(world).__close(world)
+    assert.matches("bad argument #1 to 'setPlatformVelocity' %(attempt to use a body of a closed/collected World%)$",
+      errorOf(cs.setPlatformVelocity, other, 1, 0, 0))
+    assert.matches("%(attempt to use a body of a closed/collected World%)$", errorOf(other.setVelocity, other, 1, 0, 0))
+  end)
 end)
 
 describe("world:raycastDir", function()
@@ -591,6 +606,32 @@ describe("cs.draw", function()
     assert.is_truthy(e:find("bad argument #1 to 'topDown' (", 1, true) and not e:find("draw.lua", 1, true), e)
     e = errorOf(function() cs.newBuilder():box(0, 0, 0, 1, 1, 1):mesh { backfaces = "one" } end)
     assert.is_truthy(e:find("bad argument #1 to 'mesh' (options.backfaces must be", 1, true), e)   -- (its options, self not counted)
+  end)
+
+  -- found by an independent tester: a closed mover (a character's too)
+  -- blamed the layer's own calls ("calling 'contactCount' on bad self")
+  it("names a closed mover as the caller's argument", function()
+    local m = cs.newMover {}
+    local ch = cs.newCharacter {}
+    getmetatable(m).__close(m)
+    getmetatable(ch.mover).__close(ch.mover)
+    local CLOSED = "(attempt to use a closed/collected Mover)"
+    for _, mover in ipairs { m, ch } do
+      for _, c in ipairs { { cs.contacts, "contacts" }, { cs.draw.ellipsoid, "ellipsoid" },
+                           { cs.draw.outline, "outline" }, { cs.draw.contacts, "contacts" } } do
+        local e = errorOf(function() local r = c[1](mover); return r end)
+        assert.matches("firsthour_spec%.lua:%d+: ", e)
+        assert.is_truthy(e:find("bad argument #1 to '" .. c[2] .. "' " .. CLOSED, 1, true), e)
+      end
+    end
+    -- the character's methods: at the caller's line, not character.lua's
+    for _, name in ipairs { "contactCount", "contacts", "getContact" } do
+      local e = errorOf(ch[name], ch, 1)
+      assert.is_truthy(e:find("bad argument #1 to '" .. name .. "' " .. CLOSED, 1, true), e)
+    end
+    local e = errorOf(function() local r = ch:contactCount(); return r end)
+    assert.is_truthy(e:match("firsthour_spec%.lua:%d+: calling 'contactCount' on bad self")
+      and e:find(CLOSED, 1, true), e)
   end)
 
   -- found by an independent tester: a mirrored body's triangles were drawn

@@ -191,6 +191,31 @@ describe("OBJ", function()
         assert.matches("bad argument #3 to 'parseOBJ'", errorOf(cs.parseOBJ, "", "x", 5))
         assert.matches("options%.tags", errorOf(cs.parseOBJ, "", "x", { tags = 5 }))
       end)
+
+      -- found by an independent tester: unknown options and bad backfaces
+      -- were taken silently (newMesh and loadOBJ refuse them)
+      it("checks its options as newMesh does, in its own words", function()
+        local text = square("usemtl grass", "f 1 2 3")
+        local function parse(options) local v = cs.parseOBJ(text, "level.obj", options); return v end
+        local cases = {                 -- options, message, newMesh's too
+          { { tgs = { grass = 2 } }, "unknown option 'tgs' (options are tags, backfaces)", true },
+          { { tags = {}, [1] = 2 }, "unknown option (a number key)", true },
+          { { backfaces = "x" }, 'options.backfaces must be "collide" or "ignore", got "x"', true },
+          { { backfaces = true }, 'options.backfaces must be "collide" or "ignore", got boolean', true },
+          { { tags = 5 }, "options.tags must be a function or a table, got number" },
+        }
+        for _, c in ipairs(cases) do
+          local e = errorOf(parse, c[1])
+          assert.matches("obj_spec%.lua:%d+: ", e)
+          assert.truthy(e:find("bad argument #3 to 'parseOBJ' (" .. c[2] .. ")", 1, true), e)
+          if c[3] then
+            e = errorOf(cs.newMesh, { 0, 0, 0, 1, 0, 0, 0, 0, 1 }, nil, c[1])
+            assert.truthy(e:find("bad argument #3 to 'newMesh' (" .. c[2] .. ")", 1, true), e)
+          end
+        end
+        local _, _, tags = cs.parseOBJ(text, nil, { tags = { grass = 2 }, backfaces = "ignore" })
+        assert.are.same({ 2 }, tags)
+      end)
     end)
   end)
 
@@ -238,6 +263,12 @@ describe("OBJ", function()
     it("checks its arguments", function()
       assert.matches("bad argument #1 to 'loadOBJ'", errorOf(cs.loadOBJ, 42))
       assert.matches("bad argument #2 to 'loadOBJ'", errorOf(cs.loadOBJ, "x.obj", 42))
+      -- its options before the file is read, as parseOBJ checks them
+      local missing = os.tmpname() .. "-missing.obj"
+      assert.truthy(errorOf(cs.loadOBJ, missing, { tgs = 1 }):find(
+        "bad argument #2 to 'loadOBJ' (unknown option 'tgs' (options are tags, backfaces))", 1, true))
+      assert.truthy(errorOf(cs.loadOBJ, missing, { backfaces = "x" }):find(
+        "bad argument #2 to 'loadOBJ' (options.backfaces must be \"collide\" or \"ignore\", got \"x\")", 1, true))
     end)
 
     describe("with a box written out and read back", function()

@@ -11,7 +11,8 @@ Input keys: x, z (-1..1, the move direction), jump, run, yaw (radians: x and z
 turned about up, for camera-relative input); any other key is an error.
 
 Settings: plain fields, checked and applied at the next update (so changing one
-between frames takes effect on the next frame). A bad value raises an error.
+between frames takes effect on the next frame). A bad value raises an error
+(of several, the first in alphabetical order).
   radius          {rx, ry, rz} or r, world units (m)     default {0.4, 0.9, 0.4}
   position        {x, y, z}, the ellipsoid's centre      default {0, 0, 0}
                   (read it after update; writing new numbers into it teleports)
@@ -164,7 +165,7 @@ local CHECKS = {
   end,
   filter = function(v, name)
     if v ~= nil and type(v) ~= "function" then
-      return name .. " must be a function or nil, got " .. type(v)
+      return name .. " must be a function or nil, got " .. check.tname(v)
     end
   end,
   up = function(v, name)
@@ -181,20 +182,21 @@ local FORWARDED = { "slopeLimit", "stepHeight", "snapDistance", "blockSteepSlope
 local UNSENT = {}                               -- marks a tunable not yet forwarded
 local NO_INPUT = {}                             -- update(world, dt, nil): stand still
 
--- Every setting's error text, or nil when all are good.
+-- The settings' names, sorted, for the messages.
+local SETTING_NAMES = {}
+for name in pairs(CHECKS) do SETTING_NAMES[#SETTING_NAMES + 1] = name end
+table.sort(SETTING_NAMES)
+
+-- The first bad setting's error text, in SETTING_NAMES' order (pairs() takes
+-- another on each Lua, and on 5.4 on each run), or nil when all are good.
 local function checkAll(self)
-  for name, check in pairs(CHECKS) do
-    local err = check(self[name], name)
+  for _, name in ipairs(SETTING_NAMES) do
+    local err = CHECKS[name](self[name], name)
     if err then return err end
   end
 end
 
 -- }======================================================================
-
--- The settings' names, sorted, for the messages.
-local SETTING_NAMES = {}
-for name in pairs(CHECKS) do SETTING_NAMES[#SETTING_NAMES + 1] = name end
-table.sort(SETTING_NAMES)
 
 -- The message for an unknown field name k.
 function unknownField(k)
@@ -403,18 +405,18 @@ end
 --- character:contactCount() -> the last update's contacts (its mover's).
 function Character:contactCount()
   checkSelf(self, "contactCount", "()")
-  local n = self.mover:contactCount()
+  local n = check.alive(self.mover, "contactCount", 1, "contactCount")   -- (a closed mover)
   return n
 end
 
 --- character:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
 function Character:getContact(i)
   checkSelf(self, "getContact", "(i)")
+  local m = self.mover
+  local n = check.alive(m, "contactCount", 1, "getContact")
   if type(i) ~= "number" or i ~= floor(i) or i - i ~= 0 then
     check.argerror(2, "getContact", "contact index must be an integer, got " .. describe(i))
   end
-  local m = self.mover
-  local n = m:contactCount()
   if i < 1 or i > n then                        -- (%s: i may be past any integer)
     check.argerror(2, "getContact", format("contact %s out of range %s", check.num2str(i),
       n == 0 and "(there are none)" or "1.." .. n))
@@ -439,6 +441,7 @@ end
 -- tables { x, y, z, nx, ny, nz, triangle, body, tag } (a given list is refilled).
 function Character:contacts(list)
   checkSelf(self, "contacts", "([list])")
+  check.alive(self.mover, "getPosition", 1, "contacts")
   if list ~= nil and check.tname(list) ~= "table" then
     check.argerror(2, "contacts", "table or nil expected, got " .. check.tname(list))
   end
@@ -458,6 +461,8 @@ local function setPlatformVelocity(body, vx, vy, vz)
     error("bad argument #1 to 'setPlatformVelocity' (collideslide.Body expected, got "
       .. check.tname(body) .. ")", 2)
   end
+  -- a removed body, or one of a closed world: body:setVelocity's error, as ours
+  check.alive(body, "getVelocity", 1, "setPlatformVelocity")
   local v = { vx, vy, vz }
   local names = { "vx", "vy", "vz" }
   for i = 1, 3 do rangedNum(v[i], i + 1, "setPlatformVelocity", names[i]) end

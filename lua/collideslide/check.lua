@@ -4,7 +4,7 @@
 -- a method call (b:box(...)), where the first argument after the colon is #1.
 
 local type, tostring, format, getinfo, floor = type, tostring, string.format, debug.getinfo, math.floor
-local error, getmetatable, rawget = error, getmetatable, rawget
+local error, getmetatable, rawget, pcall = error, getmetatable, rawget, pcall
 
 local check = {}
 
@@ -42,6 +42,20 @@ function check.argerror(arg, fname, msg, depth)
   error(format("bad argument #%d to '%s' (%s)", arg, fname, msg), depth + 2)
 end
 local argerror = check.argerror
+
+--- check.alive(o, method, arg, fname [, depth]) -> o:method()'s first result,
+-- its error (a closed mover or mesh, a removed body) raised as argument arg's
+-- in fname's words ("bad argument #1 to 'contacts' (attempt to use a
+-- closed/collected Mover)") rather than as the method's own self's.
+function check.alive(o, method, arg, fname, depth)
+  local ok, r = pcall(o[method], o)
+  if not ok then
+    r = tostring(r)
+    argerror(arg, fname, r:match("^.-on bad self %((.*)%)$") or
+      r:match("^.-bad argument #%d+ to '[^']*' %((.*)%)$") or r, (depth or 1) + 1)
+  end
+  return r
+end
 
 --- check.num(v, arg, fname, name [, depth]) -> v: a finite number (no strings).
 function check.num(v, arg, fname, name, depth)

@@ -39,14 +39,15 @@ local function argerror(arg, fname, msg, depth)
   error(format("bad argument #%d to '%s' (%s)", arg, fname, msg), depth + 2)
 end
 
--- The mover of a mover or a character.
+-- The mover of a mover or a character, alive.
 local function moverOf(m, fname)
   local t = tname(m)
-  if t == "collideslide.Character" then return m.mover end
-  if t ~= "collideslide.Mover" then
+  if t == "collideslide.Character" then m = m.mover
+  elseif t ~= "collideslide.Mover" then
     argerror(1, fname, "collideslide.Mover or collideslide.Character expected, got "
       .. (m == nil and "no value" or t), 2)
   end
+  check.alive(m, "getPosition", 1, fname, 2)   -- closed: in fname's words, not getPosition's
   return m
 end
 
@@ -54,30 +55,18 @@ local PLACED = { ["collideslide.Body"] = true, ["collideslide.Sensor"] = true }
 
 -- Calls fn(ax, ay, az, bx, by, bz, cx, cy, cz) for each triangle of a mesh (placed
 -- by a body's or sensor's transform when given), of a body or a sensor (its mesh
--- where it is), or of flat vertex/index arrays.
--- o:method() for argument arg of fname, its error raised in fname's words (a
--- removed body, a closed mesh: "bad argument #1 to 'triangles' (body was
--- removed from its world)").
-local function alive(fname, arg, o, method)
-  local ok, r = pcall(o[method], o)
-  if not ok then
-    r = tostring(r)
-    argerror(arg, fname, r:match("^.-on bad self %((.*)%)$") or
-      r:match("^.-bad argument #%d+ to '[^']*' %((.*)%)$") or r, 3)
-  end
-  return r
-end
-
+-- where it is), or of flat vertex/index arrays. A removed body or a closed mesh is
+-- its argument's error, in fname's words (check.alive).
 local function eachTriangle(fname, a, b, fn)
-  if PLACED[tname(a)] and b == nil then a, b = alive(fname, 1, a, "getMesh"), a end
+  if PLACED[tname(a)] and b == nil then a, b = check.alive(a, "getMesh", 1, fname, 2), a end
   if tname(a) == "collideslide.Mesh" then
-    local nt = alive(fname, 1, a, "triangleCount")
+    local nt = check.alive(a, "triangleCount", 1, fname, 2)
     local m, mirrored
     if b ~= nil then
       if not PLACED[tname(b)] then
         argerror(2, fname, "collideslide.Body, collideslide.Sensor or nil expected, got " .. tname(b), 2)
       end
-      alive(fname, 2, b, "getTransform")
+      check.alive(b, "getTransform", 2, fname, 2)
       m = { b:getTransform() }
       -- a mirroring transform (determinant < 0) keeps the mesh's front faces
       -- in front (as the core's one-sided tests do): two corners swap

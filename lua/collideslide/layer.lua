@@ -326,6 +326,7 @@ local function build(core)
       check.argerror(1, "contacts", "collideslide.Mover or collideslide.Character expected, got "
         .. (m == nil and "no value" or check.tname(m)))
     end
+    check.alive(m, "getPosition", 1, "contacts")   -- closed: in contacts' words
     if list ~= nil and check.tname(list) ~= "table" then
       check.argerror(2, "contacts", "table or nil expected, got " .. check.tname(list))
     end

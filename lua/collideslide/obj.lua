@@ -5,7 +5,7 @@
 
 local find, match, gmatch, byte, sub = string.find, string.match, string.gmatch,
   string.byte, string.sub
-local tonumber, type, floor, tostring = tonumber, type, math.floor, tostring
+local tonumber, type, floor, tostring, rawget = tonumber, type, math.floor, tostring, rawget
 local check = require "collideslide.check"
 
 local obj = {}
@@ -36,28 +36,35 @@ local function tagResolver(spec, fname, argn, level)
   end
   if type(spec) == "function" then return spec end
   error(("bad argument #%d to '%s' (options.tags must be a function or a table, got %s)")
-    :format(argn, fname, type(spec)), level)
+    :format(argn, fname, check.tname(spec)), level)
 end
 
---[[
-Parses OBJ text. Returns vertices (flat x, y, z, ...), indices (flat, 1-based,
-three per triangle: polygons are fanned a b c d -> a b c, a c d) and tags (one
-integer per triangle, or nil when options.tags is not given). chunkname names the
-text in errors ("model.obj:12: ..."), default "(obj)".
-]]
-function obj.parse(text, chunkname, options)
-  if type(text) ~= "string" then
-    error("bad argument #1 to 'parseOBJ' (string expected, got " .. check.tname(text) .. ")", 2)
-  end
-  if chunkname ~= nil and type(chunkname) ~= "string" then
-    error("bad argument #2 to 'parseOBJ' (string expected, got " .. check.tname(chunkname) .. ")", 2)
-  end
-  if options ~= nil and check.tname(options) ~= "table" then
-    error("bad argument #3 to 'parseOBJ' (table expected, got " .. check.tname(options) .. ")", 2)
-  end
-  chunkname = chunkname or "(obj)"
-  local resolve = tagResolver(options and options.tags, "parseOBJ", 3, 3)
+local OPTIONS = { tags = true, backfaces = true }
 
+-- Checks options (a table or nil) as newMesh does, in its words: unknown keys
+-- (the least, check.leastUnknown), backfaces, then tags (tagResolver), as
+-- argument argn of fname (level: the caller to blame, seen from checkOptions'
+-- caller). Returns the tag resolver.
+local function checkOptions(options, fname, argn, level)
+  if options == nil then return nil end
+  local bad, msg = check.leastUnknown(options, OPTIONS), nil
+  local bf = rawget(options, "backfaces")
+  if bad ~= nil and type(bad) ~= "string" then
+    msg = "unknown option (a " .. type(bad) .. " key)"
+  elseif bad ~= nil then
+    msg = "unknown option '" .. bad .. "' (options are tags, backfaces)"
+  elseif bf ~= nil and bf ~= "collide" and bf ~= "ignore" then
+    msg = 'options.backfaces must be "collide" or "ignore", got '
+      .. (type(bf) == "string" and '"' .. bf .. '"' or check.tname(bf))
+  end
+  if msg then error(("bad argument #%d to '%s' (%s)"):format(argn, fname, msg), level + 1) end
+  local resolve = tagResolver(options.tags, fname, argn, level + 2)   -- (no tail call: levels)
+  return resolve
+end
+
+-- parseOBJ's and loadOBJ's parser, once their arguments are checked (resolve:
+-- checkOptions' tag resolver, or nil).
+local function parse(text, chunkname, resolve)
   local V, I, T = {}, {}, resolve and {} or nil
   local nv, ni, nt = 0, 0, 0           -- numbers stored in V, I, T
   local vcount = 0                     -- vertices so far (nv / 3, kept as integer)
@@ -173,6 +180,27 @@ function obj.parse(text, chunkname, options)
   return V, I, T
 end
 
+--[[
+Parses OBJ text. Returns vertices (flat x, y, z, ...), indices (flat, 1-based,
+three per triangle: polygons are fanned a b c d -> a b c, a c d) and tags (one
+integer per triangle, or nil when options.tags is not given). chunkname names the
+text in errors ("model.obj:12: ..."), default "(obj)". options are newMesh's
+(tags, backfaces), checked as it checks them.
+]]
+function obj.parse(text, chunkname, options)
+  if type(text) ~= "string" then
+    error("bad argument #1 to 'parseOBJ' (string expected, got " .. check.tname(text) .. ")", 2)
+  end
+  if chunkname ~= nil and type(chunkname) ~= "string" then
+    error("bad argument #2 to 'parseOBJ' (string expected, got " .. check.tname(chunkname) .. ")", 2)
+  end
+  if options ~= nil and check.tname(options) ~= "table" then
+    error("bad argument #3 to 'parseOBJ' (table expected, got " .. check.tname(options) .. ")", 2)
+  end
+  local V, I, T = parse(text, chunkname or "(obj)", checkOptions(options, "parseOBJ", 3, 2))
+  return V, I, T
+end
+
 -- Reads a whole file; errors name the path (level: the caller to blame).
 function obj.read(path, level)
   local f, err = io.open(path, "rb")
@@ -195,8 +223,8 @@ function obj.load(newMesh, path, options)
   if options ~= nil and check.tname(options) ~= "table" then
     error("bad argument #2 to 'loadOBJ' (table expected, got " .. check.tname(options) .. ")", 3)
   end
-  tagResolver(options and options.tags, "loadOBJ", 2, 4)  -- checked before reading
-  local V, I, T = obj.parse(obj.read(path, 4), path, options)
+  local resolve = checkOptions(options, "loadOBJ", 2, 3)  -- checked before reading
+  local V, I, T = parse(obj.read(path, 4), path, resolve)
   local meshOptions = {}
   for k, v in pairs(options or {}) do meshOptions[k] = v end
   meshOptions.tags = T
