@@ -167,6 +167,8 @@ size_t cs_mesh_degenerate_count(cs_Mesh *mesh);   /* refits first if edited */
 size_t cs_mesh_memory(const cs_Mesh *mesh);     /* bytes the mesh holds, tree included */
 int cs_mesh_backfaces(const cs_Mesh *mesh);
 void cs_mesh_bounds(cs_Mesh *mesh, cs_Vec3 *lo, cs_Vec3 *hi);  /* likewise */
+/* Vertex i, triangle t's vertex indices and its tag (0-based; out of
+** range: zeros). */
 void cs_mesh_vertex(const cs_Mesh *mesh, size_t i, cs_Vec3 *out);
 void cs_mesh_triangle(const cs_Mesh *mesh, size_t t, unsigned idx[3]);
 int cs_mesh_tag(const cs_Mesh *mesh, size_t t);
@@ -583,10 +585,14 @@ cs_Status cs_call_scratch_new(cs_World *w, cs_CallScratch **out);
 void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
 /* cs_world_collide_and_slide in the scratch sc, under the contract above;
 ** its error goes to cs_call_scratch_error(sc). CS_EINVAL for a mover added
-** to a world, or a world with refits pending (call cs_world_prepare). */
+** to a world, or a world with refits pending (bodies placed, added or
+** removed, or meshes in use edited since cs_world_prepare: call it again);
+** CS_EBUSY for a scratch a call on this thread works in (from a filter:
+** give the filter's calls a scratch of their own). */
 cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
                                         const cs_Vec3 *walk, const cs_Vec3 *gravity);
-/* cs_world_sweep in the scratch sc, under the same contract. */
+/* cs_world_sweep in the scratch sc, under the same contract (and the same
+** CS_EINVAL and CS_EBUSY). */
 int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
                       cs_Hit *hit);
 const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);

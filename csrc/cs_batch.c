@@ -614,6 +614,7 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc) { return sc->err
 
 cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
                                         const cs_Vec3 *walk, const cs_Vec3 *gravity) {
+  cs_Status s;
   if (m->set)
     return cs_fail(sc->err, CS_EINVAL, 0,
                    "the mover is added to a world: move it with the world's own calls");
@@ -621,5 +622,9 @@ cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Move
   ** the calls of the contract would build it at the same time */
   if (cs_broad_pending(&w->broad) || !cs_moverset_ready(&w->movers))
     return cs_fail(sc->err, CS_EINVAL, 0, "the world has changes pending: call cs_world_prepare first");
-  return cs_world_move(w, sc, m, walk, gravity, NULL);
+  if (sc->busy) return cs_scratch_busy(sc);
+  sc->busy = 1;
+  s = cs_world_move(w, sc, m, walk, gravity, NULL);
+  sc->busy = 0;
+  return s;
 }

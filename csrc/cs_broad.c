@@ -48,6 +48,18 @@ cs_Status cs_broad_mesh_ref(cs_Broad *bp, cs_Mesh *mesh, int delta) {
   return CS_OK;
 }
 
+int cs_broad_pending(const cs_Broad *bp) {
+  size_t i;
+  if (bp->dirty || bp->rebuild) return 1;
+  /* an edit after cs_world_prepare left the tree and the mesh as they were:
+  ** the calls of the contract went on with the old vertices (found by an
+  ** independent tester: a mover fell through a floor raised past it) */
+  for (i = 0; i < bp->nmeshes; i++)
+    if (bp->meshes[i].mesh->dirty || bp->meshes[i].mesh->version != bp->meshes[i].version)
+      return 1;
+  return 0;
+}
+
 /* How many meshes in use were edited since the tree was built? */
 static unsigned meshes_edited(cs_Broad *bp) {
   size_t i;

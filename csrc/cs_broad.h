@@ -43,8 +43,9 @@ cs_Status cs_broad_mesh_ref(cs_Broad *bp, cs_Mesh *mesh, int delta);
 /* Bodies moved (refit), or were added, removed or enabled (rebuild). */
 CS_INLINE void cs_broad_moved(cs_Broad *bp) { bp->dirty = 1; }
 CS_INLINE void cs_broad_changed(cs_Broad *bp) { bp->rebuild = 1; }
-/* Is a refit or rebuild still to do (cs_broad_update)? */
-CS_INLINE int cs_broad_pending(const cs_Broad *bp) { return bp->dirty || bp->rebuild; }
+/* Is a refit or rebuild still to do (cs_broad_update), of the tree or of a
+** mesh in use whose vertices were edited? */
+int cs_broad_pending(const cs_Broad *bp);
 /* Brings the tree up to date with the bodies[n] (refitting edited meshes
 ** and the bodies' bounds); not while a walk is under way. Returns how many
 ** meshes in use were found edited (the world's version moves by that). */

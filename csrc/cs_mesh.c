@@ -213,13 +213,13 @@ void cs_mesh_vertex(const cs_Mesh *m, size_t i, cs_Vec3 *out) {
   *out = i < m->nverts ? cs_mesh_vert(m, (uint32_t)i) : v3(0, 0, 0);
 }
 
+/* (out of range, as cs_mesh_vertex: zeros; found by an independent tester) */
 void cs_mesh_triangle(const cs_Mesh *m, size_t t, unsigned idx[3]) {
-  idx[0] = m->tris[3 * t];
-  idx[1] = m->tris[3 * t + 1];
-  idx[2] = m->tris[3 * t + 2];
+  int k;
+  for (k = 0; k < 3; k++) idx[k] = t < m->ntris ? m->tris[3 * t + (size_t)k] : 0;
 }
 
-int cs_mesh_tag(const cs_Mesh *m, size_t t) { return m->tags ? m->tags[t] : 0; }
+int cs_mesh_tag(const cs_Mesh *m, size_t t) { return m->tags && t < m->ntris ? m->tags[t] : 0; }
 
 double cs_mesh_extent(cs_Mesh *m) {
   double e = 0;

@@ -66,6 +66,13 @@ cs_Status cs_mover_set_skin_auto(cs_Mover *m) {
 static const char *const RXYZ[3] = {"rx", "ry", "rz"};
 static const char *const QXYZW[4] = {"qx", "qy", "qz", "qw"};
 
+/* The mover's start is no longer known clear of what it met: its place,
+** shape or mask changed (also from its own filter, during its call). */
+static void unclean(cs_Mover *m) {
+  m->clean = 0;
+  m->reshaped = 1;
+}
+
 cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p) {
   cs_Status s = cs_check_vec(&m->err, 1, cs_names_xyz, p);
   if (s != CS_OK) return s;
@@ -75,7 +82,7 @@ cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p) {
   m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
   m->ground_body = NULL;  /* nor does the platform it stood on, */
   m->carried = 0;         /* nor its taking it along */
-  m->clean = 0;
+  unclean(m);
   return CS_OK;
 }
 void cs_mover_get_position(const cs_Mover *m, cs_Vec3 *out) { *out = m->pos; }
@@ -85,7 +92,7 @@ cs_Status cs_mover_set_radius(cs_Mover *m, const cs_Vec3 *r) {
   if (s != CS_OK) return s;
   if (batch_locked(m)) return refuse_in_batch(m);
   m->radius = *r;
-  m->clean = 0;
+  unclean(m);
   if (m->set) cs_moverset_moved(m->set, m);
   return CS_OK;
 }
@@ -96,7 +103,7 @@ static void set_orientation(cs_Mover *m, const double q[4]) {
   int i;
   for (i = 0; i < 4; i++) m->q[i] = l > 0 ? q[i] / l : (i == 3);
   m->rot = m3_from_quat(m->q);
-  m->clean = 0;
+  unclean(m);
   m->oriented = !(m->q[0] == 0 && m->q[1] == 0 && m->q[2] == 0);
   if (m->set) cs_moverset_moved(m->set, m);
 }
@@ -186,7 +193,7 @@ cs_Status cs_mover_set(cs_Mover *m, cs_Setting s, double v) {
     case CS_BLOCK_STEEP_SLOPES: m->block_steep = v != 0; break;
     case CS_STEP_HEIGHT: m->step_height = v; break;
     case CS_SNAP_DISTANCE: m->snap_distance = v; break;
-    case CS_COLLIDES_WITH: m->collides_with = (unsigned)v; m->clean = 0; break;
+    case CS_COLLIDES_WITH: m->collides_with = (unsigned)v; unclean(m); break;
     case CS_LAYERS: m->layers = (unsigned)v; break;
   }
   return CS_OK;

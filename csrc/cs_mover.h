@@ -111,6 +111,7 @@ struct cs_Mover {
   ** version clean_version; until the mover or that world changes, the next
   ** call need not look for overlaps. */
   int clean;
+  int reshaped;           /* a setter cleared clean during the mover's call */
   unsigned clean_version;
   cs_GatherCache cache;
   cs_Error err;           /* of the last failed setter (cs_mover_error) */

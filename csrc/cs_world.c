@@ -71,6 +71,14 @@ void cs_scratch_init(cs_CallScratch *sc, const cs_Alloc *a, cs_Error *err) {
   sc->err = err ? err : &sc->own_err;
 }
 
+/* A call of the contract from a filter of a call working in the same
+** scratch (found by an independent tester: it reallocated the triangles
+** the outer gather was filling). */
+cs_Status cs_scratch_busy(cs_CallScratch *sc) {
+  return cs_fail(sc->err, CS_EBUSY, 0,
+                 "the scratch is in use by a call on this thread (a filter's call needs a scratch of its own)");
+}
+
 void cs_scratch_release(cs_CallScratch *sc) {
   const cs_Alloc *a = &sc->alloc;
   cs_SensorScratch *ss = &sc->sensor;
@@ -256,25 +264,26 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   cs_Body *b;
   cs_Mat3 id = m3_identity();
   unsigned gen = 0;
-  cs_Status s;
+  cs_Status s = CS_EBUSY;
   *out = NULL;
-  if (w->busy) return CS_EBUSY;
-  if (w->nbodies == w->capbodies &&
-      (s = cs_grow(&w->alloc, (void **)&w->bodies, &w->capbodies, w->nbodies + 1,
-                   sizeof(cs_Body *))) != CS_OK)
-    return s;
-  /* room in the free list now, so that removing this body never fails */
-  if (w->nfree + w->nbodies + 1 > w->capfree &&
-      (s = cs_grow(&w->alloc, (void **)&w->free_bodies, &w->capfree,
-                   w->nfree + w->nbodies + 1, sizeof(cs_Body *))) != CS_OK)
-    return s;
-  if ((s = cs_broad_mesh_ref(&w->broad, mesh, 1)) != CS_OK) return s;
+  /* (each failure in the world's error, as the header says: an independent
+  ** tester found the last call's still there) */
+  if (w->busy) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
+  if ((w->nbodies == w->capbodies &&
+       (s = cs_grow(&w->alloc, (void **)&w->bodies, &w->capbodies, w->nbodies + 1,
+                    sizeof(cs_Body *))) != CS_OK) ||
+      /* room in the free list now, so that removing this body never fails */
+      (w->nfree + w->nbodies + 1 > w->capfree &&
+       (s = cs_grow(&w->alloc, (void **)&w->free_bodies, &w->capfree,
+                    w->nfree + w->nbodies + 1, sizeof(cs_Body *))) != CS_OK) ||
+      (s = cs_broad_mesh_ref(&w->broad, mesh, 1)) != CS_OK)
+    return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
   if (w->nfree > 0) {             /* reuse a removed body's memory */
     b = w->free_bodies[--w->nfree];
     gen = b->generation;
   } else if (!(b = cs_malloc(&w->alloc, sizeof *b))) {
     cs_broad_mesh_ref(&w->broad, mesh, -1);
-    return CS_ENOMEM;
+    return cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
   memset(b, 0, sizeof *b);
   b->generation = gen + 1;
@@ -1142,13 +1151,18 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
 }
 
 /* move_in, with the mover marked as moving meanwhile (a placement from its
-** filter must not take it along: carry_riders). */
+** filter must not take it along: carry_riders). A setter its filter called
+** (m->reshaped) leaves it not known clean: the call's end found it clean
+** for its old shape (found by an independent tester: a radius grown from a
+** filter stayed in the floor for good). */
 static cs_Status move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk,
                       const cs_Vec3 *gravity, const cs_MoveStart *st) {
   cs_Status s;
   m->moving = 1;
+  m->reshaped = 0;
   s = move_in(w, sc, m, walk, gravity, st);
   m->moving = 0;
+  if (m->reshaped) m->clean = 0;
   return s;
 }
 
@@ -1262,11 +1276,16 @@ int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, co
 
 int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
                       cs_Hit *hit) {
+  int r;
   if (sc->shared && cs_broad_pending(&w->broad))
     return -(int)cs_fail(sc->err, CS_EINVAL, 0,
                          "the world has changes pending: call cs_world_prepare first");
-  return sweep_ellipsoid(w, sc, m, NULL, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
-                         m->collides_with, hit, 1);
+  if (sc->busy) return -(int)cs_scratch_busy(sc);
+  sc->busy = 1;
+  r = sweep_ellipsoid(w, sc, m, NULL, m->pos, m->radius, m->oriented ? m->q : NULL, *d,
+                      m->collides_with, hit, 1);
+  sc->busy = 0;
+  return r;
 }
 
 int cs_world_sweep(cs_World *w, const cs_Mover *m, const cs_Vec3 *d, cs_Hit *hit) {

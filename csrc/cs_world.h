@@ -47,6 +47,8 @@ struct cs_CallScratch {
   size_t capells, capellm, capellr;
   cs_SensorScratch sensor;
   int shared;               /* a batch runs: the world is only read (prepared) */
+  int busy;                 /* a call of the contract works in it (a filter's
+                            ** call on the same thread must not: CS_EBUSY) */
 };
 
 struct cs_World {
@@ -99,6 +101,8 @@ cs_Status cs_world_gather(cs_World *w, cs_CallScratch *sc, const cs_ESpace *es, 
 /* The call's scratch: set up, freed (the struct itself is the caller's). */
 void cs_scratch_init(cs_CallScratch *sc, const cs_Alloc *a, cs_Error *err);
 void cs_scratch_release(cs_CallScratch *sc);
+/* Fails a call with CS_EBUSY for a scratch another call works in (sc->busy). */
+cs_Status cs_scratch_busy(cs_CallScratch *sc);
 
 /* How a call starts: what carries the mover (the ground body's or mover's
 ** motion), and its reach before depenetration (world units). */

@@ -486,6 +486,74 @@ static void job_system(void) {
   scene_free(&ref);
 }
 
+/* Found by an independent tester of the C API: a mesh edited after
+** cs_world_prepare was not "changes pending" for the calls of the contract,
+** which moved a mover through the raised floor; and a filter's call of the
+** contract on its own thread's scratch reallocated what the outer call was
+** filling (now CS_EBUSY). */
+static cs_World *reentry_w;
+static cs_CallScratch *reentry_sc;
+static cs_Mover *reentry_probe;
+static int reentry_got = 1;
+
+static int sweep_in_filter(void *ud, const cs_Body *b, int tag) {
+  cs_Hit h;
+  cs_Vec3 d = V(0, -3, 0);
+  (void)ud; (void)b; (void)tag;
+  reentry_got = cs_world_sweep_in(reentry_w, reentry_sc, reentry_probe, &d, &h);
+  return CS_RESPONSE_SLIDE;
+}
+
+static void contract_guards(void) {
+  double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
+  unsigned ix[] = {0, 1, 2, 0, 2, 3};
+  cs_MeshDesc d = {v, 4, ix, 2, NULL, CS_BACKFACES_COLLIDE};
+  cs_Mesh *floor_mesh;
+  cs_World *w;
+  cs_Body *b;
+  cs_Mover *m;
+  cs_CallScratch *sc;
+  cs_Hit h;
+  cs_Vec3 p = V(0, 5.5, 0), g = V(0, -0.5, 0), z = V(0, 0, 0), up, got;
+  int k;
+  cs_mesh_new(&A, &d, &floor_mesh, NULL);
+  cs_world_new(&A, &w);
+  cs_world_add(w, floor_mesh, &b);
+  cs_mover_new(&A, &m);
+  cs_mover_set_position(m, &p);
+  cs_call_scratch_new(w, &sc);
+  check(cs_world_prepare(w) == CS_OK, "contract: prepare", "");
+  for (k = 0; k < 4; k++) {                    /* the floor up to y = 5 */
+    cs_mesh_vertex(floor_mesh, (size_t)k, &up);
+    up.y = 5;
+    cs_mesh_set_vertex(floor_mesh, (size_t)k, &up);
+  }
+  check(cs_world_collide_and_slide_in(w, sc, m, &z, &g) == CS_EINVAL &&
+        cs_world_sweep_in(w, sc, m, &g, &h) == -(int)CS_EINVAL,
+        "contract: a mesh edited after prepare is a change pending", cs_call_scratch_error(sc)->message);
+  cs_world_prepare(w);
+  for (k = 0; k < 4; k++) cs_world_collide_and_slide_in(w, sc, m, &z, &g);
+  cs_mover_get_position(m, &got);
+  check(got.y >= 5.5, "contract: prepared again, the mover stands on the raised floor", "");
+  reentry_w = w;
+  reentry_sc = sc;
+  reentry_probe = m;
+  {
+    cs_Mover *outer;
+    cs_Vec3 q = V(2, 5.6, 2), walk = V(0.1, 0, 0);
+    cs_mover_new(&A, &outer);
+    cs_mover_set_position(outer, &q);
+    cs_mover_set_filter(outer, sweep_in_filter, NULL);
+    check(cs_world_collide_and_slide_in(w, sc, outer, &walk, &g) == CS_OK && reentry_got == -(int)CS_EBUSY,
+          "contract: a filter's call on the same scratch is CS_EBUSY", "");
+    cs_mover_free(outer);
+  }
+  cs_call_scratch_free(w, sc);
+  cs_world_free(w);
+  cs_mover_free(m);
+  cs_mesh_free(floor_mesh);
+}
+
 /* cs_world_prepare when its refit cannot allocate: CS_ENOMEM (the world is
 ** not prepared, which the job system must know), then CS_OK once memory
 ** comes back; a prepared world's first query allocates nothing. */
@@ -551,6 +619,7 @@ int main(int argc, char **argv) {
   edits_refused(1);
   edits_refused(3);
   job_system();
+  contract_guards();
   prepare_out_of_memory();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

@@ -22,6 +22,70 @@ static void expect_error(const cs_Error *e, cs_Status s, int arg, const char *ms
   expect(ok, what);
 }
 
+/* {==================================================================
+** Found by an independent tester of the C API (round ten)
+** ===================================================================*/
+
+static cs_World *busy_world;
+static cs_Mesh *busy_mesh;
+static cs_Status busy_add;
+static cs_Mover *grown;
+
+static int add_from_filter(void *ud, const cs_Body *b, int tag) {
+  cs_Body *nb;
+  (void)ud; (void)b; (void)tag;
+  busy_add = cs_world_add(busy_world, busy_mesh, &nb);
+  return CS_RESPONSE_SLIDE;
+}
+
+static int grow_from_filter(void *ud, const cs_Body *b, int tag) {
+  cs_Vec3 r = {2, 2, 2};
+  (void)ud; (void)b; (void)tag;
+  cs_mover_set_radius(grown, &r);
+  return CS_RESPONSE_SLIDE;
+}
+
+/* The getters out of range give zeros, as cs_mesh_vertex does (they read
+** past the mesh); cs_world_add from a filter says why in the world's error
+** (it kept the last call's); a mover whose filter grew it into the floor
+** is pushed out by its next call (its call's end had found it clear for
+** its old radius, and every later call trusted that). */
+static void api_round_ten(cs_Mesh *mesh, cs_World *w) {
+  cs_Alloc a = cs_default_alloc();
+  unsigned idx[3] = {7, 7, 7};
+  cs_Vec3 v = {1, 1, 1}, p = {0, 0.6, 0}, walk = {0.1, 0, 0}, g = {0, -0.2, 0}, got;
+  cs_Mover *m;
+  int i;
+  cs_mesh_triangle(mesh, cs_mesh_triangle_count(mesh), idx);
+  cs_mesh_vertex(mesh, cs_mesh_vertex_count(mesh), &v);
+  expect(idx[0] == 0 && idx[1] == 0 && idx[2] == 0 && v.x == 0 && v.y == 0 && v.z == 0 &&
+         cs_mesh_tag(mesh, 1u << 30) == 0, "mesh getters: out of range gives zeros");
+
+  cs_world_set_friction(w, 1, NAN);               /* a failure for the error to hold */
+  busy_world = w;
+  busy_mesh = mesh;
+  cs_mover_new(&a, &m);
+  cs_mover_set_position(m, &p);
+  cs_mover_set_filter(m, add_from_filter, NULL);
+  cs_world_collide_and_slide(w, m, &walk, &g);
+  expect(busy_add == CS_EBUSY, "cs_world_add in a filter: CS_EBUSY");
+  expect_error(cs_world_error(w), CS_EBUSY, 0, cs_status_string(CS_EBUSY),
+               "cs_world_add in a filter: the world's error says so");
+  cs_mover_free(m);
+
+  cs_mover_new(&a, &grown);
+  cs_mover_set_position(grown, &p);
+  cs_mover_set_filter(grown, grow_from_filter, NULL);
+  cs_world_collide_and_slide(w, grown, &walk, &g);
+  cs_mover_set_filter(grown, NULL, NULL);
+  for (i = 0; i < 2; i++) cs_world_collide_and_slide(w, grown, &walk, &g);
+  cs_mover_get_position(grown, &got);
+  expect(got.y >= 2, "a mover grown by its own filter is pushed out of the floor");
+  cs_mover_free(grown);
+}
+
+/* }================================================================== */
+
 int main(void) {
   cs_Alloc a = cs_default_alloc();
   double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
@@ -40,6 +104,7 @@ int main(void) {
     return 1;
   }
   cs_mover_set_position(m, &p);
+  api_round_ten(mesh, w);
 
   bad = walk; bad.y = NAN;
   expect(cs_world_collide_and_slide(w, m, &bad, NULL) == CS_EINVAL, "collide: NaN is CS_EINVAL");
