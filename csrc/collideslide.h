@@ -69,7 +69,10 @@
 ** dangle once that world is freed; the mover itself never reads them again
 ** then: a mover may outlive any world it moved in and move on in another
 ** (worlds have ids that are never reused, so a new world at a freed one's
-** address is not taken for it).
+** address is not taken for it). Likewise the other movers it reports
+** (cs_Contact.mover, cs_mover_ground_mover) dangle once those are freed:
+** the mover never reads them (it finds its ground mover by an id that is
+** never reused), but the caller must not either.
 */
 #ifndef COLLIDESLIDE_H
 #define COLLIDESLIDE_H
