@@ -403,6 +403,20 @@ static cs_Vec3 slide_normal(Slide *s, const cs_SweepHit *h, const cs_Contact *c,
   return c->normal;
 }
 
+/* The shortest slide a pass goes on with after a contact (Fauerby 2003,
+** 4.2: a remainder shorter than veryCloseDistance is dropped): a skin, or
+** SLIDE_REST_REL of the pass's move when that is less. With a skin alone a
+** slide of under a skin a call was dropped, so that at 144 Hz and above a
+** character stopped at a frictionless wall it walked along at 60 degrees,
+** and on ramps and steep faces with friction (found by an independent
+** tester: 0.013 m/s for 0.5 along a wall, 0 for 0.83 m down a 60 degree
+** face); at 1e-3 the slides dropped cost at most 0.1% of the move. */
+#define SLIDE_REST_REL 1e-3
+static double slide_rest_min(const Slide *s, double move_len) {
+  double r = SLIDE_REST_REL * move_len;
+  return r < s->skin ? r : s->skin;
+}
+
 /* Moves s->pos by vel, sliding (Fauerby 2003, 4.2): sweep, stop the skin
 ** short of the contact (measured along its normal, so a glancing hit does
 ** not leave a bigger gap), project what remains of the move onto the
@@ -410,6 +424,7 @@ static cs_Vec3 slide_normal(Slide *s, const cs_SweepHit *h, const cs_Contact *c,
 static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
   cs_Vec3 planes[MAX_PLANES], dest = v3_add(s->pos, vel);
   cs_Vec3 orig = cs_espace_vec_from(s->es, vel);
+  double rest_min = slide_rest_min(s, v3_len(orig));
   int it, np = 0, result = 0;
   for (it = 0; it < s->m->max_iterations; it++) {
     cs_SweepHit h;
@@ -418,7 +433,7 @@ static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
     double vlen = v3_len(vel), travel;
     long i;
     size_t ti;
-    if (vlen == 0 || (it > 0 && world_len(s, vel) < s->skin)) break;
+    if (vlen == 0 || (it > 0 && world_len(s, vel) < rest_min)) break;
     i = sweep_step(s, vel, vlen, &h, &travel);
     if (i < 0) { s->pos = dest; path_add(s); break; }
     result |= PASS_HIT;

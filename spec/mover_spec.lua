@@ -153,14 +153,16 @@ describe("Mover", function()
 
     it("names each contact's body, frame after frame, as the contacts come and go", function()
       -- a floor (4 x 4 cells, many triangles) and two boxes: walking into
-      -- the corner between them, then away, meets 1 to 6 contacts a frame
+      -- the corner between them, then away, then along the first box, meets
+      -- 1 to 6 contacts a frame
       local w, floor, boxA, boxB = H.world(H.floor { size = 20, n = 8 },
         H.box { min = { 1, 0, -3 }, max = { 2, 2, 3 } }, H.box { min = { -3, 0, 1 }, max = { 3, 2, 2 } })
       local m = cs.newMover { radius = 0.5, position = { -1, 0.52, -1 } }
       local counts, met = {}, {}
-      for f = 1, 60 do
+      for f = 1, 120 do
         local d = f <= 30 and 0.1 or -0.1
-        w:collideAndSlide(m, d, 0, d, 0, -0.05, 0)
+        if f <= 60 then w:collideAndSlide(m, d, 0, d, 0, -0.05, 0)
+        else w:collideAndSlide(m, 0.1, 0, 0.03, 0, -0.05, 0) end
         counts[m:contactCount()] = true
         for i = 1, m:contactCount() do
           local px, py, pz, nx, ny, nz, _, b = m:getContact(i)
