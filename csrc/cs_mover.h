@@ -125,13 +125,16 @@ struct cs_Mover {
   double grid_cell[3];    /* the cell it is filed in (integers, as doubles) */
   cs_Vec3 seen_pos;       /* its position when the set last filed it: what
                           ** other movers' calls see of it (cs_world.c) */
-  cs_Vec3 last_move;      /* the displacement of its last call (carries riders) */
+  cs_Vec3 last_move;      /* the displacement of its last call */
+  cs_Vec3 travel;         /* the sum of its calls' displacements (carries
+                          ** riders: by how much it grew since they looked) */
   void *userdata;
   uint64_t batch_stamp;   /* the batch it was last listed in (cs_batch.c) */
   int in_batch;           /* that batch is under way: setters refuse (CS_EBUSY) */
   size_t batch_index;     /* its index in that batch's list */
-  const cs_Mover *ground_mover;   /* the ground is this mover (when has_ground) */
+  const cs_Mover *ground_mover;   /* the ground is this mover's walkable top */
   uint64_t ground_mover_id;
+  cs_Vec3 ground_mover_travel;    /* that mover's travel when the call ended */
   /* its ground body's setTransform took it along since its last call
   ** (cs_world.c, carry_riders): that call carries it by the anchor only,
   ** never by the body's velocity again */

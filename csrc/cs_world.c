@@ -1014,6 +1014,7 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
     return cs_fail(sc->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
   if (s != CS_OK) return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   m->last_move = v3_sub(m->pos, before);
+  m->travel = v3_add(m->travel, m->last_move);
   m->carried = 0;
   if (!sc->shared) cs_world_file_mover(w, m);
   m->world = w->id;
@@ -1056,8 +1057,13 @@ cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
   if (gravity && (s = cs_check_vec(e, 4, GXYZ, gravity)) != CS_OK) return s;
   st->ground = live_ground_body(w, m);
   st->ground_mover = st->ground ? NULL : live_ground_mover(w, m);
+  /* a ground mover carries by how far its calls took it since the rider's
+  ** last call: once per move (its last move at every call carried a rider
+  ** that called more often, across the still carrier and off it: found by
+  ** an independent tester), and not by a teleport */
   st->carry = st->ground ? ground_carry(st->ground, m)
-            : st->ground_mover ? st->ground_mover->last_move : v3(0, 0, 0);
+            : st->ground_mover ? v3_sub(st->ground_mover->travel, m->ground_mover_travel)
+            : v3(0, 0, 0);
   /* No pass travels farther than the moves it is given (DESIGN.md, Gather):
   ** a slide only shortens them; a step adds twice its height; snapping and
   ** the ground probe reach down a little more. */

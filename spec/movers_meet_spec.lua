@@ -158,6 +158,44 @@ describe("Movers that meet", function()
       end
     end)
 
+    -- found by an independent tester: a rider was carried by its ground
+    -- mover's last move at every call it made, across the still carrier
+    -- and off it; and a mover leaning on another's steep side named it as
+    -- its ground and was dragged off with it
+    it("carries a rider by each move of the mover it stands on once, and only from its top", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-20, -1, -20, 20, 0, 20)))
+      local carrier = cs.newMover { radius = { 3, 0.5, 3 }, position = { 0, 0.501, 0 } }
+      local rider = cs.newMover { radius = 0.3, position = { 0, 1.31, 0 } }
+      w:addMover(carrier)
+      w:addMover(rider)
+      for _ = 1, 5 do
+        w:collideAndSlide(carrier, 0, 0, 0, 0, -0.05, 0)
+        w:collideAndSlide(rider, 0, 0, 0, 0, -0.05, 0)
+      end
+      assert.are.equal(carrier, rider:getGroundMover())
+      local x0 = rider:getPosition()
+      w:collideAndSlide(carrier, 0.3, 0, 0, 0, -0.05, 0)
+      w:collideAndSlide(carrier, 0.2, 0, 0, 0, -0.05, 0)    -- two moves before the rider's call
+      for _ = 1, 4 do w:collideAndSlide(rider, 0, 0, 0, 0, -0.05, 0) end
+      assert.is_true(math.abs(rider:getPosition() - (x0 + 0.5)) < 1e-9, "rider x = " .. rider:getPosition())
+      -- b leans on a's steep side against a wall: a is no ground of b's
+      local v = cs.newWorld()
+      v:add(cs.newMesh(cs.box(-20, -1, -20, 20, 0, 20)))
+      v:add(cs.newMesh(cs.box(1.5, 0, -5, 2.5, 5, 5)))
+      local a = cs.newMover { radius = 1, position = { 0, 1.001, 0 } }
+      local b = cs.newMover { radius = 0.4, position = { 1.1, 2.2, 0 } }
+      v:addMover(a)
+      v:addMover(b)
+      for _ = 1, 20 do v:collideAndSlide(b, 0, 0, 0, 0, -0.1, 0) end
+      assert.are.equal("steep", b:getGroundState())
+      assert.is_nil(b:getGroundMover())
+      local bx = b:getPosition()
+      v:collideAndSlide(a, -3, 0, 0, 0, -0.01, 0)
+      v:collideAndSlide(b, 0, 0, 0, 0, -0.001, 0)
+      assert.is_true(math.abs(b:getPosition() - bx) < 1e-9, "b dragged to x = " .. b:getPosition())
+    end)
+
     -- found by an independent tester: a mover added after its last call
     -- had landed was not taken along by the next placement of its ground
     it("takes along a mover added where it already stands", function()
