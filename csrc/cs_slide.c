@@ -864,8 +864,13 @@ enum { STEP_KEPT, STEP_FAILED, STEP_TOO_FAR };
 ** ellipsoid meets the wall's top). STEP_TOO_FAR: not kept because it came
 ** down on walkable ground too high or not under it, as a raised walk
 ** longer than a stair's tread does on the next step's nose; a shorter
-** walk may land on the tread. */
-static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, cs_Vec3 dir_w, const Mark *plain) {
+** walk may land on the tread. A try with a share of the walk (a half, a
+** quarter) gets farther when it beats that share of the plain walk: a
+** plain walk that slid along a riser at 45 degrees got as far as any
+** half-walk step could, and the mover stayed at the stairs for good at
+** 20 fps (found by an independent tester). */
+static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3 dir_w,
+                    const Mark *plain) {
   double raised, far_plain, far_step;
   int lands, low;
   cs_Contact *down;
@@ -882,7 +887,7 @@ static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, cs_Vec3 dir_w, const 
   lands = rests_on(s, down);
   low = v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin;
   if (!lands || !low) return STEP_TOO_FAR;
-  if (far_step > far_plain + step_gain(s, walk, dir_w) &&
+  if (far_step > far_plain * share + step_gain(s, walk, dir_w) &&
       (!s->walled || height_of(s, v3_sub(s->pos, plain->pos)) > s->skin))
     return STEP_KEPT;
   return STEP_FAILED;
@@ -913,7 +918,7 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   dir_w = cs_espace_vec_from(s->es, walk);
   dir_w = v3_normalize(v3_madd(dir_w, s->up, -v3_dot(dir_w, s->up)));
   for (k = 0; k <= STEP_SHORTER_TRIES; k++, walk = v3_scale(walk, 0.5)) {
-    got = step_try(s, start, walk, dir_w, &plain);
+    got = step_try(s, start, walk, ldexp(1.0, -k), dir_w, &plain);
     if (got == STEP_KEPT) {
       size_t n = cb->count - plain.ncontacts;   /* keep the step's contacts only */
       memmove(cb->data + first, cb->data + plain.ncontacts, n * sizeof(cs_Contact));
