@@ -55,6 +55,21 @@ static const char *field_hint(const char *k, char *buf, size_t n) {
   return buf;
 }
 
+/* For a field k assigned (m.k = v): the shape keys of newMover are no
+** fields but have setters, which the hint names (an independent tester's
+** m.position = {...} was told "did you mean 'position'?"); else field_hint. */
+static const char *newindex_hint(const char *k, char *buf, size_t n) {
+  static const char *const shape[] = {"radius", "position", "up", "orientation", NULL};
+  static const char *const setter[] = {"setRadius(rx, ry, rz)", "setPosition(x, y, z)",
+                                       "setUp(x, y, z)", "setOrientation(qx, qy, qz, qw)"};
+  const char *f = same_but_case(k, shape);
+  int i;
+  if (f == NULL) return field_hint(k, buf, n);
+  for (i = 0; strcmp(shape[i], f) != 0; i++) {}
+  snprintf(buf, n, "' (set it with mover:%s)", setter[i]);
+  return buf;
+}
+
 /* What to add to "Mover expected, got t": a character (the Lua layer's)
 ** holds its mover, so name the fix. */
 const char *mover_hint(const char *t) {
@@ -275,7 +290,7 @@ static int mover___newindex(lua_State *L) {
   MoverUD *m = check_mover(L, 1);
   if (f < 0) {
     char hint[64];
-    if (k != NULL) fail_at(L, 2, "__newindex", "unknown Mover field '%s%s", k, field_hint(k, hint, sizeof hint));
+    if (k != NULL) fail_at(L, 2, "__newindex", "unknown Mover field '%s%s", k, newindex_hint(k, hint, sizeof hint));
     fail_at(L, 2, "__newindex", "unknown Mover field (a %s key)", luaL_typename(L, 2));
   }
   d = check_field(L, f, 3, 3, "__newindex");

@@ -542,6 +542,20 @@ describe("mover defaults are the papers', character defaults game-style", functi
       errorOf(cs.newMover, { Radius = 1 }))
     assert.matches("unknown Mover field 'foo'%)", errorOf(function() m.foo = 1 end))
   end)
+
+  -- found by an independent tester: m.position = {...} was told "did you
+  -- mean 'position'?", the name it had just used
+  it("a shape assigned as a field names its setter", function()
+    local m = cs.newMover()
+    assert.matches("unknown Mover field 'position' %(set it with mover:setPosition%(x, y, z%)%)",
+      errorOf(function() m.position = { 1, 2, 3 } end))
+    assert.matches("unknown Mover field 'Radius' %(set it with mover:setRadius%(rx, ry, rz%)%)",
+      errorOf(function() m.Radius = 1 end))
+    assert.matches("unknown Mover field 'orientation' %(set it with mover:setOrientation%(qx, qy, qz, qw%)%)",
+      errorOf(function() m.orientation = { 0, 0, 0, 1 } end))
+    assert.matches("unknown Mover field 'up' %(set it with mover:setUp%(x, y, z%)%)",
+      errorOf(function() m.up = { 0, 1, 0 } end))
+  end)
 end)
 
 if type(jit) ~= "table" then

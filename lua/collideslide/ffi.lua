@@ -1384,6 +1384,15 @@ local function field_hint(k)
   return name and format(" (did you mean '%s'?)", name) or ""
 end
 
+-- For a field k assigned: a shape key's setter (the C module's newindex_hint).
+local SETTER = { radius = "setRadius(rx, ry, rz)", position = "setPosition(x, y, z)",
+  up = "setUp(x, y, z)", orientation = "setOrientation(qx, qy, qz, qw)" }
+local function newindex_hint(k)
+  local name = check.suggest(k, { "radius", "position", "up", "orientation" })
+  if name then return format(" (set it with mover:%s)", SETTER[name]) end
+  return field_hint(k)
+end
+
 --- cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
 ---   orientation = {qx, qy, qz, qw}, up = {x, y, z}, <any field>} -> mover
 local function newMover(t)
@@ -1479,7 +1488,7 @@ end
 function MOVER_MT.__newindex(self, k, v)
   local f = FIELDS[k]
   check_mover(self, 1, false, "__newindex")
-  if f == nil then unknown_field("Mover", k, field_hint(k)) end
+  if f == nil then unknown_field("Mover", k, newindex_hint(k)) end
   local d = check_field(f, k, v, 3, "__newindex")
   check_mover_idle(self, "__newindex")
   if f == MF_FILTER then self._filter = v or false
