@@ -92,7 +92,7 @@ static void check_xform(lua_State *L, int first, Xform *x) {
       x->v[i] = to_num(L, first + i, n == 16 ? c : TRS_NAMES[i]);
     }
   } else {
-    argfail(L, first, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got %d values", n);
+    argfail(L, first, "transform: expected 3, 7, 10 or 16 numbers or a table of them, got %d values", n);
   }
   x->n = n;
   /* the values (finite, in range, a usable quaternion, nonzero scales, an
@@ -304,7 +304,7 @@ static int xform_fail(lua_State *L, cs_World *world, int first, int tableform) {
 static int body_setTransform(lua_State *L) {
   BodyUD *b = check_body(L, 1);
   Xform x;
-  if (lua_gettop(L) < 2) argfail(L, 2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none");
+  if (lua_gettop(L) < 2) argfail(L, 2, "transform: expected 3, 7, 10 or 16 numbers or a table of them, got none");
   check_xform(L, 2, &x);
   if (apply_xform(b->body, &x) != CS_OK) xform_fail(L, b->w->world, 2, lua_istable(L, 2));
   return 0;
@@ -529,7 +529,7 @@ int world_sensorCount(lua_State *L) {
 static int sensor_setTransform(lua_State *L) {
   SensorUD *sn = check_sensor(L, 1);
   Xform x;
-  if (lua_gettop(L) < 2) argfail(L, 2, "transform: expected 3, 7, 10 or 16 numbers or a table of 16, got none");
+  if (lua_gettop(L) < 2) argfail(L, 2, "transform: expected 3, 7, 10 or 16 numbers or a table of them, got none");
   check_xform(L, 2, &x);
   if (apply_sensor_xform(sn->sensor, &x) != CS_OK) xform_fail(L, sn->w->world, 2, lua_istable(L, 2));
   return 0;

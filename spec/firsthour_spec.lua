@@ -718,6 +718,31 @@ describe("cs.draw", function()
   end)
 end)
 
+-- found by an independent tester: a libcollideslide.so older than ffi.lua
+-- failed at its first call with "undefined symbol"; the binding now says so
+-- when it loads (a library with none of the functions stands for it here)
+describe("the FFI binding's loader", function()
+  it("names a library older than the binding, and the fix", function()
+    if os.execute("command -v luajit >/dev/null 2>&1 && command -v cc >/dev/null 2>&1") ~= true
+      and os.execute("command -v luajit >/dev/null 2>&1 && command -v cc >/dev/null 2>&1") ~= 0 then
+      pending("luajit or cc is not installed")
+      return
+    end
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute("mkdir -p " .. dir .. " && echo 'int cs_none(void) { return 0; }' > " .. dir
+      .. "/old.c && cc -shared -fPIC -o " .. dir .. "/libold.so " .. dir .. "/old.c"))
+    local cmd = ("cd /tmp && COLLIDESLIDE_LIB=%s/libold.so LUA_PATH='%s/lua/?.lua;%s/lua/?/init.lua;;' "
+      .. "luajit -e 'require \"collideslide.ffi\"' 2>&1"):format(dir, os.getenv("PWD"), os.getenv("PWD"))
+    local p = assert(io.popen(cmd))
+    local out = p:read("*a")
+    p:close()
+    os.execute("rm -rf " .. dir)
+    assert.matches("collideslide.ffi: the library lacks cs_[%w_]+: it is older than this binding "
+      .. "%(rebuild it: make ffi%-lib", out)
+  end)
+end)
+
 -- #cbinding: the loader of collideslide.core (init.lua) in a fresh interpreter.
 describe("the loader's messages #cbinding", function()
   local function run(lua, cpath)

@@ -321,6 +321,16 @@ end
 
 local C = load_library()
 
+-- A library older than this file lacks functions it declares: say so once,
+-- here, rather than "undefined symbol" at the first call that needs one
+-- (found by an independent tester).
+for name in HEADER_CDEF:gmatch("[%s%*](cs_[%w_]+)%(") do
+  if not pcall(function() return C[name] end) then
+    error("collideslide.ffi: the library lacks " .. name .. ": it is older than this binding "
+      .. "(rebuild it: make ffi-lib, or make LUA=luajit for the C module)", 2)
+  end
+end
+
 -- Int views of functions returning an enum: the FFI boxes an enum result (an
 -- allocation, and comparisons through metamethods) where an int is a number.
 -- The declarations above stay the header's; an enum has the ABI of an int.
@@ -1011,7 +1021,7 @@ local function check_xform(first, a, off, n)
       v[i] = x
     end
   else
-    argerror(first, format("transform: expected 3, 7, 10 or 16 numbers or a table of 16, got %s",
+    argerror(first, format("transform: expected 3, 7, 10 or 16 numbers or a table of them, got %s",
       n == 0 and "none" or n .. " values"))
   end
   v.n = n
