@@ -132,7 +132,8 @@ struct cs_Mover {
   uint64_t batch_stamp;   /* the batch it was last listed in (cs_batch.c) */
   int in_batch;           /* that batch is under way: setters refuse (CS_EBUSY) */
   size_t batch_index;     /* its index in that batch's list */
-  const cs_Mover *ground_mover;   /* the ground is this mover's walkable top */
+  const cs_Mover *ground_mover;   /* the ground is this mover (when has_ground;
+                                  ** only its walkable top carries: ground ON) */
   uint64_t ground_mover_id;
   cs_Vec3 ground_mover_travel;    /* that mover's travel when the call ended */
   /* its ground body's setTransform took it along since its last call

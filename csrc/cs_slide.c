@@ -984,12 +984,9 @@ static void classify_ground(Slide *s) {
     m->ground_point = best->point;
     m->ground_body = best->body;
     m->ground_generation = best->body ? best->body->generation : 0;
-    /* only a walkable top carries (API.md, getGroundMover): a rider leaning
-    ** on another mover's steep side was dragged off with it (found by an
-    ** independent tester) */
-    m->ground_mover = state == CS_GROUND_ON ? best->mover : NULL;
-    m->ground_mover_id = m->ground_mover ? m->ground_mover->id : 0;
-    if (m->ground_mover) m->ground_mover_travel = m->ground_mover->travel;
+    m->ground_mover = best->mover;
+    m->ground_mover_id = best->mover ? best->mover->id : 0;
+    if (best->mover) m->ground_mover_travel = best->mover->travel;
     m->ground_tag = best->tag;
   }
 }

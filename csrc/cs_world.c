@@ -204,7 +204,7 @@ static int carry_stacked(cs_World *w, size_t *n) {
     size_t to = *n;
     for (i = 0; i < w->movers.count; i++) {
       cs_Mover *o = w->movers.items[i];
-      if (o->carrying || o->world != w->id || !o->has_ground || !o->ground_mover) continue;
+      if (o->carrying || o->world != w->id || o->ground != CS_GROUND_ON || !o->ground_mover) continue;
       for (k = from; k < to; k++)
         if (o->ground_mover == w->carry[k] && o->ground_mover_id == w->carry[k]->id &&
             (w->carry[k]->layers & o->collides_with))
@@ -968,9 +968,11 @@ static cs_Status gather_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *
 
 /* The mover m stood on in its last call in this world, if it is still
 ** one of the world's movers (found by pointer and id: never read before). */
+/* (Only a walkable top carries: a mover leaning on another's steep side,
+** ground STEEP, was dragged off with it; found by an independent tester.) */
 static const cs_Mover *live_ground_mover(const cs_World *w, const cs_Mover *m) {
   size_t i;
-  if (m->world != w->id || !m->has_ground || !m->ground_mover) return NULL;
+  if (m->world != w->id || m->ground != CS_GROUND_ON || !m->ground_mover) return NULL;
   for (i = 0; i < w->movers.count; i++)
     if (w->movers.items[i] == m->ground_mover)
       return w->movers.items[i]->id == m->ground_mover_id &&
