@@ -48,6 +48,11 @@ cs_Status cs_broad_mesh_ref(cs_Broad *bp, cs_Mesh *mesh, int delta) {
   return CS_OK;
 }
 
+/* Was the mesh of r edited since the tree last saw it? */
+CS_INLINE int mesh_edited(const cs_MeshRef *r) {
+  return r->mesh->dirty || r->mesh->version != r->version;
+}
+
 int cs_broad_pending(const cs_Broad *bp) {
   size_t i;
   if (bp->dirty || bp->rebuild) return 1;
@@ -55,8 +60,7 @@ int cs_broad_pending(const cs_Broad *bp) {
   ** the calls of the contract went on with the old vertices (found by an
   ** independent tester: a mover fell through a floor raised past it) */
   for (i = 0; i < bp->nmeshes; i++)
-    if (bp->meshes[i].mesh->dirty || bp->meshes[i].mesh->version != bp->meshes[i].version)
-      return 1;
+    if (mesh_edited(&bp->meshes[i])) return 1;
   return 0;
 }
 
@@ -66,7 +70,7 @@ static unsigned meshes_edited(cs_Broad *bp) {
   unsigned edited = 0;
   for (i = 0; i < bp->nmeshes; i++) {
     cs_MeshRef *r = &bp->meshes[i];
-    if (r->mesh->dirty || r->mesh->version != r->version) {
+    if (mesh_edited(r)) {
       cs_mesh_ensure_fit(r->mesh);
       r->version = r->mesh->version;
       edited++;

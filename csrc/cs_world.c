@@ -195,20 +195,26 @@ static int carry_push(cs_World *w, cs_Mover *m, size_t *n) {
   return 1;
 }
 
+/* Does m ride g, one of w's movers: did its last call in w end standing on
+** g's walkable top (g by pointer and id: m->ground_mover is never read
+** through, it may be freed), and does m still collide with g? Only a top
+** carries: a mover leaning on another's steep side (ground STEEP) was
+** dragged off with it (found by an independent tester). */
+CS_INLINE int rides(const cs_World *w, const cs_Mover *m, const cs_Mover *g) {
+  return m->world == w->id && m->ground == CS_GROUND_ON && m->ground_mover == g &&
+         g->id == m->ground_mover_id && (g->layers & m->collides_with);
+}
+
 /* Appends the movers standing on those going along, at any depth (their
-** ground mover one of them: by pointer and id, never read through, as
-** live_ground_mover); 0 when the list cannot grow. */
+** ground mover one of them: rides); 0 when the list cannot grow. */
 static int carry_stacked(cs_World *w, size_t *n) {
   size_t i, k, from = 0;
   while (from < *n) {
     size_t to = *n;
     for (i = 0; i < w->movers.count; i++) {
       cs_Mover *o = w->movers.items[i];
-      if (o->carrying || o->world != w->id || o->ground != CS_GROUND_ON || !o->ground_mover) continue;
-      for (k = from; k < to; k++)
-        if (o->ground_mover == w->carry[k] && o->ground_mover_id == w->carry[k]->id &&
-            (w->carry[k]->layers & o->collides_with))
-          break;
+      if (o->carrying || !o->ground_mover) continue;
+      for (k = from; k < to && !rides(w, o, w->carry[k]); k++) {}
       if (k < to && !carry_push(w, o, n)) return 0;
     }
     from = to;
@@ -968,15 +974,12 @@ static cs_Status gather_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *
 
 /* The mover m stood on in its last call in this world, if it is still
 ** one of the world's movers (found by pointer and id: never read before). */
-/* (Only a walkable top carries: a mover leaning on another's steep side,
-** ground STEEP, was dragged off with it; found by an independent tester.) */
 static const cs_Mover *live_ground_mover(const cs_World *w, const cs_Mover *m) {
   size_t i;
-  if (m->world != w->id || m->ground != CS_GROUND_ON || !m->ground_mover) return NULL;
+  if (!m->ground_mover) return NULL;
   for (i = 0; i < w->movers.count; i++)
     if (w->movers.items[i] == m->ground_mover)
-      return w->movers.items[i]->id == m->ground_mover_id &&
-             (m->ground_mover->layers & m->collides_with) ? m->ground_mover : NULL;
+      return rides(w, m, w->movers.items[i]) ? m->ground_mover : NULL;
   return NULL;
 }
 
