@@ -43,30 +43,31 @@ static const char *same_but_case(const char *k, const char *const *list) {
   return NULL;
 }
 
+/* newMover's shape keys, which are no fields: each is set by its setter. */
+static const char *const shape_keys[] = {"radius", "position", "up", "orientation", NULL};
+static const char *const shape_setters[] = {"setRadius(rx, ry, rz)", "setPosition(x, y, z)",
+                                            "setUp(x, y, z)", "setOrientation(qx, qy, qz, qw)"};
+
 /* For an unknown field k: the field whose name differs from k only in case
 ** (a typo such as stepheight), as "' (did you mean '...'?)" to follow k's
-** closing quote in a message, else "'". The shape fields count too. */
+** closing quote in a message, else "'". The shape keys count too. */
 static const char *field_hint(const char *k, char *buf, size_t n) {
-  static const char *const shape[] = {"radius", "position", "up", "orientation", NULL};
   const char *f = same_but_case(k, mover_fields);
-  if (f == NULL) f = same_but_case(k, shape);
+  if (f == NULL) f = same_but_case(k, shape_keys);
   if (f == NULL) return "'";
   snprintf(buf, n, "' (did you mean '%s'?)", f);
   return buf;
 }
 
-/* For a field k assigned (m.k = v): the shape keys of newMover are no
-** fields but have setters, which the hint names (an independent tester's
-** m.position = {...} was told "did you mean 'position'?"); else field_hint. */
+/* For a field k assigned (m.k = v): a shape key names its setter (an
+** independent tester's m.position = {...} was told "did you mean
+** 'position'?"); else field_hint. */
 static const char *newindex_hint(const char *k, char *buf, size_t n) {
-  static const char *const shape[] = {"radius", "position", "up", "orientation", NULL};
-  static const char *const setter[] = {"setRadius(rx, ry, rz)", "setPosition(x, y, z)",
-                                       "setUp(x, y, z)", "setOrientation(qx, qy, qz, qw)"};
-  const char *f = same_but_case(k, shape);
+  const char *f = same_but_case(k, shape_keys);
   int i;
   if (f == NULL) return field_hint(k, buf, n);
-  for (i = 0; strcmp(shape[i], f) != 0; i++) {}
-  snprintf(buf, n, "' (set it with mover:%s)", setter[i]);
+  for (i = 0; shape_keys[i] != f; i++) {}
+  snprintf(buf, n, "' (set it with mover:%s)", shape_setters[i]);
   return buf;
 }
 

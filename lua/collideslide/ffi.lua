@@ -1383,7 +1383,10 @@ end
 local SHAPE = { { "radius", RXYZ, C.cs_mover_set_radius }, { "position", XYZ, C.cs_mover_set_position },
   { "up", XYZ, C.cs_mover_set_up }, { "orientation", QXYZW, C.cs_mover_set_orientation } }
 local NAMES = { unpack(FIELD_ORDER) }      -- the fields' and the shape keys' names
-for _, sh in ipairs(SHAPE) do SHAPE[sh[1]], NAMES[#NAMES + 1] = sh, sh[1] end
+local SHAPE_NAMES = {}                      -- the shape keys' alone
+for _, sh in ipairs(SHAPE) do
+  SHAPE[sh[1]], NAMES[#NAMES + 1], SHAPE_NAMES[#SHAPE_NAMES + 1] = sh, sh[1], sh[1]
+end
 local SETTINGS = {}                         -- the keys newMover takes
 for _, name in ipairs(NAMES) do SETTINGS[name] = true end
 
@@ -1394,13 +1397,13 @@ local function field_hint(k)
   return name and format(" (did you mean '%s'?)", name) or ""
 end
 
--- For a field k assigned: a shape key's setter (the C module's newindex_hint).
-local SETTER = { radius = "setRadius(rx, ry, rz)", position = "setPosition(x, y, z)",
-  up = "setUp(x, y, z)", orientation = "setOrientation(qx, qy, qz, qw)" }
+-- For a field k assigned: a shape key's setter, named from SHAPE (the C
+-- module's newindex_hint: "set it with mover:setRadius(rx, ry, rz)").
 local function newindex_hint(k)
-  local name = check.suggest(k, { "radius", "position", "up", "orientation" })
-  if name then return format(" (set it with mover:%s)", SETTER[name]) end
-  return field_hint(k)
+  local name = check.suggest(k, SHAPE_NAMES)
+  if not name then return field_hint(k) end
+  return format(" (set it with mover:set%s%s(%s))", name:sub(1, 1):upper(), name:sub(2),
+    table.concat(SHAPE[name][2], ", "))
 end
 
 --- cs.newMover{radius = r | {rx, ry, rz}, position = {x, y, z},
