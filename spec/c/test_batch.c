@@ -505,28 +505,24 @@ static int sweep_in_filter(void *ud, const cs_Body *b, int tag) {
 }
 
 static void contract_guards(void) {
-  double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
-  unsigned ix[] = {0, 1, 2, 0, 2, 3};
-  cs_MeshDesc d = {v, 4, ix, 2, NULL, CS_BACKFACES_COLLIDE};
-  cs_Mesh *floor_mesh;
+  cs_Mesh *floor_mesh = scene_box(&A, V(-10, -1, -10), V(10, 0, 10));
   cs_World *w;
   cs_Body *b;
   cs_Mover *m;
   cs_CallScratch *sc;
   cs_Hit h;
   cs_Vec3 p = V(0, 5.5, 0), g = V(0, -0.5, 0), z = V(0, 0, 0), up, got;
-  int k;
-  cs_mesh_new(&A, &d, &floor_mesh, NULL);
+  size_t k;
   cs_world_new(&A, &w);
   cs_world_add(w, floor_mesh, &b);
   cs_mover_new(&A, &m);
   cs_mover_set_position(m, &p);
   cs_call_scratch_new(w, &sc);
   check(cs_world_prepare(w) == CS_OK, "contract: prepare", "");
-  for (k = 0; k < 4; k++) {                    /* the floor up to y = 5 */
-    cs_mesh_vertex(floor_mesh, (size_t)k, &up);
-    up.y = 5;
-    cs_mesh_set_vertex(floor_mesh, (size_t)k, &up);
+  for (k = 0; k < 8; k++) {                    /* the floor's top up to y = 5 */
+    cs_mesh_vertex(floor_mesh, k, &up);
+    up.y += 5;
+    cs_mesh_set_vertex(floor_mesh, k, &up);
   }
   check(cs_world_collide_and_slide_in(w, sc, m, &z, &g) == CS_EINVAL &&
         cs_world_sweep_in(w, sc, m, &g, &h) == -(int)CS_EINVAL,
