@@ -243,6 +243,22 @@ int elem_num(lua_State *L, int t, size_t i, double *out) {
   return ty;
 }
 
+/* " (an array ...)" when the table at t has a string key (a script wrote
+** {x = 1, y = 2, z = 3} where an array {1, 2, 3} goes), else "": the end of
+** the message that found element 1 missing (found by a first-hour user). */
+const char *named_hint(lua_State *L, int t) {
+  lua_pushnil(L);
+  while (lua_next(L, t) != 0) {
+    int named = lua_type(L, -2) == LUA_TSTRING;
+    lua_pop(L, 1);
+    if (named) {
+      lua_pop(L, 1);
+      return " (an array such as {1, 2, 3}, not named fields)";
+    }
+  }
+  return "";
+}
+
 /* n numbers from the table at t (stack index) into out, for table-valued
 ** fields such as position = {x, y, z}. Errors name the field and element. */
 void table_nums(lua_State *L, int arg, int t, const char *field,
@@ -251,7 +267,8 @@ void table_nums(lua_State *L, int arg, int t, const char *field,
   for (i = 0; i < n; i++) {
     ty = elem_num(L, t, (size_t)i + 1, &out[i]);
     if (ty != LUA_TNUMBER)
-      argfail(L, arg, "%s: %s must be a number, got %s", field, names[i], lua_typename(L, ty));
+      argfail(L, arg, "%s: %s must be a number, got %s%s", field, names[i], lua_typename(L, ty),
+              ty == LUA_TNIL ? named_hint(L, t) : "");
     /* the values: the core's checks (the caller prefixes its message) */
   }
 }

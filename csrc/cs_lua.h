@@ -163,6 +163,7 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define sensor___index csl_sensor___index
 #define status_error csl_status_error
 #define table_nums csl_table_nums
+#define named_hint csl_named_hint
 #define tname csl_tname
 #define arg_tname csl_arg_tname
 #define to_intval csl_to_intval
@@ -241,6 +242,7 @@ int push_vec3(lua_State *L, cs_Vec3 v);
 int sensor___index(lua_State *L);
 int status_error(lua_State *L, const char *fname, cs_Status s);
 void table_nums(lua_State *L, int arg, int t, const char *field, const char *const names[], int n, double *out);
+const char *named_hint(lua_State *L, int t);
 const char *tname(lua_State *L, int i);
 const char *arg_tname(lua_State *L, int arg);
 int to_intval(lua_State *L, int i, double *out);

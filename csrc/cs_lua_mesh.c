@@ -43,6 +43,10 @@ static void check_coordinate(lua_State *L, int arg, int ty, double x, size_t v, 
             XYZ[comp], XYZ[comp], fmtnum(c, x));
 }
 
+/* The hint for a table with a vertices field given as the vertex array. */
+#define NAMED_MESH "the table has a field 'vertices': give the arrays themselves " \
+  "(t.vertices, t.indices); a builder makes its mesh with builder:mesh()"
+
 /* Reads the vertices at arg (flat {x1, y1, z1, ...} or {{x, y, z}, ...},
 ** told apart by the type of the first element) into a scratch userdata it
 ** pushes: the collector frees it, so a raise leaks nothing. */
@@ -54,7 +58,12 @@ static double *read_vertices(lua_State *L, int arg, size_t *count) {
   check_table(L, arg);
   len = csL_len(L, arg);
   check_array_end(L, arg, arg, len, "vertex array");   /* (a hole before the first) */
-  if (len == 0) argfail(L, arg, "empty mesh (no vertices)");
+  if (len == 0) {
+    lua_pushliteral(L, "vertices");      /* a builder, or {vertices = ..., indices = ...} */
+    lua_rawget(L, arg);
+    if (!lua_isnil(L, -1)) argfail(L, arg, "empty mesh (no vertices): %s", NAMED_MESH);
+    argfail(L, arg, "empty mesh (no vertices)");
+  }
   lua_rawgeti(L, arg, 1);
   first = lua_type(L, -1);
   lua_pop(L, 1);

@@ -74,8 +74,8 @@ static void check_xform(lua_State *L, int first, Xform *x) {
     check_array_end(L, first, first, len, "transform table");
     if (len != 3 && len != 7 && len != 10 && len != 16) {
       hole_fail(L, first, first, len, "transform table");
-      argfail(L, first, "transform table has %s numbers, expected 3, 7, 10 or 16",
-              fmtnum(b, (double)len));
+      argfail(L, first, "transform table has %s numbers, expected 3, 7, 10 or 16%s",
+              fmtnum(b, (double)len), named_hint(L, first));
     }
     n = (int)len;
     for (i = 0; i < n; i++) {

@@ -85,6 +85,15 @@ describe("Mesh", function()
       fails_with(function() cs.newMesh(base, {}) end, "bad argument #2 to 'newMesh'", "empty mesh (no triangles)")
     end)
 
+    it("names the fix for a builder or a table of named arrays given as the vertices", function()
+      local b = cs.newBuilder():box(0, 0, 0, 1, 1, 1)
+      local hint = "empty mesh (no vertices): the table has a field 'vertices': give the arrays"
+        .. " themselves (t.vertices, t.indices); a builder makes its mesh with builder:mesh()"
+      fails_with(function() cs.newMesh(b) end, "bad argument #1 to 'newMesh'", hint)
+      fails_with(function() cs.newMesh({ vertices = base, indices = { 1, 2, 3 } }) end, hint)
+      assert.equal(12, cs.newMesh(b.vertices, b.indices):triangleCount())
+    end)
+
     it("rejects a flat array whose length is not a multiple of 3", function()
       fails_with(function() cs.newMesh({ 0, 0, 0, 1, 0, 0, 0, 0, 1, 5 }) end,
         "bad argument #1 to 'newMesh'", "flat vertex array has 10 numbers, not a multiple of 3")
@@ -426,6 +435,16 @@ describe("Mesh", function()
       fails_with(function() cs.newMesh(V, { 1, mesh, 3 }) end, "triangle 1: index must be an integer, got userdata")
       fails_with(function() cs.newMesh(V, nil, { tags = { mesh } }) end, "options.tags: tag 1 must be an integer, got userdata")
       fails_with(function() cs.newMover { position = { mesh, 1, 2 } } end, "position: x must be a number, got userdata")
+      -- named fields where an array goes: the message says so (a first-hour trap)
+      local named = "(an array such as {1, 2, 3}, not named fields)"
+      fails_with(function() cs.newMover { position = { x = 1, y = 2, z = 3 } } end,
+        "bad argument #1 to 'newMover' (position: x must be a number, got nil " .. named .. ")")
+      fails_with(function() cs.newMover { radius = { rx = 1, ry = 2, rz = 1 } } end, "radius: rx must be a number, got nil " .. named)
+      assert.is_falsy(err_of(function() cs.newMover { position = { 1, 2 } } end):find(named, 1, true))
+      fails_with(function() w:add(mesh, { x = 1, y = 2, z = 3 }) end,
+        "bad argument #2 to 'add' (transform table has 0 numbers, expected 3, 7, 10 or 16 " .. named .. ")")
+      fails_with(function() cs.newCharacter { position = { x = 1, y = 0, z = 0 } } end,
+        "position[1] must be a finite number, got nil " .. named)
       fails_with(function() cs.newMover { radius = { 1, mesh, 2 } } end, "radius: ry must be a number, got userdata")
       fails_with(function() body:setTransform({ 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, mesh, 0, 0, 1 }) end,
         "transform element 13 must be a number, got userdata")

@@ -95,7 +95,8 @@ local function vec3(v, what)
   if check.tname(v) ~= "table" then return what .. " must be a table {x, y, z}, got " .. check.tname(v) end
   for i = 1, 3 do
     if not isFinite(v[i]) then
-      return format("%s[%d] must be a finite number, got %s", what, i, describe(v[i]))
+      return format("%s[%d] must be a finite number, got %s%s", what, i, describe(v[i]),
+        v[i] == nil and check.namedHint(v) or "")
     end
     if not inRange(v[i]) then
       return format("%s[%d] is out of range (|x| > 1e30), got %s", what, i, describe(v[i]))

@@ -227,4 +227,13 @@ function check.suggest(k, names)
   end
 end
 
+-- " (an array ...)" when the table t has a string key (a script wrote
+-- {x = 1, y = 2, z = 3} where {1, 2, 3} goes), else "": the C module's words.
+function check.namedHint(t)
+  for k in next, t do
+    if type(k) == "string" then return " (an array such as {1, 2, 3}, not named fields)" end
+  end
+  return ""
+end
+
 return check

@@ -548,12 +548,23 @@ local function ltype(v) return ours(v) and "userdata" or type(v) end
 
 -- n numbers of a table-valued field (position = {x, y, z}, ...); their
 -- values are the core's to check.
+-- " (an array ...)" when t has a string key (a script wrote {x = 1, ...} where
+-- {1, 2, 3} goes), else "": the end of the message that found element 1
+-- missing (found by a first-hour user).
+local function named_hint(t)
+  for k in next, t do
+    if type(k) == "string" then return " (an array such as {1, 2, 3}, not named fields)" end
+  end
+  return ""
+end
+
 local function table_nums(arg, t, field, names, n)
   local out = {}
   for i = 1, n do
     local v = rawget(t, i)
     if type(v) ~= "number" then
-      argerror(arg, format("%s: %s must be a number, got %s", field, names[i], ltype(v)))
+      argerror(arg, format("%s: %s must be a number, got %s%s", field, names[i], ltype(v),
+        v == nil and named_hint(t) or ""))
     end
     out[i] = v
   end
@@ -749,7 +760,8 @@ local function index_value(arg, x, tri, _, nverts)
 end
 
 -- The vertices and the indices: their words, element reader and array type.
-local VERTICES = { empty = "empty mesh (no vertices)",
+local VERTICES = { empty = "empty mesh (no vertices)", named = ": the table has a field 'vertices': "
+    .. "give the arrays themselves (t.vertices, t.indices); a builder makes its mesh with builder:mesh()",
   first = "vertex 1 must be a number (flat array) or a table {x, y, z}, got ", array = "vertex array",
   not3 = "flat vertex array has %s numbers, not a multiple of 3", max = 0xfffffffe,
   too_many = "too many vertices",
@@ -767,7 +779,7 @@ local function read_triples(K, t, arg, none, extra)
   check_table(t, arg, none)
   local len = #t
   check_array_end(arg, t, len, K.array)       -- (a hole before the first)
-  if len == 0 then argerror(arg, K.empty) end
+  if len == 0 then argerror(arg, K.empty .. (K.named and rawget(t, "vertices") ~= nil and K.named or "")) end
   local first = ltype(rawget(t, 1))
   if first == "nil" then hole_fail(arg, t, len, K.array) end
   if first ~= "number" and first ~= "table" then argerror(arg, K.first .. first) end
@@ -1000,7 +1012,8 @@ local function check_xform(first, a, off, n)
     check_array_end(first, t, n, "transform table")
     if n ~= 3 and n ~= 7 and n ~= 10 and n ~= 16 then
       hole_fail(first, t, n, "transform table")
-      argerror(first, format("transform table has %s numbers, expected 3, 7, 10 or 16", fmtnum(n)))
+      argerror(first, format("transform table has %s numbers, expected 3, 7, 10 or 16%s", fmtnum(n),
+        named_hint(t)))
     end
     for i = 1, n do
       local x = rawget(t, i)
