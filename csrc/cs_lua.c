@@ -382,7 +382,8 @@ void *check_type(lua_State *L, int arg, const csl_Type *t) {
   void *p = test_type(L, arg, t);
   lua_Debug ar;
   if (p != NULL) return p;
-  if (arg == 1 && lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar)) {
+  if (arg == 1 && !type_hint(t->name, arg_tname(L, arg))[0] && lua_getstack(L, 0, &ar)
+      && lua_getinfo(L, "n", &ar)) {
     const char *name = call_name(L, &ar);   /* (pcall(m.getPosition, 5) gives Lua no name) */
     const char *dot = strrchr(t->name, '.');
     char obj[32];
@@ -394,8 +395,17 @@ void *check_type(lua_State *L, int arg, const csl_Type *t) {
       argfail(L, arg, "%s expected, got %s: call it with a colon, %s:%s(...)", t->name,
               arg_tname(L, arg), obj, name);
   }
-  argfail(L, arg, "%s expected, got %s", t->name, arg_tname(L, arg));
+  argfail(L, arg, "%s expected, got %s%s", t->name, arg_tname(L, arg),
+          type_hint(t->name, arg_tname(L, arg)));
   return NULL;
+}
+
+/* What to add to "<want> expected, got <got>" when the names are the same:
+** an object of the FFI binding (collideslide.ffi) given to the C module, or
+** one of another copy of the module (found by an independent tester). */
+const char *type_hint(const char *want, const char *got) {
+  return strcmp(want, got) == 0 ? " from the other binding (the C module's objects and "
+    "collideslide.ffi's do not mix)" : "";
 }
 
 /* The allocator of the core's objects: the C library's, not the state's.

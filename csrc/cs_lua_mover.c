@@ -74,7 +74,7 @@ static const char *newindex_hint(const char *k, char *buf, size_t n) {
 /* What to add to "Mover expected, got t": a character (the Lua layer's)
 ** holds its mover, so name the fix. */
 const char *mover_hint(const char *t) {
-  return strcmp(t, "collideslide.Character") == 0 ? " (pass character.mover)" : "";
+  return strcmp(t, "collideslide.Character") == 0 ? " (pass character.mover)" : type_hint(MOVER_MT, t);
 }
 
 MoverUD *check_mover(lua_State *L, int arg) {

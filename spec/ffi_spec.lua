@@ -233,6 +233,29 @@ describe("collideslide.ffi's module", function()
   -- (with, in each world, a mesh closed while a body and a sensor use it: it
   -- is freed once, whichever finalizer comes last; its own used to run first,
   -- then the world's freed it again)
+  it("names the other binding when its objects are mixed with the C module's", function()
+    local ok, c = pcall(require, "collideslide.core")
+    if not ok then return pending("the C module is not built for LuaJIT") end
+    local mix = " from the other binding (the C module's objects and collideslide.ffi's do not mix)"
+    local wc, wf = c.newWorld(), ffi_cs.newWorld()
+    local mc, mf = c.newMover { radius = 1 }, ffi_cs.newMover { radius = 1 }
+    local cases = {
+      { function() wc:collideAndSlide(mf, 1, 0, 0) end, "#1 to 'collideAndSlide' (collideslide.Mover" },
+      { function() wf:collideAndSlide(mc, 1, 0, 0) end, "#1 to 'collideAndSlide' (collideslide.Mover" },
+      { function() wc:add(ffi_cs.newMesh(V, I)) end, "#1 to 'add' (collideslide.Mesh" },
+      { function() wf:add(c.newMesh(V, I)) end, "#1 to 'add' (collideslide.Mesh" },
+      { function() wc.moverCount(wf) end, "#1 to 'moverCount' (collideslide.World" },
+      { function() mf.getPosition(mc) end, "#1 to 'getPosition' (collideslide.Mover" },
+      { function() wc:collideAndSlideMany({ mf }, { 0, 0, 0 }) end, "(mover 1: collideslide.Mover" },
+    }
+    for _, case in ipairs(cases) do
+      local ok2, e = pcall(case[1])
+      assert.is_false(ok2)
+      local want = case[2] .. " expected, got " .. case[2]:match("(collideslide%.%a+)") .. mix .. ")"
+      assert.is_truthy(tostring(e):find(want, 1, true), tostring(e))
+    end
+  end)
+
   it("finalizes live worlds, meshes, bodies and movers at the state's close", function()
     local code = [[
       local cs = require "collideslide.ffi"

@@ -459,7 +459,9 @@ local function check_is(v, mt, arg, none, fname, prefix)
     local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
     local msg = (prefix or "") .. mt.__name .. " expected, got " .. t
       .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or "")
-    if fname == nil and prefix == nil and not (t == "collideslide.Character" and mt == MOVER_MT) then
+      .. (t == mt.__name and " from the other binding (the C module's objects and collideslide.ffi's"
+        .. " do not mix)" or "")   -- (found by an independent tester)
+    if fname == nil and prefix == nil and t ~= mt.__name and not (t == "collideslide.Character" and mt == MOVER_MT) then
       argerror(arg, msg, string.lower(mt.__name:sub(14, 14)) .. mt.__name:sub(15))
     end
     fail_at(arg, fname, msg)
