@@ -186,6 +186,58 @@ static void slide_depenetration_beyond_gather(Stats *st) {
   cs_mesh_free(mesh);
 }
 
+/* An independent tester (round eleven): with a skin of 0 a sphere moved
+** into a tilted wall at an angle stopped at the contact instead of
+** sliding: the remainder, clipped to the wall in world space, came back
+** into ellipsoid space pointing 1e-17 into it, and the sweep met the face
+** at t = 0 at each of the five iterations (cs_sweep.c, TOUCH_ALONG_REL).
+** The slide must end at the destination's foot on the wall's plane, one
+** radius in front of it. */
+static void skin0_tilted_wall(Stats *st) {
+  static const double v[12] = {-14.227245026525795, 11.858683375821149, -9.1080803436959243,
+    5.6470406444971282, -17.342649545129444, 9.6614408197855717, 14.314412913693246,
+    -12.896739631930807, 7.4007898093701616, -5.5598727573296767, 16.304593289019785,
+    -11.368731354111334};
+  static const unsigned ix[6] = {0, 1, 2, 0, 2, 3};
+  const cs_Vec3 start = {-1.5341553689104448, 2.7091280971261238, -0.55406882009822844};
+  const cs_Vec3 move = {0.67119291611047593, -2.8061458352430813, -2.9453430395644964};
+  cs_Alloc al = cs_default_alloc();
+  cs_MeshDesc d;
+  cs_Mesh *mesh;
+  cs_World *w;
+  cs_Body *b;
+  cs_Mover *m;
+  cs_Vec3 a = {v[0], v[1], v[2]}, n, dest, end, want;
+  char detail[160];
+  double off;
+  memset(&d, 0, sizeof d);
+  d.vertices = v;
+  d.vertex_count = 4;
+  d.indices = ix;
+  d.triangle_count = 2;
+  if (cs_mesh_new(&al, &d, &mesh, NULL) != CS_OK || cs_world_new(&al, &w) != CS_OK ||
+      cs_world_add(w, mesh, &b) != CS_OK || cs_mover_new(&al, &m) != CS_OK) {
+    report(st, 0, 0, "slide: skin 0 along a tilted wall", "setup failed");
+    return;
+  }
+  n = v3_normalize(v3_cross(v3_sub((cs_Vec3){v[3], v[4], v[5]}, a), v3_sub((cs_Vec3){v[6], v[7], v[8]}, a)));
+  if (v3_dot(v3_sub(start, a), n) < 0) n = v3_neg(n);       /* the side the sphere is on */
+  dest = v3_add(start, move);
+  want = v3_madd(dest, n, 0.5 - v3_dot(v3_sub(dest, a), n));
+  cs_mover_set_radius(m, &(cs_Vec3){0.5, 0.5, 0.5});
+  cs_mover_set(m, CS_SKIN, 0);
+  cs_mover_set_position(m, &start);
+  cs_world_collide_and_slide(w, m, &move, NULL);
+  end = csv_mover_position(m);
+  off = v3_len(v3_sub(end, want));
+  snprintf(detail, sizeof detail, "ends %.17g from the slide's end, %d contacts", off,
+           (int)cs_mover_contact_count(m));
+  report(st, off <= 1e-9, 0, "slide: skin 0 along a tilted wall", detail);
+  cs_mover_free(m);
+  cs_world_free(w);
+  cs_mesh_free(mesh);
+}
+
 /* }================================================================== */
 
 int main(void) {
@@ -194,6 +246,7 @@ int main(void) {
   sweep_long_edge(&st);
   slide_long_edge(&st);
   slide_depenetration_beyond_gather(&st);
+  skin0_tilted_wall(&st);
   printf("%d known bugs, %d fixed\n", st.known, st.fixed);
   printf("%d passed, %d failed\n", st.passed, st.failed);
   return st.failed == 0 ? 0 : 1;
