@@ -257,7 +257,13 @@ static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 o
   for (i = 0; i < n; i++) {
     cs_Mover *m = w->carry[i];
     if (clear) {
-      m->pos = carry_target(b, m, d);
+      cs_Vec3 to = carry_target(b, m, d);
+      /* the placement is m's travel: a mover that is not added, riding m,
+      ** is carried by it at its next call (found by an independent tester:
+      ** it stayed behind); a stacked rider went along by d already */
+      m->travel = v3_add(m->travel, v3_sub(to, m->pos));
+      if (m->ground_body != b) m->ground_mover_travel = v3_add(m->ground_mover_travel, d);
+      m->pos = to;
       if (m->ground_body == b) m->ground_point = stood_point(b, m);
       m->carried = 1;
       cs_moverset_moved(&w->movers, m);
@@ -1418,6 +1424,26 @@ int cs_world_prepare_sensors(cs_World *w, unsigned mask) {
 ** The added movers an ellipsoid overlaps (issue 14)
 ** ===================================================================*/
 
+/* How far the query ellipsoid (the unit sphere at es's origin) must go
+** along the world unit normal nw to leave the ellipsoid e it overlaps (d,
+** nn: cs_ellipsoid_distance's answer at the origin): swept back from a
+** place surely clear of e along nw, the first contact. The tangent plane's
+** distance, (1 - d) / |E^-T nn| (a triangle's measure, cs_query.c), was up
+** to 18 times that for an elongated query or a small mover (found by an
+** independent tester); it stays as the answer should the sweep miss. */
+static double depth_along(const cs_ESpace *es, const cs_EllipsoidES *e, cs_Vec3 nw, double d,
+                          cs_Vec3 nn) {
+  cs_Vec3 u = cs_espace_vec_to(es, nw), from;
+  double smax = e->s[0] > e->s[1] ? e->s[0] : e->s[1], ul = v3_len(u), far;
+  cs_SweepHit h;
+  if (smax < e->s[2]) smax = e->s[2];
+  far = (v3_len(e->c) + smax + 2) / ul;          /* world units: clear of e from there */
+  from = v3_scale(u, far);
+  if (ul > 0 && cs_sweep_ellipsoid(from, v3_neg(from), e, 1.0, 0, &h) && h.t > 0)
+    return far * (1 - h.t);
+  return (1 - d) / v3_len(v3_mul(nn, es->inv_r));
+}
+
 long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, const double q[4],
                              unsigned mask, const cs_Mover *self, cs_MoverOverlapFn fn, void *ud) {
   typedef struct Found { const cs_Mover *m; double depth; cs_Vec3 n; } Found;
@@ -1452,12 +1478,10 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
     cs_Vec3 nn;
     double d = cs_ellipsoid_distance(&sc.ells[k], v3(0, 0, 0), NULL, &nn);
     if (!(d < 1)) continue;
-    /* out along the other's outward normal at its nearest point; a world
-    ** distance t along the world normal E^-T nn / |E^-T nn| is t |E^-T nn|
-    ** in this space (as for a triangle's push-out, cs_query.c) */
+    /* out along the other's outward normal at its nearest point */
     found[nf].m = sc.ell_movers[k];
     found[nf].n = cs_espace_normal_from(&es, nn);
-    found[nf].depth = (1 - d) / v3_len(v3_mul(nn, es.inv_r));
+    found[nf].depth = depth_along(&es, &sc.ells[k], found[nf].n, d, nn);
     nf++;
   }
   for (k = 0; k < nf; k++) {

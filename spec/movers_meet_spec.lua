@@ -320,6 +320,33 @@ describe("Movers that meet", function()
       end
     end)
 
+    -- the same with B not added: the placement takes A along, and B's next
+    -- call carries it by how far A went (it stayed behind: found by an
+    -- independent tester), rising too, never left in A
+    for _, rise in ipairs { 0, 0.005 } do
+      it("carries a mover that is not added standing on its rider (rise " .. rise .. ")", function()
+        local w = cs.newWorld()
+        local plat = w:add(cs.newMesh(cs.box(-5, -0.5, -5, 5, 0, 5)))
+        local a = cs.newMover { radius = 0.5, position = { 0, 0.5005, 0 } }
+        local b = cs.newMover { radius = 0.4, position = { 0, 1.4015, 0 } }
+        w:addMover(a)
+        for _ = 1, 3 do
+          w:collideAndSlide(a, 0, 0, 0, 0, -0.02, 0)
+          w:collideAndSlide(b, 0, 0, 0, 0, -0.02, 0)
+        end
+        assert.are.equal(a, b:getGroundMover())
+        for f = 1, 60 do
+          plat:setTransform(0.01 * f, rise * f, 0)
+          local ax = w:collideAndSlide(a, 0, 0, 0, 0, -0.02, 0)
+          local bx = w:collideAndSlide(b, 0, 0, 0, 0, -0.02, 0)
+          assert.near(0.01 * f, ax, 1e-9)
+          assert.near(ax, bx, 1e-9)
+          assert.is_true(dist(a, b) >= 0.9 - 1e-9, ("frame %d: overlap %g"):format(f, 0.9 - dist(a, b)))
+          assert.are.equal("ground", b:getGroundState())
+        end
+      end)
+    end
+
     -- a stack of added movers on a lift placed 0.1 higher each frame goes up
     -- with it, in either order of the calls (the bottom one's way up was
     -- blocked by the one on it: neither moved, and the lift swallowed it)
@@ -725,6 +752,25 @@ describe("Movers that meet", function()
       seen = {}
       assert.are.equal(1, w:overlap(player, function(o) seen[#seen + 1] = o end))
       assert.are.same({ npc }, seen)
+    end)
+
+    -- an elongated query against an added mover: the depth is how far it
+    -- must go along the normal to leave it (it was the tangent plane's
+    -- distance, 2.795 here for 1.441: found by an independent tester)
+    it("reports the depth along the normal for an elongated overlap", function()
+      local w = cs.newWorld()
+      w:addMover(cs.newMover { radius = { 0.6, 2.7, 1.9 } })
+      local p, r = { 0.1, 0, -1.7 }, { 0.35, 0.8, 3 }
+      local depth, nx, ny, nz
+      assert.are.equal(1, w:overlapEllipsoid(p[1], p[2], p[3], r[1], r[2], r[3], function(_, _, d, x, y, z)
+        depth, nx, ny, nz = d, x, y, z
+      end))
+      assert.is_true(depth > 1 and depth < 2, tostring(depth))
+      local function count(k)
+        return w:overlapEllipsoid(p[1] + k * nx, p[2] + k * ny, p[3] + k * nz, r[1], r[2], r[3], function() end)
+      end
+      assert.are.equal(0, count(depth * (1 + 1e-9)))
+      assert.are.equal(1, count(depth * (1 - 1e-6)))
     end)
   end)
 
