@@ -37,7 +37,8 @@ between frames takes effect on the next frame). A bad value raises an error
   userdata        anything the game keeps with the character  default nil
 Any other field name is refused (a typo such as ch.walkspeed = 5 is an error).
 State, read after each update:
-  position {x, y, z}; velocity {x, y, z} (m/s, actual: the position change / dt);
+  position {x, y, z}; velocity {x, y, z} (m/s, actual: the position change / dt;
+  below dt = 1e-6 s the update's asked-for walk + push + fall (+ platform) velocity);
   fallVelocity {x, y, z} (m/s, the gravity pass's velocity: the papers' vy along
   up); onGround (walkable ground under the feet and not rising); groundState
   ("ground" | "steep" | "unsupported" | "air"); jumped (this update took off);
@@ -53,7 +54,7 @@ vx, vy, vz) gives a body a velocity in m/s that characters standing on it ride.
 -- The core (collideslide.core, or collideslide.ffi's) is given to bind(core); `new`
 -- uses collideslide.core, required on its first call.
 
-local sqrt, floor, type, tostring = math.sqrt, math.floor, type, tostring
+local sqrt, floor, abs, type, tostring = math.sqrt, math.floor, math.abs, type, tostring
 local cos, sin, exp = math.cos, math.sin, math.exp
 local format = string.format
 local check = require "collideslide.check"
@@ -102,6 +103,24 @@ local function vec3(v, what)
       return format("%s[%d] is out of range (|x| > 1e30), got %s", what, i, describe(v[i]))
     end
   end
+end
+
+-- The smallest normal double: the core refuses a direction whose squared
+-- length is below it (its normalisation would lose the direction).
+local DBL_MIN = 2.2250738585072014e-308
+
+-- x^2 + y^2 + z^2 of {x, y, z} in floats: an integer component (Lua 5.3+) would
+-- wrap in the squares (math.maxinteger^2, 2^32^2); an integer must act as the
+-- float of the same value.
+local function squaredLength(v)
+  local x, y, z = v[1] * 1.0, v[2] * 1.0, v[3] * 1.0
+  return x * x + y * y + z * z
+end
+
+-- up as a unit vector (floats, as squaredLength).
+local function unitUp(u)
+  local l = sqrt(squaredLength(u))
+  return u[1] / l, u[2] / l, u[3] / l
 end
 
 local function atLeast(lo)
@@ -173,6 +192,10 @@ local CHECKS = {
     local err = vec3(v, name)
     if err then return err end
     if v[1] == 0 and v[2] == 0 and v[3] == 0 then return name .. " must not be zero" end
+    if not (squaredLength(v) >= DBL_MIN) then           -- the core's test (cs_check_dir)
+      return format("%s is too short (x^2 + y^2 + z^2 < 2.2250738585072e-308, the smallest normal "
+        .. "double), got {%s, %s, %s}", name, describe(v[1]), describe(v[2]), describe(v[3]))
+    end
   end,
   userdata = function() end,
 }
@@ -188,13 +211,52 @@ local SETTING_NAMES = {}
 for name in pairs(CHECKS) do SETTING_NAMES[#SETTING_NAMES + 1] = name end
 table.sort(SETTING_NAMES)
 
+-- The radius as three numbers.
+local function radii(self)
+  local r = self.radius
+  if type(r) == "number" then return r, r, r end
+  return r[1], r[2], r[3]
+end
+
+-- A call's reach as the core sums it (cs_world_check_move), to the same double:
+-- the moves' lengths (moveLength), then a step up and down again, the snap and
+-- the ground probe down; skin nil is the mover's own, 1% of the smallest
+-- radius. Returns the reach and the smallest radius (floats: 2 * an integer
+-- stepHeight could wrap).
+local function reachOf(self, moveLength)
+  local rx, ry, rz = radii(self)
+  local rmin = math.min(rx, ry, rz) * 1.0
+  local skin = self.skin or 0.01 * rmin
+  return moveLength + 2.0 * self.stepHeight + self.snapDistance + 4.0 * skin + 1e-9, rmin
+end
+
+-- stepHeight, snapDistance and skin, each within 1e30, may still reach past
+-- 1e30 (or 1e30 radii) together: the core would refuse every move, after the
+-- mover took them. Refused here, naming the largest share (of equal ones the
+-- first in alphabetical order).
+local function reachError(self)
+  local reach, rmin = reachOf(self, 0)
+  if reach <= MAX_COORD and reach / rmin <= MAX_COORD then return end
+  local share = { skin = 4.0 * (self.skin or 0.01 * rmin), snapDistance = self.snapDistance * 1.0,
+    stepHeight = 2.0 * self.stepHeight }
+  local name = "skin"
+  for _, k in ipairs { "snapDistance", "stepHeight" } do
+    if share[k] > share[name] then name = k end
+  end
+  return format("%s is out of range (2 * stepHeight + snapDistance + 4 * skin, added to every move's "
+    .. "reach, is %s: %s radii, past 1e30), got %s", name, describe(reach), describe(reach / rmin),
+    describe(self[name]))
+end
+
 -- The first bad setting's error text, in SETTING_NAMES' order (pairs() takes
--- another on each Lua, and on 5.4 on each run), or nil when all are good.
+-- another on each Lua, and on 5.4 on each run), or nil when all are good; then
+-- what is wrong with them together.
 local function checkAll(self)
   for _, name in ipairs(SETTING_NAMES) do
     local err = CHECKS[name](self[name], name)
     if err then return err end
   end
+  return reachError(self)
 end
 
 -- }======================================================================
@@ -286,13 +348,6 @@ function Character:_check()
     return "velocity and fallVelocity are state, not settings: to push the character, "
       .. "call character:push(vx, vy, vz)"
   end
-end
-
--- The radius as three numbers.
-local function radii(self)
-  local r = self.radius
-  if type(r) == "number" then return r, r, r end
-  return r[1], r[2], r[3]
 end
 
 -- Has the script moved or resized the character since its mover last heard
@@ -391,9 +446,7 @@ function Character:push(vx, vy, vz)
   local v = { vx, vy, vz }
   local names = { "vx", "vy", "vz" }
   for i = 1, 3 do rangedNum(v[i], i + 1, "push", names[i]) end
-  local u = self.up
-  local ul = sqrt(u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
-  local ux, uy, uz = u[1] / ul, u[2] / ul, u[3] / ul
+  local ux, uy, uz = unitUp(self.up)
   local d = vx * ux + vy * uy + vz * uz
   local f = self.fallVelocity
   f[1], f[2], f[3] = f[1] + d * ux, f[2] + d * uy, f[3] + d * uz
@@ -539,6 +592,15 @@ local function checkInput(input)
   end
 end
 
+-- Where the next move starts: the position the script wrote (the update
+-- teleports there first), else the mover's (a placement of its platform may
+-- have taken it along).
+local function startPosition(self)
+  local p, q = self.position, self._placed
+  if p[1] ~= q[1] or p[2] ~= q[2] or p[3] ~= q[3] then return p[1], p[2], p[3] end
+  return self.mover:getPosition()
+end
+
 -- nil when dt is a finite number >= 0, else what is wrong with it.
 local function checkDt(dt)
   if not isFinite(dt) or dt < 0 then return "dt must be a finite number >= 0, got " .. describe(dt) end
@@ -552,9 +614,7 @@ end
 local function beginUpdate(self, dt, input, dry)
   dt = dt + 0.0         -- a float: an integer dt (Lua 5.3+) would wrap in the products below
   input = input or NO_INPUT
-  local u = self.up
-  local ul = sqrt(u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
-  local ux, uy, uz = u[1] / ul, u[2] / ul, u[3] / ul
+  local ux, uy, uz = unitUp(self.up)
 
   -- horizontal velocity: the input's on the ground, approached in the air
   local speed = input.run and self.runSpeed or self.walkSpeed
@@ -596,16 +656,21 @@ local function beginUpdate(self, dt, input, dry)
   local pv = gb and PLATFORMS[gb]
   local bx, by, bz = 0, 0, 0
   if pv then bx, by, bz = pv[1] * dt, pv[2] * dt, pv[3] * dt end
-  local reach = sqrt(wx * wx + wy * wy + wz * wz) + sqrt(gx * gx + gy * gy + gz * gz)
-    + sqrt(bx * bx + by * by + bz * bz)
-  local rx, ry, rz = radii(self)
+  local reach, rmin = reachOf(self, sqrt(wx * wx + wy * wy + wz * wz)
+    + sqrt(gx * gx + gy * gy + gz * gz) + sqrt(bx * bx + by * by + bz * bz))
+  -- nor may it end past 1e30 (the core's test, from where the mover starts)
+  local sx, sy, sz = startPosition(self)
+  local within = abs(sx) + reach <= MAX_COORD and abs(sy) + reach <= MAX_COORD
+    and abs(sz) + reach <= MAX_COORD
   if not (inRange(wx) and inRange(wy) and inRange(wz) and inRange(gx) and inRange(gy)
           and inRange(gz) and inRange(bx) and inRange(by) and inRange(bz)
-          and reach <= MAX_COORD and reach / math.min(rx, ry, rz) <= MAX_COORD) then
+          and reach <= MAX_COORD and reach / rmin <= MAX_COORD and within) then
     return nil, format("the move is out of range (past 1e30, or 1e30 radii): walk (%s, %s, %s), fall (%s, %s, %s)"
-      .. "%s; dt, the speeds, gravity, a push or a platform's velocity is too large",
+      .. "%s%s; dt, the speeds, gravity, a push or a platform's velocity is too large",
       describe(wx), describe(wy), describe(wz), describe(gx), describe(gy), describe(gz),
-      pv and format(", platform (%s, %s, %s)", describe(bx), describe(by), describe(bz)) or "")
+      pv and format(", platform (%s, %s, %s)", describe(bx), describe(by), describe(bz)) or "",
+      (within or reach > MAX_COORD) and "" or format(", from (%s, %s, %s)", describe(sx), describe(sy),
+        describe(sz)))
   end
   if dry then return true end
   if pv then gb:setVelocity(bx, by, bz) end
@@ -613,7 +678,26 @@ local function beginUpdate(self, dt, input, dry)
   n[1], n[2], n[3], n[4], n[5], n[6] = ux, uy, uz, hx, hy, hz
   n[7], n[8], n[9], n[10], n[11], n[12] = px, py, pz, fx, fy, fz
   n[13], n[14], n[15], n[16], n[17] = jumped, dt, p[1], p[2], p[3]
+  local bvx, bvy, bvz = 0, 0, 0                 -- the velocity asked for (see movedVelocity)
+  if pv then bvx, bvy, bvz = pv[1], pv[2], pv[3] end
+  n[18], n[19], n[20] = (hx + px + fx + bvx) * 1.0, (hy + py + fy + bvy) * 1.0, (hz + pz + fz + bvz) * 1.0
   return wx, wy, wz, gx, gy, gz
+end
+
+-- The velocity of an update's move (n: its self._next) that ended at (x, y, z):
+-- the position change / dt, the actual velocity. But a displacement that does
+-- not scale with dt (a push out of an overlap, a snap, a platform's carry) over
+-- a dt far below any frame's is no velocity, and over a subnormal dt overflows
+-- (0.1 m / 5e-324 s: inf): below MIN_DT, or should the quotient not be finite,
+-- the velocity the update asked for (walk + push + fall + platform).
+local MIN_DT = 1e-6
+local function movedVelocity(n, x, y, z)
+  local dt = n[14]
+  if dt >= MIN_DT then
+    local vx, vy, vz = (x - n[15]) / dt, (y - n[16]) / dt, (z - n[17]) / dt
+    if isFinite(vx) and isFinite(vy) and isFinite(vz) then return vx, vy, vz end
+  end
+  return n[18], n[19], n[20]
 end
 
 -- The second half, once the mover moved to (x, y, z) (on: its isOnGround(),
@@ -622,7 +706,7 @@ local function endUpdate(self, x, y, z, on)
   local m, n = self.mover, self._next
   local ux, uy, uz, hx, hy, hz = n[1], n[2], n[3], n[4], n[5], n[6]
   local px, py, pz, fx, fy, fz = n[7], n[8], n[9], n[10], n[11], n[12]
-  local jumped, dt, x0, y0, z0 = n[13], n[14], n[15], n[16], n[17]
+  local jumped = n[13]
   local rising = fx * ux + fy * uy + fz * uz > 0
   if on == nil then on = m:isOnGround() end
   local onGround = on and not rising
@@ -645,7 +729,7 @@ local function endUpdate(self, x, y, z, on)
   self._hx, self._hy, self._hz = hx, hy, hz
   self._px, self._py, self._pz = px, py, pz
   local v, q = self.velocity, self._placed
-  v[1], v[2], v[3] = (x - x0) / dt, (y - y0) / dt, (z - z0) / dt
+  v[1], v[2], v[3] = movedVelocity(n, x, y, z)
   local held = self._vf
   held[1], held[2], held[3], held[4], held[5], held[6] = v[1], v[2], v[3], f[1], f[2], f[3]
   p[1], p[2], p[3] = x, y, z
@@ -689,8 +773,15 @@ function Character:update(world, dt, input)
   end
   local ierr = checkInput(input or NO_INPUT)
   if ierr then check.argerror(4, "update", ierr) end
-  local err = self:_sync()
+  -- the settings and the move are checked before the mover takes any of them:
+  -- an error changes nothing
+  local err = self:_check()
   if err then error("character:update: " .. err, 2) end
+  if dt > 0 then
+    local ok, merr = beginUpdate(self, dt, input, true)
+    if not ok then error("character:update: " .. merr, 2) end
+  end
+  self:_apply()
   if dt == 0 then noEvents(self); return end
   local wx, wy, wz, gx, gy, gz = beginUpdate(self, dt, input)
   if not wx then error("character:update: " .. wy, 2) end

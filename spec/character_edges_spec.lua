@@ -1,0 +1,197 @@
+-- Character controller edges (lua/collideslide/character.lua), each found by an
+-- independent tester: integer up components (Lua 5.3+), a dt far below any
+-- frame's, and settings the core refuses but the character took, reported in
+-- the words of the character's inner calls after the mover had taken them.
+-- Scene: a 20 m floor at y = 0.
+local cs = require "collideslide"
+
+local DT = 1 / 60
+local FILE = "character_edges_spec%.lua:%d+: "   -- errors blame the caller's line
+
+local function scene()
+  local world = cs.newWorld()
+  world:add(cs.newMesh({ -10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10 }, { 1, 2, 3, 1, 3, 4 }))
+  return world
+end
+
+local function errorOf(f, ...)
+  local ok, err = pcall(f, ...)
+  assert.is_false(ok, "expected an error")
+  return tostring(err)
+end
+
+local function finite(v) return v - v == 0 end
+
+-- What an erroring call must leave as it was: the character's state and its
+-- mover's (place, up and the tunables the character forwards).
+local function snapshot(ch)
+  local m = ch.mover
+  local x, y, z = m:getPosition()
+  local ux, uy, uz = m:getUp()
+  return { ch.position[1], ch.position[2], ch.position[3], ch.velocity[1], ch.velocity[2],
+    ch.fallVelocity[2], ch.onGround, x, y, z, ux, uy, uz, m.stepHeight, m.snapDistance, m.skin,
+    m.slopeLimit }
+end
+
+describe("Character edges", function()
+  -- Lua 5.3+: the up's length was summed in integer arithmetic, whose squares
+  -- wrap: {0, 2^32, 0} was refused as a NaN move, {0, math.mininteger, 0} too
+  -- (after the mover took it), and {0, math.maxinteger, 0} jumped to 7.7e17
+  describe("with integer up components", function()
+    it("moves as with the floats of the same value", function()
+      if not math.tointeger then return end       -- (5.1, LuaJIT: no integers)
+      local world = scene()
+      for _, y in ipairs { math.tointeger(2 ^ 32), math.maxinteger, math.mininteger, 3 } do
+        local a = cs.newCharacter { position = { 0, 0.905, 0 } }
+        local b = cs.newCharacter { position = { 0, 0.905, 0 } }
+        a:update(world, DT, nil)
+        b:update(world, DT, nil)
+        a.up, b.up = { 0, y, 0 }, { 0, y + 0.0, 0 }
+        for _, input in ipairs { { x = 1 }, { jump = true }, { x = 1 } } do
+          a:update(world, DT, input)
+          b:update(world, DT, input)
+          assert.are.same({ b:getPosition() }, { a:getPosition() })
+          assert.are.same(b.velocity, a.velocity)
+          assert.are.same(b.fallVelocity, a.fallVelocity)
+        end
+        a:push(1, 2, 3)
+        b:push(1, 2, 3)
+        assert.are.same(b.fallVelocity, a.fallVelocity)
+        if y > 0 then                             -- up the y axis: a 5 m/s jump
+          local c = cs.newCharacter { position = { 0, 0.905, 0 }, up = { 0, y, 0 } }
+          c:update(world, DT, nil)
+          c:update(world, DT, { jump = true })
+          assert.are.equal(5, c.fallVelocity[2])
+          assert.is_true(c.position[2] < 1)
+        end
+      end
+    end)
+  end)
+
+  -- velocity = position change / dt divided a push out of an overlap (which
+  -- does not scale with dt) by dt = 5e-324: inf; by 1e-300: 1.04e299
+  describe("with a dt far below a frame's", function()
+    it("keeps its velocity finite: the one the update asked for", function()
+      local world = scene()
+      for _, dt in ipairs { 5e-324, 1e-300, 1e-7 } do
+        local ch = cs.newCharacter { position = { 0, 0.8, 0 } }   -- 0.1 into the floor
+        ch:update(world, dt, { x = 1 })
+        assert.is_true(ch.position[2] > 0.9)                      -- pushed out
+        for i = 1, 3 do
+          assert.is_true(finite(ch.velocity[i]) and finite(ch.fallVelocity[i]), tostring(ch.velocity[i]))
+        end
+        assert.near(0, ch.velocity[2], 1e-3)                      -- not 0.1 / dt
+        -- and the crowd's way
+        local c = cs.newCharacter { position = { 0, 0.8, 3 } }
+        cs.updateCharacters(world, { c }, dt, { { x = 1 } })
+        assert.are.same(ch.velocity, c.velocity)
+      end
+    end)
+
+    it("still gives the actual velocity at a frame's dt", function()
+      local world = scene()
+      local ch = cs.newCharacter { position = { 0, 0.8, 0 } }
+      ch:update(world, DT, nil)
+      assert.is_true(ch.velocity[2] > 5)                          -- 0.1 m out in 1/60 s
+    end)
+  end)
+
+  -- up too short for the core, and stepHeight, snapDistance and skin that the
+  -- core counts into every move's reach: refused in newMover's, setUp's or
+  -- collideAndSlide's words at character.lua's lines, after the mover took them
+  describe("with settings the core would refuse", function()
+    it("refuses an up too short to normalise, in its own words", function()
+      local e = errorOf(function() local c = cs.newCharacter { up = { 0, 1e-300, 0 } }; return c end)
+      assert.matches(FILE .. "bad argument #1 to 'newCharacter' %(up is too short %(x%^2 %+ y%^2 %+ z%^2 < "
+        .. "2%.2250738585072e%-308, the smallest normal double%), got {0, 1e%-300, 0}%)$", e)
+      local world = scene()
+      local ch = cs.newCharacter { position = { 0, 0.905, 0 } }
+      ch:update(world, DT, nil)
+      local before = snapshot(ch)
+      ch.up = { 0, 1e-300, 0 }
+      e = errorOf(function() ch:update(world, DT, nil) end)
+      assert.matches(FILE .. "character:update: up is too short", e)
+      assert.are.same(before, snapshot(ch))
+      ch.up = { 1e-154, 1e-154, 0 }                -- squared: 2e-308, under the least normal
+      assert.matches("up is too short", errorOf(ch.update, ch, world, DT))
+      ch.up = { 0, 1e-150, 0 }                     -- far enough
+      ch:update(world, DT, nil)
+      assert.near(1, select(2, ch.mover:getUp()), 1e-12)
+    end)
+
+    it("refuses stepHeight, snapDistance and skin past the core's reach, naming the setting", function()
+      local world = scene()
+      for _, k in ipairs { "stepHeight", "snapDistance", "skin" } do
+        local e = errorOf(function() local c = cs.newCharacter { [k] = 1e30 }; return c end)
+        assert.matches(FILE .. "bad argument #1 to 'newCharacter' %(" .. k .. " is out of range %(2 %* "
+          .. "stepHeight %+ snapDistance %+ 4 %* skin, added to every move's reach, is .*, past 1e30%), "
+          .. "got 1e%+30%)$", e)
+        local ch = cs.newCharacter { position = { 0, 0.905, 0 } }
+        ch:update(world, DT, nil)
+        local before, old = snapshot(ch), ch[k]
+        ch[k] = 1e30
+        e = errorOf(function() ch:update(world, DT, { x = 1 }) end)
+        assert.matches(FILE .. "character:update: " .. k .. " is out of range %(2 %* stepHeight", e)
+        assert.are.same(before, snapshot(ch))
+        assert.matches(FILE .. "updateCharacters: character 1: " .. k .. " is out of range",
+          errorOf(function() cs.updateCharacters(world, { ch }, DT) end))
+        assert.are.same(before, snapshot(ch))
+        ch[k] = old
+        ch:update(world, DT, { x = 1 })
+      end
+      -- of the shares the largest is named (radius 1: 1e30 radii is 1e30 m)
+      assert.matches("%(snapDistance is out of range", errorOf(cs.newCharacter,
+        { radius = 1, stepHeight = 3e29, snapDistance = 7e29, skin = 1e28 }))
+      -- small radii: 1e30 radii comes first
+      assert.matches("%(stepHeight is out of range .*: 2%.0*%d*e%+30 radii", errorOf(cs.newCharacter,
+        { radius = 1e-20, stepHeight = 1e10 }))
+    end)
+
+    it("accepts the settings exactly when a mover with them can move", function()
+      local world = cs.newWorld()
+      local cases = {}
+      for _, r in ipairs { 1, 0.25, 1e-20 } do
+        local top = 1e30 * math.min(r, 1)        -- the reach that stays inside
+        for _, f in ipairs { 1 - 1e-15, 1, 1 + 1e-15, 1 + 1e-9 } do
+          cases[#cases + 1] = { radius = r, stepHeight = top / 2 * f }
+          cases[#cases + 1] = { radius = r, snapDistance = top * f, stepHeight = 0 }
+          cases[#cases + 1] = { radius = r, skin = top / 4 * f, stepHeight = 0, snapDistance = 0 }
+          cases[#cases + 1] = { radius = r, stepHeight = top / 4 * f, snapDistance = top / 4, skin = top / 8 }
+        end
+      end
+      local accepted, refused = 0, 0
+      for _, c in ipairs(cases) do
+        local m = cs.newMover { radius = c.radius }
+        local moves = pcall(function()              -- (the mover's setter refuses past 1e30)
+          m.stepHeight, m.snapDistance = c.stepHeight or 0.3, c.snapDistance or 0.2
+          if c.skin then m.skin = c.skin end
+        end) and pcall(world.collideAndSlide, world, m, 0, 0, 0)
+        local ok = pcall(cs.newCharacter, c)
+        assert.are.equal(moves, ok, string.format("radius %.17g stepHeight %.17g snapDistance %.17g "
+          .. "skin %.17g", c.radius, c.stepHeight or 0.3, c.snapDistance or 0.2, c.skin or -1))
+        if ok then accepted = accepted + 1 else refused = refused + 1 end
+      end
+      assert.is_true(accepted > 0 and refused > 0)
+    end)
+
+    it("refuses a move that reaches past 1e30 with them, in its own words", function()
+      local world = scene()
+      -- each within range alone: walk 6e29, 2 * stepHeight 4.8e29
+      local ch = cs.newCharacter { position = { 0, 1.01, 0 }, radius = 1, gravity = 0, airControl = 1 }
+      ch:update(world, DT, nil)
+      local before = snapshot(ch)
+      ch.walkSpeed, ch.stepHeight, ch.up = 6e29, 2.4e29, { 1, 1, 0 }
+      local e = errorOf(function() ch:update(world, 1, { z = 1 }) end)
+      assert.matches(FILE .. "character:update: the move is out of range %(past 1e30, or 1e30 radii%)", e)
+      assert.are.same(before, snapshot(ch))        -- the mover took neither stepHeight nor up
+      -- from near 1e30 a move within range ends past it
+      ch.walkSpeed, ch.stepHeight, ch.up = 2e29, 0.3, { 0, 1, 0 }
+      ch.position[1] = 9e29
+      e = errorOf(function() ch:update(world, 1, { x = 1 }) end)
+      assert.matches(FILE .. "character:update: the move is out of range .*, from %(9e%+29, [%d.]+, 0%); ", e)
+      assert.are.same({ before[8], before[9], before[10] }, { ch.mover:getPosition() })
+      ch.position[1] = 0
+      ch:update(world, DT, { x = 1 })              -- and walks on
+    end)
+  end)
+end)
