@@ -620,11 +620,18 @@ static int ell_triangle_fn(void *ud, const QBody *qb, uint32_t tri, const cs_Vec
   g = v3_len(c);
   if (!(g < 1)) return 1;
   /* the e-space map has a positive determinant: the world winding holds */
-  front_e = v3_scale(v3_normalize(v3_cross(v3_sub(ve[1], ve[0]), v3_sub(ve[2], ve[0]))),
-                     qb->mirror);
+  front_e = v3_cross(v3_sub(ve[1], ve[0]), v3_sub(ve[2], ve[0]));
+  lm = v3_len(front_e);
+  /* A triangle placed as a needle (a body scaled 1e19 one way and 1 the
+  ** other, turned) can have no normal in doubles: degenerate at this
+  ** placement, it meets nothing, as a degenerate triangle of a mesh (its
+  ** depth was inf, its normal NaN: found by an independent tester). */
+  if (!(lm > 0 && lm < HUGE_VAL)) return 1;
+  front_e = v3_scale(front_e, qb->mirror / lm);
   n_e = away_from(v3(0, 0, 0), c, feature, front_e);
   m = m3_apply(&q->R, v3_mul(n_e, q->inv_r));
   lm = v3_len(m);
+  if (!(lm > 0 && lm < HUGE_VAL)) return 1;
   q->count++;
   if (!q->fn) return 1;
   m = v3_scale(m, 1.0 / lm);

@@ -735,6 +735,26 @@ describe("World", function()
       assert.are.equal(0, wt:overlapEllipsoid(0, 0.5, 0, 1, 0.5, 1, function() end))
     end)
 
+    -- a box scaled 1e30 two ways and 1 the third, turned: its faces are
+    -- needles in doubles (depth inf, normal NaN: an independent tester); at
+    -- 1e6 the same box is in the precision contract and overlaps are found
+    it("never gives inf or NaN for triangles placed as needles", function()
+      for _, scale in ipairs { 1e6, 1e30 } do
+        local wn = cs.newWorld()
+        wn:add(cs.newMesh(cs.box(-0.5, 0, -0.5, 0.5, 1, 0.5)), 0, 0, 0, 0.3, -0.5, 0.2, 0.78, scale, scale, 1)
+        local seen = 0
+        for _, y in ipairs { 0.505, 0.3, 0, -0.2 } do
+          wn:overlapEllipsoid(0, y, 0, 0.5, 0.5, 0.5, function(_, _, depth, nx, ny, nz)
+            seen = seen + 1
+            for _, v in ipairs { depth, nx, ny, nz } do
+              assert.is_true(v == v and v > -math.huge and v < math.huge, ("y %g: %s"):format(y, tostring(v)))
+            end
+          end)
+        end
+        if scale == 1e6 then assert.is_true(seen > 0) end
+      end
+    end)
+
     it("stops when the callback returns false", function()
       local n = w:overlapEllipsoid(0, 0, 0, 30, 30, 30, function() end)
       assert.is_true(n >= 5)
