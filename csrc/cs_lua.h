@@ -164,6 +164,7 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define sensor___index csl_sensor___index
 #define status_error csl_status_error
 #define table_nums csl_table_nums
+#define check_array_tail csl_check_array_tail
 #define named_hint csl_named_hint
 #define tname csl_tname
 #define arg_tname csl_arg_tname
@@ -207,6 +208,7 @@ int argfail(lua_State *L, int arg, const char *fmt, ...);
 void check_table(lua_State *L, int arg);
 int body___index(lua_State *L);
 void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what);
+void check_array_tail(lua_State *L, int arg, int t, size_t n, const char *what);
 int hole_fail(lua_State *L, int arg, int t, size_t len, const char *what);
 int least_unknown(lua_State *L, int t, int (*known)(const char *k), const char **out);
 size_t check_index(lua_State *L, int arg, const char *what, size_t n);

@@ -248,8 +248,25 @@ describe("world:collideAndSlideMany", function()
       moves[6 * 5 + 5] = "down"
       fails_with(function() w:collideAndSlideMany(movers, moves) end,
         "(mover 6: gy must be a number, got string (moves[35]))")
-      moves[6 * 5 + 5] = nil     -- a hole: the length is 36 or 4800, or an error
-      pcall(w.collideAndSlideMany, w, movers, moves)
+      moves[6 * 5 + 5] = nil     -- a hole: the same error on every Lua (# may be 34 or 4800)
+      fails_with(function() w:collideAndSlideMany(movers, moves) end,
+        "bad argument #2 to 'collideAndSlideMany' (moves has a hole at 35 (element 36 is set))")
+      assert.is_true(same_positions(movers, before))
+    end)
+
+    -- holes in either list: LuaJIT's # took {0.5, 0, 0, nil, -0.5, 0} as a
+    -- walk only, where 5.4 raised (an independent tester); now both raise
+    it("refuses holes in the lists, with the same error on every Lua", function()
+      local w, movers = build(SEED, { n = 3 })
+      local before = positions(movers)
+      fails_with(function() w:collideAndSlideMany({ movers[1] }, { 0.5, 0, 0, nil, -0.5, 0 }) end,
+        "bad argument #2 to 'collideAndSlideMany' (moves has a hole at 4 (element 5 is set))")
+      fails_with(function() w:collideAndSlideMany({ movers[1], nil, movers[3] }, { 1, 0, 0, 1, 0, 0, 1, 0, 0 }) end,
+        "bad argument #1 to 'collideAndSlideMany' (movers has a hole at 2 (element 3 is set))")
+      local list = { movers[1] }
+      list[3] = movers[3]                  -- (built past the end: # is 1 on every Lua)
+      fails_with(function() w:collideAndSlideMany(list, { 1, 0, 0 }) end,
+        "(movers has a hole at 2 (element 3 is set))")
       assert.is_true(same_positions(movers, before))
     end)
 

@@ -155,6 +155,23 @@ describe("World", function()
       for _, b in ipairs(seen) do assert.is_true(rawequal(body, b)) end
     end)
 
+    -- a teleport after the call: the handles are the call's, read before or
+    -- after it (the FFI binding read them after, and gave no ground body:
+    -- found by an independent tester)
+    it("are the call's after a teleport, whenever they are read", function()
+      for _, early in ipairs { false, true } do
+        local w = cs.newWorld()
+        local body = w:add(floor_mesh())
+        local m = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+        w:collideAndSlide(m, 0.1, 0, 0, 0, -0.2, 0)
+        if early then assert.is_true(rawequal(body, m:getGroundBody())) end
+        m:setPosition(0, 3, 0)
+        assert.are.equal("ground", m:getGroundState())
+        assert.is_true(rawequal(body, m:getGroundBody()), "read " .. (early and "before" or "after"))
+        assert.is_true(rawequal(body, select(8, m:getContact(1))))
+      end
+    end)
+
     it("survive collection while only the world holds them, userdata included", function()
       local w = cs.newWorld()
       local function add()

@@ -582,10 +582,17 @@ end
 
 -- Rejects integer keys past n, the border # found: a hole (hole_fail names
 -- the first one).
-local function check_array_end(arg, t, n, what)
-  for k in next, t do
+local function check_array_end(arg, t, n, what, from)
+  for k in next, t, from do
     if type(k) == "number" and k > n and k == floor(k) then return hole_fail(arg, t, n, what) end
   end
+end
+
+-- The same for the hot lists (collideAndSlideMany's): the keys that follow n
+-- in the table's order, from n's own place, as the C module's
+-- check_array_tail (every key past n when 1..n sit in the array part).
+local function check_array_tail(arg, t, n, what)
+  return check_array_end(arg, t, n, what, n > 0 and n or nil)
 end
 
 local function check_table(v, arg, none)   -- (an object named by its __name, as luaL_checktype does)
@@ -1587,9 +1594,17 @@ end
 Mover.getPosition = getPosition
 
 local function mover_error(m) return C.cs_mover_error(m._p) end
+-- A setter's check: the mover idle, and its last call's handles resolved
+-- first (a teleport forgets the ground body: read after it, the FFI gave nil
+-- where the C module, which keeps the handle from the call, gives the body;
+-- found by an independent tester).
+local function check_mover_setter(m, fname)
+  check_mover_idle(m, fname)
+  ensure_resolved(m)
+end
 -- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw),
 -- setRadius(r) (a sphere) or setRadius(rx, ry, rz)
-setters(Mover, check_mover, mover_error, check_mover_idle, { setPosition = { C.cs_mover_set_position, XYZ },
+setters(Mover, check_mover, mover_error, check_mover_setter, { setPosition = { C.cs_mover_set_position, XYZ },
   setUp = { C.cs_mover_set_up, XYZ }, setOrientation = { C.cs_mover_set_orientation, QXYZW },
   setRadius = { C.cs_mover_set_radius, RXYZ, true } })
 getters(Mover, check_mover, { getRadius = { C.cs_mover_get_radius, "vec" },
@@ -1967,6 +1982,8 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
     argerror(5, "grounded must be a table or nil, got " .. tname(grounded))
   end
   local n, len = #movers, #moves
+  check_array_tail(2, movers, n, "movers")   -- (# finds another border on LuaJIT than on 5.4)
+  check_array_tail(3, moves, len, "moves")
   check_not_moving(self, "collideAndSlideMany")
   if n > self._bcap then
     local cap = n > 2 * self._bcap and n or 2 * self._bcap
@@ -1983,6 +2000,7 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   local list, mv, moved, filtered = self._blist, self._bmoves, self._bmoved, false
   for i = 1, n do
     local m = rawget(movers, i)
+    if m == nil then hole_fail(2, movers, n, "movers") end
     if getmetatable(m) ~= MOVER_MT or not m._p then check_live(m, MOVER_MT, 2, false, nil, format("mover %d: ", i)) end
     if m._busy then
       raise(format("collideAndSlideMany: mover %d is busy (its move is under way: called from a filter)", i))
@@ -1993,6 +2011,7 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   for k = 1, len do
     local x = rawget(moves, k)
     if type(x) ~= "number" then
+      if x == nil then hole_fail(3, moves, len, "moves") end
       argerror(3, format("mover %d: %s must be a number, got %s (moves[%d])", floor((k - 1) / stride) + 1,
         MOVE_NAMES[(k - 1) % stride + 1], tname(x), k))
     end
