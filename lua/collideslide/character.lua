@@ -774,17 +774,14 @@ function Character:update(world, dt, input)
   local ierr = checkInput(input or NO_INPUT)
   if ierr then check.argerror(4, "update", ierr) end
   -- the settings and the move are checked before the mover takes any of them:
-  -- an error changes nothing
+  -- an error changes nothing (beginUpdate reads no setting from the mover,
+  -- and refuses a move before it changes anything)
   local err = self:_check()
   if err then error("character:update: " .. err, 2) end
-  if dt > 0 then
-    local ok, merr = beginUpdate(self, dt, input, true)
-    if not ok then error("character:update: " .. merr, 2) end
-  end
-  self:_apply()
-  if dt == 0 then noEvents(self); return end
+  if dt == 0 then self:_apply(); noEvents(self); return end
   local wx, wy, wz, gx, gy, gz = beginUpdate(self, dt, input)
   if not wx then error("character:update: " .. wy, 2) end
+  self:_apply()
   endUpdate(self, world:collideAndSlide(self.mover, wx, wy, wz, gx, gy, gz))
 end
 
