@@ -155,10 +155,9 @@ static void finish_hit(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int featur
   hit->feature = feature;
 }
 
-/* check_overlap and sweep_in_plane's touch, in the slide's mode: a move
-** whose part into the surface is at most this fraction of its length runs
-** along the surface (rounding of a move clipped to it). Pinned by
-** spec/c/test_regressions.c (skin0_tilted_wall: 0 fails it). */
+/* check_overlap, in the slide's mode: a move whose part into the surface
+** is at most this fraction of its length runs along the surface (rounding
+** of a move clipped to it). */
 #define TOUCH_ALONG_REL 1e-12
 
 /* The sphere already overlaps the triangle at t = 0 when the closest point
@@ -204,15 +203,8 @@ static int sweep_in_plane(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double 
     ** move into the plane meets the face at t = 0. Without this the face was
     ** never tested and such a move passed through it (test_sweep.c,
     ** "touching" cases: a unit sphere at distance exactly 1 over a floor,
-    ** moving down, missed it). In the slide's mode a move that enters the
-    ** plane by less than check_overlap's tolerance runs along it: with a
-    ** skin of 0 the slide's remainder, clipped to the plane in world space,
-    ** comes back from the map into e-space pointing 1e-17 into it, met
-    ** the face at t = 0 at every iteration, and the mover stopped at the
-    ** first contact of 2-12% of slides along tilted walls (found by an
-    ** independent tester; spec/c/test_regressions.c, skin0_tilted_wall). */
-    if (dist * ndv < 0.0 && !((flags & CS_SWEEP_DEEPENING_ONLY) &&
-                              fabs(ndv) <= TOUCH_ALONG_REL * sqrt(v3_len2(vel)))) {
+    ** moving down, missed it). */
+    if (dist * ndv < 0.0) {
       cs_Vec3 p = v3_madd(base, tr->n, -dist);
       if (point_in_triangle(p, tr)) {
         finish_hit(base, vel, tr, CS_FEATURE_FACE, 0.0, p, hit);

@@ -93,4 +93,53 @@ describe("Invariants", function()
       assert(H.mover_distance_es(tris, m) >= 1 - 1e-6, "overlap at step " .. step)
     end
   end)
+
+  -- a flat mover (radii 0.001, 1, 3) whose skin is 30 times its least radius,
+  -- put a little into a wall of a room that faces inward: its push out went
+  -- "a skin beyond" along a direction that is no plane's normal, 41 world
+  -- units, out through the far wall (an independent tester). It stays in.
+  it("pushes a flat mover with a large skin back into the room, never out of it", function()
+    local v, i = cs.box(-8, 0, -8, 8, 12, 8)
+    local inward = {}
+    for k = 1, #i, 3 do inward[#inward + 1] = i[k]; inward[#inward + 1] = i[k + 2]; inward[#inward + 1] = i[k + 1] end
+    local w = cs.newWorld()
+    w:add(cs.newMesh(v, inward))
+    local q = { 0.8250614327763135, 0.42362637521996482, 0.33464635151879607, 0.16681170755749922 }
+    for _, x0 in ipairs { 7.891472629225472, 7.9, 7.95 } do
+      local m = cs.newMover { radius = { 0.001, 1, 3 }, position = { x0, 6, 0 }, orientation = q }
+      m.skin = 0.03
+      local x, y, z = w:collideAndSlide(m, 0, 0, 0)
+      assert.is_true(math.abs(x) < 8 and math.abs(z) < 8 and y > 0 and y < 12,
+        ("from x = %g: left the room, at %g %g %g"):format(x0, x, y, z))
+    end
+  end)
+
+  -- skin 0, a needle (radii 0.0009, 0.0007, 1.9) sliding along a floor into
+  -- a crease that rises 0.54 degrees: it rides onto the rising face or stops,
+  -- never under it (a kernel rule that let moves touching a plane run along
+  -- it let the needle slide 0.045 under: an independent tester)
+  it("keeps a needle at skin 0 out of a shallow crease's rising face", function()
+    local th = 0.0094136934417455489
+    local h = 10 * math.tan(th)
+    local w = cs.newWorld()
+    w:add(cs.newMesh({ -10, -10, 0, 10, -10, 0, -10, 0, 0, 10, 0, 0, 10, 10, h, -10, 10, h },
+      { 1, 2, 3, 3, 2, 4, 3, 4, 5, 3, 5, 6 }))
+    local r = { 0.0008933066554476204, 0.00066772091056886132, 1.9086419048084349 }
+    local q = { -0.028323652511691323, -0.32916001318450849, 0.69245312553469884, 0.64137362384650487 }
+    local m = cs.newMover { radius = r, orientation = q,
+      position = { -0.55974067978198061, -4.2303500860213719, 5.410655653392058 } }
+    m.skin, m.maxIterations = 0, 10
+    local x, y, z = w:collideAndSlide(m, -0.0766941156255877, 8.2367500196925221, -35.270127949676606)
+    local function rot(u, v)       -- v turned by the quaternion u
+      local a, b, c, d = u[1], u[2], u[3], u[4]
+      local tx, ty, tz = 2 * (b * v[3] - c * v[2]), 2 * (c * v[1] - a * v[3]), 2 * (a * v[2] - b * v[1])
+      return { v[1] + d * tx + (b * tz - c * ty), v[2] + d * ty + (c * tx - a * tz), v[3] + d * tz + (a * ty - b * tx) }
+    end
+    for _, n in ipairs { { 0, 0, 1 }, { 0, -math.sin(th), math.cos(th) } } do
+      local nl = rot({ -q[1], -q[2], -q[3], q[4] }, n)   -- the normal in the mover's frame
+      local support = math.sqrt((r[1] * nl[1]) ^ 2 + (r[2] * nl[2]) ^ 2 + (r[3] * nl[3]) ^ 2)
+      local depth = support - (n[1] * x + n[2] * y + n[3] * z)   -- both planes pass through 0
+      assert.is_true(depth <= 1e-8 or m:wasStuck(), ("%g behind the plane (%g, %g, %g)"):format(depth, n[1], n[2], n[3]))
+    end
+  end)
 end)
