@@ -576,6 +576,10 @@ local function hitCeiling(m, ux, uy, uz)
 end
 
 -- The input table's error text, or nil when it is good.
+-- The numeric input keys, checked in this order (a list made once: an update
+-- makes no garbage).
+local NUMERIC_INPUTS = { "x", "z", "yaw" }
+
 local function checkInput(input)
   local k = check.leastUnknown(input, INPUT_KEYS)
   if k ~= nil then
@@ -584,7 +588,7 @@ local function checkInput(input)
       .. hint .. "'? ") or "") .. "keys: x, z, jump, run, yaw" .. (k == "y" and
       "; to jump set jump = true, to push use character:push" or "") .. ")"
   end
-  for _, name in ipairs { "x", "z", "yaw" } do        -- (in this order, whatever pairs() takes)
+  for _, name in ipairs(NUMERIC_INPUTS) do            -- (in this order, whatever pairs() takes)
     local v = rawget(input, name)
     if v ~= nil and not isFinite(v) then
       return "input." .. name .. " must be a finite number, got " .. describe(v)
@@ -791,6 +795,13 @@ local MANY = setmetatable({}, { __mode = "k" })
 local LISTED = setmetatable({}, { __mode = "k" })
 local calls = 0
 
+-- The list's first hole, whichever border # found, blamed on updateMany's
+-- caller (level 3).
+local function holeError(chars, n)
+  error(format("bad argument #2 to 'updateCharacters' (%s)",
+    check.holeMessage(chars, n, "list of characters")), 3)
+end
+
 --[[
 updateMany(world, characters, dt [, inputs]): character:update for each
 character of the list, with inputs[i] (a list of input tables or nils; nil:
@@ -812,16 +823,12 @@ local function updateMany(world, chars, dt, inputs)
     error("bad argument #4 to 'updateCharacters' (list of inputs or nil expected, got " .. check.tname(inputs) .. ")", 2)
   end
   local n = #chars
-  local function holeError()                    -- the first hole, whichever border # found
-    error(format("bad argument #2 to 'updateCharacters' (%s)",
-      check.holeMessage(chars, n, "list of characters")), 3)
-  end
   for k in pairs(chars) do                      -- a hole would hide the characters after it
-    if type(k) == "number" and k > n and k == floor(k) then holeError() end
+    if type(k) == "number" and k > n and k == floor(k) then holeError(chars, n) end
   end
   for i = 1, n do
     local c = chars[i]
-    if c == nil then holeError() end
+    if c == nil then holeError(chars, n) end
     if getmetatable(c) ~= Character then
       error(format("bad argument #2 to 'updateCharacters' (character %d: collideslide.Character expected, got %s)",
         i, check.tname(c)), 2)
@@ -876,12 +883,20 @@ local function updateMany(world, chars, dt, inputs)
   end
   local ok, err = pcall(world.collideAndSlideMany, world, movers, moves, out, grounded)
   if not ok then
-    -- the characters whose movers moved take their move; then the error
+    -- the characters whose movers moved take their move; then the error.
+    -- A filter's error names its mover, and the ones listed before it moved
+    -- (API.md): a mover that moved and ended where it began (a zone placed
+    -- over it gave it an enter) takes its move too; it did not when moving
+    -- was told by a change of position (found by an independent tester).
+    -- An error that is no string names none: then by position.
+    local failed = type(err) == "string" and tonumber(err:match("collideAndSlideMany: the filter of mover (%d+) "))
     for i = 1, n do
       local c = chars[i]
       local x, y, z = c.mover:getPosition()
       local q = c._next
-      if x ~= q[15] or y ~= q[16] or z ~= q[17] then endUpdate(c, x, y, z) end
+      if (failed and i < failed) or (not failed and (x ~= q[15] or y ~= q[16] or z ~= q[17])) then
+        endUpdate(c, x, y, z)
+      end
     end
     -- the batch's words for its own arguments, in the caller's: its characters
     if type(err) == "string" then
