@@ -331,10 +331,12 @@ int hole_fail(lua_State *L, int arg, int t, size_t len, const char *what) {
                  fmtnum(c, j));
 }
 
-/* Rejects integer keys past n, the border csL_len found: a hole (hole_fail
-** names the first one). */
-void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what) {
-  lua_pushnil(L);
+/* Raises hole_fail's error when the table at t has an integer key past n,
+** the border csL_len found; the keys are walked from the table's start, or
+** from n's own place (lua_next resumes there) when from_n. */
+static void keys_past(lua_State *L, int arg, int t, size_t n, const char *what, int from_n) {
+  if (from_n && n > 0) lua_pushinteger(L, (lua_Integer)n);
+  else lua_pushnil(L);
   while (lua_next(L, t) != 0) {
     if (lua_type(L, -2) == LUA_TNUMBER) {
       double k = (double)lua_tonumber(L, -2);
@@ -348,26 +350,20 @@ void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what) {
   }
 }
 
+/* Rejects integer keys past n, the border csL_len found: a hole (hole_fail
+** names the first one). */
+void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what) {
+  keys_past(L, arg, t, n, what, 0);
+}
+
 /* check_array_end for the hot lists (collideAndSlideMany's): the keys that
-** follow n in the table's order, from n's own place (lua_next resumes
-** there), not the whole table. That is every key past n when 1..n sit in
-** the array part, as in lists built by t[#t + 1] = v or a constructor; a
-** list built into the hash part is checked from n's node on. A whole scan
-** cost 300 ns a mover on Lua 5.4, more than the rest of the binding. */
+** follow n in the table's order, from n's own place, not the whole table.
+** That is every key past n when 1..n sit in the array part, as in lists
+** built by t[#t + 1] = v or a constructor; a list built into the hash part
+** is checked from n's node on. A whole scan cost 300 ns a mover on Lua 5.4,
+** more than the rest of the binding. */
 void check_array_tail(lua_State *L, int arg, int t, size_t n, const char *what) {
-  if (n == 0) lua_pushnil(L);
-  else lua_pushinteger(L, (lua_Integer)n);
-  while (lua_next(L, t) != 0) {
-    if (lua_type(L, -2) == LUA_TNUMBER) {
-      double k = (double)lua_tonumber(L, -2);
-      if (k > (double)n && k == floor(k)) {
-        lua_pop(L, 2);
-        hole_fail(L, arg, t, n, what);
-        return;
-      }
-    }
-    lua_pop(L, 1);
-  }
+  keys_past(L, arg, t, n, what, 1);
 }
 
 /* The tags: arbitrary constants, distinct, and unlike any small number or
