@@ -429,6 +429,31 @@ static double slide_rest_min(const Slide *s, double move_len) {
 ** another plane: a needle slid under it when the kernel let such moves run
 ** along every plane). Pinned by test_regressions (skin0_tilted_wall). */
 #define ROUNDED_INTO_REL 1e-12
+/* How many such retries a pass makes besides its max_iterations sweeps. */
+#define MAX_ROUNDED_RETRIES 8
+
+/* The e-space unit normal of a world plane normal: E^T n = diag(r) R^T n. */
+static cs_Vec3 normal_to_es(const Slide *s, cs_Vec3 n) {
+  if (s->es->oriented) n = m3_apply_t(&s->es->R, n);
+  return v3_normalize(v3_mul(n, s->es->r));
+}
+
+/* In a crease sharper than a right angle, leaning off one held plane leans
+** into the other, and the pass spent its sweeps going from one to the
+** other at t = 0 (an independent tester: a sphere at skin 0 in a V-groove
+** with walls over 45 degrees lost its move at maxIterations 5). *vel, of
+** length vl, leans off each held plane it runs along (within 1e-9 of its
+** length) by ROUNDED_INTO_REL of that length, twice round. */
+static void lean_off_held(const cs_Vec3 *planes, int np, const Slide *s, cs_Vec3 *vel, double vl) {
+  int round, j;
+  for (round = 0; round < 2; round++)
+    for (j = 0; j < np; j++) {
+      cs_Vec3 n = normal_to_es(s, planes[j]);
+      double d = v3_dot(*vel, n);
+      if (d < ROUNDED_INTO_REL * vl && d > -1e-9 * vl) *vel = v3_madd(*vel, n, ROUNDED_INTO_REL * vl - d);
+    }
+}
+
 static int rounded_into(const cs_Vec3 *planes, int np, const cs_SweepHit *h, const Slide *s,
                         cs_Vec3 *vel) {
   cs_Vec3 n;
@@ -442,6 +467,7 @@ static int rounded_into(const cs_Vec3 *planes, int np, const cs_SweepHit *h, con
   for (j = 0; j < np && v3_dot(planes[j], n) <= 1 - SAME_PLANE_EPS; j++) {}
   if (j == np) return 0;
   *vel = v3_madd(*vel, h->normal, ROUNDED_INTO_REL * vl - into);
+  lean_off_held(planes, np, s, vel, vl);
   return 1;
 }
 
@@ -453,7 +479,7 @@ static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
   cs_Vec3 planes[MAX_PLANES], dest = v3_add(s->pos, vel);
   cs_Vec3 orig = cs_espace_vec_from(s->es, vel);
   double rest_min = slide_rest_min(s, v3_len(orig));
-  int it, np = 0, result = 0;
+  int it, np = 0, result = 0, retries = 0;
   for (it = 0; it < s->m->max_iterations; it++) {
     cs_SweepHit h;
     cs_Contact *c;
@@ -464,8 +490,10 @@ static int slide_pass(Slide *s, cs_Vec3 vel, int pass) {
     if (vlen == 0 || (it > 0 && world_len(s, vel) < rest_min)) break;
     i = sweep_step(s, vel, vlen, &h, &travel);
     if (i < 0) { s->pos = dest; path_add(s); break; }
-    if (travel == 0 && rounded_into(planes, np, &h, s, &vel)) {
-      dest = v3_add(s->pos, vel);        /* the same plane again, by rounding */
+    if (travel == 0 && retries < MAX_ROUNDED_RETRIES && rounded_into(planes, np, &h, s, &vel)) {
+      dest = v3_add(s->pos, vel);        /* the same plane again, by rounding: */
+      retries++;                         /* a retry, not one of the sweeps */
+      it--;
       continue;
     }
     result |= PASS_HIT;
