@@ -441,17 +441,31 @@ static cs_Vec3 normal_to_es(const Slide *s, cs_Vec3 n) {
 /* In a crease sharper than a right angle, leaning off one held plane leans
 ** into the other, and the pass spent its sweeps going from one to the
 ** other at t = 0 (an independent tester: a sphere at skin 0 in a V-groove
-** with walls over 45 degrees lost its move at maxIterations 5). *vel, of
-** length vl, leans off each held plane it runs along (within 1e-9 of its
-** length) by ROUNDED_INTO_REL of that length, twice round. */
+** with walls over 45 degrees lost its move at maxIterations 5; leaning off
+** each in turn still failed below 13 degrees). *vel, of length vl, leans
+** along the sum of the held planes' normals it runs along (within 1e-9 of
+** its length), out of the crease, until its part along each is at least
+** ROUNDED_INTO_REL of vl. Planes facing each other (a sum of almost no
+** length, or at a right angle to one of them) are left as they are. */
 static void lean_off_held(const cs_Vec3 *planes, int np, const Slide *s, cs_Vec3 *vel, double vl) {
-  int round, j;
-  for (round = 0; round < 2; round++)
-    for (j = 0; j < np; j++) {
-      cs_Vec3 n = normal_to_es(s, planes[j]);
-      double d = v3_dot(*vel, n);
-      if (d < ROUNDED_INTO_REL * vl && d > -1e-9 * vl) *vel = v3_madd(*vel, n, ROUNDED_INTO_REL * vl - d);
-    }
+  cs_Vec3 ns[MAX_PLANES], sum = v3(0, 0, 0);
+  double lean = 0, sl;
+  int j, k = 0;
+  for (j = 0; j < np; j++) {
+    cs_Vec3 n = normal_to_es(s, planes[j]);
+    double d = v3_dot(*vel, n);
+    if (d < ROUNDED_INTO_REL * vl && d > -1e-9 * vl) { ns[k++] = n; sum = v3_add(sum, n); }
+  }
+  sl = v3_len(sum);
+  if (k == 0 || !(sl > 1e-6)) return;
+  sum = v3_scale(sum, 1.0 / sl);
+  for (j = 0; j < k; j++) {
+    double c = v3_dot(sum, ns[j]), need;
+    if (!(c > 1e-3)) return;
+    need = (ROUNDED_INTO_REL * vl - v3_dot(*vel, ns[j])) / c;
+    if (need > lean) lean = need;
+  }
+  *vel = v3_madd(*vel, sum, lean);
 }
 
 static int rounded_into(const cs_Vec3 *planes, int np, const cs_SweepHit *h, const Slide *s,

@@ -143,34 +143,43 @@ describe("Invariants", function()
     end
   end)
 
-  -- skin 0, a sphere settled into a V-groove whose walls rise 58.7 degrees
-  -- (turned), moved along it: it slides the whole way. Leaning off one wall
-  -- after a rounding hit leaned into the other, and the pass spent its five
-  -- sweeps between them (an independent tester)
-  it("slides a sphere at skin 0 along a V-groove sharper than a right angle", function()
-    local q = { -0.39169032178039315, -0.31555855160412938, -0.85461156853424114, -0.12899829169613139 }
-    local function rotq(v)
-      local a, b, c, d = q[1], q[2], q[3], q[4]
-      local tx, ty, tz = 2 * (b * v[3] - c * v[2]), 2 * (c * v[1] - a * v[3]), 2 * (a * v[2] - b * v[1])
-      return { v[1] + d * tx + (b * tz - c * ty), v[2] + d * ty + (c * tx - a * tz), v[3] + d * tz + (a * ty - b * tx) }
-    end
-    local ang, L, r = 1.0244448356649432, 50, 0.5
-    local sn, cn = math.sin(ang), math.cos(ang)
-    local verts = {}
-    for _, v in ipairs { { -L, 0, 0 }, { L, 0, 0 }, { L, L * sn, L * cn }, { -L, L * sn, L * cn },
-        { L, L * sn, -L * cn }, { -L, L * sn, -L * cn } } do
-      local wv = rotq(v)
-      for k = 1, 3 do verts[#verts + 1] = wv[k] end
-    end
-    local w = cs.newWorld()
-    w:add(cs.newMesh(verts, { 1, 3, 2, 1, 4, 3, 1, 2, 5, 1, 5, 6 }))
-    local ax, g, d = rotq { 1, 0, 0 }, rotq { 0, -0.05, 0 }, rotq { 1, -0.01, 0 }
-    local m = cs.newMover { radius = r, position = rotq { 0, r / cn + 0.3, 0 } }
-    m.skin = 0
-    for _ = 1, 20 do w:collideAndSlide(m, 0, 0, 0, g[1], g[2], g[3]) end
-    local p = { m:getPosition() }
-    local x, y, z = w:collideAndSlide(m, d[1], d[2], d[3])
-    local along = (x - p[1]) * ax[1] + (y - p[2]) * ax[2] + (z - p[3]) * ax[3]
-    assert.is_true(math.abs(along - 1) < 1e-6, ("travelled %.17g along the groove"):format(along))
-  end)
+  -- skin 0, a sphere settled into a V-groove (opening 62.6 or 10 degrees,
+  -- turned), moved along it: it slides the whole way. Leaning off one wall
+  -- after a rounding hit leaned into the other, and the pass spent its
+  -- sweeps between them (independent testers; the 10-degree groove failed
+  -- while the walls were leaned off in turn)
+  local GROOVES = {
+    { q = { -0.39169032178039315, -0.31555855160412938, -0.85461156853424114, -0.12899829169613139 },
+      ang = 1.0244448356649432, iterations = 5 },
+    { q = { 0.67308734271561477, 0.2317031719981949, -0.23490448452418294, -0.66188137329315699 },
+      ang = math.pi / 2 - math.rad(5), iterations = 10 },
+  }
+  for _, groove in ipairs(GROOVES) do
+    it(("slides a sphere at skin 0 along a V-groove opening %.1f degrees"):format(180 - 2 * math.deg(groove.ang)), function()
+      local q = groove.q
+      local function rotq(v)
+        local a, b, c, d = q[1], q[2], q[3], q[4]
+        local tx, ty, tz = 2 * (b * v[3] - c * v[2]), 2 * (c * v[1] - a * v[3]), 2 * (a * v[2] - b * v[1])
+        return { v[1] + d * tx + (b * tz - c * ty), v[2] + d * ty + (c * tx - a * tz), v[3] + d * tz + (a * ty - b * tx) }
+      end
+      local L, r = 50, 0.5
+      local sn, cn = math.sin(groove.ang), math.cos(groove.ang)
+      local verts = {}
+      for _, v in ipairs { { -L, 0, 0 }, { L, 0, 0 }, { L, L * sn, L * cn }, { -L, L * sn, L * cn },
+          { L, L * sn, -L * cn }, { -L, L * sn, -L * cn } } do
+        local wv = rotq(v)
+        for k = 1, 3 do verts[#verts + 1] = wv[k] end
+      end
+      local w = cs.newWorld()
+      w:add(cs.newMesh(verts, { 1, 3, 2, 1, 4, 3, 1, 2, 5, 1, 5, 6 }))
+      local ax, g, d = rotq { 1, 0, 0 }, rotq { 0, -0.05, 0 }, rotq { 1, -0.01, 0 }
+      local m = cs.newMover { radius = r, position = rotq { 0, r / cn + 0.3, 0 } }
+      m.skin, m.maxIterations = 0, groove.iterations
+      for _ = 1, 20 do w:collideAndSlide(m, 0, 0, 0, g[1], g[2], g[3]) end
+      local p = { m:getPosition() }
+      local x, y, z = w:collideAndSlide(m, d[1], d[2], d[3])
+      local along = (x - p[1]) * ax[1] + (y - p[2]) * ax[2] + (z - p[3]) * ax[3]
+      assert.is_true(math.abs(along - 1) < 1e-6, ("travelled %.17g along the groove"):format(along))
+    end)
+  end
 end)
