@@ -417,19 +417,12 @@ static double slide_rest_min(const Slide *s, double move_len) {
   return r < s->skin ? r : s->skin;
 }
 
-/* A remainder clipped to a plane in world space comes back from the map
-** into e-space up to 1e-17 into it: touching it (skin 0), the sweep meets
-** it again at t = 0, at every iteration, and the slide along it was lost
-** (an independent tester: 2-12% of slides along tilted walls with a skin of
-** 0). When h is such a hit, a plane the pass holds (planes, np) met again
-** at t = 0 with a move into or out of it of at most ROUNDED_INTO_REL of
-** its length, *vel loses that part and leans the same fraction away;
-** returns 1. A plane
-** not yet held is met as any other (a crease 0.54 degrees off the floor is
-** another plane: a needle slid under it when the kernel let such moves run
-** along every plane). Pinned by test_regressions (skin0_tilted_wall). */
+/* rounded_into: how far (a fraction of the move) a move may go into or out
+** of a held plane met again at t = 0 and still be rounding; pinned by
+** test_regressions (skin0_tilted_wall) and invariants_spec (the grooves).
+** MAX_ROUNDED_RETRIES: how many such retries a pass makes besides its
+** max_iterations sweeps. */
 #define ROUNDED_INTO_REL 1e-12
-/* How many such retries a pass makes besides its max_iterations sweeps. */
 #define MAX_ROUNDED_RETRIES 8
 
 /* The e-space unit normal of a world plane normal: E^T n = diag(r) R^T n. */
@@ -468,6 +461,16 @@ static void lean_off_held(const cs_Vec3 *planes, int np, const Slide *s, cs_Vec3
   *vel = v3_madd(*vel, sum, lean);
 }
 
+/* A remainder clipped to a plane in world space comes back from the map
+** into e-space up to 1e-17 into it: touching it (skin 0), the sweep meets
+** it again at t = 0, at every iteration, and the slide along it was lost
+** (an independent tester: 2-12% of slides along tilted walls with a skin
+** of 0). When h is such a hit (a plane the pass holds, planes[0..np), met
+** again at t = 0 with a move into or out of it of at most ROUNDED_INTO_REL
+** of its length), *vel loses that part and leans off the held planes
+** (lean_off_held); returns 1. A plane not yet held is met as any other (a
+** crease 0.54 degrees off the floor is another plane: a needle slid under
+** it when the kernel let such moves run along every plane). */
 static int rounded_into(const cs_Vec3 *planes, int np, const cs_SweepHit *h, const Slide *s,
                         cs_Vec3 *vel) {
   cs_Vec3 n;
