@@ -418,12 +418,18 @@ void *check_type(lua_State *L, int arg, const csl_Type *t) {
   return NULL;
 }
 
-/* What to add to "<want> expected, got <got>" when the names are the same:
+/* What to add to "<want> expected, got <got>": when the names are the same,
 ** an object of the FFI binding (collideslide.ffi) given to the C module, or
-** one of another copy of the module (found by an independent tester). */
+** one of another copy of the module; for a mesh, a builder or the arrays of
+** cs.box (the fix for each; found by independent testers). */
 const char *type_hint(const char *want, const char *got) {
-  return strcmp(want, got) == 0 ? " from the other binding (the C module's objects and "
-    "collideslide.ffi's do not mix)" : "";
+  if (strcmp(want, got) == 0)
+    return " from the other binding (the C module's objects and collideslide.ffi's do not mix)";
+  if (strcmp(want, MESH_MT) == 0 && strcmp(got, "collideslide.Builder") == 0)
+    return " (a builder makes its mesh with builder:mesh())";
+  if (strcmp(want, MESH_MT) == 0 && strcmp(got, "table") == 0)
+    return " (arrays, as cs.box gives, make a mesh with cs.newMesh(vertices, indices))";
+  return "";
 }
 
 /* The allocator of the core's objects: the C library's, not the state's.

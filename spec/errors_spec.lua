@@ -85,6 +85,14 @@ describe("Mesh", function()
       fails_with(function() cs.newMesh(base, {}) end, "bad argument #2 to 'newMesh'", "empty mesh (no triangles)")
     end)
 
+    it("names the fix for a builder or cs.box's arrays given to world:add", function()
+      local w = cs.newWorld()
+      fails_with(function() w:add(cs.newBuilder():box(0, 0, 0, 1, 1, 1)) end,
+        "(collideslide.Mesh expected, got collideslide.Builder (a builder makes its mesh with builder:mesh()))")
+      fails_with(function() w:add(cs.box(0, 0, 0, 1, 1, 1)) end,
+        "(collideslide.Mesh expected, got table (arrays, as cs.box gives, make a mesh with cs.newMesh(vertices, indices)))")
+    end)
+
     it("names the fix for a builder or a table of named arrays given as the vertices", function()
       local b = cs.newBuilder():box(0, 0, 0, 1, 1, 1)
       local hint = "empty mesh (no vertices): the table has a field 'vertices': give the arrays"

@@ -254,6 +254,23 @@ describe("collideslide.ffi's module", function()
       local want = case[2] .. " expected, got " .. case[2]:match("(collideslide%.%a+)") .. mix .. ")"
       assert.is_truthy(tostring(e):find(want, 1, true), tostring(e))
     end
+    -- a character of one binding updated in a world of the other: refused
+    -- before its settings reach the mover (an independent tester)
+    local cl = require("collideslide.layer")(c)   -- (the C module's layer, whatever CS_BACKEND says)
+    for _, pair in ipairs { { ffi_cs, wc }, { cl, wf } } do
+      local ch = pair[1].newCharacter {}
+      ch.stepHeight = 0.1
+      local ok2, e = pcall(function() ch:update(pair[2], 1 / 60, { x = 1 }) end)
+      assert.is_false(ok2)
+      assert.is_truthy(tostring(e):find("bad argument #1 to 'update' (world expected, got collideslide.World"
+        .. mix .. ")", 1, true), tostring(e))
+      ok2, e = pcall(pair[1].updateCharacters, pair[2], { ch }, 1 / 60)
+      assert.is_false(ok2)
+      assert.is_truthy(tostring(e):find("bad argument #2 to 'updateCharacters' (character 1: its mover is "
+        .. "from the other binding than the world (the C module's objects and collideslide.ffi's do not mix))",
+        1, true), tostring(e))
+      assert.are.equal(0.3, ch.mover.stepHeight)
+    end
   end)
 
   it("finalizes live worlds, meshes, bodies and movers at the state's close", function()

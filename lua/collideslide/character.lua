@@ -762,6 +762,17 @@ jump, run, yaw (radians, a camera's yaw) }, or nil for none. One
 world:collideAndSlide call with the walk displacement ((horizontal velocity +
 push velocity) * dt) and the gravity displacement (fallVelocity * dt).
 ]]
+-- A world of the other binding than the character's mover (the C module's
+-- objects are userdata, collideslide.ffi's tables): refused before the
+-- settings reach the mover, in the words of the C module's type checks
+-- (found by an independent tester: the inner collideAndSlide raised it, at
+-- this file's line, after the mover took the settings).
+local MIXED = " from the other binding (the C module's objects and collideslide.ffi's do not mix)"
+local function otherBinding(c, world)
+  local m = rawget(c, "mover")
+  return check.tname(m) == "collideslide.Mover" and type(m) ~= type(world)
+end
+
 function Character:update(world, dt, input)
   checkSelf(self, "update", "(world, dt, input)")
   if check.tname(world) ~= "collideslide.World" then   -- (either binding's)
@@ -769,6 +780,9 @@ function Character:update(world, dt, input)
   end
   if isClosed(world, "getThreads") then
     check.argerror(2, "update", "attempt to use a closed/collected World")
+  end
+  if otherBinding(self, world) then
+    check.argerror(2, "update", "world expected, got collideslide.World" .. MIXED)
   end
   local derr = checkDt(dt)
   if derr then check.argerror(3, "update", derr) end
@@ -832,6 +846,10 @@ local function updateMany(world, chars, dt, inputs)
     if getmetatable(c) ~= Character then
       error(format("bad argument #2 to 'updateCharacters' (character %d: collideslide.Character expected, got %s)",
         i, check.tname(c)), 2)
+    end
+    if otherBinding(c, world) then
+      error(format("bad argument #2 to 'updateCharacters' (character %d: its mover is from the other binding "
+        .. "than the world%s)", i, MIXED:sub(#" from the other binding" + 1)), 2)
     end
     local input = inputs and inputs[i]
     if input ~= nil and check.tname(input) ~= "table" then

@@ -460,7 +460,9 @@ local function check_is(v, mt, arg, none, fname, prefix)
     local msg = (prefix or "") .. mt.__name .. " expected, got " .. t
       .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or "")
       .. (t == mt.__name and " from the other binding (the C module's objects and collideslide.ffi's"
-        .. " do not mix)" or "")   -- (found by an independent tester)
+        .. " do not mix)" or "")   -- (found by independent testers, as the builder's and cs.box's)
+      .. (mt == MESH_MT and t == "collideslide.Builder" and " (a builder makes its mesh with builder:mesh())" or "")
+      .. (mt == MESH_MT and t == "table" and " (arrays, as cs.box gives, make a mesh with cs.newMesh(vertices, indices))" or "")
     if fname == nil and prefix == nil and t ~= mt.__name and not (t == "collideslide.Character" and mt == MOVER_MT) then
       argerror(arg, msg, string.lower(mt.__name:sub(14, 14)) .. mt.__name:sub(15))
     end
