@@ -420,9 +420,12 @@ void *check_type(lua_State *L, int arg, const csl_Type *t) {
 
 /* What to add to "<want> expected, got <got>": when the names are the same,
 ** an object of the FFI binding (collideslide.ffi) given to the C module, or
-** one of another copy of the module; for a mesh, a builder or the arrays of
+** one of another copy of the module; for a mover, a character (the Lua
+** layer's, which holds its mover); for a mesh, a builder or the arrays of
 ** cs.box (the fix for each; found by independent testers). */
 const char *type_hint(const char *want, const char *got) {
+  if (strcmp(want, MOVER_MT) == 0 && strcmp(got, "collideslide.Character") == 0)
+    return " (pass character.mover)";
   if (strcmp(want, got) == 0)
     return " from the other binding (the C module's objects and collideslide.ffi's do not mix)";
   if (strcmp(want, MESH_MT) == 0 && strcmp(got, "collideslide.Builder") == 0)

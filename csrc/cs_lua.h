@@ -147,7 +147,6 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define lua_alloc csl_lua_alloc
 #define mesh_release csl_mesh_release
 #define mover___index csl_mover___index
-#define mover_hint csl_mover_hint
 #define type_hint csl_type_hint
 #define new_object csl_new_object
 #define opt_mask csl_opt_mask
@@ -215,7 +214,6 @@ size_t check_index(lua_State *L, int arg, const char *what, size_t n);
 unsigned check_mask(lua_State *L, int i, int arg, const char *fname, const char *what);
 MeshUD *check_mesh(lua_State *L, int arg);
 MoverUD *check_mover(lua_State *L, int arg);
-const char *mover_hint(const char *t);
 const char *type_hint(const char *want, const char *got);
 void check_not_moving(lua_State *L, WorldUD *w, const char *fname);
 SensorUD *check_sensor(lua_State *L, int arg);

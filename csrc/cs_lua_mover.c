@@ -71,19 +71,8 @@ static const char *newindex_hint(const char *k, char *buf, size_t n) {
   return buf;
 }
 
-/* What to add to "Mover expected, got t": a character (the Lua layer's)
-** holds its mover, so name the fix. */
-const char *mover_hint(const char *t) {
-  return strcmp(t, "collideslide.Character") == 0 ? " (pass character.mover)" : type_hint(MOVER_MT, t);
-}
-
 MoverUD *check_mover(lua_State *L, int arg) {
-  MoverUD *m = (MoverUD *)test_type(L, arg, MOVER_T);
-  if (m == NULL) {
-    const char *t = arg_tname(L, arg);
-    if (arg == 1 && !mover_hint(t)[0]) check_type(L, 1, MOVER_T);   /* (a dot for a colon) */
-    argfail(L, arg, "%s expected, got %s%s", MOVER_MT, t, mover_hint(t));
-  }
+  MoverUD *m = (MoverUD *)check_type(L, arg, MOVER_T);
   if (m->mover == NULL) argfail(L, arg, "attempt to use a closed/collected Mover");
   return m;
 }

@@ -310,7 +310,7 @@ static int crowd_bad_mover(lua_State *L, size_t i, const MoverUD *m) {
   const char *t;
   if (m != NULL) return argfail(L, 2, "mover %d: attempt to use a closed/collected Mover", (int)i + 1);
   t = tname(L, -1);
-  return argfail(L, 2, "mover %d: " MOVER_MT " expected, got %s%s", (int)i + 1, t, mover_hint(t));
+  return argfail(L, 2, "mover %d: " MOVER_MT " expected, got %s%s", (int)i + 1, t, type_hint(MOVER_MT, t));
 }
 
 /* The name of moves[k + 1] (0-based k): "vz", "gx", ... */
@@ -325,30 +325,24 @@ static const char *move_name(size_t k, int stride) {
 static int crowd_raise(lua_State *L, const Crowd *a, size_t nf, size_t n, size_t at, int err) {
   size_t k;
   char summary[256];
+  const CallCtx *c;
   for (k = 0; k < nf && a->ctx[k].failed != CTX_RAISED && a->ctx[k].failed != CTX_BADRESULT; k++) {}
-  if (k < nf && a->ctx[k].failed == CTX_RAISED && !lua_isstring(L, err)) {
+  c = k < nf ? &a->ctx[k] : NULL;                    /* the filter that stopped it, if one did */
+  if (c && c->failed == CTX_RAISED && !lua_isstring(L, err)) {
     lua_pushvalue(L, err);
     return lua_error(L);
   }
   luaL_where(L, 1);                     /* the caller's position, as luaL_error and the FFI give */
-  for (k = 0; k < nf; k++) {
-    const CallCtx *c = &a->ctx[k];
-    if (c->failed == CTX_RAISED) {
-      lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d raised an error: %s; ",
-                      c->self, lua_tostring(L, err));
-      break;
-    }
-    if (c->failed == CTX_BADRESULT) {
-      if (lua_type(L, err) == LUA_TSTRING)
-        lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d returned \"%s\" (expected "
-                        "\"slide\", \"touch\" or \"cross\"); ", c->self, lua_tostring(L, err));
-      else
-        lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d returned %s (expected "
-                        "\"slide\", \"touch\" or \"cross\"); ", c->self, tname(L, err));
-      break;
-    }
-  }
-  if (k == nf) lua_pushfstring(L, "collideAndSlideMany: %s; ", cs_world_error(
+  if (c && c->failed == CTX_RAISED)
+    lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d raised an error: %s; ",
+                    c->self, lua_tostring(L, err));
+  else if (c && lua_type(L, err) == LUA_TSTRING)
+    lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d returned \"%s\" (expected "
+                    "\"slide\", \"touch\" or \"cross\"); ", c->self, lua_tostring(L, err));
+  else if (c)
+    lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d returned %s (expected "
+                    "\"slide\", \"touch\" or \"cross\"); ", c->self, tname(L, err));
+  else lua_pushfstring(L, "collideAndSlideMany: %s; ", cs_world_error(
       ((WorldUD *)lua_touserdata(L, 1))->world)->message);
   lua_pushstring(L, cs_batch_summary(summary, sizeof summary, a->moved, n, at));
   lua_concat(L, 3);
