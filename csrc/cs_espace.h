@@ -50,5 +50,10 @@ CS_INLINE cs_Vec3 cs_espace_normal_from(const cs_ESpace *es, cs_Vec3 n) {
   if (es->oriented) n = m3_apply(&es->R, n);
   return v3_normalize(n);
 }
+/* And a world normal into ellipsoid space, unit: E^T = diag(r) R^T. */
+CS_INLINE cs_Vec3 cs_espace_normal_to(const cs_ESpace *es, cs_Vec3 n) {
+  if (es->oriented) n = m3_apply_t(&es->R, n);
+  return v3_normalize(v3_mul(n, es->r));
+}
 
 #endif

@@ -425,12 +425,6 @@ static double slide_rest_min(const Slide *s, double move_len) {
 #define ROUNDED_INTO_REL 1e-12
 #define MAX_ROUNDED_RETRIES 8
 
-/* The e-space unit normal of a world plane normal: E^T n = diag(r) R^T n. */
-static cs_Vec3 normal_to_es(const Slide *s, cs_Vec3 n) {
-  if (s->es->oriented) n = m3_apply_t(&s->es->R, n);
-  return v3_normalize(v3_mul(n, s->es->r));
-}
-
 /* In a crease sharper than a right angle, leaning off one held plane leans
 ** into the other, and the pass spent its sweeps going from one to the
 ** other at t = 0 (an independent tester: a sphere at skin 0 in a V-groove
@@ -445,7 +439,7 @@ static void lean_off_held(const cs_Vec3 *planes, int np, const Slide *s, cs_Vec3
   double lean = 0, sl;
   int j, k = 0;
   for (j = 0; j < np; j++) {
-    cs_Vec3 n = normal_to_es(s, planes[j]);
+    cs_Vec3 n = cs_espace_normal_to(s->es, planes[j]);
     double d = v3_dot(*vel, n);
     if (d < ROUNDED_INTO_REL * vl && d > -1e-9 * vl) { ns[k++] = n; sum = v3_add(sum, n); }
   }

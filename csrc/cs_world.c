@@ -1434,13 +1434,13 @@ int cs_world_prepare_sensors(cs_World *w, unsigned mask) {
 static double depth_along(const cs_ESpace *es, const cs_EllipsoidES *e, cs_Vec3 nw, double d,
                           cs_Vec3 nn) {
   cs_Vec3 u = cs_espace_vec_to(es, nw), from;
-  double smax = e->s[0] > e->s[1] ? e->s[0] : e->s[1], ul = v3_len(u), far;
+  double smax = fmax(fmax(e->s[0], e->s[1]), e->s[2]), ul = v3_len(u), far;
   cs_SweepHit h;
-  if (smax < e->s[2]) smax = e->s[2];
-  far = (v3_len(e->c) + smax + 2) / ul;          /* world units: clear of e from there */
-  from = v3_scale(u, far);
-  if (ul > 0 && cs_sweep_ellipsoid(from, v3_neg(from), e, 1.0, 0, &h) && h.t > 0)
-    return far * (1 - h.t);
+  if (ul > 0) {
+    far = (v3_len(e->c) + smax + 2) / ul;        /* world units: clear of e from there */
+    from = v3_scale(u, far);
+    if (cs_sweep_ellipsoid(from, v3_neg(from), e, 1.0, 0, &h) && h.t > 0) return far * (1 - h.t);
+  }
   return (1 - d) / v3_len(v3_mul(nn, es->inv_r));
 }
 
