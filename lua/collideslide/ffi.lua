@@ -451,19 +451,30 @@ local function nil_from_arg(first)
   end
 end
 
+-- What to add to "<mt's name> expected, got t", as the C module's type_hint:
+-- the other binding's object, a character for a mover, a builder or cs.box's
+-- arrays for a mesh (the fix for each; found by independent testers).
+local function type_hint(mt, t)
+  if mt == MOVER_MT and t == "collideslide.Character" then return " (pass character.mover)" end
+  if t == mt.__name then
+    return " from the other binding (the C module's objects and collideslide.ffi's do not mix)"
+  end
+  if mt == MESH_MT and t == "collideslide.Builder" then return " (a builder makes its mesh with builder:mesh())" end
+  if mt == MESH_MT and t == "table" then
+    return " (arrays, as cs.box gives, make a mesh with cs.newMesh(vertices, indices))"
+  end
+  return ""
+end
+
 -- v of type mt; errors to argument arg of fname (nil: the running function),
 -- `none` as tname's (not given: found on the stack, nil_from_arg).
 local function check_is(v, mt, arg, none, fname, prefix)
   if getmetatable(v) ~= mt then
     if v == nil and none == nil then none = nil_from_arg(arg + 1) end
-    local t = tname(v, none)          -- a character (the Lua layer's) holds its mover: name the fix
-    local msg = (prefix or "") .. mt.__name .. " expected, got " .. t
-      .. (t == "collideslide.Character" and mt == MOVER_MT and " (pass character.mover)" or "")
-      .. (t == mt.__name and " from the other binding (the C module's objects and collideslide.ffi's"
-        .. " do not mix)" or "")   -- (found by independent testers, as the builder's and cs.box's)
-      .. (mt == MESH_MT and t == "collideslide.Builder" and " (a builder makes its mesh with builder:mesh())" or "")
-      .. (mt == MESH_MT and t == "table" and " (arrays, as cs.box gives, make a mesh with cs.newMesh(vertices, indices))" or "")
-    if fname == nil and prefix == nil and t ~= mt.__name and not (t == "collideslide.Character" and mt == MOVER_MT) then
+    local t = tname(v, none)
+    local hint = type_hint(mt, t)
+    local msg = (prefix or "") .. mt.__name .. " expected, got " .. t .. hint
+    if fname == nil and prefix == nil and hint == "" then
       argerror(arg, msg, string.lower(mt.__name:sub(14, 14)) .. mt.__name:sub(15))
     end
     fail_at(arg, fname, msg)
@@ -551,24 +562,15 @@ end
 local function ltype(v) return ours(v) and "userdata" or type(v) end
 
 -- n numbers of a table-valued field (position = {x, y, z}, ...); their
--- values are the core's to check.
--- " (an array ...)" when t has a string key (a script wrote {x = 1, ...} where
--- {1, 2, 3} goes), else "": the end of the message that found element 1
--- missing (found by a first-hour user).
-local function named_hint(t)
-  for k in next, t do
-    if type(k) == "string" then return " (an array such as {1, 2, 3}, not named fields)" end
-  end
-  return ""
-end
-
+-- values are the core's to check. A missing first one in a table of named
+-- fields says so (check.namedHint, found by a first-hour user).
 local function table_nums(arg, t, field, names, n)
   local out = {}
   for i = 1, n do
     local v = rawget(t, i)
     if type(v) ~= "number" then
       argerror(arg, format("%s: %s must be a number, got %s%s", field, names[i], ltype(v),
-        v == nil and named_hint(t) or ""))
+        v == nil and check.namedHint(t) or ""))
     end
     out[i] = v
   end
@@ -1024,7 +1026,7 @@ local function check_xform(first, a, off, n)
     if n ~= 3 and n ~= 7 and n ~= 10 and n ~= 16 then
       hole_fail(first, t, n, "transform table")
       argerror(first, format("transform table has %s numbers, expected 3, 7, 10 or 16%s", fmtnum(n),
-        named_hint(t)))
+        check.namedHint(t)))
     end
     for i = 1, n do
       local x = rawget(t, i)
