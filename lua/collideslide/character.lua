@@ -575,11 +575,11 @@ local function hitCeiling(m, ux, uy, uz)
   return false
 end
 
--- The input table's error text, or nil when it is good.
 -- The numeric input keys, checked in this order (a list made once: an update
 -- makes no garbage).
 local NUMERIC_INPUTS = { "x", "z", "yaw" }
 
+-- The input table's error text, or nil when it is good.
 local function checkInput(input)
   local k = check.leastUnknown(input, INPUT_KEYS)
   if k ~= nil then
@@ -767,7 +767,7 @@ push velocity) * dt) and the gravity displacement (fallVelocity * dt).
 -- settings reach the mover, in the words of the C module's type checks
 -- (found by an independent tester: the inner collideAndSlide raised it, at
 -- this file's line, after the mover took the settings).
-local MIXED = " from the other binding (the C module's objects and collideslide.ffi's do not mix)"
+local MIXED = "(the C module's objects and collideslide.ffi's do not mix)"
 local function otherBinding(c, world)
   local m = rawget(c, "mover")
   return check.tname(m) == "collideslide.Mover" and type(m) ~= type(world)
@@ -782,7 +782,7 @@ function Character:update(world, dt, input)
     check.argerror(2, "update", "attempt to use a closed/collected World")
   end
   if otherBinding(self, world) then
-    check.argerror(2, "update", "world expected, got collideslide.World" .. MIXED)
+    check.argerror(2, "update", "world expected, got collideslide.World from the other binding " .. MIXED)
   end
   local derr = checkDt(dt)
   if derr then check.argerror(3, "update", derr) end
@@ -849,7 +849,7 @@ local function updateMany(world, chars, dt, inputs)
     end
     if otherBinding(c, world) then
       error(format("bad argument #2 to 'updateCharacters' (character %d: its mover is from the other binding "
-        .. "than the world%s)", i, MIXED:sub(#" from the other binding" + 1)), 2)
+        .. "than the world %s)", i, MIXED), 2)
     end
     local input = inputs and inputs[i]
     if input ~= nil and check.tname(input) ~= "table" then
