@@ -53,6 +53,30 @@ static double mover_distance(const cs_Mover *m, const double *tris, int n) {
   return best;
 }
 
+/* A world holding one mesh (vertices v, nv of them; indices ix for nt
+** triangles, or NULL for 0-1-2, 3-4-5, ...) and a mover of its own, for a
+** case to place; 0 when any allocation failed. Freed by scene_free. */
+typedef struct Scene { cs_Mesh *mesh; cs_World *w; cs_Body *b; cs_Mover *m; } Scene;
+
+static int scene_new(Scene *sc, const double *v, size_t nv, const unsigned *ix, size_t nt) {
+  cs_Alloc al = cs_default_alloc();
+  cs_MeshDesc d;
+  memset(sc, 0, sizeof *sc);
+  memset(&d, 0, sizeof d);
+  d.vertices = v;
+  d.vertex_count = nv;
+  d.indices = ix;
+  d.triangle_count = nt;
+  return cs_mesh_new(&al, &d, &sc->mesh, NULL) == CS_OK && cs_world_new(&al, &sc->w) == CS_OK &&
+         cs_world_add(sc->w, sc->mesh, &sc->b) == CS_OK && cs_mover_new(&al, &sc->m) == CS_OK;
+}
+
+static void scene_free(Scene *sc) {
+  if (sc->m) cs_mover_free(sc->m);
+  if (sc->w) cs_world_free(sc->w);
+  if (sc->mesh) cs_mesh_free(sc->mesh);
+}
+
 /* {==================================================================
 ** The sweep kernel
 ** ===================================================================*/
@@ -107,36 +131,28 @@ static void sweep_long_edge(Stats *st) {
 ** the triangle (ellipsoid space); it must end clear, by 1e-9. */
 static void slide_long_edge(Stats *st) {
   static const double tri[9] = {0, 0, -2176, -128, -128, 0, 6400, 0, 5248};
-  cs_Alloc al = cs_default_alloc();
-  cs_MeshDesc d;
-  cs_Mesh *mesh;
-  cs_World *w;
-  cs_Body *b;
+  Scene sc;
   cs_Mover *m;
   cs_Vec3 g = {-0x1.1c91e5c8a90b5p-42, 0x1.373f935378e46p-37, -0x1.1c91e5c8a90b5p-42};
   char detail[128];
   double dist;
-  memset(&d, 0, sizeof d);
-  d.vertices = tri;
-  d.vertex_count = 3;
-  if (cs_mesh_new(&al, &d, &mesh, NULL) != CS_OK || cs_world_new(&al, &w) != CS_OK ||
-      cs_world_add(w, mesh, &b) != CS_OK || cs_mover_new(&al, &m) != CS_OK) {
+  if (!scene_new(&sc, tri, 3, NULL, 0)) {
     report(st, 0, 0, "slide: long edge", "setup failed");
+    scene_free(&sc);
     return;
   }
+  m = sc.m;
   cs_mover_set_radius(m, &(cs_Vec3){0x1.999999999999ap-5, 0x1.aa7d2ce15b234p-3, 0x1p-1});
   cs_mover_set(m, CS_SKIN, 0x1.b7cdfd9d7bdbcp-35);
   cs_mover_set(m, CS_MAX_ITERATIONS, 4);
   cs_mover_set(m, CS_SLOPE_LIMIT, 90);
   cs_mover_set(m, CS_BLOCK_STEEP_SLOPES, 1);
   cs_mover_set_position(m, &(cs_Vec3){0x1.e4p+13, 0, 0});
-  cs_world_collide_and_slide(w, m, &(cs_Vec3){-0x1.86f88bf0ace62p+14, 0, -0x1.f97f69f15baadp+7}, &g);
+  cs_world_collide_and_slide(sc.w, m, &(cs_Vec3){-0x1.86f88bf0ace62p+14, 0, -0x1.f97f69f15baadp+7}, &g);
   dist = mover_distance(m, tri, 1);
   snprintf(detail, sizeof detail, "ellipsoid-space distance %.17g", dist);
   report(st, dist >= 1 - INV_OVERLAP_TOL, 0, "slide: 25 km along a long edge ends clear", detail);
-  cs_mover_free(m);
-  cs_world_free(w);
-  cs_mesh_free(mesh);
+  scene_free(&sc);
 }
 
 /* Fixed (a call whose start is not known clear gathers a diameter more, and
@@ -157,33 +173,25 @@ static void slide_long_edge(Stats *st) {
 static void slide_depenetration_beyond_gather(Stats *st) {
   static const double v[18] = {-0.001, -0.1, -0.1, -0.001, 0.1, 0.0, -0.001, -0.1, 0.1,
                                1.95, -10, -10, 1.95, -10, 10, 1.95, 10, 0};
-  cs_Alloc al = cs_default_alloc();
-  cs_MeshDesc d;
-  cs_Mesh *mesh;
-  cs_World *w;
-  cs_Body *b;
+  Scene sc;
   cs_Mover *m;
   char detail[128];
   double dist;
-  memset(&d, 0, sizeof d);
-  d.vertices = v;
-  d.vertex_count = 6;
-  if (cs_mesh_new(&al, &d, &mesh, NULL) != CS_OK || cs_world_new(&al, &w) != CS_OK ||
-      cs_world_add(w, mesh, &b) != CS_OK || cs_mover_new(&al, &m) != CS_OK) {
+  if (!scene_new(&sc, v, 6, NULL, 0)) {
     report(st, 0, 0, "slide: depenetration", "setup failed");
+    scene_free(&sc);
     return;
   }
+  m = sc.m;
   cs_mover_set_radius(m, &(cs_Vec3){1, 1, 1});
   cs_mover_set_position(m, &(cs_Vec3){0, 0, 0});
-  cs_world_collide_and_slide(w, m, &(cs_Vec3){0, 0, 0}, NULL);
+  cs_world_collide_and_slide(sc.w, m, &(cs_Vec3){0, 0, 0}, NULL);
   dist = mover_distance(m, v + 9, 1);
   snprintf(detail, sizeof detail, "stuck %d, then distance %.17g to a wall it never gathered",
            cs_mover_was_stuck(m), dist);
   report(st, dist >= 1 - INV_OVERLAP_TOL, 0, "slide: depenetration stays within what was gathered",
          detail);
-  cs_mover_free(m);
-  cs_world_free(w);
-  cs_mesh_free(mesh);
+  scene_free(&sc);
 }
 
 /* An independent tester (round eleven): with a skin of 0 a sphere moved
@@ -201,25 +209,17 @@ static void skin0_tilted_wall(Stats *st) {
   static const unsigned ix[6] = {0, 1, 2, 0, 2, 3};
   const cs_Vec3 start = {-1.5341553689104448, 2.7091280971261238, -0.55406882009822844};
   const cs_Vec3 move = {0.67119291611047593, -2.8061458352430813, -2.9453430395644964};
-  cs_Alloc al = cs_default_alloc();
-  cs_MeshDesc d;
-  cs_Mesh *mesh;
-  cs_World *w;
-  cs_Body *b;
+  Scene sc;
   cs_Mover *m;
   cs_Vec3 a = {v[0], v[1], v[2]}, n, dest, end, want;
   char detail[160];
   double off;
-  memset(&d, 0, sizeof d);
-  d.vertices = v;
-  d.vertex_count = 4;
-  d.indices = ix;
-  d.triangle_count = 2;
-  if (cs_mesh_new(&al, &d, &mesh, NULL) != CS_OK || cs_world_new(&al, &w) != CS_OK ||
-      cs_world_add(w, mesh, &b) != CS_OK || cs_mover_new(&al, &m) != CS_OK) {
+  if (!scene_new(&sc, v, 4, ix, 2)) {
     report(st, 0, 0, "slide: skin 0 along a tilted wall", "setup failed");
+    scene_free(&sc);
     return;
   }
+  m = sc.m;
   n = v3_normalize(v3_cross(v3_sub((cs_Vec3){v[3], v[4], v[5]}, a), v3_sub((cs_Vec3){v[6], v[7], v[8]}, a)));
   if (v3_dot(v3_sub(start, a), n) < 0) n = v3_neg(n);       /* the side the sphere is on */
   dest = v3_add(start, move);
@@ -227,15 +227,13 @@ static void skin0_tilted_wall(Stats *st) {
   cs_mover_set_radius(m, &(cs_Vec3){0.5, 0.5, 0.5});
   cs_mover_set(m, CS_SKIN, 0);
   cs_mover_set_position(m, &start);
-  cs_world_collide_and_slide(w, m, &move, NULL);
+  cs_world_collide_and_slide(sc.w, m, &move, NULL);
   end = csv_mover_position(m);
   off = v3_len(v3_sub(end, want));
   snprintf(detail, sizeof detail, "ends %.17g from the slide's end, %d contacts", off,
            (int)cs_mover_contact_count(m));
   report(st, off <= 1e-9, 0, "slide: skin 0 along a tilted wall", detail);
-  cs_mover_free(m);
-  cs_world_free(w);
-  cs_mesh_free(mesh);
+  scene_free(&sc);
 }
 
 /* }================================================================== */
