@@ -14,11 +14,7 @@ local function scene()
   return world
 end
 
-local function errorOf(f, ...)
-  local ok, err = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(err)
-end
+local errorOf = require("helper").errorOf
 
 local function finite(v) return v - v == 0 end
 

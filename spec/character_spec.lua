@@ -42,11 +42,7 @@ local function standing(world, settings)
   return ch
 end
 
-local function errorOf(f, ...)
-  local ok, err = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(err)
-end
+local errorOf = require("helper").errorOf
 
 describe("Character", function()
   describe("when dropped above a floor", function()

@@ -9,11 +9,7 @@
 local H = require "helper"
 local cs = require "collideslide"
 
-local function errorOf(f, ...)
-  local ok, err = pcall(f, ...)
-  assert(not ok, "expected an error")
-  return tostring(err)
-end
+local errorOf = H.errorOf
 
 -- A 20 x 20 floor at y = 0 and a box 1 high from x = 2 to 3.
 local function level()

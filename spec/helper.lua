@@ -22,6 +22,13 @@ H.valgrind = os.getenv("CS_VALGRIND") == "1"     -- under valgrind: much slower
 -- Factor for the size of heavy random or benchmark-like specs.
 H.scale = (H.valgrind or H.sanitized) and 0.25 or 1
 
+-- The error message of f(...), which must fail.
+function H.errorOf(f, ...)
+  local ok, err = pcall(f, ...)
+  assert(not ok, "expected an error")
+  return tostring(err)
+end
+
 -- n scaled by H.scale, but at least `min` (default 1): a case count that keeps
 -- statistical assertions ("more than a third hit") meaningful under valgrind.
 function H.count(n, min)

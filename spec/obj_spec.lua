@@ -9,12 +9,7 @@ local function lines(t, sep)
   return table.concat(t, sep) .. sep
 end
 
--- The error message of f(...), which must fail.
-local function errorOf(f, ...)
-  local ok, err = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(err)
-end
+local errorOf = require("helper").errorOf
 
 -- Writes text to a fresh temporary file; returns its path.
 local function tempFile(text)
