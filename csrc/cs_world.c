@@ -1044,6 +1044,12 @@ static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *
   double rmin = fmin(fmin(r->x, r->y), r->z);
   char b[CS_NUMBUF], c[CS_NUMBUF];
   if (reach <= CS_MAX_COORD && reach / rmin <= CS_MAX_COORD) return CS_OK;
+  /* blamed on the settings (arg 0): say which they are, as a stepHeight
+  ** of 1e30 is taken by its setter and then refuses every move (the
+  ** message fits cs_Error's 120 bytes with any two numbers) */
+  if (arg == 0)
+    return cs_fail(e, CS_ERANGE, 0, "stepHeight, snapDistance and skin put the move out of range "
+                   "(it reaches %s, %s radii)", cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));
   return cs_fail(e, CS_ERANGE, arg,
                  "the move is out of range: it reaches %s (%s radii of the mover), more than 1e30",
                  cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));

@@ -224,4 +224,24 @@ describe("Every number of every size", function()
     assert.is_true(finite(x) and finite(y) and finite(z))
     assert.are.equal(1e29, x)
   end)
+
+  -- a stepHeight of 1e30 is a length its setter takes, and then every move
+  -- is out of range: the error says the settings are why (a move of 1
+  -- reaching 2e30 named nothing of the kind)
+  it("a move out of range for the mover's settings names them", function()
+    local w, m = scene()
+    m:setPosition(0, 5, 0)
+    m.stepHeight = 1e30
+    local ok, e = pcall(function() local x1 = w:collideAndSlide(m, 1, 0, 0); return x1 end)
+    assert.is_false(ok)
+    assert.matches("collideAndSlide: stepHeight, snapDistance and skin put the move out of range "
+                   .. "%(it reaches 2e%+30, 4e%+30 radii%)$", e)
+    assert.are.same({ 0, 5, 0 }, { m:getPosition() })
+    -- a walk too long by itself is blamed on the walk, without the settings
+    m.stepHeight = 0
+    ok, e = pcall(function() local x1 = w:collideAndSlide(m, 2e30, 0, 0); return x1 end)
+    assert.is_false(ok)
+    assert.matches("bad argument #2 to 'collideAndSlide'", e)
+    assert.is_nil(e:find("stepHeight", 1, true))
+  end)
 end)
