@@ -1038,18 +1038,20 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
 /* A call's reach (world units: its moves, and for a move the step height,
 ** snap distance and skin too) must stay within CS_MAX_COORD and within
 ** CS_MAX_COORD of the mover's smallest radius, so that nothing mapped into
-** its ellipsoid space can overflow. arg: the argument to blame (0: the
-** mover's settings). */
-static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *r) {
+** its ellipsoid space can overflow. arg: the argument to blame (0: no
+** argument); why: what takes it there when no argument does, with its
+** verb ("... puts"; NULL: the moves together). */
+static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *r,
+                             const char *why) {
   double rmin = fmin(fmin(r->x, r->y), r->z);
   char b[CS_NUMBUF], c[CS_NUMBUF];
   if (reach <= CS_MAX_COORD && reach / rmin <= CS_MAX_COORD) return CS_OK;
-  /* blamed on the settings (arg 0): say which they are, as a stepHeight
-  ** of 1e30 is taken by its setter and then refuses every move (the
-  ** message fits cs_Error's 120 bytes with any two numbers) */
-  if (arg == 0)
-    return cs_fail(e, CS_ERANGE, 0, "stepHeight, snapDistance and skin put the move out of range "
-                   "(it reaches %s, %s radii)", cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));
+  /* the settings or the ground's carry: said, as a stepHeight of 1e30 is
+  ** taken by its setter and then refuses every move (each message fits
+  ** cs_Error's 120 bytes with any two numbers) */
+  if (why)
+    return cs_fail(e, CS_ERANGE, 0, "%s the move out of range (it reaches %s, %s radii)",
+                   why, cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));
   return cs_fail(e, CS_ERANGE, arg,
                  "the move is out of range: it reaches %s (%s radii of the mover), more than 1e30",
                  cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));
@@ -1088,10 +1090,16 @@ cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
         + 2 * m->step_height + m->snap_distance + 4 * cs_mover_skin(m) + 1e-9;
   if (reach > CS_MAX_COORD || !(reach / fmin(fmin(m->radius.x, m->radius.y), m->radius.z) <= CS_MAX_COORD)) {
     double lw = v3_len(*walk), lg = gravity ? v3_len(*gravity) : 0;
-    /* blame the walk or the gravity when it alone is too long, else the settings */
-    int arg = check_reach(e, 1, lw, &m->radius) != CS_OK ? 1
-            : check_reach(e, 4, lg, &m->radius) != CS_OK ? 4 : 0;
-    return check_reach(e, arg, reach, &m->radius);
+    double settings = 2 * m->step_height + m->snap_distance + 4 * cs_mover_skin(m) + 1e-9;
+    /* blame the walk or the gravity when it alone is too long, else the
+    ** ground's carry or the settings, else the moves together */
+    if (check_reach(e, 1, lw, &m->radius, NULL) != CS_OK) return CS_ERANGE;
+    if (check_reach(e, 4, lg, &m->radius, NULL) != CS_OK) return CS_ERANGE;
+    if (check_reach(e, 0, v3_len(st->carry), &m->radius,
+                    "its ground's carry (platform) puts") != CS_OK ||
+        check_reach(e, 0, settings, &m->radius, "stepHeight, snapDistance and skin put") != CS_OK)
+      return CS_ERANGE;
+    return check_reach(e, 0, reach, &m->radius, NULL);
   }
   /* nor may it end past CS_MAX_COORD, where the mover's own setter would
   ** refuse its place (x = 9e29 walked 9e29 three times reached 3.6e30) */
@@ -1241,7 +1249,7 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
   int own = sc == &w->scratch;   /* the world's scratch: not while a move holds it */
   if (own && w->busy) return -(int)cs_fail(sc->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
   if (cs_check_vec(sc->err, darg, DXYZ, &d) != CS_OK ||
-      check_reach(sc->err, darg, v3_len(d), &r) != CS_OK)
+      check_reach(sc->err, darg, v3_len(d), &r, NULL) != CS_OK)
     return -(int)sc->err->status;
   if (oriented) {
     double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), qn[4];

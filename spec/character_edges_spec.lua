@@ -189,5 +189,59 @@ describe("Character edges", function()
       ch.position[1] = 0
       ch:update(world, DT, { x = 1 })              -- and walks on
     end)
+
+    -- The carry of a platform (its velocity or placement) is not counted by
+    -- the character's own check; the core refused the move after the mover
+    -- had taken the update's settings, in its own words at character.lua's
+    -- line.
+    local function onPlatform()
+      local world = cs.newWorld()
+      local plat = world:add(cs.newMesh({ -3, 0.5, -3, -3, 0.5, 3, 3, 0.5, 3, 3, 0.5, -3 },
+        { 1, 2, 3, 1, 3, 4 }))
+      local a = cs.newCharacter { position = { 0, 1.404, 0 } }
+      local b = cs.newCharacter { position = { 1, 1.404, 0 } }
+      for _ = 1, 10 do cs.updateCharacters(world, { a, b }, DT) end
+      assert.are.equal(plat, a.mover:getGroundBody())
+      return world, plat, a, b
+    end
+
+    it("refuses a platform's carry past 1e30, the settings back as they were", function()
+      local world, plat, ch = onPlatform()
+      local before = snapshot(ch)
+      plat:setVelocity(9e29, 0, 0)               -- 2.25e30 radii of 0.4
+      ch.stepHeight, ch.skin, ch.up = 0.25, 0.02, { 0, 1, 1 }
+      local e = errorOf(function() ch:update(world, DT, { x = 1 }) end)
+      assert.matches(FILE .. "character:update: its ground's carry %(platform%) puts the move out of "
+        .. "range %(it reaches 9e%+29, 2%.25e%+30 radii%)$", e)
+      assert.are.same(before, snapshot(ch))
+      -- placed far instead: the same
+      plat:setVelocity(0, 0, 0)
+      plat:setTransform(9e29, 0, 0)
+      e = errorOf(function() ch:update(world, DT, { x = 1 }) end)
+      assert.matches(FILE .. "character:update: its ground's carry %(platform%) puts the move out of range", e)
+      assert.are.same(before, snapshot(ch))
+      -- back in range, the update takes the settings
+      plat:setTransform(0, 0, 0)
+      ch:update(world, DT)
+      assert.are.same({ 0.25, 0.02 }, { ch.mover.stepHeight, ch.mover.skin })
+    end)
+
+    it("updateCharacters refuses it too, naming the character, every one as it was", function()
+      local world, plat, a, b = onPlatform()
+      local ba, bb = snapshot(a), snapshot(b)
+      plat:setVelocity(0, 9e29, 0)
+      a.stepHeight, b.snapDistance = 0.1, 0.05
+      local e = errorOf(function() cs.updateCharacters(world, { a, b }, DT) end)
+      assert.matches(FILE .. "updateCharacters: character 1: its ground's carry %(platform%) puts the move "
+        .. "out of range", e)
+      assert.are.same(ba, snapshot(a))
+      assert.are.same(bb, snapshot(b))
+      -- the loop the list takes when a character after the first was teleported
+      b.position[1] = 1.5
+      e = errorOf(function() cs.updateCharacters(world, { b, a }, DT) end)
+      assert.matches(FILE .. "updateCharacters: character 2: its ground's carry %(platform%) puts the move "
+        .. "out of range", e)
+      assert.are.same(ba, snapshot(a))
+    end)
   end)
 end)

@@ -430,6 +430,17 @@ describe("Character", function()
       ch:update(world, DT)
     end)
 
+    -- radius takes a number or a table: a wrong type was told "must be a
+    -- table {x, y, z}" alone (found by an independent tester)
+    it("names both forms of radius for a wrong type, as the mover does", function()
+      assert.matches("radius must be a number or a table {rx, ry, rz}, got string%)",
+        errorOf(cs.newCharacter, { radius = "0.5" }))
+      local ch = cs.newCharacter()
+      ch.radius = true
+      assert.matches("character:update: radius must be a number or a table {rx, ry, rz}, got boolean",
+        errorOf(ch.update, ch, scene(), DT))
+    end)
+
     -- numbers as the core words them on every Lua (2, not 2.0 on 5.3/5.4;
     -- NaN, not -nan or nan)
     it("words numbers the same on every Lua", function()

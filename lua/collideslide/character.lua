@@ -148,6 +148,9 @@ local CHECKS = {
       if v < 1e-20 then return format("%s is too small (< 1e-20), got %s", name, describe(v)) end
       return
     end
+    if check.tname(v) ~= "table" then   -- (both forms named, as the mover's message does)
+      return name .. " must be a number or a table {rx, ry, rz}, got " .. check.tname(v)
+    end
     local err = vec3(v, name)
     if err then return err end
     for i = 1, 3 do
@@ -310,6 +313,7 @@ local function construct(newMover, settings)
   self._v, self._f = self.velocity, self.fallVelocity   -- to catch a script replacing them
   self._vf = { 0, 0, 0, 0, 0, 0 }               -- or writing into them: what they held
   self._next = {}                               -- an update's state before its move
+  self._undo = {}                               -- what _apply changed, while its move runs
   Character._sync(self)                         -- the mover gets the settings now
   return setmetatable(self, Character)          -- from now on unknown fields are refused
 end
@@ -368,12 +372,20 @@ function Character:_sync()                       -- (before the metatable too)
   Character._apply(self)
 end
 
-function Character:_apply()
+-- undo (a table, or nil): takes what the mover had of each setting _apply
+-- changes, as sent held it (NONE for nil), for undoApply.
+local NONE = {}
+local function remember(undo, key, old)
+  if undo and undo[key] == nil then undo[key] = old == nil and NONE or old end
+end
+
+function Character:_apply(undo)
   local m, sent, defaults = self.mover, self._sent, self._moverDefaults
   for _, name in ipairs(FORWARDED) do
     local v = self[name]
     if v == nil then v = defaults[name] end    -- nil: back to the mover's default
     if sent[name] ~= v then                   -- UNSENT differs from any value
+      remember(undo, name, sent[name])
       m[name] = v
       sent[name] = v
     end
@@ -381,10 +393,12 @@ function Character:_apply()
   local u = self.up
   local rx, ry, rz = radii(self)
   if sent.rx ~= rx or sent.ry ~= ry or sent.rz ~= rz then
+    remember(undo, "rx", sent.rx); remember(undo, "ry", sent.ry); remember(undo, "rz", sent.rz)
     m:setRadius(rx, ry, rz)
     sent.rx, sent.ry, sent.rz = rx, ry, rz
   end
   if sent.ux ~= u[1] or sent.uy ~= u[2] or sent.uz ~= u[3] then
+    remember(undo, "ux", sent.ux); remember(undo, "uy", sent.uy); remember(undo, "uz", sent.uz)
     m:setUp(u[1], u[2], u[3])
     sent.ux, sent.uy, sent.uz = u[1], u[2], u[3]
   end
@@ -393,6 +407,72 @@ function Character:_apply()
     m:setPosition(p[1], p[2], p[3])
     q[1], q[2], q[3] = p[1], p[2], p[3]
   end
+end
+
+-- Gives the mover back what _apply(undo) changed (a teleport stays: it took
+-- away the ground whose carry the core can refuse) and empties undo.
+local function undoApply(self, undo)
+  local m, sent = self.mover, self._sent
+  local function old(key)
+    local v = undo[key]
+    undo[key] = nil
+    if v == NONE then return nil end
+    return v
+  end
+  for _, name in ipairs(FORWARDED) do
+    if undo[name] ~= nil then
+      local v = old(name)
+      sent[name] = v
+      if v == UNSENT then v = self._moverDefaults[name] end
+      m[name] = v
+    end
+  end
+  if undo.rx ~= nil then
+    local rx, ry, rz = old("rx"), old("ry"), old("rz")
+    sent.rx, sent.ry, sent.rz = rx, ry, rz
+    m:setRadius(rx, ry, rz)
+  end
+  if undo.ux ~= nil then
+    local ux, uy, uz = old("ux"), old("uy"), old("uz")
+    sent.ux, sent.uy, sent.uz = ux, uy, uz
+    m:setUp(ux, uy, uz)
+  end
+end
+
+-- Empties t (what a raised filter left in an undo list); returns it.
+local function clear(t)
+  if next(t) ~= nil then
+    for k in next, t do t[k] = nil end
+  end
+  return t
+end
+
+-- Is err the core's refusal of a move out of its range (nothing moved)?
+local function rangeError(err)
+  return type(err) == "string" and (err:find("the move out of range (it reaches", 1, true)
+    or err:find("the move is out of range", 1, true)) ~= nil
+end
+
+-- The core's words for a refused move, without their place, call and mover
+-- ("f.lua:3: collideAndSlideMany: mover 2: ...", "bad argument #2 to
+-- 'collideAndSlide' (...)").
+local function rangeWords(err)
+  err = err:gsub("^.-:%d+: ", ""):gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", "%1")
+  return (err:gsub("^collideAndSlide%a*: ", ""):gsub("^mover %d+: ", ""))
+end
+
+-- The update's move, one collideAndSlide: (x, y, z, onGround), or nil and the
+-- error. A move the core refuses as out of range (the carry of a platform's
+-- velocity or placement is not counted by beginUpdate: the core has it)
+-- gives the mover back the settings this update gave it, so that the failed
+-- update changes nothing (found by an independent tester); other errors (a
+-- filter's) are raised again as they are.
+local function moveOne(self, world, undo, wx, wy, wz, gx, gy, gz)
+  local ok, x, y, z, on = pcall(world.collideAndSlide, world, self.mover, wx, wy, wz, gx, gy, gz)
+  if ok then return x, y, z, on end
+  if not rangeError(x) then error(x, 0) end
+  undoApply(self, undo)
+  return nil, rangeWords(x)
 end
 
 local XYZ = { "x", "y", "z" }
@@ -799,8 +879,11 @@ function Character:update(world, dt, input)
   if dt == 0 then self:_apply(); noEvents(self); return end
   local wx, wy, wz, gx, gy, gz = beginUpdate(self, dt, input)
   if not wx then error("character:update: " .. wy, 2) end
-  self:_apply()
-  endUpdate(self, world:collideAndSlide(self.mover, wx, wy, wz, gx, gy, gz))
+  local undo = clear(self._undo)
+  self:_apply(undo)
+  local x, y, z, on = moveOne(self, world, undo, wx, wy, wz, gx, gy, gz)
+  if not x then error("character:update: " .. y, 2) end
+  endUpdate(self, x, y, z, on)
 end
 
 -- Per list of characters, the lists updateMany reuses (no garbage per frame).
@@ -882,12 +965,15 @@ local function updateMany(world, chars, dt, inputs)
   if loop then
     for i = 1, n do
       local c = chars[i]
-      c:_apply()
-      endUpdate(c, world:collideAndSlide(c.mover, beginUpdate(c, dt, inputs and inputs[i])))
+      local undo = clear(c._undo)
+      c:_apply(undo)
+      local x, y, z, on = moveOne(c, world, undo, beginUpdate(c, dt, inputs and inputs[i]))
+      if not x then error(format("updateCharacters: character %d: %s", i, y), 2) end
+      endUpdate(c, x, y, z, on)
     end
     return
   end
-  for i = 1, n do chars[i]:_apply() end
+  for i = 1, n do chars[i]:_apply(clear(chars[i]._undo)) end
   local L = MANY[chars]
   if not L then L = { movers = {}, moves = {}, out = {}, grounded = {} }; MANY[chars] = L end
   local movers, moves, out, grounded = L.movers, L.moves, L.out, L.grounded
@@ -900,6 +986,13 @@ local function updateMany(world, chars, dt, inputs)
       beginUpdate(c, dt, inputs and inputs[i])
   end
   local ok, err = pcall(world.collideAndSlideMany, world, movers, moves, out, grounded)
+  if not ok and rangeError(err) then
+    -- refused before any mover moved (the carry of a platform, which
+    -- beginUpdate does not count): the settings go back too
+    for i = 1, n do undoApply(chars[i], chars[i]._undo) end
+    local i = tonumber(err:match("mover (%d+): ")) or 0
+    error(format("updateCharacters: character %d: %s", i, rangeWords(err)), 2)
+  end
   if not ok then
     -- the characters whose movers moved take their move; then the error.
     -- A filter's error names its mover, and the ones listed before it moved
