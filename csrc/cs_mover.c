@@ -215,6 +215,11 @@ double cs_mover_get(const cs_Mover *m, cs_Setting s) {
 
 cs_Status cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud) {
   if (batch_locked(m)) return refuse_in_batch(m);
+  /* the clean end of a call with a filter left out what it crossed: a
+  ** mover it let into a floor stayed there once the filter was gone, as
+  ** the next call skipped the overlap search (found by an independent
+  ** tester) */
+  if (fn != m->filter || ud != m->filter_ud) unclean(m);
   m->filter = fn;
   m->filter_ud = ud;
   return CS_OK;

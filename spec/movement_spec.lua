@@ -629,6 +629,27 @@ describe("Movement", function()
       x = w:collideAndSlide(m, 3, 0, 0)
       assert.is_true(x < 3 and called)
     end)
+
+    -- a call that ended clear with a filter crossing the floor was taken as
+    -- clear of it once the filter was gone: the mover stayed 0.3 deep for
+    -- good (found by an independent tester); an answer of "slide" pushed out
+    for _, off in ipairs { "nil", "slide" } do
+      it("that let the mover into a floor: gone (" .. off .. "), the next call pushes it out", function()
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-10, -1, -10, 10, 0, 10)))      -- top at y = 0
+        local m = cs.newMover { radius = 0.5, position = { 0, 2, 0 } }
+        local answer = "cross"
+        m.filter = function() return answer end
+        w:collideAndSlide(m, 0, -1.8, 0)
+        local _, y = w:collideAndSlide(m, 0.1, 0, 0)
+        assert.is_true(H.near(y, 0.2, H.TIGHT))               -- 0.3 deep
+        if off == "nil" then m.filter = nil else answer = off end
+        _, y = w:collideAndSlide(m, 0.1, 0, 0, 0, -0.01, 0)
+        assert.is_true(y >= 0.5, "y = " .. y)
+        assert.is_true(m:wasStuck())
+        assert.are.equal(0, w:overlap(m))
+      end)
+    end
   end)
 
   describe("stability", function()
