@@ -232,9 +232,11 @@ void cs_body_get_matrix(const cs_Body *body, double m[16]);
 /* The displacement the body makes during the next step (moving platforms). */
 cs_Status cs_body_set_velocity(cs_Body *body, const cs_Vec3 *v);
 void cs_body_get_velocity(const cs_Body *body, cs_Vec3 *out);
-void cs_body_set_layers(cs_Body *body, unsigned layers);
+/* Layers and enabled: CS_EBUSY during a batch (see
+** cs_world_collide_and_slide_many), else CS_OK. */
+cs_Status cs_body_set_layers(cs_Body *body, unsigned layers);
 unsigned cs_body_get_layers(const cs_Body *body);
-void cs_body_set_enabled(cs_Body *body, int enabled);
+cs_Status cs_body_set_enabled(cs_Body *body, int enabled);
 int cs_body_get_enabled(const cs_Body *body);
 cs_Mesh *cs_body_mesh(const cs_Body *body);
 void cs_body_bounds(cs_Body *body, cs_Vec3 *lo, cs_Vec3 *hi);
@@ -423,7 +425,7 @@ cs_Status cs_sensor_set_transform(cs_Sensor *s, const cs_Vec3 *t, const double q
                                   const cs_Vec3 *scale);
 cs_Status cs_sensor_set_matrix(cs_Sensor *s, const double m[16]);
 void cs_sensor_get_matrix(const cs_Sensor *s, double m[16]);
-void cs_sensor_set_layers(cs_Sensor *s, unsigned layers);
+cs_Status cs_sensor_set_layers(cs_Sensor *s, unsigned layers);   /* CS_EBUSY in a batch */
 unsigned cs_sensor_get_layers(const cs_Sensor *s);
 void cs_sensor_set_userdata(cs_Sensor *s, void *ud);
 void *cs_sensor_get_userdata(const cs_Sensor *s);
@@ -626,8 +628,8 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 ** as "mover i" (1-based). CS_EBUSY during another call on the world.
 **
 ** While the batch runs (its filters may call back), edits are refused with
-** CS_EBUSY: body transforms and velocities, friction, sensor transforms,
-** and every setter of the listed movers and of the movers added to the
+** CS_EBUSY: body transforms, velocities, layers and enabled, friction,
+** sensor transforms and layers, and every setter of the listed movers and of the movers added to the
 ** world (position, radius, orientation, up, settings, filters: the batch's
 ** moves read them, on other threads too). A filter must not edit meshes. */
 cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,

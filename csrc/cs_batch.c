@@ -159,7 +159,8 @@ static void check_one(Batch *B, int worker, size_t i) {
   cs_Error err;
   double diameter;
   move_of(B, i, &walk, &grav);
-  if (cs_world_check_move(B->w, &err, m, &walk, B->stride == 6 ? &grav : NULL, &e->start) != CS_OK) {
+  if (cs_world_check_batch_free(&err, m) != CS_OK ||   /* (another world's batch) */
+      cs_world_check_move(B->w, &err, m, &walk, B->stride == 6 ? &grav : NULL, &e->start) != CS_OK) {
     if (i < B->fail[worker].index) {
       B->fail[worker].index = i;
       B->fail[worker].status = err.status;
@@ -623,6 +624,7 @@ cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Move
   if (cs_broad_pending(&w->broad) || !cs_moverset_ready(&w->movers))
     return cs_fail(sc->err, CS_EINVAL, 0, "the world has changes pending: call cs_world_prepare first");
   if (sc->busy) return cs_scratch_busy(sc);
+  if ((s = cs_world_check_batch_free(sc->err, m)) != CS_OK) return s;
   sc->busy = 1;
   s = cs_world_move(w, sc, m, walk, gravity, NULL);
   sc->busy = 0;

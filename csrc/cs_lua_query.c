@@ -249,7 +249,9 @@ static int world_collideAndSlide(lua_State *L) {
   m->busy = 0;
   cs_mover_set_filter(m->mover, NULL, NULL);
   cs_mover_set_mover_filter(m->mover, NULL, NULL);
-  if ((s == CS_EINVAL || s == CS_ERANGE) && c.failed == 0)
+  /* the checks' errors (CS_EBUSY: a mover another world's batch moves or
+  ** reads; this world's own busy states are refused above) */
+  if ((s == CS_EINVAL || s == CS_ERANGE || s == CS_EBUSY) && c.failed == 0)
     return core_fail(L, cs_world_error(w->world), 2, NULL, "collideAndSlide");
   if (s != CS_OK) return ctx_raise(L, m->filtered ? &c : NULL, "collideAndSlide", s);
   if (!handles_current(m)) {
@@ -474,7 +476,9 @@ static int world_collideAndSlideMany(lua_State *L) {
     int began = 0;
     for (i = 0; i < n && !began; i++) began = a.moved[i];
     for (k = 0; k < nf && !began; k++) began = a.ctx[k].failed != CTX_OK;
-    if (!began && (s == CS_EINVAL || s == CS_ERANGE)) return crowd_check_fail(L, w, &a, failed, stride);
+    /* (CS_EBUSY from the checks: a mover another world's batch moves or reads) */
+    if (!began && (s == CS_EINVAL || s == CS_ERANGE || (s == CS_EBUSY && failed < n)))
+      return crowd_check_fail(L, w, &a, failed, stride);
     if (!began) return ctx_raise(L, NULL, "collideAndSlideMany", s);
   }
   if (lua_isnil(L, 4)) {

@@ -337,7 +337,8 @@ static int body_getVelocity(lua_State *L) {
 static int body_setEnabled(lua_State *L) {
   BodyUD *b = check_body(L, 1);
   if (lua_type(L, 2) != LUA_TBOOLEAN) argfail(L, 2, "enabled must be a boolean, got %s", tname(L, 2));
-  cs_body_set_enabled(b->body, lua_toboolean(L, 2));
+  if (cs_body_set_enabled(b->body, lua_toboolean(L, 2)) != CS_OK)
+    core_fail(L, cs_world_error(b->w->world), 1, NULL, "setEnabled");
   return 0;
 }
 
@@ -417,7 +418,11 @@ static int placed_newindex(lua_State *L, const PlacedKind *kind) {
 /* }================================================================== */
 
 static unsigned body_layers(lua_State *L) { return cs_body_get_layers(check_body(L, 1)->body); }
-static void body_set_layers(lua_State *L, unsigned mask) { cs_body_set_layers(check_body(L, 1)->body, mask); }
+static void body_set_layers(lua_State *L, unsigned mask) {
+  BodyUD *b = check_body(L, 1);
+  if (cs_body_set_layers(b->body, mask) != CS_OK)
+    core_fail(L, cs_world_error(b->w->world), 2, NULL, "__newindex");
+}
 static const PlacedKind BODY_KIND = {BODY_T, "Body", body_layers, body_set_layers};
 
 int body___index(lua_State *L) { return placed_index(L, &BODY_KIND); }
@@ -569,7 +574,11 @@ static int sensor_isRemoved(lua_State *L) {
 }
 
 static unsigned sensor_layers(lua_State *L) { return cs_sensor_get_layers(check_sensor(L, 1)->sensor); }
-static void sensor_set_layers(lua_State *L, unsigned mask) { cs_sensor_set_layers(check_sensor(L, 1)->sensor, mask); }
+static void sensor_set_layers(lua_State *L, unsigned mask) {
+  SensorUD *sn = check_sensor(L, 1);
+  if (cs_sensor_set_layers(sn->sensor, mask) != CS_OK)
+    core_fail(L, cs_world_error(sn->w->world), 2, NULL, "__newindex");
+}
 static const PlacedKind SENSOR_KIND = {SENSOR_T, "Sensor", sensor_layers, sensor_set_layers};
 
 int sensor___index(lua_State *L) { return placed_index(L, &SENSOR_KIND); }

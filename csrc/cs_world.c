@@ -507,15 +507,23 @@ cs_Status cs_body_set_velocity(cs_Body *b, const cs_Vec3 *v) {
   return CS_OK;
 }
 void cs_body_get_velocity(const cs_Body *b, cs_Vec3 *out) { *out = b->vel; }
-void cs_body_set_layers(cs_Body *b, unsigned layers) {
+/* Layers and enabled are read by a batch's threads too (refused during
+** one, as transforms are: otherwise a filter's change reached the movers of
+** other threads or not, by the thread count; found by an independent
+** tester). */
+cs_Status cs_body_set_layers(cs_Body *b, unsigned layers) {
+  if (b->world->batching) return refuse_in_batch(b->world);
   b->layers = layers;
   b->world->version++;
+  return CS_OK;
 }
 unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
-void cs_body_set_enabled(cs_Body *b, int e) {
+cs_Status cs_body_set_enabled(cs_Body *b, int e) {
+  if (b->world->batching) return refuse_in_batch(b->world);
   b->enabled = e != 0;
   cs_broad_changed(&b->world->broad);
   b->world->version++;
+  return CS_OK;
 }
 int cs_body_get_enabled(const cs_Body *b) { return b->enabled; }
 cs_Mesh *cs_body_mesh(const cs_Body *b) { return b->mesh; }
@@ -1068,6 +1076,19 @@ static cs_Status check_end(cs_Error *e, const cs_Vec3 *p, double reach) {
   return CS_OK;
 }
 
+/* A move from a filter, in another world, of a mover that a batch under way
+** moves or reads (listed, or added to its world) is refused as its setters
+** are (cs_mover.c): the batch's threads read it, and a filter's move took
+** it away before the movers listed ahead of the filter had met it, on 2
+** threads or more only (found by an independent tester). */
+cs_Status cs_world_check_batch_free(cs_Error *e, const cs_Mover *m) {
+  if (!m->in_batch && !(m->set && m->set->batching)) return CS_OK;
+  return cs_fail(e, CS_EBUSY, 0, m->in_batch
+                 ? "the mover is in a batch under way (collideAndSlideMany): move it after the call"
+                 : "the mover is added to a world whose batch is under way (collideAndSlideMany): "
+                   "move it after the call");
+}
+
 cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
                               const cs_Vec3 *walk, const cs_Vec3 *gravity, cs_MoveStart *st) {
   double reach;
@@ -1213,6 +1234,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   cs_MoveStart st;
   cs_Status s;
   if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if ((s = cs_world_check_batch_free(&w->err, m)) != CS_OK) return s;
   if ((s = cs_world_check_move(w, &w->err, m, walk, gravity, &st)) != CS_OK) return s;
   w->busy = 1;
   cs_world_sync(w);
@@ -1399,7 +1421,11 @@ cs_Status cs_sensor_set_matrix(cs_Sensor *sn, const double m[16]) {
   return set_matrix(&sn->place, &sn->world->err, m);
 }
 void cs_sensor_get_matrix(const cs_Sensor *sn, double m[16]) { cs_body_get_matrix(&sn->place, m); }
-void cs_sensor_set_layers(cs_Sensor *sn, unsigned layers) { sn->layers = layers; }
+cs_Status cs_sensor_set_layers(cs_Sensor *sn, unsigned layers) {
+  if (sn->world->batching) return refuse_in_batch(sn->world);
+  sn->layers = layers;
+  return CS_OK;
+}
 unsigned cs_sensor_get_layers(const cs_Sensor *sn) { return sn->layers; }
 void cs_sensor_set_userdata(cs_Sensor *sn, void *ud) { sn->userdata = ud; }
 void *cs_sensor_get_userdata(const cs_Sensor *sn) { return sn->userdata; }

@@ -113,6 +113,9 @@ typedef struct cs_MoveStart {
   double margin;
 } cs_MoveStart;
 
+/* CS_EBUSY (in e) when a batch under way moves or reads m: it is listed in
+** one, or added to a world running one (the public moves' first check). */
+cs_Status cs_world_check_batch_free(cs_Error *e, const cs_Mover *m);
 /* The checks of a move's arguments: the walk and gravity finite, the reach
 ** in range; on success, how the call starts. */
 cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,

@@ -111,9 +111,9 @@ cs_Status cs_body_set_matrix(cs_Body *body, const double m[16]);
 void cs_body_get_matrix(const cs_Body *body, double m[16]);
 cs_Status cs_body_set_velocity(cs_Body *body, const cs_Vec3 *v);
 void cs_body_get_velocity(const cs_Body *body, cs_Vec3 *out);
-void cs_body_set_layers(cs_Body *body, unsigned layers);
+cs_Status cs_body_set_layers(cs_Body *body, unsigned layers);
 unsigned cs_body_get_layers(const cs_Body *body);
-void cs_body_set_enabled(cs_Body *body, int enabled);
+cs_Status cs_body_set_enabled(cs_Body *body, int enabled);
 int cs_body_get_enabled(const cs_Body *body);
 cs_Mesh *cs_body_mesh(const cs_Body *body);
 void cs_body_bounds(cs_Body *body, cs_Vec3 *lo, cs_Vec3 *hi);
@@ -197,7 +197,7 @@ cs_Status cs_sensor_set_transform(cs_Sensor *s, const cs_Vec3 *t, const double q
                                   const cs_Vec3 *scale);
 cs_Status cs_sensor_set_matrix(cs_Sensor *s, const double m[16]);
 void cs_sensor_get_matrix(const cs_Sensor *s, double m[16]);
-void cs_sensor_set_layers(cs_Sensor *s, unsigned layers);
+cs_Status cs_sensor_set_layers(cs_Sensor *s, unsigned layers);
 unsigned cs_sensor_get_layers(const cs_Sensor *s);
 void cs_sensor_set_userdata(cs_Sensor *s, void *ud);
 void *cs_sensor_get_userdata(const cs_Sensor *s);
@@ -1303,7 +1303,9 @@ for _, K in next, { BODY_K, SENSOR_K } do
   function mt.__newindex(self, k, v)
     if k == "layers" then
       local mask = check_mask(v, 3, "__newindex", "layers")
-      K.set_layers(check_placed(self, K, 1, "__newindex")._p, mask)
+      if K.set_layers(check_placed(self, K, 1, "__newindex")._p, mask) ~= C.CS_OK then
+        core_fail(C.cs_world_error(self._w._p), 2, "__newindex")     -- (in a batch)
+      end
     elseif k == "userdata" then
       rawset(self, "_ud", v)
     else
@@ -1330,7 +1332,9 @@ function Body.setEnabled(self, ...)
   if type(e) ~= "boolean" then
     argerror(2, "enabled must be a boolean, got " .. tname(e, none))
   end
-  C.cs_body_set_enabled(self._p, e and 1 or 0)
+  if C.cs_body_set_enabled(self._p, e and 1 or 0) ~= C.CS_OK then
+    core_fail(C.cs_world_error(self._w._p), 1, "setEnabled")       -- (in a batch)
+  end
 end
 
 --- sensor:contains(x, y, z) -> boolean
@@ -1909,8 +1913,8 @@ local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
     s, failed, err = slide_filtered(self, m, walk, grav)
   end
   if s ~= 0 then
-    if (s == C.CS_EINVAL or s == C.CS_ERANGE) and failed == CTX_OK then
-      core_fail(C.cs_world_error(self._p), 2, "collideAndSlide")
+    if (s == C.CS_EINVAL or s == C.CS_ERANGE or s == C.CS_EBUSY) and failed == CTX_OK then
+      core_fail(C.cs_world_error(self._p), 2, "collideAndSlide")   -- (EBUSY: another world's batch)
     end
     ctx_raise("collideAndSlide", s, failed, err)
   end
@@ -1951,7 +1955,8 @@ local function many_fail(w, s, failed, err, n, stride, out, grounded)
   local moved, at = w._bmoved, tonumber(w._bfailed[0])
   local began = failed ~= CTX_OK
   for i = 0, n - 1 do began = began or moved[i] ~= 0 end
-  if not began and (s == C.CS_EINVAL or s == C.CS_ERANGE) then
+  -- (CS_EBUSY from the checks: a mover another world's batch moves or reads)
+  if not began and (s == C.CS_EINVAL or s == C.CS_ERANGE or (s == C.CS_EBUSY and at < n)) then
     local e = C.cs_world_error(w._p)
     local msg, list = ffi.string(e.message), w._blist
     for i = 0, at - 1 do
