@@ -133,6 +133,18 @@ const char *fmtnum(char *buf, double d) {
   return buf;
 }
 
+/* The string at i, or NULL when it is no string or holds a NUL byte: names
+** and answers are compared with strcmp, which took "slide\0junk" for
+** "slide" and "skin\0junk" for skin (found by an independent tester; the
+** FFI binding compares whole strings). */
+const char *name_at(lua_State *L, int i) {
+  size_t n;
+  const char *s;
+  if (lua_type(L, i) != LUA_TSTRING) return NULL;
+  s = lua_tolstring(L, i, &n);
+  return strlen(s) == n ? s : NULL;
+}
+
 /* The type of the value at i, as __name (our types) or the basic type. */
 const char *tname(lua_State *L, int i) {
   if (luaL_getmetafield(L, i, "__name") != 0) {   /* LUA_TNIL is 0 */
@@ -285,6 +297,10 @@ int least_unknown(lua_State *L, int t, int (*known)(const char *k), const char *
   while (lua_next(L, t) != 0) {
     if (lua_type(L, -2) != LUA_TSTRING) {
       const char *ty = luaL_typename(L, -2);
+      if (r != 2 || strcmp(ty, *out) < 0) *out = ty;
+      r = 2;
+    } else if (name_at(L, -2) == NULL) {           /* known by no name */
+      const char *ty = "NUL-holding string";
       if (r != 2 || strcmp(ty, *out) < 0) *out = ty;
       r = 2;
     } else if (r != 2) {

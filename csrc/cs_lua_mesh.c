@@ -213,7 +213,9 @@ static int read_options(lua_State *L, int arg, int *backfaces) {
   lua_pushliteral(L, "backfaces");
   lua_rawget(L, arg);
   if (!lua_isnil(L, -1)) {
-    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    const char *s = name_at(L, -1);
+    if (s == NULL && lua_type(L, -1) == LUA_TSTRING)
+      argfail(L, arg, "options.backfaces must be \"collide\" or \"ignore\", got a string with a NUL byte");
     if (s != NULL && strcmp(s, "collide") == 0) *backfaces = CS_BACKFACES_COLLIDE;
     else if (s != NULL && strcmp(s, "ignore") == 0) *backfaces = CS_BACKFACES_IGNORE;
     else if (s != NULL) argfail(L, arg, "options.backfaces must be \"collide\" or \"ignore\", got \"%s\"", s);

@@ -267,14 +267,14 @@ int mover___index(lua_State *L) {
   lua_pushvalue(L, 2);             /* a method first: the call checks self */
   lua_rawget(L, lua_upvalueindex(1));                /* methods */
   if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
-  if ((f = mover_field(lua_tostring(L, 2))) < 0) return 1;   /* nil */
+  if (name_at(L, 2) == NULL || (f = mover_field(lua_tostring(L, 2))) < 0) return 1;   /* nil */
   m = check_mover(L, 1);
   push_field(L, m, 1, f);
   return 1;
 }
 
 static int mover___newindex(lua_State *L) {
-  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+  const char *k = name_at(L, 2);
   int f = k != NULL ? mover_field(k) : -1;
   double d;
   MoverUD *m = check_mover(L, 1);

@@ -66,9 +66,14 @@ static int ctx_raise(lua_State *L, const CallCtx *c, const char *fname, cs_Statu
     return lua_error(L);
   }
   if (c != NULL && c->failed == CTX_BADRESULT) {
-    if (lua_type(L, c->err) == LUA_TSTRING)
-      return luaL_error(L, "%s: the filter returned \"%s\" (expected \"slide\", \"touch\" or \"cross\")",
-                        fname, lua_tostring(L, c->err));
+    if (lua_type(L, c->err) == LUA_TSTRING) {      /* whole, NUL bytes too, as the FFI's */
+      luaL_where(L, 1);
+      lua_pushfstring(L, "%s: the filter returned \"", fname);
+      lua_pushvalue(L, c->err);
+      lua_pushliteral(L, "\" (expected \"slide\", \"touch\" or \"cross\")");
+      lua_concat(L, 4);
+      return lua_error(L);
+    }
     return luaL_error(L, "%s: the filter returned %s (expected \"slide\", \"touch\" or \"cross\")",
                       fname, tname(L, c->err));
   }
@@ -91,7 +96,7 @@ static int filter_call(CallCtx *c) {
     c->failed = CTX_RAISED;
     return -1;
   }
-  if (lua_type(L, -1) == LUA_TSTRING) {
+  if (name_at(L, -1) != NULL) {
     const char *s = lua_tostring(L, -1);
     if (strcmp(s, "slide") == 0) r = CS_RESPONSE_SLIDE;
     else if (strcmp(s, "touch") == 0) r = CS_RESPONSE_TOUCH;
@@ -338,9 +343,12 @@ static int crowd_raise(lua_State *L, const Crowd *a, size_t nf, size_t n, size_t
   if (c && c->failed == CTX_RAISED)
     lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d raised an error: %s; ",
                     c->self, lua_tostring(L, err));
-  else if (c && lua_type(L, err) == LUA_TSTRING)
-    lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d returned \"%s\" (expected "
-                    "\"slide\", \"touch\" or \"cross\"); ", c->self, lua_tostring(L, err));
+  else if (c && lua_type(L, err) == LUA_TSTRING) {   /* whole, NUL bytes too */
+    lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d returned \"", c->self);
+    lua_pushvalue(L, err);
+    lua_pushliteral(L, "\" (expected \"slide\", \"touch\" or \"cross\"); ");
+    lua_concat(L, 3);
+  }
   else if (c)
     lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d returned %s (expected "
                     "\"slide\", \"touch\" or \"cross\"); ", c->self, tname(L, err));

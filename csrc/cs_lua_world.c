@@ -388,7 +388,7 @@ static int placed_index(lua_State *L, const PlacedKind *kind) {
   lua_rawget(L, lua_upvalueindex(1));                /* methods */
   if (!lua_isnil(L, -1) || lua_type(L, 2) != LUA_TSTRING) return 1;
   check_type(L, 1, kind->type);
-  k = lua_tostring(L, 2);
+  if ((k = name_at(L, 2)) == NULL) return 1;          /* nil (a NUL byte) */
   if (strcmp(k, "layers") == 0) {
     csL_pushuint(L, kind->layers(L));
   } else if (strcmp(k, "userdata") == 0) {
@@ -399,7 +399,7 @@ static int placed_index(lua_State *L, const PlacedKind *kind) {
 }
 
 static int placed_newindex(lua_State *L, const PlacedKind *kind) {
-  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+  const char *k = name_at(L, 2);
   check_type(L, 1, kind->type);
   if (k != NULL && strcmp(k, "layers") == 0) {
     kind->set_layers(L, check_mask(L, 3, 3, "__newindex", "layers"));

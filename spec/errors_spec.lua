@@ -1043,3 +1043,37 @@ describe("Mover", function()
     end)
   end)
 end)
+
+-- Names and answers holding a NUL byte are not the names before it: the C
+-- module compared with strcmp, and took "slide\0junk" for "slide",
+-- "skin\0junk" for skin, and ignored the option "tags\0junk" (found by an
+-- independent tester; the FFI binding compared whole strings). The C
+-- module's messages cannot carry the NUL byte through luaL_argerror: they
+-- say what the key is instead.
+describe("strings holding a NUL byte", function()
+  it("are no name and no filter answer", function()
+    local w = cs.newWorld()
+    w:add(cs.newMesh(cs.box(-10, -1, -10, 10, 0, 10)))
+    local m = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+    m.filter = function() return "slide\0junk" end
+    fails_with(function() w:collideAndSlide(m, 1, 0, 0) end, 'collideAndSlide: the filter returned "slide\0junk" (expected')
+    assert.are.same({ 0, 0.6, 0 }, { m:getPosition() })
+    fails_with(function() w:collideAndSlideMany({ m }, { 1, 0, 0 }) end,
+      'the filter of mover 1 returned "slide\0junk" (expected')
+    local tri = { 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+    fails_with(function() cs.newMesh(tri, nil, { backfaces = "ignore\0junk" }) end,
+      "options.backfaces must be \"collide\" or \"ignore\", got ")
+    fails_with(function() cs.newMesh(tri, nil, { ["tags\0junk"] = { 5 } }) end, "unknown option")
+    fails_with(function() cs.newMover { ["stepHeight\0junk"] = 1 } end, "unknown Mover field")
+    local m2 = cs.newMover()
+    local skin = m2.skin
+    fails_with(function() m2["skin\0junk"] = 0.25 end, "unknown Mover field")
+    assert.are.equal(skin, m2.skin)
+    assert.is_nil(m2["skin\0junk"])
+    local b = w:add(cs.newMesh(cs.box(0, 0, 0, 1, 1, 1)))
+    b.layers = 4
+    assert.is_nil(b["layers\0junk"])
+    fails_with(function() b["layers\0junk"] = 2 end, "unknown Body field")
+    assert.are.equal(4, b.layers)
+  end)
+end)
