@@ -151,6 +151,12 @@ struct cs_Mover {
 
 /* The skin in world units: the set value, or 1% of the smallest radius. */
 double cs_mover_skin(const cs_Mover *m);
+/* The snap (cs_slide.c, snap_to_ground) after a call's walk: how far below
+** it reaches (0 without snapDistance), and how far down the ground found may
+** lie: snapDistance and the descent of a plane of normal n along the walk.
+** See cs_mover.c. */
+double cs_mover_snap_reach(const cs_Mover *m, cs_Vec3 walk);
+double cs_mover_slope_drop(const cs_Mover *m, cs_Vec3 n, cs_Vec3 walk);
 /* Makes room for n sensor events and k inside-states (so that a call's
 ** commit cannot fail after it). */
 cs_Status cs_mover_reserve_sensors(cs_Mover *m, size_t n, size_t k);

@@ -1028,12 +1028,20 @@ static int has_ground_contact(const Slide *s) {
   return 0;
 }
 
-/* Snapping: down to walkable ground within reach (world units), the mover
-** following; without such ground nothing changes. */
-static void snap_to_ground(Slide *s, double reach) {
+/* Snapping after the walk: down to walkable ground below, the mover
+** following; without such ground nothing changes. The ground may lie
+** snapDistance (and the skin) below, and farther by the descent along the
+** walk of the ground the mover stood on or of the one found, so that a
+** walkable slope is kept at any frame rate (cs_mover.c, the snap's reach). */
+static void snap_to_ground(Slide *s, cs_Vec3 walk) {
+  const cs_Mover *m = s->m;
   Mark k = mark(s);
-  cs_Contact *c = move_straight(s, up_es(s, -reach), CS_PASS_SNAP, 1);
-  if (c && is_below(s, c) && is_walkable(s, c)) return;
+  cs_Contact *c = move_straight(s, up_es(s, -(cs_mover_snap_reach(m, walk) + s->skin)), CS_PASS_SNAP, 1);
+  if (c && is_below(s, c) && is_walkable(s, c)) {
+    double allow = m->snap_distance + s->skin + fmax(cs_mover_slope_drop(m, c->tri_normal, walk),
+                                                     cs_mover_slope_drop(m, m->ground_normal, walk));
+    if (height_of(s, v3_sub(k.pos, s->pos)) <= allow * (1 + 1e-12)) return;
+  }
   rewind_to(s, &k);
 }
 
@@ -1219,7 +1227,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
     s.reach_skins = 1;
   }
   if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s))
-    snap_to_ground(&s, m->snap_distance + s.skin);
+    snap_to_ground(&s, set->walk);
   /* A move passes a one-sided triangle from behind (the papers' test), so
   ** it may end with its centre in front and the ellipsoid in it: pushed out
   ** now, so that the call ends clear, as the others do (depenetrate finds

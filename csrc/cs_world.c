@@ -1108,7 +1108,7 @@ cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
   ** a slide only shortens them; a step adds twice its height; snapping and
   ** the ground probe reach down a little more. */
   reach = v3_len(*walk) + (gravity ? v3_len(*gravity) : 0) + v3_len(st->carry)
-        + 2 * m->step_height + m->snap_distance + 4 * cs_mover_skin(m) + 1e-9;
+        + 2 * m->step_height + cs_mover_snap_reach(m, *walk) + 4 * cs_mover_skin(m) + 1e-9;
   if (reach > CS_MAX_COORD || !(reach / fmin(fmin(m->radius.x, m->radius.y), m->radius.z) <= CS_MAX_COORD)) {
     double lw = v3_len(*walk), lg = gravity ? v3_len(*gravity) : 0;
     double settings = 2 * m->step_height + m->snap_distance + 4 * cs_mover_skin(m) + 1e-9;

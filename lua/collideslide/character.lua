@@ -221,16 +221,28 @@ local function radii(self)
   return r[1], r[2], r[3]
 end
 
--- A call's reach as the core sums it (cs_world_check_move), to the same double:
--- the moves' lengths (moveLength), then a step up and down again, the snap and
--- the ground probe down; skin nil is the mover's own, 1% of the smallest
--- radius. Returns the reach and the smallest radius (floats: 2 * an integer
--- stepHeight could wrap).
-local function reachOf(self, moveLength)
+-- The snap's reach as the core has it (cs_mover_snap_reach): snapDistance,
+-- and the descent of the steepest walkable slope (tangent held to 75
+-- degrees') along the walk's part across up, of length across.
+local SNAP_TAN_MAX = 3.7320508075688772
+local function snapReach(self, across)
+  if not (self.snapDistance > 0) then return 0.0 end
+  local c = cos(self.slopeLimit * (math.pi / 180.0))
+  local t = c > 0 and sqrt(1 - c * c) / c or SNAP_TAN_MAX
+  if not (t < SNAP_TAN_MAX) then t = SNAP_TAN_MAX end
+  return self.snapDistance + t * across
+end
+
+-- A call's reach as the core sums it (cs_world_check_move): the moves'
+-- lengths (moveLength), then a step up and down again, the snap (across: the
+-- walk's length across up) and the ground probe down; skin nil is the
+-- mover's own, 1% of the smallest radius. Returns the reach and the
+-- smallest radius (floats: 2 * an integer stepHeight could wrap).
+local function reachOf(self, moveLength, across)
   local rx, ry, rz = radii(self)
   local rmin = math.min(rx, ry, rz) * 1.0
   local skin = self.skin or 0.01 * rmin
-  return moveLength + 2.0 * self.stepHeight + self.snapDistance + 4.0 * skin + 1e-9, rmin
+  return moveLength + 2.0 * self.stepHeight + snapReach(self, across or 0.0) + 4.0 * skin + 1e-9, rmin
 end
 
 -- stepHeight, snapDistance and skin, each within 1e30, may still reach past
@@ -740,8 +752,10 @@ local function beginUpdate(self, dt, input, dry)
   local pv = gb and PLATFORMS[gb]
   local bx, by, bz = 0, 0, 0
   if pv then bx, by, bz = pv[1] * dt, pv[2] * dt, pv[3] * dt end
+  local wu = wx * ux + wy * uy + wz * uz       -- (the walk's part along up, for the snap)
+  local ax, ay, az = wx - wu * ux, wy - wu * uy, wz - wu * uz
   local reach, rmin = reachOf(self, sqrt(wx * wx + wy * wy + wz * wz)
-    + sqrt(gx * gx + gy * gy + gz * gz) + sqrt(bx * bx + by * by + bz * bz))
+    + sqrt(gx * gx + gy * gy + gz * gz) + sqrt(bx * bx + by * by + bz * bz), sqrt(ax * ax + ay * ay + az * az))
   -- nor may it end past 1e30 (the core's test, from where the mover starts)
   local sx, sy, sz = startPosition(self)
   local within = abs(sx) + reach <= MAX_COORD and abs(sy) + reach <= MAX_COORD
