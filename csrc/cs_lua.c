@@ -145,6 +145,13 @@ const char *name_at(lua_State *L, int i) {
   return strlen(s) == n ? s : NULL;
 }
 
+/* What an unknown key at i is called when it is no name: its type, or
+** "NUL-holding string" (check.keyKind's words, for the FFI binding's). */
+const char *key_kind(lua_State *L, int i) {
+  return lua_type(L, i) == LUA_TSTRING && name_at(L, i) == NULL ? "NUL-holding string"
+                                                                 : luaL_typename(L, i);
+}
+
 /* The type of the value at i, as __name (our types) or the basic type. */
 const char *tname(lua_State *L, int i) {
   if (luaL_getmetafield(L, i, "__name") != 0) {   /* LUA_TNIL is 0 */
@@ -489,6 +496,9 @@ static int no_fields(lua_State *L) {
   lua_call(L, 1, 1);
   k = lua_tostring(L, -1);
 #endif
+  if (lua_type(L, 2) == LUA_TSTRING && name_at(L, 2) == NULL)
+    return luaL_error(L, "attempt to set field (a NUL-holding string key) of a %s (it has no fields)",
+                      lua_tostring(L, lua_upvalueindex(1)));
   return luaL_error(L, "attempt to set field '%s' of a %s (it has no fields)", k,
                     lua_tostring(L, lua_upvalueindex(1)));
 }

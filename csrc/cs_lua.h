@@ -128,6 +128,7 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define check_array_end csl_check_array_end
 #define check_table csl_check_table
 #define hole_fail csl_hole_fail
+#define key_kind csl_key_kind
 #define name_at csl_name_at
 #define least_unknown csl_least_unknown
 #define check_index csl_check_index
@@ -210,6 +211,7 @@ int body___index(lua_State *L);
 void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what);
 void check_array_tail(lua_State *L, int arg, int t, size_t n, const char *what);
 int hole_fail(lua_State *L, int arg, int t, size_t len, const char *what);
+const char *key_kind(lua_State *L, int i);
 const char *name_at(lua_State *L, int i);
 int least_unknown(lua_State *L, int t, int (*known)(const char *k), const char **out);
 size_t check_index(lua_State *L, int arg, const char *what, size_t n);

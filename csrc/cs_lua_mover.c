@@ -281,7 +281,7 @@ static int mover___newindex(lua_State *L) {
   if (f < 0) {
     char hint[64];
     if (k != NULL) fail_at(L, 2, "__newindex", "unknown Mover field '%s%s", k, newindex_hint(k, hint, sizeof hint));
-    fail_at(L, 2, "__newindex", "unknown Mover field (a %s key)", luaL_typename(L, 2));
+    fail_at(L, 2, "__newindex", "unknown Mover field (a %s key)", key_kind(L, 2));
   }
   d = check_field(L, f, 3, 3, "__newindex");
   if (m->busy) luaL_error(L, "__newindex: the mover is busy (its move is under way: called from a filter)");

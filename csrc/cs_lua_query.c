@@ -340,9 +340,12 @@ static int crowd_raise(lua_State *L, const Crowd *a, size_t nf, size_t n, size_t
     return lua_error(L);
   }
   luaL_where(L, 1);                     /* the caller's position, as luaL_error and the FFI give */
-  if (c && c->failed == CTX_RAISED)
-    lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d raised an error: %s; ",
-                    c->self, lua_tostring(L, err));
+  if (c && c->failed == CTX_RAISED) {     /* the error whole, NUL bytes too */
+    lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d raised an error: ", c->self);
+    lua_pushvalue(L, err);
+    lua_pushliteral(L, "; ");
+    lua_concat(L, 3);
+  }
   else if (c && lua_type(L, err) == LUA_TSTRING) {   /* whole, NUL bytes too */
     lua_pushfstring(L, "collideAndSlideMany: the filter of mover %d returned \"", c->self);
     lua_pushvalue(L, err);

@@ -410,7 +410,7 @@ static int placed_newindex(lua_State *L, const PlacedKind *kind) {
   } else if (k != NULL) {
     fail_at(L, 2, "__newindex", "unknown %s field '%s' (fields: layers, userdata)", kind->name, k);
   } else {
-    fail_at(L, 2, "__newindex", "unknown %s field (a %s key)", kind->name, luaL_typename(L, 2));
+    fail_at(L, 2, "__newindex", "unknown %s field (a %s key)", kind->name, key_kind(L, 2));
   }
   return 0;
 }

@@ -1048,8 +1048,9 @@ end)
 -- module compared with strcmp, and took "slide\0junk" for "slide",
 -- "skin\0junk" for skin, and ignored the option "tags\0junk" (found by an
 -- independent tester; the FFI binding compared whole strings). The C
--- module's messages cannot carry the NUL byte through luaL_argerror: they
--- say what the key is instead.
+-- module's messages cannot carry the NUL byte through luaL_argerror: both
+-- bindings say what the key is instead; a filter's answer and error are shown
+-- whole.
 describe("strings holding a NUL byte", function()
   it("are no name and no filter answer", function()
     local w = cs.newWorld()
@@ -1062,18 +1063,25 @@ describe("strings holding a NUL byte", function()
       'the filter of mover 1 returned "slide\0junk" (expected')
     local tri = { 0, 0, 0, 1, 0, 0, 0, 0, 1 }
     fails_with(function() cs.newMesh(tri, nil, { backfaces = "ignore\0junk" }) end,
-      "options.backfaces must be \"collide\" or \"ignore\", got ")
-    fails_with(function() cs.newMesh(tri, nil, { ["tags\0junk"] = { 5 } }) end, "unknown option")
-    fails_with(function() cs.newMover { ["stepHeight\0junk"] = 1 } end, "unknown Mover field")
+      "options.backfaces must be \"collide\" or \"ignore\", got a string with a NUL byte)")
+    fails_with(function() cs.newMesh(tri, nil, { ["tags\0junk"] = { 5 } }) end,
+      "unknown option (a NUL-holding string key)")
+    fails_with(function() cs.newMover { ["stepHeight\0junk"] = 1 } end,
+      "unknown Mover field (a NUL-holding string key)")
+    m.filter = function() error("bo\0om", 0) end
+    fails_with(function() w:collideAndSlideMany({ m }, { 1, 0, 0 }) end,
+      "the filter of mover 1 raised an error: bo\0om; ")
+    fails_with(function() cs.newMesh(tri)["a\0b"] = 1 end,
+      "attempt to set field (a NUL-holding string key) of a collideslide.Mesh")
     local m2 = cs.newMover()
     local skin = m2.skin
-    fails_with(function() m2["skin\0junk"] = 0.25 end, "unknown Mover field")
+    fails_with(function() m2["skin\0junk"] = 0.25 end, "unknown Mover field (a NUL-holding string key)")
     assert.are.equal(skin, m2.skin)
     assert.is_nil(m2["skin\0junk"])
     local b = w:add(cs.newMesh(cs.box(0, 0, 0, 1, 1, 1)))
     b.layers = 4
     assert.is_nil(b["layers\0junk"])
-    fails_with(function() b["layers\0junk"] = 2 end, "unknown Body field")
+    fails_with(function() b["layers\0junk"] = 2 end, "unknown Body field (a NUL-holding string key)")
     assert.are.equal(4, b.layers)
   end)
 end)

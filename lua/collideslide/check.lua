@@ -191,6 +191,14 @@ function check.hole(t, arg, fname, what, depth)
   if msg then argerror(arg, fname, msg, (depth or 1) + 1) end
 end
 
+--- check.keyKind(k) -> what an unknown key is called when it is no name:
+--- its type, or "NUL-holding string" for a string with a NUL byte (no name:
+--- the C module's messages cannot show it whole), as the C module's key_kind.
+function check.keyKind(k)
+  if type(k) == "string" and k:find("\0", 1, true) then return "NUL-holding string" end
+  return type(k)
+end
+
 --- check.leastUnknown(t, known) -> the least key of t (read raw) that
 -- known[k] does not hold, or nil: whatever order next() takes (it differs
 -- between Lua versions, and between runs on 5.4), keys that are no strings
@@ -200,7 +208,8 @@ function check.leastUnknown(t, known)
   local best, bestkey
   for k in next, t do
     if not known[k] then
-      local key = (type(k) == "string" and "1" or "0" .. type(k)) .. tostring(k)
+      local kind = check.keyKind(k)
+      local key = (kind == "string" and "1" or "0" .. kind) .. tostring(k)
       if bestkey == nil or key < bestkey then best, bestkey = k, key end
     end
   end

@@ -617,7 +617,9 @@ end
 
 -- "unknown <Type> field ..." for __newindex.
 local function unknown_field(kind, k, list)
-  if type(k) ~= "string" then fail_at(2, "__newindex", format("unknown %s field (a %s key)", kind, type(k))) end
+  if check.keyKind(k) ~= "string" then
+    fail_at(2, "__newindex", format("unknown %s field (a %s key)", kind, check.keyKind(k)))
+  end
   fail_at(2, "__newindex", format("unknown %s field '%s'%s", kind, k, list or ""))
 end
 
@@ -855,15 +857,16 @@ local function read_options(o, arg)
   if o == nil then return C.CS_BACKFACES_COLLIDE, nil end
   check_table(o, arg)
   local bad = check.leastUnknown(o, OPTIONS)   -- (the C module's least_unknown)
-  if bad ~= nil and type(bad) ~= "string" then
-    argerror(arg, format("unknown option (a %s key)", type(bad)))
+  if bad ~= nil and check.keyKind(bad) ~= "string" then
+    argerror(arg, format("unknown option (a %s key)", check.keyKind(bad)))
   end
   if bad ~= nil then argerror(arg, format("unknown option '%s' (options are tags, backfaces)", bad)) end
   local s = rawget(o, "backfaces")
   local bf = (s == nil or type(s) == "string") and BACKFACES[s or "collide"]
   if not bf then
     argerror(arg, format('options.backfaces must be "collide" or "ignore", got %s',
-      type(s) == "string" and '"' .. s .. '"' or type(s)))
+      check.keyKind(s) == "string" and '"' .. s .. '"' or type(s) == "string"
+      and "a string with a NUL byte" or type(s)))
   end
   local tags = rawget(o, "tags")
   if tags ~= nil and (type(tags) ~= "table" or ours(tags)) then
@@ -1442,8 +1445,8 @@ local function newMover(t)
   if t == nil then t = {} end
   check_table(t, 1)
   local bad = check.leastUnknown(t, SETTINGS)    -- (whatever order next() takes)
-  if bad ~= nil and type(bad) ~= "string" then
-    argerror(1, format("unknown Mover field (a %s key)", type(bad)))
+  if bad ~= nil and check.keyKind(bad) ~= "string" then
+    argerror(1, format("unknown Mover field (a %s key)", check.keyKind(bad)))
   end
   if bad ~= nil then argerror(1, format("unknown Mover field '%s'%s", bad, field_hint(bad))) end
   local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
@@ -2212,7 +2215,9 @@ end
 
 local function no_fields(name)
   return function(_, k)
-    error(format("attempt to set field '%s' of a %s (it has no fields)", tostring(k), name), 2)
+    local shown = check.keyKind(k) == "NUL-holding string" and "(a NUL-holding string key)"
+      or "'" .. tostring(k) .. "'"
+    error(format("attempt to set field %s of a %s (it has no fields)", shown, name), 2)
   end
 end
 MESH_MT.__index, MESH_MT.__close, MESH_MT.__newindex = Mesh, MESH_MT.__gc, no_fields("collideslide.Mesh")
