@@ -448,7 +448,18 @@ static int world_collideAndSlideMany(lua_State *L) {
   lua_pushnil(L);                                     /* MANY_ERR: a filter's error */
   src = 2;
   if (nf > 0) {   /* MANY_LIST: the movers and their filters, as they are now */
-    lua_createtable(L, (int)(n + nf), 0);
+    /* one table a world, reused and emptied after the call: a new one each
+    ** call made garbage every frame of a crowd with a filter (found by an
+    ** independent tester; a filter cannot run a batch of the same world) */
+    lua_pushliteral(L, "many");
+    lua_rawget(L, MANY_BODIES);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_createtable(L, (int)(n + nf), 0);
+      lua_pushliteral(L, "many");
+      lua_pushvalue(L, -2);
+      lua_rawset(L, MANY_BODIES);
+    }
     for (i = 0, k = 0; i < n; i++) {
       lua_rawgeti(L, 2, (int)i + 1);
       if (((MoverUD *)cs_mover_get_userdata(a.list[i]))->filtered) {
@@ -482,6 +493,10 @@ static int world_collideAndSlideMany(lua_State *L) {
     csL_getuservalue(L, -1);
     store_handles(L, (MoverUD *)cs_mover_get_userdata(a.list[i]), MANY_BODIES, lua_gettop(L));
     lua_pop(L, 2);
+  }
+  for (k = 0; src == MANY_LIST && k < n + nf; k++) {   /* emptied: it holds no mover */
+    lua_pushnil(L);
+    lua_rawseti(L, MANY_LIST, (int)k + 1);
   }
   if (s != CS_OK) {
     int began = 0;

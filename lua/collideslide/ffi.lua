@@ -638,11 +638,21 @@ local BAD_INDEX = ffi.new("size_t[1]")
 local GROUND_N = ffi.new("cs_Vec3[1]")
 local GROUND_B = ffi.new("const cs_Body *[1]")
 local GROUND_T = ffi.new("int[1]")
-local uintptr_ct = ffi.typeof("uintptr_t")
-
--- The address of a pointer as a Lua number (exact: addresses fit in 53 bits).
-local function ptr_addr(p)
-  return tonumber(ffi.cast(uintptr_ct, p))
+-- The address of a pointer as a Lua number (exact: addresses fit in 53
+-- bits), read as 32-bit words through a buffer: tonumber(ffi.cast(uintptr_t,
+-- p)) boxed a 64-bit number each time outside compiled code. No Lua code
+-- runs between the write and the read.
+local ptr_addr
+do                        -- (a block: the main chunk is at Lua's 200 locals)
+  local buf = ffi.new("const void *[1]")
+  local words = ffi.cast("const uint32_t *", buf)
+  local PTR64, LE = ffi.sizeof("void *") == 8, ffi.abi("le")
+  function ptr_addr(p)
+    buf[0] = p
+    if not PTR64 then return words[0] end
+    if LE then return words[0] + words[1] * 4294967296 end
+    return words[0] * 4294967296 + words[1]
+  end
 end
 
 -- The cold getters: M.name(self) checks self (check(self, 1), a handle with
