@@ -128,11 +128,12 @@ const char *cs_status_string(cs_Status s);
 ** each vector as its 3 components (x, y, z) and a quaternion as 4
 ** (qx, qy, qz, qw), in the order the declaration lists them; 0: none in
 ** particular. The Lua bindings turn it into "bad argument #n to 'name'
-** (message)". A successful call may leave the previous error in place. */
+** (message)". A successful call may leave the previous error in place. A
+** message fits in 159 bytes, a batch's "mover i: " before it included. */
 typedef struct cs_Error {
   cs_Status status;
   int arg;
-  char message[120];
+  char message[160];
 } cs_Error;
 
 /* An allocator on top of realloc/free, for C users. */

@@ -1056,7 +1056,8 @@ static cs_Status check_reach(cs_Error *e, int arg, double reach, const cs_Vec3 *
   if (reach <= CS_MAX_COORD && reach / rmin <= CS_MAX_COORD) return CS_OK;
   /* the settings or the ground's carry: said, as a stepHeight of 1e30 is
   ** taken by its setter and then refuses every move (each message fits
-  ** cs_Error's 120 bytes with any two numbers) */
+  ** 116 bytes with any two numbers, and cs_Error's 160 with the batch's
+  ** "mover i: " before it: found cut at 119 by an independent tester) */
   if (why)
     return cs_fail(e, CS_ERANGE, 0, "%s the move out of range (it reaches %s, %s radii)",
                    why, cs_fmtnum(b, reach), cs_fmtnum(c, reach / rmin));

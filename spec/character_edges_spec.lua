@@ -243,5 +243,28 @@ describe("Character edges", function()
         .. "out of range", e)
       assert.are.same(ba, snapshot(a))
     end)
+
+    -- a filter's error that holds the same words (its own call in another
+    -- world refused) was taken for the core's refusal: rewritten, the
+    -- settings taken back, and in a batch the characters moved before it did
+    -- not take their move (found by an independent tester)
+    it("raises a filter's error that reads like a refusal as it is", function()
+      local world, other = scene(), cs.newWorld()
+      local probe = cs.newMover { radius = 0.5 }
+      local a = cs.newCharacter { position = { -5, 0.91, 0 } }
+      local b = cs.newCharacter { position = { 5, 0.91, 0 } }
+      for _ = 1, 10 do cs.updateCharacters(world, { a, b }, DT) end
+      b.filter = function() local x = other:collideAndSlide(probe, 1e30, 0, 0); return x and "slide" end
+      b.stepHeight = 0.123
+      local e = errorOf(function() b:update(world, DT, { z = 1 }) end)
+      assert.matches("^[^\n]-character_edges_spec%.lua:%d+: bad argument #2 to 'collideAndSlide' %(the move is "
+        .. "out of range", e)
+      assert.are.equal(0.123, b.mover.stepHeight)             -- taken, as for any filter's error
+      local az = a.position[3]
+      e = errorOf(function() cs.updateCharacters(world, { a, b }, DT, { { z = 1 }, { z = 1 } }) end)
+      assert.matches("collideAndSlideMany: the filter of mover 2 raised an error: .*out of range", e)
+      assert.is_true(a.position[3] > az)                       -- character 1 took its move
+      assert.are.same({ a.mover:getPosition() }, { a.position[1], a.position[2], a.position[3] })
+    end)
   end)
 end)

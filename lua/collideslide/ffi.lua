@@ -66,7 +66,7 @@ const char *cs_status_string(cs_Status s);
 typedef struct cs_Error {
   cs_Status status;
   int arg;
-  char message[120];
+  char message[160];
 } cs_Error;
 cs_Alloc cs_default_alloc(void);
 typedef struct cs_Mesh cs_Mesh;
