@@ -381,7 +381,8 @@ int cs_mover_was_stuck(const cs_Mover *m);
 ** ===================================================================*/
 
 /* Adds the mover to the world's movers. CS_EINVAL when it is in a world
-** already (this one or another); CS_EBUSY inside a filter. A mover freed
+** already (this one or another); CS_EBUSY inside a filter, and while a
+** batch (of any world) lists the mover, as for removing it. A mover freed
 ** while added leaves its world first; a world freed forgets its movers. */
 cs_Status cs_world_add_mover(cs_World *world, cs_Mover *m);
 /* CS_EINVAL when the mover is not in this world. Both name the problem in

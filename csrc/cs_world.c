@@ -862,6 +862,9 @@ static void cache_store(const cs_World *w, cs_CallScratch *sc, cs_Mover *m,
 cs_Status cs_world_add_mover(cs_World *w, cs_Mover *m) {
   cs_Status s;
   if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (m->in_batch)     /* (a C filter of another world's batch; the Lua ones refuse first) */
+    return cs_fail(&w->err, CS_EBUSY, 1, "the mover is in a batch under way (collideAndSlideMany): "
+                   "add it after the call");
   if (m->set)
     return cs_fail(&w->err, CS_EINVAL, 1, "the mover is in a world already (remove it there first)");
   s = cs_moverset_add(&w->movers, &w->alloc, m);
@@ -876,6 +879,9 @@ cs_Status cs_world_add_mover(cs_World *w, cs_Mover *m) {
 cs_Status cs_world_remove_mover(cs_World *w, cs_Mover *m) {
   if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
   if (m->set != &w->movers) return cs_fail(&w->err, CS_EINVAL, 1, "the mover is not in this world");
+  if (m->in_batch)     /* listed in another world's batch: its threads read m->set */
+    return cs_fail(&w->err, CS_EBUSY, 1, "the mover is in a batch under way (collideAndSlideMany): "
+                   "remove it after the call");
   cs_moverset_remove(&w->movers, m);
   return cs_ok(&w->err);
 }

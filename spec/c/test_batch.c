@@ -334,14 +334,20 @@ static void filters_and_failures(int threads) {
 /* A filter that tries to edit the world and another listed mover while
 ** the batch runs: every edit is refused, on any thread count, and works
 ** again after the call. */
-typedef struct EditTry { Scene *sc; int tried, refused; } EditTry;
+typedef struct EditTry { Scene *sc; cs_World *other; int tried, refused; } EditTry;
 
 static int edit_filter(void *ud, const cs_Body *body, int tag) {
   EditTry *e = (EditTry *)ud;
   cs_Vec3 t = V(0, 0.5, 0), one = V(1, 1, 1), p = V(0, 5, 0);
   double q[4] = {0, 0, 0, 1};
   (void)body; (void)tag;
-  e->tried += 4;
+  e->tried += 8;
+  /* layers, enabled, and another world's calls on a listed mover (found by
+  ** independent testers: let through, read by the batch's threads) */
+  e->refused += cs_body_set_layers(e->sc->platform, 1) == CS_EBUSY;
+  e->refused += cs_body_set_enabled(e->sc->platform, 1) == CS_EBUSY;
+  e->refused += cs_world_add_mover(e->other, e->sc->m[e->sc->n - 1]) == CS_EBUSY;
+  e->refused += cs_world_collide_and_slide(e->other, e->sc->m[e->sc->n - 1], &t, NULL) == CS_EBUSY;
   e->refused += cs_body_set_transform(e->sc->platform, &t, q, &one) == CS_EBUSY;
   e->refused += cs_body_set_velocity(e->sc->platform, &t) == CS_EBUSY;
   e->refused += cs_world_set_friction(e->sc->w, 3, 0.5) == CS_EBUSY;
@@ -360,14 +366,18 @@ static void edits_refused(int threads) {
   scene_build(&sc, 12, 100, 6, 0.5);
   cs_world_set_threads(sc.w, threads);
   e.sc = &sc; e.tried = e.refused = 0;
+  cs_world_new(&A, &e.other);
   for (i = 0; i < 100; i += 10) cs_mover_set_filter(sc.m[i], edit_filter, &e);
   frame_moves(12, 0, 100, mv);
   cs_world_collide_and_slide_many(sc.w, sc.m, 100, mv, 6, NULL, NULL, NULL);
+  check(cs_mover_added_to(sc.m[99]) == NULL || cs_mover_added_to(sc.m[99]) == sc.w,
+        "a listed mover was not added to another world from a filter", "");
   sprintf(name, "edits from a filter during a batch are refused (%d threads)", threads);
   check(e.tried > 0 && e.refused == e.tried, name, "");
   check(cs_body_set_transform(sc.platform, &t, q, &one) == CS_OK &&
         cs_mover_set_position(sc.m[99], &p) == CS_OK && cs_world_set_friction(sc.w, 3, 0.5) == CS_OK,
         "and accepted after it", "");
+  cs_world_free(e.other);
   scene_free(&sc);
 }
 
