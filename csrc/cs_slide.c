@@ -721,8 +721,41 @@ enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
 ** a sphere of radius 0.5 swallowed it in about half the cases, and a
 ** rider fell through a slab whose top was raised past its centre). The
 ** way out is to the front of one of them, as crosses_wrong_way's rules
-** say (leaves_solid). Returns their count (at most MAX_INSIDE). */
+** say (leaves_solid). A foot on an edge counts when the centre is behind the
+** edge's pseudo-normal (the sum of the normals of the solid's triangles
+** that meet there, Baerentzen and Aanaes 2005): a centre under the crease
+** of a box's top, raised past it by an edit, has its foot on the crease on
+** both top triangles, and counted neither, so it was pushed down into the
+** box (found by an independent tester). A triangle of the same body met at
+** the foot itself that faces the centre is between them too: the faces of
+** a closed box of no height lie on each other, and the bottom's, behind the
+** centre, held it in for good (the same tester). (Of another body it is
+** not: a crate standing on a floor, its bottom on the floor's top, still
+** bounds the mover inside it. Two such solids merged into one mesh are
+** taken for a sheet there.) Returns their count (at most MAX_INSIDE). */
 #define MAX_INSIDE 8
+
+/* Is the centre behind the pseudo-normal of t's edge at foot: t's normal and
+** those of the other solid triangles of its body whose nearest point to the
+** centre is that point, on an edge of theirs? */
+static int behind_edge(const Slide *s, const cs_TriES *t, cs_Vec3 foot) {
+  cs_Vec3 pn = t->n;
+  double tol = INSIDE_EPS * (1 + v3_len(foot));
+  size_t j;
+  int k = 0;
+  for (j = 0; j < s->ntris; j++) {
+    const cs_TriES *o = &s->tris[j];
+    int f;
+    if (o == t || !o->solid || o->body != t->body || o->response == CS_RESPONSE_CROSS) continue;
+    if (v3_len2(v3_sub(cs_closest_on_triangle(s->pos, o->a, o->b, o->c, &f), foot)) > tol * tol ||
+        f < 1 || f > 3)
+      continue;
+    pn = v3_add(pn, o->n);
+    k++;
+  }
+  return k > 0 && v3_dot(v3_sub(s->pos, foot), pn) < 0;
+}
+
 static int inside_faces(const Slide *s, const cs_TriES **out) {
   int n = 0;
   size_t i, j;
@@ -733,11 +766,13 @@ static int inside_faces(const Slide *s, const cs_TriES **out) {
     int feature, between = 0;
     if (!t->solid || !(pd < 0) || !overlaps(t, s->pos, &away)) continue;
     foot = cs_closest_on_triangle(s->pos, t->a, t->b, t->c, &feature);
-    if (feature != 0) continue;
-    for (j = 0; j < s->ntris && !between; j++)
-      between = j != i && s->tris[j].response != CS_RESPONSE_CROSS &&
-                cs_ray_triangle(s->pos, v3_sub(foot, s->pos), s->tris[j].a, s->tris[j].b,
-                                s->tris[j].c, 1.0, &at) && at < 1.0 - INSIDE_EPS;
+    if (feature > 3 || (feature != 0 && !behind_edge(s, t, foot))) continue;
+    for (j = 0; j < s->ntris && !between; j++) {
+      const cs_TriES *o = &s->tris[j];
+      between = j != i && o->response != CS_RESPONSE_CROSS &&
+                cs_ray_triangle(s->pos, v3_sub(foot, s->pos), o->a, o->b, o->c, 1.0 + INSIDE_EPS, &at) &&
+                (at < 1.0 - INSIDE_EPS || (o->body == t->body && v3_dot(o->n, s->pos) + o->d > 0));
+    }
     if (!between) out[n++] = t;
   }
   return n;
@@ -1032,14 +1067,20 @@ static int has_ground_contact(const Slide *s) {
 ** following; without such ground nothing changes. The ground may lie
 ** snapDistance (and the skin) below, and farther by the descent along the
 ** walk of the ground the mover stood on or of the one found, so that a
-** walkable slope is kept at any frame rate (cs_mover.c, the snap's reach). */
-static void snap_to_ground(Slide *s, cs_Vec3 walk) {
+** walkable slope is kept at any frame rate (cs_mover.c, the snap's reach).
+** left: the ground it stood on is still its ground (a live body or mover at
+** the call's start): after a teleport or the ground's removal its last
+** slope is no longer under it (found by an independent tester: a mover
+** placed by setPosition before a tall ledge, off a ramp, stepped down the
+** ledge by the ramp's slope). */
+static void snap_to_ground(Slide *s, cs_Vec3 walk, int left) {
   const cs_Mover *m = s->m;
   Mark k = mark(s);
   cs_Contact *c = move_straight(s, up_es(s, -(cs_mover_snap_reach(m, walk) + s->skin)), CS_PASS_SNAP, 1);
   if (c && is_below(s, c) && is_walkable(s, c)) {
-    double allow = m->snap_distance + s->skin + fmax(cs_mover_slope_drop(m, c->tri_normal, walk),
-                                                     cs_mover_slope_drop(m, m->ground_normal, walk));
+    double allow = m->snap_distance + s->skin +
+                   fmax(cs_mover_slope_drop(m, c->tri_normal, walk),
+                        left ? cs_mover_slope_drop(m, m->ground_normal, walk) : 0.0);
     if (height_of(s, v3_sub(k.pos, s->pos)) <= allow * (1 + 1e-12)) return;
   }
   rewind_to(s, &k);
@@ -1227,7 +1268,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
     s.reach_skins = 1;
   }
   if (m->snap_distance > 0 && grounded && !jumping && !s.touched && !has_ground_contact(&s))
-    snap_to_ground(&s, set->walk);
+    snap_to_ground(&s, set->walk, set->carrier != NULL || set->carrier_mover != NULL);
   /* A move passes a one-sided triangle from behind (the papers' test), so
   ** it may end with its centre in front and the ellipsoid in it: pushed out
   ** now, so that the call ends clear, as the others do (depenetrate finds

@@ -314,6 +314,24 @@ describe("Movement", function()
       end)
     end
 
+    -- the slope a mover stood on counts while it is still its ground: placed
+    -- by setPosition off a ramp onto a flat floor before a 0.45 ledge, it
+    -- stepped down the ledge by the ramp's slope (an independent tester)
+    it("forgets the slope it stood on once placed elsewhere", function()
+      local t = math.tan(math.rad(40))
+      local w = H.world(H.floor { size = 10, x = -5, y = 0.45 }, H.floor { size = 10, x = 5 })
+      w:add(cs.newMesh({ 20, 10, -3, 20, 10, 3, 30, 10 - 10 * t, 3, 30, 10 - 10 * t, -3 },
+                       { 1, 2, 3, 1, 3, 4 }))                  -- a ramp falling along +x
+      local m = walker(25, 10 - 5 * t + 1.3, 0, { snapDistance = 0.2 })
+      for _ = 1, 30 do w:collideAndSlide(m, 0, 0, 0, 0, -0.05, 0) end
+      local nx = m:getGroundNormal()
+      assert.is_true(m:isOnGround() and nx > 0.6)
+      m:setPosition(-0.05, 0.45 + 0.905, 0)                   -- 0.05 before the ledge
+      local _, y, _, on = w:collideAndSlide(m, 7 / 15, 0, 0, 0, -9.81 / 225, 0)
+      assert.is_false(on, "y = " .. y)
+      assert.is_true(y > 1.2, "y = " .. y)
+    end)
+
     it("still falls off a ledge from a flat floor taller than snapDistance", function()
       local w = H.world(H.floor { size = 10, x = -5, y = 0.3 }, H.floor { size = 10, x = 5 })
       for _, hz in ipairs { 15, 30, 144 } do
@@ -498,6 +516,50 @@ describe("Movement", function()
   end)
 
   describe("stuck recovery", function()
+    -- a closed box's creased top raised by an edit past the centre of a
+    -- mover resting on it: the centre's nearest points on the top were on
+    -- the crease, neither top triangle counted as one it is behind, and the
+    -- push went down into the box for good (found by an independent tester)
+    it("pushes a mover out of a closed box whose creased top was raised past its centre", function()
+      local function box(t3, t4, t7, t8)
+        local V, I = cs.box(-2, -1, -2, 2, 0, 2)
+        V[8], V[11], V[20], V[23] = t3, t4, t7, t8      -- the top's heights
+        return V, I
+      end
+      local mesh = cs.newMesh(box(0.80556411335166, 0.73210001481722, 1.1446974388465, 0.45072945715858))
+      local w = cs.newWorld()
+      w:add(mesh)
+      local m = cs.newMover { radius = 0.5, position = { -0.32866485374978, 2.5, -0.27777411483649 } }
+      for _ = 1, 100 do w:collideAndSlide(m, 0, 0, 0, 0, -0.05, 0) end
+      mesh:setVertices((box(1.6099148135674, 1.0202191145767, 1.9717702341093, 0.96613749258118)))
+      local x, y, z = m:getPosition()
+      assert.are.equal(1, w:raycastAll(x, y, z, 0, 10, 0))          -- the centre is in the box
+      x, y, z = w:collideAndSlide(m, 0.041850527708183247, 0, -0.049054685841170932, 0, -0.02, 0)
+      assert.is_true(m:wasStuck())
+      assert.are.equal(0, w:raycastAll(x, y, z, 0, 10, 0))          -- out, above the top
+      local _, _, _, d = w:closestPoint(x, y, z)
+      assert.is_true(d >= 0.5, "d = " .. d)
+    end)
+
+    -- a closed box of no height (cs.box with min = max on y) is two faces on
+    -- each other: the bottom's, behind the centre, held a mover in it for
+    -- good, on any ellipsoid and turned (found by an independent tester)
+    it("pushes a mover out of a closed box of no height", function()
+      for _, c in ipairs {
+        { {}, { 0, 0.4, 0 }, 0.5, 2, 0.505 },
+        { {}, { 0, 0.85, 0 }, { 0.4, 0.9, 0.4 }, 2, 0.904 },
+        { { 0, 0, 0, 0, 0, 0.7071, 0.7071 }, { 0.3, 0, 0 }, 0.5, 1, 0.505 } } do
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-10, 0, -10, 10, 0, 10)), table.unpack(c[1]))
+        local m = cs.newMover { radius = c[3], position = c[2] }
+        local p
+        for _ = 1, 3 do p = { w:collideAndSlide(m, 0, 0, 0.1) } end
+        assert.is_false(m:wasStuck())
+        assert.is_true(H.near(p[c[4]], c[5], 1e-9), c[4] .. ": " .. p[c[4]])
+        assert.are.equal(0, w:overlap(m))
+      end
+    end)
+
     it("pushes a mover spawned overlapping a box out of it the shortest way", function()
       local s = H.box { min = { -0.3, -0.3, -0.3 }, max = { 0.3, 0.3, 0.3 } }
       local w = H.world(s)
