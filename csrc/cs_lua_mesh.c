@@ -47,6 +47,17 @@ static void check_coordinate(lua_State *L, int arg, int ty, double x, size_t v, 
 #define NAMED_MESH "the table has a field 'vertices': give the arrays themselves " \
   "(t.vertices, t.indices); a builder makes its mesh with builder:mesh()"
 
+/* A nested vertex or triangle with a 4th element: refused, as the rest was
+** dropped without a word (a quad {1, 2, 3, 4} made one triangle; found by
+** an independent tester). */
+static void extra_element(lua_State *L, int arg, const char *what, size_t i) {
+  char b[NUMBUF];
+  if (what[0] == 't')
+    argfail(L, arg, "triangle %s has more than 3 indices (a quad {a, b, c, d} is two triangles, "
+            "{a, b, c} and {a, c, d})", fmtnum(b, (double)i));
+  argfail(L, arg, "vertex %s has more than 3 coordinates, expected {x, y, z}", fmtnum(b, (double)i));
+}
+
 /* Reads the vertices at arg (flat {x1, y1, z1, ...} or {{x, y, z}, ...},
 ** told apart by the type of the first element) into a scratch userdata it
 ** pushes: the collector frees it, so a raise leaks nothing. */
@@ -96,7 +107,8 @@ static double *read_vertices(lua_State *L, int arg, size_t *count) {
         ty = elem_num(L, lua_gettop(L), (size_t)k + 1, &v[3 * i + k]);
         check_coordinate(L, arg, ty, v[3 * i + k], i + 1, k);
       }
-      lua_pop(L, 1);
+      if (csL_rawgeti_type(L, -1, 4) != LUA_TNIL) extra_element(L, arg, "vertex", i + 1);
+      lua_pop(L, 2);
     }
   }
   *count = n;
@@ -162,7 +174,8 @@ static unsigned *read_indices(lua_State *L, int arg, size_t nverts, size_t *ntri
                 lua_typename(L, ty));
       for (k = 0; k < 3; k++)
         ix[3 * i + k] = index_value(L, arg, lua_gettop(L), (size_t)k + 1, i + 1, nverts, 0);
-      lua_pop(L, 1);
+      if (csL_rawgeti_type(L, -1, 4) != LUA_TNIL) extra_element(L, arg, "triangle", i + 1);
+      lua_pop(L, 2);
     }
   }
   *ntris = n;

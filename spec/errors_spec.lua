@@ -1085,3 +1085,21 @@ describe("strings holding a NUL byte", function()
     assert.are.equal(4, b.layers)
   end)
 end)
+
+-- A nested vertex or triangle with a 4th element lost it without a word: a
+-- quad {1, 2, 3, 4} made one triangle (found by an independent tester)
+describe("nested vertices and triangles with more than 3 elements", function()
+  it("are refused, naming the fix", function()
+    local quad = { { 0, 0, 0 }, { 1, 0, 0 }, { 1, 0, 1 }, { 0, 0, 1 } }
+    fails_with(function() cs.newMesh(quad, { { 1, 2, 3, 4 } }) end,
+      "bad argument #2 to 'newMesh' (triangle 1 has more than 3 indices (a quad {a, b, c, d} is two "
+      .. "triangles, {a, b, c} and {a, c, d}))")
+    fails_with(function() cs.newMesh({ { 0, 0, 0 }, { 1, 0, 0, 1 }, { 1, 0, 1 } }, { { 1, 2, 3 } }) end,
+      "bad argument #1 to 'newMesh' (vertex 2 has more than 3 coordinates, expected {x, y, z})")
+    local m = cs.newMesh(quad, { { 1, 2, 3 }, { 1, 3, 4 } })
+    assert.are.equal(2, m:triangleCount())
+    fails_with(function() m:setVertices { { 0, 0, 0 }, { 1, 0, 0 }, { 1, 0, 1 }, { 0, 0, 1, 0 } } end,
+      "vertex 4 has more than 3 coordinates")
+    assert.are.same({ 0, 0, 1 }, { m:getVertex(4) })
+  end)
+end)

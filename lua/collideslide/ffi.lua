@@ -790,12 +790,14 @@ local VERTICES = { empty = "empty mesh (no vertices)", named = ": the table has 
   first = "vertex 1 must be a number (flat array) or a table {x, y, z}, got ", array = "vertex array",
   not3 = "flat vertex array has %s numbers, not a multiple of 3", max = 0xfffffffe,
   too_many = "too many vertices",
-  item = "vertex %s must be a table {x, y, z}, got %s", value = coordinate, ct = "double[?]" }
+  item = "vertex %s must be a table {x, y, z}, got %s", value = coordinate, ct = "double[?]",
+  extra = "vertex %s has more than 3 coordinates, expected {x, y, z}" }
 local INDICES = { empty = "empty mesh (no triangles)",
   first = "triangle 1: index must be an integer (flat array) or a table {a, b, c}, got ",
   array = "index array", not3 = "index count %s is not a multiple of 3", max = 0x3fffffff,
   too_many = "too many triangles", item = "triangle %s must be a table {a, b, c}, got %s",
-  value = index_value, ct = "unsigned[?]" }
+  value = index_value, ct = "unsigned[?]",
+  extra = "triangle %s has more than 3 indices (a quad {a, b, c, d} is two triangles, {a, b, c} and {a, c, d})" }
 
 -- The table t at arg, flat {a1, b1, c1, ...} or {{a, b, c}, ...} (told apart
 -- by the first element), read by K (VERTICES or INDICES) into a K.ct of 3 n
@@ -827,6 +829,7 @@ local function read_triples(K, t, arg, none, extra)
       if p == nil then hole_fail(arg, t, len, K.array) end
       if ltype(p) ~= "table" then argerror(arg, format(K.item, fmtnum(i + 1), ltype(p))) end
       for k = 1, 3 do out[3 * i + k - 1] = value(arg, rawget(p, k), i + 1, k, extra) end
+      if rawget(p, 4) ~= nil then argerror(arg, format(K.extra, fmtnum(i + 1))) end
     end
   end
   return out, n
