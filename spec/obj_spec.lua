@@ -96,14 +96,24 @@ describe("OBJ", function()
         assert.are.same({ 1, 2, 3 }, i)
       end)
 
-      it("reads \\r\\n line endings as \\n ones", function()
+      it("reads \\r\\n and \\r line endings as \\n ones", function()
         local t = { "# crlf", "v 0 0 0", "v 1 0 0", "v 1 0 1", "v 0 0 1", "f 1 2 3",
           "f 1/1 3/3 4/4", "f 1 2 3 4", "" }
         local v1, i1 = cs.parseOBJ(lines(t, "\r\n"))
         local v2, i2 = cs.parseOBJ(lines(t, "\n"))
+        local v3, i3 = cs.parseOBJ(lines(t, "\r"))         -- (old Mac files: 1 vertex, no face)
         assert.are.same(v2, v1)
         assert.are.same(i2, i1)
+        assert.are.same(v2, v3)
+        assert.are.same(i2, i3)
         assert.are.same({ 1, 2, 3, 1, 3, 4, 1, 2, 3, 1, 3, 4 }, i1)
+        assert.matches("^x%.obj:3: face index 9", errorOf(cs.parseOBJ, "v 0 0 0\rv 1 0 0\rf 1 2 9\r", "x.obj"))
+      end)
+
+      it("ends a face line at a '#', as a vertex line", function()
+        local v, i = cs.parseOBJ(lines { "v 0 0 0", "v 1 0 0", "v 1 0 1 # c", "f 1 2 3 # a face", "f 1 2 3 #4" })
+        assert.are.same({ 0, 0, 0, 1, 0, 0, 1, 0, 1 }, v)
+        assert.are.same({ 1, 2, 3, 1, 2, 3 }, i)
       end)
 
       it("reads a last line without a newline, a byte order mark and an empty text", function()
@@ -147,6 +157,9 @@ describe("OBJ", function()
           return m == "metal" and 1.5 or 0
         end })
         assert.matches("^crate%.obj:11: options%.tags gave 1%.5 for material metal", err)
+        -- and one past 32 bits (newMesh's range), which newMesh refused without a line
+        err = errorOf(cs.parseOBJ, TEXT, "crate.obj", { tags = function(m) return m == "metal" and 2 ^ 31 or 0 end })
+        assert.matches("^crate%.obj:11: options%.tags gave 2147483648 for material metal.*32%-bit integer", err)
       end)
     end)
 

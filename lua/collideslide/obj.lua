@@ -3,8 +3,8 @@
 -- forms ("v x y z", "f a b c") take a fast path; every other line (polygons,
 -- i/t/n forms, negative indices, groups, materials, errors) takes the general one.
 
-local find, match, gmatch, byte, sub = string.find, string.match, string.gmatch,
-  string.byte, string.sub
+local find, match, gmatch, byte, sub, gsub = string.find, string.match, string.gmatch,
+  string.byte, string.sub, string.gsub
 local tonumber, type, floor, tostring, rawget = tonumber, type, math.floor, tostring, rawget
 local check = require "collideslide.check"
 
@@ -78,10 +78,12 @@ local function parse(text, chunkname, resolve)
 
   local function currentTag()
     local t = resolve(material, group, object)
-    if type(t) ~= "number" or t ~= floor(t) or t - t ~= 0 then
+    -- (a 32-bit one, as newMesh takes tags: 2^31 passed here and failed
+    -- there without a line; found by an independent tester)
+    if type(t) ~= "number" or t ~= floor(t) or t - t ~= 0 or t < -2147483648 or t > 2147483647 then
       fail("options.tags gave " .. (type(t) == "number" and check.num2str(t) or tostring(t)) .. " for material "
         .. tostring(material) .. ", group " .. tostring(group)
-        .. " (an integer expected)")
+        .. " (a 32-bit integer expected)")
     end
     tagDirty = false
     return t
@@ -119,7 +121,10 @@ local function parse(text, chunkname, resolve)
     elseif kw == "f" or kw == "fo" then
       local first, prev, n = nil, nil, 0
       local toks = {}
-      for tok in gmatch(rest, "%S+") do n = n + 1; toks[n] = tok end
+      for tok in gmatch(rest, "%S+") do          -- (a "#" ends the line, as after a vertex)
+        if byte(tok) == 35 then break end
+        n = n + 1; toks[n] = tok
+      end
       if n < 3 then fail("face with " .. n .. " vertices (needs at least 3)") end
       first, prev = faceIndex(toks[1]), faceIndex(toks[2])
       for k = 3, n do                                 -- the fan: 1, k-1, k
@@ -138,6 +143,9 @@ local function parse(text, chunkname, resolve)
     end                                               -- vt, vn, s, mtllib, l, ...: ignored
   end
 
+  -- old Mac files end their lines with "\r" alone: read as 1 vertex and no
+  -- face before (found by an independent tester)
+  if find(text, "\r[^\n]") then text = gsub(text, "\r\n?", "\n") end
   local pos, len = 1, #text
   if sub(text, 1, 3) == "\239\187\191" then pos = 4 end   -- UTF-8 byte order mark
   if len > 0 and byte(text, len) ~= 10 then text = text .. "\n"; len = len + 1 end
