@@ -1088,8 +1088,7 @@ static cs_Status check_end(cs_Error *e, const cs_Vec3 *p, double reach) {
 ** are (cs_mover.c): the batch's threads read it, and a filter's move took
 ** it away before the movers listed ahead of the filter had met it, on 2
 ** threads or more only (found by an independent tester). */
-cs_Status cs_world_check_batch_free(cs_Error *e, const cs_Mover *m) {
-  if (!m->in_batch && !(m->set && m->set->batching)) return CS_OK;
+cs_Status cs_world_batch_refusal(cs_Error *e, const cs_Mover *m) {
   return cs_fail(e, CS_EBUSY, 0, m->in_batch
                  ? "the mover is in a batch under way (collideAndSlideMany): move it after the call"
                  : "the mover is added to a world whose batch is under way (collideAndSlideMany): "
@@ -1115,7 +1114,8 @@ cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
   ** a slide only shortens them; a step adds twice its height; snapping and
   ** the ground probe reach down a little more. */
   reach = v3_len(*walk) + (gravity ? v3_len(*gravity) : 0) + v3_len(st->carry)
-        + 2 * m->step_height + cs_mover_snap_reach(m, *walk) + 4 * cs_mover_skin(m) + 1e-9;
+        + 2 * m->step_height + (m->snap_distance > 0 ? cs_mover_snap_reach(m, *walk) : 0.0)
+        + 4 * cs_mover_skin(m) + 1e-9;
   if (reach > CS_MAX_COORD || !(reach / fmin(fmin(m->radius.x, m->radius.y), m->radius.z) <= CS_MAX_COORD)) {
     double lw = v3_len(*walk), lg = gravity ? v3_len(*gravity) : 0;
     double settings = 2 * m->step_height + m->snap_distance + 4 * cs_mover_skin(m) + 1e-9;

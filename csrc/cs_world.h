@@ -114,8 +114,12 @@ typedef struct cs_MoveStart {
 } cs_MoveStart;
 
 /* CS_EBUSY (in e) when a batch under way moves or reads m: it is listed in
-** one, or added to a world running one (the public moves' first check). */
-cs_Status cs_world_check_batch_free(cs_Error *e, const cs_Mover *m);
+** one, or added to a world running one (the public moves' first check;
+** inline: every call makes it). */
+cs_Status cs_world_batch_refusal(cs_Error *e, const cs_Mover *m);
+CS_INLINE cs_Status cs_world_check_batch_free(cs_Error *e, const cs_Mover *m) {
+  return m->in_batch || (m->set && m->set->batching) ? cs_world_batch_refusal(e, m) : CS_OK;
+}
 /* The checks of a move's arguments: the walk and gravity finite, the reach
 ** in range; on success, how the call starts. */
 cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
