@@ -750,11 +750,25 @@ typedef struct Totals {
   long shown;
 } Totals;
 
+/* The snap's reach below (API.md, mover.snapDistance): snapDistance and,
+** with one, the walk's length across up times tan(slopeLimit), at most
+** tan 75 degrees. */
+static double snap_reach(const cs_Mover *m, cs_Vec3 walk) {
+  double snap = cs_mover_get(m, CS_SNAP_DISTANCE), a = cs_mover_get(m, CS_SLOPE_LIMIT), t, wu;
+  cs_Vec3 up, h;
+  if (!(snap > 0)) return 0;
+  cs_mover_get_up(m, &up);
+  wu = walk.x * up.x + walk.y * up.y + walk.z * up.z;
+  h.x = walk.x - wu * up.x; h.y = walk.y - wu * up.y; h.z = walk.z - wu * up.z;
+  t = tan((a < 75 ? a : 75) * (3.14159265358979323846 / 180));
+  return snap + t * vlen(h);
+}
+
 /* The gather's margin of cs_world_collide_and_slide (cs_world.c): how far
 ** any pass may move the centre. */
 static double gather_margin(const cs_Mover *m, cs_Vec3 walk, const cs_Vec3 *g) {
   return vlen(walk) + (g ? vlen(*g) : 0) + 2 * cs_mover_get(m, CS_STEP_HEIGHT)
-       + cs_mover_get(m, CS_SNAP_DISTANCE) + 4 * cs_mover_get(m, CS_SKIN) + 1e-9;
+       + snap_reach(m, walk) + 4 * cs_mover_get(m, CS_SKIN) + 1e-9;
 }
 
 static void report(Totals *tot, int kind, const char *what, long world, int mi, long long step,
