@@ -722,38 +722,44 @@ enum { CLEAR = 0, FREED = 1, STILL_STUCK = 2 };
 ** rider fell through a slab whose top was raised past its centre). The
 ** way out is to the front of one of them, as crosses_wrong_way's rules
 ** say (leaves_solid). A foot on an edge counts when the centre is behind the
-** edge's pseudo-normal (the sum of the normals of the solid's triangles
-** that meet there, Baerentzen and Aanaes 2005): a centre under the crease
-** of a box's top, raised past it by an edit, has its foot on the crease on
-** both top triangles, and counted neither, so it was pushed down into the
-** box (found by an independent tester). A triangle of the same body met at
-** the foot itself that faces the centre is between them too: the faces of
-** a closed box of no height lie on each other, and the bottom's, behind the
-** centre, held it in for good (the same tester). (Of another body it is
-** not: a crate standing on a floor, its bottom on the floor's top, still
-** bounds the mover inside it. Two such solids merged into one mesh are
-** taken for a sheet there.) Returns their count (at most MAX_INSIDE). */
+** edge's pseudo-normal (the sum of the normals of the body's solid
+** triangles that hold that edge, Baerentzen and Aanaes 2005): a centre under
+** the crease of a box's top, raised past it by an edit, has its foot on the
+** crease on both top triangles, and counted neither, so it was pushed down
+** into the box (found by an independent tester). Returns their count (at
+** most MAX_INSIDE). */
 #define MAX_INSIDE 8
 
-/* Is the centre behind the pseudo-normal of t's edge at foot: t's normal and
-** those of the other solid triangles of its body whose nearest point to the
-** centre is that point, on an edge of theirs? */
-static int behind_edge(const Slide *s, const cs_TriES *t, cs_Vec3 foot) {
-  cs_Vec3 pn = t->n;
-  double tol = INSIDE_EPS * (1 + v3_len(foot));
+/* Are a and b the same point (the same doubles)? */
+CS_INLINE int same_point(cs_Vec3 a, cs_Vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+/* Is the centre behind the pseudo-normal of t's edge k (feature 1..3: ab,
+** bc, ca) at foot: t's normal and those of the body's other solid triangles
+** that hold both its ends (the same doubles: one body, one map)? The test
+** holds only where that edge is the body's nearest feature: a centre below
+** a box 1e-9 tall, near its side, had its foot on the side's edge, and the
+** bottom face, nearer, said it is outside (found by an independent tester:
+** the push went out the side, twice as far). */
+static int behind_edge(const Slide *s, const cs_TriES *t, int k, cs_Vec3 foot) {
+  cs_Vec3 v[3], p, q, pn = t->n;
+  double d2 = v3_len2(v3_sub(s->pos, foot));
   size_t j;
-  int k = 0;
+  int n = 0;
+  v[0] = t->a; v[1] = t->b; v[2] = t->c;
+  p = v[k - 1];
+  q = v[k % 3];
   for (j = 0; j < s->ntris; j++) {
     const cs_TriES *o = &s->tris[j];
-    int f;
+    int hp, hq;
     if (o == t || !o->solid || o->body != t->body || o->response == CS_RESPONSE_CROSS) continue;
-    if (v3_len2(v3_sub(cs_closest_on_triangle(s->pos, o->a, o->b, o->c, &f), foot)) > tol * tol ||
-        f < 1 || f > 3)
-      continue;
-    pn = v3_add(pn, o->n);
-    k++;
+    hp = same_point(o->a, p) || same_point(o->b, p) || same_point(o->c, p);
+    hq = same_point(o->a, q) || same_point(o->b, q) || same_point(o->c, q);
+    if (hp && hq) { pn = v3_add(pn, o->n); n++; }
+    else if (v3_len2(v3_sub(s->pos, cs_closest_on_triangle(s->pos, o->a, o->b, o->c, NULL))) <
+             d2 * (1 - INSIDE_EPS))
+      return 0;                           /* a nearer feature decides */
   }
-  return k > 0 && v3_dot(v3_sub(s->pos, foot), pn) < 0;
+  return n > 0 && v3_dot(v3_sub(s->pos, foot), pn) < 0;
 }
 
 static int inside_faces(const Slide *s, const cs_TriES **out) {
@@ -766,12 +772,12 @@ static int inside_faces(const Slide *s, const cs_TriES **out) {
     int feature, between = 0;
     if (!t->solid || !(pd < 0) || !overlaps(t, s->pos, &away)) continue;
     foot = cs_closest_on_triangle(s->pos, t->a, t->b, t->c, &feature);
-    if (feature > 3 || (feature != 0 && !behind_edge(s, t, foot))) continue;
+    if (feature > 3 || (feature != 0 && !behind_edge(s, t, feature, foot))) continue;
     for (j = 0; j < s->ntris && !between; j++) {
       const cs_TriES *o = &s->tris[j];
       between = j != i && o->response != CS_RESPONSE_CROSS &&
-                cs_ray_triangle(s->pos, v3_sub(foot, s->pos), o->a, o->b, o->c, 1.0 + INSIDE_EPS, &at) &&
-                (at < 1.0 - INSIDE_EPS || (o->body == t->body && v3_dot(o->n, s->pos) + o->d > 0));
+                cs_ray_triangle(s->pos, v3_sub(foot, s->pos), o->a, o->b, o->c, 1.0, &at) &&
+                at < 1.0 - INSIDE_EPS;
     }
     if (!between) out[n++] = t;
   }

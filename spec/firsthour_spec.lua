@@ -46,9 +46,11 @@ describe("the builder checks its arguments at the call", function()
     assert.matches("bad argument #5 to 'box' %(maxy is less than miny",
       errorOf(function() cs.box(0, 0, 0, 1, -1, 1) end))
     unchanged()
-    -- a flat box (min = max on an axis) is allowed
-    b:box(0, 0, 0, 1, 0, 1)
-    assert.equal(24, b.nt)
+    -- a flat box (min = max on an axis) is refused: its two faces on each
+    -- other bound no solid, and a mover that sank into it stayed stuck
+    assert.matches("bad argument #5 to 'box' %(maxy equals miny %(0%): a closed box needs a thickness",
+      errorOf(function() b:box(0, 0, 0, 1, 0, 1) end))
+    unchanged()
   end)
 
   it("a quad given three corners", function()

@@ -67,7 +67,10 @@ local function build(core)
     return tag
   end
 
-  -- min <= max on each axis of a box given from argument arg on.
+  -- min < max on each axis of a box given from argument arg on. A box of no
+  -- thickness is a closed mesh of two faces on each other, which bounds no
+  -- solid: a mover that sank into one stayed stuck in it (found by an
+  -- independent tester), so it is refused.
   local function checkBox(arg, fname, minx, miny, minz, maxx, maxy, maxz)
     local v = { minx, miny, minz, maxx, maxy, maxz }
     for i = 1, 6 do check.coord(v[i], arg + i - 1, fname, BOX[i], 2) end
@@ -76,6 +79,10 @@ local function build(core)
       if hi[i] < lo[i] then
         check.argerror(arg + 2 + i, fname, format("%s is less than %s (%s < %s): min corner first, then max",
           BOX[3 + i], BOX[i], check.num2str(hi[i]), check.num2str(lo[i])), 2)
+      end
+      if hi[i] == lo[i] then
+        check.argerror(arg + 2 + i, fname, format("%s equals %s (%s): a closed box needs a thickness "
+          .. "(a floor: a box below its top, or a quad)", BOX[3 + i], BOX[i], check.num2str(hi[i])), 2)
       end
     end
   end
