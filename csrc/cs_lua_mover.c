@@ -43,6 +43,14 @@ static const char *same_but_case(const char *k, const char *const *list) {
   return NULL;
 }
 
+/* newMover's keys in the order it checks their values (alphabetical, as the
+** FFI binding's: in next()'s order the first bad one reported changed from
+** run to run on Lua 5.4; found by an independent tester). */
+static const char *const settings_sorted[] = {
+  "blockSteepSlopes", "collidesWith", "filter", "layers", "maxIterations", "orientation",
+  "position", "radius", "skin", "slopeLimit", "snapDistance", "stepHeight", "up", NULL
+};
+
 /* newMover's shape keys, which are no fields: each is set by its setter. */
 static const char *const shape_keys[] = {"radius", "position", "up", "orientation", NULL};
 static const char *const shape_setters[] = {"setRadius(rx, ry, rz)", "setPosition(x, y, z)",
@@ -169,10 +177,13 @@ int cs_newMover(lua_State *L) {
     break;
   }
   }
-  lua_pushnil(L);
-  while (lua_next(L, 1) != 0) {
-    const char *k = lua_tostring(L, -2);
-    int vi = lua_gettop(L);
+  for (f = 0; settings_sorted[f] != NULL; f++) {
+    const char *k = settings_sorted[f];
+    int vi;
+    lua_pushstring(L, k);
+    lua_rawget(L, 1);
+    vi = lua_gettop(L);
+    if (lua_isnil(L, vi)) { lua_pop(L, 1); continue; }
     if (strcmp(k, "radius") == 0) {
       hr = 1;
       if (lua_type(L, vi) == LUA_TNUMBER) {
@@ -195,9 +206,9 @@ int cs_newMover(lua_State *L) {
       table_nums(L, 1, vi, "orientation", QXYZW, 4, q);
       hq = 1;
     } else {                                  /* a field (least_unknown found no other) */
-      f = mover_field(k);
-      vals[f] = check_field(L, f, vi, 1, NULL);
-      have[f] = lua_isnil(L, vi) ? 2 : 1;     /* 2: nil (skin: auto) */
+      int fi = mover_field(k);
+      vals[fi] = check_field(L, fi, vi, 1, NULL);
+      have[fi] = 1;
     }
     lua_pop(L, 1);
   }

@@ -416,11 +416,6 @@ static int world_collideAndSlideMany(lua_State *L) {
   check_array_tail(L, 3, 3, len, "moves");
   check_not_moving(L, w, "collideAndSlideMany");
   crowd_arrays(L, w, n, &a);
-  stride = len == 6 * n ? 6 : len == 3 * n ? 3 : 0;
-  if (stride == 0)
-    argfail(L, 3, "moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
-            "(walk only) for %s mover%s", fmtnum(b1, (double)len), fmtnum(b2, 6.0 * (double)n),
-            fmtnum(b3, 3.0 * (double)n), fmtnum(b4, (double)n), n == 1 ? "" : "s");
   luaL_checkstack(L, STACK_EXTRA + 8, "collideAndSlideMany");
   for (i = 0; i < n; i++) {
     MoverUD *m;
@@ -434,6 +429,13 @@ static int world_collideAndSlideMany(lua_State *L) {
     nf += (size_t)m->filtered;
     lua_pop(L, 1);
   }
+  /* after the movers' holes, which # may count or not (a hole before the
+  ** count had every Lua blame the moves for its mover count) */
+  stride = len == 6 * n ? 6 : len == 3 * n ? 3 : 0;
+  if (stride == 0)
+    argfail(L, 3, "moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
+            "(walk only) for %s mover%s", fmtnum(b1, (double)len), fmtnum(b2, 6.0 * (double)n),
+            fmtnum(b3, 3.0 * (double)n), fmtnum(b4, (double)n), n == 1 ? "" : "s");
   for (k = 0; k < len; k += (size_t)stride) {   /* a mover's numbers at once */
     int j, top = lua_gettop(L);
     for (j = 0; j < stride; j++)

@@ -267,4 +267,55 @@ describe("Character edges", function()
       assert.are.same({ a.mover:getPosition() }, { a.position[1], a.position[2], a.position[3] })
     end)
   end)
+
+  -- Found by an independent tester's fuzz: push used a bad up written into
+  -- the character (NaN in fallVelocity for good, or an error inside this
+  -- file), getPosition and setPosition indexed a bad position, and keys
+  -- holding a NUL byte were copied into messages that Lua then cut there
+  describe("with state the script broke", function()
+    it("push refuses a bad up in its own words and changes nothing", function()
+      local world = scene()
+      local ch = cs.newCharacter { position = { 0, 1, 0 } }
+      ch:update(world, DT)
+      for _, up in ipairs { { 0, 0, 0 }, { 0, 1e-300, 0 }, "x", { 1, "a", 0 } } do
+        ch.up = up
+        local before = snapshot(ch)
+        assert.matches("character:push: up", errorOf(function() ch:push(1, 2, 3) end))
+        assert.are.same(before, snapshot(ch))
+      end
+      ch.up = { 0, 1, 0 }
+      ch:push(1, 2, 3)
+      ch:update(world, DT)
+      assert.is_true(finite(ch.fallVelocity[2]) and finite(ch.velocity[1]))
+    end)
+
+    it("getPosition gives the mover's centre and setPosition mends a bad position", function()
+      local world = scene()
+      local ch = cs.newCharacter { position = { 0, 1, 0 } }
+      ch:update(world, DT)
+      local x, y, z = ch.mover:getPosition()
+      for _, p in ipairs { "x", { 1, 2 }, { 0 / 0, 1, 0 }, { 1e300, 0, 0 } } do
+        ch.position = p
+        assert.are.same({ x, y, z }, { ch:getPosition() })
+        ch:setPosition(0, 2, 0)
+        assert.are.same({ 0, 2, 0 }, { ch.position[1], ch.position[2], ch.position[3] })
+      end
+      ch.position = nil
+      assert.are.same({ x, y, z }, { ch:getPosition() })
+      ch:setPosition(0, 2, 0)
+      ch:update(world, DT)
+      assert.are.equal(0, ch.position[1])
+    end)
+
+    it("names a key holding a NUL byte by its kind", function()
+      local world = scene()
+      assert.matches("unknown field %(a NUL%-holding string key%)",
+        errorOf(cs.newCharacter, { ["skin\0junk"] = 1 }))
+      local ch = cs.newCharacter()
+      assert.matches("unknown field %(a NUL%-holding string key%)",
+        errorOf(function() ch["walkSpeed\0"] = 1 end))
+      assert.matches("unknown input key %(a NUL%-holding string key%)",
+        errorOf(function() ch:update(world, DT, { ["x\0"] = 1 }) end))
+    end)
+  end)
 end)

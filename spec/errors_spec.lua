@@ -1103,3 +1103,28 @@ describe("nested vertices and triangles with more than 3 elements", function()
     assert.are.same({ 0, 0, 1 }, { m:getVertex(4) })
   end)
 end)
+
+-- Found by an independent tester's differential fuzz of the two bindings:
+-- newMover reported the first bad setting in next()'s order (it changed
+-- from run to run on 5.4), and collideAndSlideMany blamed the moves' count
+-- before a hole in movers that # counted or not
+describe("the order of checks", function()
+  it("newMover reports the first bad setting in alphabetical order", function()
+    local f = function() end
+    for _ = 1, 5 do
+      fails_with(function() cs.newMover { stepHeight = f, skin = f } end, "(skin must be a number")
+      fails_with(function() cs.newMover { up = true, orientation = 1 } end, "(orientation must be a table")
+      fails_with(function() cs.newMover { skin = -1, slopeLimit = 100, maxIterations = 0 } end,
+        "(maxIterations must be in 1..1000, got 0)")
+    end
+  end)
+
+  it("collideAndSlideMany names a hole in movers before the moves' count", function()
+    local w = cs.newWorld()
+    local a, b = cs.newMover(), cs.newMover()
+    for _, list in ipairs { { a, nil, b }, { a, nil, b, nil } } do
+      fails_with(function() w:collideAndSlideMany(list, { 0, 0, 0, 0, 0, 0 }) end,
+        "bad argument #1 to 'collideAndSlideMany' (movers has a hole at 2 (element 3 is set))")
+    end
+  end)
+end)

@@ -276,8 +276,10 @@ end
 
 -- }======================================================================
 
--- The message for an unknown field name k.
+-- The message for an unknown field name k (a key holding a NUL byte named
+-- by its kind, as the core's messages name it: the byte cut them).
 function unknownField(k)
+  if check.keyKind(k) == "NUL-holding string" then return "unknown field (a NUL-holding string key)" end
   local hint = check.suggest(k, SETTING_NAMES)
   return "unknown field '" .. tostring(k) .. "'" .. (hint and
     (" (did you mean '" .. hint .. "'?)") or (" (settings: " .. table.concat(SETTING_NAMES, ", ")
@@ -506,6 +508,12 @@ local function checkSelf(self, fname, usage)
 end
 
 --- character:setPosition(x, y, z): teleports (velocities are kept).
+-- Is p a position: a table of three finite numbers within the core's range?
+local function isPosition(p)
+  return check.tname(p) == "table" and isFinite(p[1]) and isFinite(p[2]) and isFinite(p[3])
+    and inRange(p[1]) and inRange(p[2]) and inRange(p[3])
+end
+
 function Character:setPosition(x, y, z)
   checkSelf(self, "setPosition", "(x, y, z)")
   local v = { x, y, z }
@@ -519,7 +527,11 @@ function Character:setPosition(x, y, z)
         XYZ[i], XYZ[i], describe(v[i])))
     end
   end
-  local p = self.position
+  local p = rawget(self, "position")
+  if check.tname(p) ~= "table" then            -- (the script wrote something else there)
+    p = { 0, 0, 0 }
+    rawset(self, "position", p)
+  end
   p[1], p[2], p[3] = x, y, z
 end
 
@@ -529,10 +541,15 @@ end
 -- once, and `position` shows that after the next update.
 function Character:getPosition()
   checkSelf(self, "getPosition", "()")
-  local p, q = self.position, self._placed
-  if p[1] == q[1] and p[2] == q[2] and p[3] == q[3] then
+  local p, q = rawget(self, "position"), self._placed
+  local good = isPosition(p)                    -- (a bad one: the next update says so)
+  if not good or (p[1] == q[1] and p[2] == q[2] and p[3] == q[3]) then
     local ok, x, y, z = pcall(self.mover.getPosition, self.mover)
     if ok then return x, y, z end              -- (a closed mover: the table's)
+  end
+  if not good then
+    error("character:getPosition: position must be a table {x, y, z} of finite numbers, got "
+      .. check.tname(p), 2)
   end
   return p[1], p[2], p[3]
 end
@@ -546,6 +563,15 @@ function Character:push(vx, vy, vz)
   local v = { vx, vy, vz }
   local names = { "vx", "vy", "vz" }
   for i = 1, 3 do rangedNum(v[i], i + 1, "push", names[i]) end
+  -- what it uses of the settings and state, checked as update checks them:
+  -- a bad up wrote NaN into fallVelocity for good (found by an independent
+  -- tester)
+  local err = CHECKS.up(self.up, "up")
+  if not err and (rawget(self, "fallVelocity") ~= self._f or rawget(self, "velocity") ~= self._v) then
+    err = "velocity and fallVelocity are state, not settings: to push the character, "
+      .. "call character:push(vx, vy, vz)"
+  end
+  if err then error("character:push: " .. err, 2) end
   local ux, uy, uz = unitUp(self.up)
   local d = vx * ux + vy * uy + vz * uz
   local f = self.fallVelocity
@@ -682,6 +708,9 @@ local NUMERIC_INPUTS = { "x", "z", "yaw" }
 -- The input table's error text, or nil when it is good.
 local function checkInput(input)
   local k = check.leastUnknown(input, INPUT_KEYS)
+  if k ~= nil and check.keyKind(k) == "NUL-holding string" then
+    return "unknown input key (a NUL-holding string key) (keys: x, z, jump, run, yaw)"
+  end
   if k ~= nil then
     local hint = check.suggest(k, { "x", "z", "jump", "run", "yaw" })
     return "unknown input key '" .. tostring(k) .. "' (" .. (hint and ("did you mean '"

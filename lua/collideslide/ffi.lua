@@ -1433,8 +1433,9 @@ local SHAPE_NAMES = {}                      -- the shape keys' alone
 for _, sh in ipairs(SHAPE) do
   SHAPE[sh[1]], NAMES[#NAMES + 1], SHAPE_NAMES[#SHAPE_NAMES + 1] = sh, sh[1], sh[1]
 end
-local SETTINGS = {}                         -- the keys newMover takes
-for _, name in ipairs(NAMES) do SETTINGS[name] = true end
+local SETTINGS, SETTINGS_SORTED = {}, {}    -- the keys newMover takes (and in order)
+for _, name in ipairs(NAMES) do SETTINGS[name] = true; SETTINGS_SORTED[#SETTINGS_SORTED + 1] = name end
+table.sort(SETTINGS_SORTED)
 
 -- For an unknown field k: " (did you mean 'stepHeight'?)" when it differs from
 -- a name of NAMES only in case, else "" (the C module's words).
@@ -1463,9 +1464,11 @@ local function newMover(t)
   end
   if bad ~= nil then argerror(1, format("unknown Mover field '%s'%s", bad, field_hint(bad))) end
   local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
-  for k, v in next, t do
+  for _, k in ipairs(SETTINGS_SORTED) do   -- (alphabetical: the first bad one, as the C module)
+    local v = rawget(t, k)
     local names = SHAPE[k] and SHAPE[k][2]
-    if names then
+    if v == nil then                    -- not given
+    elseif names then
       if k == "radius" and type(v) == "number" then
         if v - v ~= 0 then argerror(1, "radius is " .. fmtnum(v)) end
         v = { v, v, v }
@@ -2016,12 +2019,6 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
     self._blist, self._bmoved = ffi.new("cs_Mover *[?]", cap), ffi.new("unsigned char[?]", cap)
     self._bcap = cap
   end
-  local stride = len == 6 * n and 6 or len == 3 * n and 3 or nil
-  if not stride then
-    argerror(3, format("moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
-      .. "(walk only) for %s mover%s", fmtnum(len), fmtnum(6 * n), fmtnum(3 * n), fmtnum(n),
-      n == 1 and "" or "s"))
-  end
   local list, mv, moved, filtered = self._blist, self._bmoves, self._bmoved, false
   for i = 1, n do
     local m = rawget(movers, i)
@@ -2032,6 +2029,12 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
     end
     list[i - 1] = m._p
     if m._filter then filtered = true end
+  end
+  local stride = len == 6 * n and 6 or len == 3 * n and 3 or nil   -- (after the movers' holes)
+  if not stride then
+    argerror(3, format("moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
+      .. "(walk only) for %s mover%s", fmtnum(len), fmtnum(6 * n), fmtnum(3 * n), fmtnum(n),
+      n == 1 and "" or "s"))
   end
   for k = 1, len do
     local x = rawget(moves, k)
