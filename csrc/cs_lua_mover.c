@@ -59,9 +59,18 @@ static const char *const shape_setters[] = {"setRadius(rx, ry, rz)", "setPositio
 /* For an unknown field k: the field whose name differs from k only in case
 ** (a typo such as stepheight), as "' (did you mean '...'?)" to follow k's
 ** closing quote in a message, else "'". The shape keys count too. */
+/* The character's own settings, which a plain mover does not take (a
+** newcomer's cs.newMover{walkSpeed = 4}: found by an independent tester). */
+static const char *const character_keys[] = {"walkSpeed", "runSpeed", "jumpSpeed", "airControl",
+                                             "gravity", "pushDrag", NULL};
+
 static const char *field_hint(const char *k, char *buf, size_t n) {
   const char *f = same_but_case(k, mover_fields);
   if (f == NULL) f = same_but_case(k, shape_keys);
+  if (f == NULL && (f = same_but_case(k, character_keys)) != NULL) {
+    snprintf(buf, n, "' (%s is a character's setting: cs.newCharacter takes it)", f);
+    return buf;
+  }
   if (f == NULL) return "'";
   snprintf(buf, n, "' (did you mean '%s'?)", f);
   return buf;
@@ -172,7 +181,7 @@ int cs_newMover(lua_State *L) {
   switch (least_unknown(L, 1, is_setting, &bad)) {    /* (whatever order next() takes) */
   case 2: argfail(L, 1, "unknown Mover field (a %s key)", bad); break;
   case 1: {
-    char hint[64];
+    char hint[96];
     argfail(L, 1, "unknown Mover field '%s%s", bad, field_hint(bad, hint, sizeof hint));
     break;
   }
@@ -290,7 +299,7 @@ static int mover___newindex(lua_State *L) {
   double d;
   MoverUD *m = check_mover(L, 1);
   if (f < 0) {
-    char hint[64];
+    char hint[96];
     if (k != NULL) fail_at(L, 2, "__newindex", "unknown Mover field '%s%s", k, newindex_hint(k, hint, sizeof hint));
     fail_at(L, 2, "__newindex", "unknown Mover field (a %s key)", key_kind(L, 2));
   }

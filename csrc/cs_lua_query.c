@@ -430,8 +430,12 @@ static int world_collideAndSlideMany(lua_State *L) {
     lua_pop(L, 1);
   }
   /* after the movers' holes, which # may count or not (a hole before the
-  ** count had every Lua blame the moves for its mover count) */
+  ** count had every Lua blame the moves for its mover count), and the
+  ** moves' own (looked for on this error's path only) */
   stride = len == 6 * n ? 6 : len == 3 * n ? 3 : 0;
+  for (k = 0; stride == 0 && k < len; k++)
+    if (csL_rawgeti_type(L, 3, (int)k + 1) == LUA_TNIL) hole_fail(L, 3, 3, len, "moves");
+    else lua_pop(L, 1);
   if (stride == 0)
     argfail(L, 3, "moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
             "(walk only) for %s mover%s", fmtnum(b1, (double)len), fmtnum(b2, 6.0 * (double)n),

@@ -284,6 +284,12 @@ describe("Character edges", function()
         assert.are.same(before, snapshot(ch))
       end
       ch.up = { 0, 1, 0 }
+      -- a number written into the state is refused too (push took it over, and
+      -- the next update let it through: the next tester)
+      local fy = ch.fallVelocity[2]
+      ch.fallVelocity[2] = 50
+      assert.matches("character:push: velocity and fallVelocity are state", errorOf(function() ch:push(0, 0, 0) end))
+      ch.fallVelocity[2] = fy
       ch:push(1, 2, 3)
       ch:update(world, DT)
       assert.is_true(finite(ch.fallVelocity[2]) and finite(ch.velocity[1]))
@@ -318,4 +324,25 @@ describe("Character edges", function()
         errorOf(function() ch:update(world, DT, { ["x\0"] = 1 }) end))
     end)
   end)
+
+  -- reads of names the character does not have were nil without a word, and
+  -- a mover's method looked for on the character "attempt to call a nil
+  -- value" (found by an independent tester reading the README as a newcomer)
+  describe("read by a name it does not have", function()
+    it("says so, and where the mover's methods are", function()
+      local ch = cs.newCharacter()
+      assert.matches(FILE .. "unknown field 'onground' %(did you mean 'onGround'%?%)$",
+        errorOf(function() return ch.onground end))
+      assert.matches(FILE .. "a character has no method 'isOnGround': its mover has %(character%.mover:"
+        .. "isOnGround%(%)%); the character keeps it in character%.onGround$",
+        errorOf(function() return ch:isOnGround() end))
+      assert.matches("its mover has %(character%.mover:wasStuck%(%)%)$", errorOf(function() return ch:wasStuck() end))
+      -- settings that default to nil read nil
+      assert.is_nil(ch.skin)
+      assert.is_nil(ch.filter)
+      assert.is_nil(ch.userdata)
+      assert.is_false(ch.onGround)
+    end)
+  end)
 end)
+

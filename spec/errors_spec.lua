@@ -1128,3 +1128,15 @@ describe("the order of checks", function()
     end
   end)
 end)
+
+-- A character's setting given to a plain mover named nothing of the fix (a
+-- newcomer's cs.newMover{walkSpeed = 4}: found by an independent tester)
+describe("a character's setting on a mover", function()
+  it("names cs.newCharacter", function()
+    fails_with(function() cs.newMover { walkSpeed = 4 } end,
+      "(unknown Mover field 'walkSpeed' (walkSpeed is a character's setting: cs.newCharacter takes it))")
+    local m = cs.newMover()
+    fails_with(function() m.gravity = 9.81 end,
+      "(unknown Mover field 'gravity' (gravity is a character's setting: cs.newCharacter takes it))")
+  end)
+end)

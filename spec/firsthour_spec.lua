@@ -773,3 +773,28 @@ describe("the loader's messages #cbinding", function()
     assert.matches("`make LUA=" .. other:gsub("%.", "%%.") .. "`", line)
   end)
 end)
+
+-- The README's core-API snippet prints what its comment shows (it said 1.998
+-- for z, which the walk along the frictionless wall makes 2.0: found by an
+-- independent tester reading the README as a newcomer)
+describe("the README's core-API snippet", function()
+  it("ends where its comment says", function()
+    local cs = require "collideslide"
+    local level = cs.newMesh({ -10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10,
+                                3, 0, -10, 3, 3, -10, 3, 3, 10, 3, 0, 10 },
+                             { 1, 2, 3, 1, 3, 4, 5, 7, 6, 5, 8, 7 })
+    local world = cs.newWorld()
+    world:add(level)
+    local player = cs.newMover { radius = { 0.4, 0.9, 0.4 }, position = { 0, 2, 0 } }
+    local vy, dt = 0, 1 / 60
+    for _ = 1, 120 do
+      vy = vy - 9.81 * dt
+      world:collideAndSlide(player, 2 * dt, 0, 1 * dt, 0, vy * dt, 0)
+      if player:isOnGround() then vy = 0 end
+    end
+    local x, y, z = player:getPosition()
+    assert.are.same({ "2.596", "0.904", "2.0" },
+      { ("%.3f"):format(x), ("%.3f"):format(y), ("%.1f"):format(z) })
+    assert.is_true(math.abs(z - 2) < 1e-9, "z = " .. z)
+  end)
+end)

@@ -56,12 +56,11 @@ vx, vy, vz) gives a body a velocity in m/s that characters standing on it ride.
 
 local sqrt, floor, abs, type, tostring = math.sqrt, math.floor, math.abs, type, tostring
 local cos, sin, exp = math.cos, math.sin, math.exp
-local format = string.format
+local format, byte = string.format, string.byte
 local check = require "collideslide.check"
 
-local Character = {}
-Character.__index = Character
-local unknownField                              -- defined with the checks below
+local Character = {}                            -- (its __index: with the checks below)
+local unknownField, stateError                  -- defined with the checks below
 Character.__name = "collideslide.Character"
 Character.__tostring = check.objectString
 
@@ -295,6 +294,34 @@ function Character.__newindex(self, k, v)
   rawset(self, k, v)
 end
 
+-- The mover's methods a script may look for on its character, and where the
+-- character keeps the same (state fields: read, not called).
+local MOVER_METHODS = { isOnGround = "character.onGround", getGroundState = "character.groundState",
+  wasStuck = false, getGroundBody = false, getGroundNormal = false, getGroundMover = false,
+  getGroundTag = false, sensorEventCount = "character.sensorEvents", getSensorEvent =
+  "character.sensorEvents", isInside = false, getRadius = "character.radius", getUp = "character.up" }
+-- The names a character has (its state besides its settings), for the hints.
+local READ_NAMES = { "fallVelocity", "groundState", "jumped", "mover", "onGround", "position",
+  "sensorEvents", "velocity" }
+for _, name in ipairs(SETTING_NAMES) do READ_NAMES[#READ_NAMES + 1] = name end
+
+-- Reading a name the character does not know is an error too: a misspelt
+-- read (ch.onground) was nil without a word, and ch:isOnGround() "attempt to
+-- call a nil value" (found by an independent tester). Settings that default
+-- to nil read nil.
+function Character.__index(self, k)
+  local v = Character[k]
+  if v ~= nil or CHECKS[k] ~= nil or type(k) ~= "string" or byte(k) == 95 then return v end
+  local m = MOVER_METHODS[k]
+  if m ~= nil then
+    error(format("a character has no method '%s': its mover has (character.mover:%s())%s", k, k,
+      m and ("; the character keeps it in " .. m) or ""), 2)
+  end
+  local hint = check.suggest(k, READ_NAMES)
+  error(format("unknown field '%s'%s", check.keyKind(k) == "string" and k or "(a NUL-holding string key)",
+    hint and (" (did you mean '" .. hint .. "'?)") or ""), 2)
+end
+
 -- newCharacter's body for a core's newMover; errors blame level 3, the caller
 -- of the function bind(core) returns.
 local function construct(newMover, settings)
@@ -353,6 +380,17 @@ end
 -- words the error rather than failing inside one of its own calls.
 local function isClosed(obj, getter) return not pcall(obj[getter], obj) end
 
+-- What is wrong with the state a script may have written into (velocity and
+-- fallVelocity: replaced, or their numbers changed), or nil.
+function stateError(self)
+  local v, f, held = rawget(self, "velocity"), rawget(self, "fallVelocity"), self._vf
+  if v ~= self._v or f ~= self._f or v[1] ~= held[1] or v[2] ~= held[2] or v[3] ~= held[3]
+    or f[1] ~= held[4] or f[2] ~= held[5] or f[3] ~= held[6] then
+    return "velocity and fallVelocity are state, not settings: to push the character, "
+      .. "call character:push(vx, vy, vz)"
+  end
+end
+
 function Character:_check()
   local err = checkAll(self)
   if err then return err end
@@ -360,12 +398,7 @@ function Character:_check()
     return "character.mover must be a collideslide.Mover, got " .. check.tname(self.mover)
   end
   if isClosed(self.mover, "getPosition") then return "its mover (character.mover) was closed" end
-  local v, f, held = rawget(self, "velocity"), rawget(self, "fallVelocity"), self._vf
-  if v ~= self._v or f ~= self._f or v[1] ~= held[1] or v[2] ~= held[2] or v[3] ~= held[3]
-    or f[1] ~= held[4] or f[2] ~= held[5] or f[3] ~= held[6] then
-    return "velocity and fallVelocity are state, not settings: to push the character, "
-      .. "call character:push(vx, vy, vz)"
-  end
+  return stateError(self)
 end
 
 -- Has the script moved or resized the character since its mover last heard
@@ -566,11 +599,9 @@ function Character:push(vx, vy, vz)
   -- what it uses of the settings and state, checked as update checks them:
   -- a bad up wrote NaN into fallVelocity for good (found by an independent
   -- tester)
-  local err = CHECKS.up(self.up, "up")
-  if not err and (rawget(self, "fallVelocity") ~= self._f or rawget(self, "velocity") ~= self._v) then
-    err = "velocity and fallVelocity are state, not settings: to push the character, "
-      .. "call character:push(vx, vy, vz)"
-  end
+  -- (their numbers too: push copied a write into fallVelocity into what
+  -- update compares it with, and the write went through: the next tester)
+  local err = CHECKS.up(self.up, "up") or stateError(self)
   if err then error("character:push: " .. err, 2) end
   local ux, uy, uz = unitUp(self.up)
   local d = vx * ux + vy * uy + vz * uz

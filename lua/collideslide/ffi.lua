@@ -1439,9 +1439,15 @@ table.sort(SETTINGS_SORTED)
 
 -- For an unknown field k: " (did you mean 'stepHeight'?)" when it differs from
 -- a name of NAMES only in case, else "" (the C module's words).
-local function field_hint(k)
-  local name = check.suggest(k, NAMES)
-  return name and format(" (did you mean '%s'?)", name) or ""
+local field_hint
+do                        -- (a block: the main chunk is at Lua's 200 locals)
+  local CHARACTER_KEYS = { "walkSpeed", "runSpeed", "jumpSpeed", "airControl", "gravity", "pushDrag" }
+  function field_hint(k)
+    local name = check.suggest(k, NAMES)
+    if name then return format(" (did you mean '%s'?)", name) end
+    name = check.suggest(k, CHARACTER_KEYS)    -- (the C module's character_keys)
+    return name and format(" (%s is a character's setting: cs.newCharacter takes it)", name) or ""
+  end
 end
 
 -- For a field k assigned: a shape key's setter, named from SHAPE (the C
@@ -2030,8 +2036,9 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
     list[i - 1] = m._p
     if m._filter then filtered = true end
   end
-  local stride = len == 6 * n and 6 or len == 3 * n and 3 or nil   -- (after the movers' holes)
-  if not stride then
+  local stride = len == 6 * n and 6 or len == 3 * n and 3 or nil   -- (after the movers' holes,
+  if not stride then                                                -- and the moves' own)
+    for k = 1, len do if rawget(moves, k) == nil then hole_fail(3, moves, len, "moves") end end
     argerror(3, format("moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
       .. "(walk only) for %s mover%s", fmtnum(len), fmtnum(6 * n), fmtnum(3 * n), fmtnum(n),
       n == 1 and "" or "s"))
