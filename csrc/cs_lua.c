@@ -302,12 +302,8 @@ int least_unknown(lua_State *L, int t, int (*known)(const char *k), const char *
   int r = 0;
   lua_pushnil(L);
   while (lua_next(L, t) != 0) {
-    if (lua_type(L, -2) != LUA_TSTRING) {
-      const char *ty = luaL_typename(L, -2);
-      if (r != 2 || strcmp(ty, *out) < 0) *out = ty;
-      r = 2;
-    } else if (name_at(L, -2) == NULL) {           /* known by no name */
-      const char *ty = "NUL-holding string";
+    if (name_at(L, -2) == NULL) {          /* no string, or one holding a NUL byte */
+      const char *ty = key_kind(L, -2);
       if (r != 2 || strcmp(ty, *out) < 0) *out = ty;
       r = 2;
     } else if (r != 2) {

@@ -56,14 +56,15 @@ static const char *const shape_keys[] = {"radius", "position", "up", "orientatio
 static const char *const shape_setters[] = {"setRadius(rx, ry, rz)", "setPosition(x, y, z)",
                                             "setUp(x, y, z)", "setOrientation(qx, qy, qz, qw)"};
 
-/* For an unknown field k: the field whose name differs from k only in case
-** (a typo such as stepheight), as "' (did you mean '...'?)" to follow k's
-** closing quote in a message, else "'". The shape keys count too. */
 /* The character's own settings, which a plain mover does not take (a
 ** newcomer's cs.newMover{walkSpeed = 4}: found by an independent tester). */
 static const char *const character_keys[] = {"walkSpeed", "runSpeed", "jumpSpeed", "airControl",
                                              "gravity", "pushDrag", NULL};
 
+/* For an unknown field k: the field whose name differs from k only in case
+** (a typo such as stepheight), as "' (did you mean '...'?)" to follow k's
+** closing quote in a message, else "'". The shape keys count too, and a
+** character's setting names cs.newCharacter. */
 static const char *field_hint(const char *k, char *buf, size_t n) {
   const char *f = same_but_case(k, mover_fields);
   if (f == NULL) f = same_but_case(k, shape_keys);

@@ -55,10 +55,9 @@ static cs_Status refuse_in_batch(cs_Mover *m) {
   return cs_fail(&m->err, CS_EBUSY, 0, "the mover is added to a world whose batch is under way "
                  "(collideAndSlideMany): set it after the call");
 }
-CS_INLINE int batch_locked(const cs_Mover *m) { return m->in_batch || (m->set && m->set->batching); }
 
 cs_Status cs_mover_set_skin_auto(cs_Mover *m) {
-  if (batch_locked(m)) return refuse_in_batch(m);
+  if (cs_mover_batch_locked(m)) return refuse_in_batch(m);
   m->skin = -1.0;
   return CS_OK;
 }
@@ -76,7 +75,7 @@ static void unclean(cs_Mover *m) {
 cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p) {
   cs_Status s = cs_check_vec(&m->err, 1, cs_names_xyz, p);
   if (s != CS_OK) return s;
-  if (batch_locked(m)) return refuse_in_batch(m);
+  if (cs_mover_batch_locked(m)) return refuse_in_batch(m);
   m->pos = *p;
   if (m->set) cs_moverset_moved(m->set, m);
   m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
@@ -90,7 +89,7 @@ void cs_mover_get_position(const cs_Mover *m, cs_Vec3 *out) { *out = m->pos; }
 cs_Status cs_mover_set_radius(cs_Mover *m, const cs_Vec3 *r) {
   cs_Status s = cs_check_radii(&m->err, 1, RXYZ, r);
   if (s != CS_OK) return s;
-  if (batch_locked(m)) return refuse_in_batch(m);
+  if (cs_mover_batch_locked(m)) return refuse_in_batch(m);
   m->radius = *r;
   unclean(m);
   if (m->set) cs_moverset_moved(m->set, m);
@@ -111,7 +110,7 @@ static void set_orientation(cs_Mover *m, const double q[4]) {
 cs_Status cs_mover_set_orientation(cs_Mover *m, const double q[4]) {
   cs_Status s = cs_check_quat(&m->err, 1, QXYZW, q);
   if (s != CS_OK) return s;
-  if (batch_locked(m)) return refuse_in_batch(m);
+  if (cs_mover_batch_locked(m)) return refuse_in_batch(m);
   set_orientation(m, q);
   return CS_OK;
 }
@@ -123,7 +122,7 @@ void cs_mover_get_orientation(const cs_Mover *m, double q[4]) {
 cs_Status cs_mover_set_up(cs_Mover *m, const cs_Vec3 *up) {
   cs_Status s = cs_check_dir(&m->err, 1, cs_names_xyz, up, "up vector");
   if (s != CS_OK) return s;
-  if (batch_locked(m)) return refuse_in_batch(m);
+  if (cs_mover_batch_locked(m)) return refuse_in_batch(m);
   m->up = v3_normalize(*up);
   return CS_OK;
 }
@@ -214,7 +213,7 @@ static cs_Status check_setting(cs_Error *e, cs_Setting s, double v) {
 cs_Status cs_mover_set(cs_Mover *m, cs_Setting s, double v) {
   cs_Status st = check_setting(&m->err, s, v);
   if (st != CS_OK) return st;
-  if (batch_locked(m)) return refuse_in_batch(m);
+  if (cs_mover_batch_locked(m)) return refuse_in_batch(m);
   switch (s) {
     case CS_MAX_ITERATIONS: m->max_iterations = (int)v; break;
     case CS_SKIN: m->skin = v; break;
@@ -246,7 +245,7 @@ double cs_mover_get(const cs_Mover *m, cs_Setting s) {
 }
 
 cs_Status cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud) {
-  if (batch_locked(m)) return refuse_in_batch(m);
+  if (cs_mover_batch_locked(m)) return refuse_in_batch(m);
   /* the clean end of a call with a filter left out what it crossed: a
   ** mover it let into a floor stayed there once the filter was gone, as
   ** the next call skipped the overlap search (found by an independent
@@ -258,7 +257,7 @@ cs_Status cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud) {
 }
 
 cs_Status cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud) {
-  if (batch_locked(m)) return refuse_in_batch(m);
+  if (cs_mover_batch_locked(m)) return refuse_in_batch(m);
   m->mover_filter = fn;
   m->mover_filter_ud = ud;
   return CS_OK;

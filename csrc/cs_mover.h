@@ -149,6 +149,12 @@ struct cs_Mover {
   size_t ninside, capinside;
 };
 
+/* Does a batch under way move or read m: is it listed in one, or added to a
+** world running one? (Its setters refuse then, cs_mover.c, and so do the
+** world's moves of it, cs_world_check_batch_free.) */
+CS_INLINE int cs_mover_batch_locked(const cs_Mover *m) {
+  return m->in_batch || (m->set && m->set->batching);
+}
 /* The skin in world units: the set value, or 1% of the smallest radius. */
 double cs_mover_skin(const cs_Mover *m);
 /* The snap (cs_slide.c, snap_to_ground) after a call's walk: how far below

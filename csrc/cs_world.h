@@ -118,7 +118,7 @@ typedef struct cs_MoveStart {
 ** inline: every call makes it). */
 cs_Status cs_world_batch_refusal(cs_Error *e, const cs_Mover *m);
 CS_INLINE cs_Status cs_world_check_batch_free(cs_Error *e, const cs_Mover *m) {
-  return m->in_batch || (m->set && m->set->batching) ? cs_world_batch_refusal(e, m) : CS_OK;
+  return cs_mover_batch_locked(m) ? cs_world_batch_refusal(e, m) : CS_OK;
 }
 /* The checks of a move's arguments: the walk and gravity finite, the reach
 ** in range; on success, how the call starts. */
