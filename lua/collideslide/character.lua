@@ -488,9 +488,7 @@ end
 
 -- Empties t (what a raised filter left in an undo list); returns it.
 local function clear(t)
-  if next(t) ~= nil then
-    for k in next, t do t[k] = nil end
-  end
+  for k in next, t do t[k] = nil end
   return t
 end
 
@@ -540,13 +538,13 @@ local function checkSelf(self, fname, usage)
   check.self(self, Character, fname, "collideslide.Character", "character:" .. fname .. usage, 2)
 end
 
---- character:setPosition(x, y, z): teleports (velocities are kept).
 -- Is p a position: a table of three finite numbers within the core's range?
 local function isPosition(p)
   return check.tname(p) == "table" and isFinite(p[1]) and isFinite(p[2]) and isFinite(p[3])
     and inRange(p[1]) and inRange(p[2]) and inRange(p[3])
 end
 
+--- character:setPosition(x, y, z): teleports (velocities are kept).
 function Character:setPosition(x, y, z)
   checkSelf(self, "setPosition", "(x, y, z)")
   local v = { x, y, z }
@@ -596,11 +594,10 @@ function Character:push(vx, vy, vz)
   local v = { vx, vy, vz }
   local names = { "vx", "vy", "vz" }
   for i = 1, 3 do rangedNum(v[i], i + 1, "push", names[i]) end
-  -- what it uses of the settings and state, checked as update checks them:
-  -- a bad up wrote NaN into fallVelocity for good (found by an independent
-  -- tester)
-  -- (their numbers too: push copied a write into fallVelocity into what
-  -- update compares it with, and the write went through: the next tester)
+  -- what it uses of the settings and state, checked as update checks them
+  -- (found by independent testers: a bad up wrote NaN into fallVelocity for
+  -- good, and a number written into fallVelocity was copied into what update
+  -- compares it with, so the write went through)
   local err = CHECKS.up(self.up, "up") or stateError(self)
   if err then error("character:push: " .. err, 2) end
   local ux, uy, uz = unitUp(self.up)
