@@ -242,6 +242,33 @@ describe("Movement", function()
       assert.is_true(H.near(x1 - x0, 100 * walk, 1e-9), ("%.17g of %g"):format(x1 - x0, 100 * walk))
     end)
 
+    -- Found by an independent tester: the step try judged its landing on a
+    -- ramp's face by the point met, which the round bottom puts r (1 - cos a)
+    -- above the feet, so a walk rising 0.24 up 35 degrees counted as 0.33,
+    -- over the step of 0.3; the half-walk try was then kept at half the walk,
+    -- slower than the plain slide (cos^2 35 = 0.67 of it).
+    it("climbs a frictionless ramp at the walk's speed while a call's rise is under the step, else as the slide", function()
+      local function climb(deg, walk, step)
+        local a = math.rad(deg)
+        local c, sn, L = math.cos(a), math.sin(a), 100
+        local w = cs.newWorld()
+        w:add(cs.newMesh({ -L * c, -L * sn, -L, -L * c, -L * sn, L, L * c, L * sn, L, L * c, L * sn, -L },
+                         { 1, 2, 3, 1, 3, 4 }))
+        local m = cs.newMover { radius = 0.5, position = { -sn * 0.5025, c * 0.5025, 0 } }
+        m.stepHeight = step
+        w:collideAndSlide(m, 0, 0, 0, 0, -1e-3, 0)
+        local x0 = m:getPosition()
+        local x1 = w:collideAndSlide(m, walk, 0, 0, 0, -1e-3, 0)
+        return (x1 - x0) / walk, c * c
+      end
+      local slide, cos2 = climb(35, 0.3428, 0)
+      assert.is_true(H.near(slide, cos2, 1e-3), ("plain slide %.6f, cos^2 %.6f"):format(slide, cos2))
+      local stepped = climb(35, 0.3428, 0.3)                 -- rises 0.24
+      assert.is_true(H.near(stepped, 1, 1e-6), ("stepHeight 0.3: %.9f of the walk"):format(stepped))
+      local over, cos2b = climb(44, 0.35, 0.3)               -- rises 0.338: the slide's
+      assert.is_true(H.near(over, cos2b, 1e-3), ("44 degrees: %.6f, cos^2 %.6f"):format(over, cos2b))
+    end)
+
     it("does not step from the air (no ground within the probe's two skins)", function()
       local w = H.world(H.floor { size = 40 }, H.box { min = { 1, 0, -5 }, max = { 6, 0.25, 5 } })
       local m = cs.newMover { radius = 0.5, position = { 0.45, 0.52, 0 } }   -- 2 cm up: 4 skins
