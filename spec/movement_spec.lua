@@ -718,6 +718,36 @@ describe("Movement", function()
         assert.is_false(m:wasStuck())
       end
     end)
+
+    -- a closed lift rising under a mover held by a closed ceiling: once the
+    -- lift's top passed the centre, the stuck mover's gravity pass (a move
+    -- away from the top face, from behind it) took it into the lift a step a
+    -- call, until it rode clear inside it (found by an independent tester)
+    it("stays where it is while stuck with its centre in a solid, under gravity or walking", function()
+      for _, added in ipairs { false, true } do
+        local w = cs.newWorld()
+        local lift = w:add(cs.newMesh(cs.box(-2, -1, -2, 2, 0, 2)))
+        w:add(cs.newMesh(cs.box(-4, 0.62, -4, 4, 1.2, 4)))
+        local m = cs.newMover { radius = 0.3, position = { 0, 0.31, 0 } }
+        if added then w:addMover(m) end
+        local held
+        for f = 1, 24 do
+          local h = math.min(f, 11) * 0.05
+          lift:setTransform(0, h, 0)
+          local _, y = w:collideAndSlide(m, f % 2 == 0 and 0.05 or 0, 0, 0, 0, -0.05, 0)
+          assert.is_true(m:wasStuck(), "frame " .. f)
+          if h > 0.35 then                       -- the centre is in the lift now
+            held = held or y
+            assert.are.equal(held, y)
+            assert.is_true(y + 0.3 > h, ("frame %d: y = %.17g, the lift's top %g"):format(f, y, h))
+          end
+        end
+        lift:setTransform(0, 0, 0)                 -- the lift back down: it lands on it
+        local _, y, _, ground = w:collideAndSlide(m, 0, 0, 0, 0, -0.05, 0)
+        assert.are.equal(0, w:overlap(m))
+        assert.is_true(ground and y >= 0.3 and y <= 0.31, "y = " .. y)
+      end
+    end)
   end)
 
   describe("filters", function()
