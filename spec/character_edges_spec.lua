@@ -344,5 +344,72 @@ describe("Character edges", function()
       assert.is_false(ch.onGround)
     end)
   end)
-end)
 
+  -- found by an independent tester (round nineteen)
+  describe("in a game's corners", function()
+    -- a V trough of two 60-degree faces 2 m over the floor: "steep", held
+    local function trough_world()
+      local world = scene()
+      local h = math.tan(math.rad(60))
+      local trough = world:add(cs.newMesh({ -1, 2 + h, -3, -1, 2 + h, 3, 0, 2, 3, 0, 2, -3,
+                                            1, 2 + h, 3, 1, 2 + h, -3 }, { 1, 2, 3, 1, 3, 4, 4, 3, 5, 4, 5, 6 }))
+      return world, trough
+    end
+
+    it("does not build up a fall while wedged off the ground, and falls from rest once let go", function()
+      local world, trough = trough_world()
+      local ch = cs.newCharacter { position = { 0, 3.3, 0 } }
+      for _ = 1, 180 do ch:update(world, DT) end               -- 3 s in the trough
+      assert.are.equal("steep", ch.groundState)
+      assert.is_true(ch.fallVelocity[2] > -9.81 * 2 * DT, "fall velocity " .. ch.fallVelocity[2])
+      local held = ch.position[2]
+      trough:setEnabled(false)                                 -- a trapdoor
+      local frames = 0
+      repeat ch:update(world, DT); frames = frames + 1 until ch.onGround or frames > 300
+      local drop, t = held - ch.position[2], frames * DT
+      local from_rest = math.sqrt(2 * drop / 9.81)
+      assert.is_true(drop > 2 and t >= from_rest - 2 * DT,
+        ("fell %.3f m in %.3f s, from rest %.3f s"):format(drop, t, from_rest))
+    end)
+
+    it("takes off from a push up as from a jump of its speed, at every frame rate", function()
+      local world = scene()
+      for _, hz in ipairs { 30, 60, 144 } do
+        local apex = {}
+        for k, how in ipairs { "jump", "pad" } do
+          local ch = cs.newCharacter { position = { 0, 0.905, 0 }, jumpSpeed = 8, gravity = 30 }
+          for _ = 1, 30 do ch:update(world, 1 / hz) end
+          local y0, top = ch.position[2], ch.position[2]
+          if how == "pad" then ch:push(0, 8, 0) end
+          for i = 1, 2 * hz do
+            ch:update(world, 1 / hz, { jump = how == "jump" and i == 1 })
+            top = math.max(top, ch.position[2])
+          end
+          apex[k] = top - y0
+        end
+        assert.are.equal(apex[1], apex[2])
+        assert.is_true(math.abs(apex[1] - 64 / 60) <= 8 / hz, hz .. " Hz: apex " .. apex[1])
+      end
+    end)
+
+    it("leaves the settings of the characters after a raising filter's as the loop does", function()
+      local results = {}
+      for _, form in ipairs { "batch", "loop" } do
+        local world = scene()
+        local A = cs.newCharacter { position = { -5, 0.905, 0 } }
+        local B = cs.newCharacter { position = { 0, 0.905, 0 }, filter = function() error("boom") end }
+        local C = cs.newCharacter { position = { 5, 0.905, 0 } }
+        world:addMover(C.mover)
+        C.stepHeight = 0.123                 -- for C's next update
+        local ok = pcall(function()
+          if form == "batch" then cs.updateCharacters(world, { A, B, C }, DT)
+          else for _, c in ipairs { A, B, C } do c:update(world, DT) end end
+        end)
+        assert.is_false(ok)
+        results[form] = C.mover.stepHeight
+      end
+      assert.are.equal(results.loop, results.batch)
+      assert.are.equal(0.3, results.batch)
+    end)
+  end)
+end)
