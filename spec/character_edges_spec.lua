@@ -372,6 +372,32 @@ describe("Character edges", function()
         ("fell %.3f m in %.3f s, from rest %.3f s"):format(drop, t, from_rest))
     end)
 
+    -- the first form of the rule above judged by the motion: a walk up a
+    -- steep slope (blockSteepSlopes false) or a ramp rising under the
+    -- character held its fall, which then climbed or stuck to the face
+    -- (found by the next tester)
+    it("goes on falling down a single steep face, walked up or rising", function()
+      local h, w = 40, 40 / math.tan(math.rad(60))
+      local function face(start_y)
+        local world = cs.newWorld()
+        local body = world:add(cs.newMesh({ 0, 0, -10, 0, 0, 10, w, h, 10, w, h, -10 }, { 1, 3, 2, 1, 4, 3 }))
+        local nx, ny = -math.sin(math.rad(60)), math.cos(math.rad(60))
+        local x0 = start_y / math.tan(math.rad(60))
+        return world, body, { x0 + nx * 0.501, start_y + ny * 0.501, 0 }
+      end
+      local world, _, p = face(10)
+      local ch = cs.newCharacter { position = p, radius = 0.5, blockSteepSlopes = false, airControl = 1 }
+      for _ = 1, 60 do ch:update(world, DT, { x = 1 }) end
+      assert.is_true(ch.fallVelocity[2] < -9, "walked up: fall velocity " .. ch.fallVelocity[2])
+      local world2, ramp, p2 = face(20)
+      local ch2 = cs.newCharacter { position = p2, radius = 0.5 }
+      for i = 1, 60 do
+        ramp:setTransform(0, i * DT, 0)                        -- rising at 1 m/s
+        ch2:update(world2, DT)
+      end
+      assert.is_true(ch2.fallVelocity[2] < -9, "rising ramp: fall velocity " .. ch2.fallVelocity[2])
+    end)
+
     it("takes off from a push up as from a jump of its speed, at every frame rate", function()
       local world = scene()
       for _, hz in ipairs { 30, 60, 144 } do
@@ -392,24 +418,47 @@ describe("Character edges", function()
       end
     end)
 
-    it("leaves the settings of the characters after a raising filter's as the loop does", function()
-      local results = {}
-      for _, form in ipairs { "batch", "loop" } do
-        local world = scene()
-        local A = cs.newCharacter { position = { -5, 0.905, 0 } }
-        local B = cs.newCharacter { position = { 0, 0.905, 0 }, filter = function() error("boom") end }
-        local C = cs.newCharacter { position = { 5, 0.905, 0 } }
-        world:addMover(C.mover)
-        C.stepHeight = 0.123                 -- for C's next update
-        local ok = pcall(function()
-          if form == "batch" then cs.updateCharacters(world, { A, B, C }, DT)
-          else for _, c in ipairs { A, B, C } do c:update(world, DT) end end
-        end)
-        assert.is_false(ok)
-        results[form] = C.mover.stepHeight
+    -- and so does a push of a character in the air: a jetpack weaker than
+    -- gravity rose when each push skipped the update's gravity (the next
+    -- tester); two pushes are one of their sum
+    it("adds a push in the air to the fall as it is", function()
+      local world = scene()
+      local ch = cs.newCharacter { position = { 0, 10, 0 } }
+      local v = 0
+      for _ = 1, 60 do
+        ch:push(0, 5 * DT, 0)
+        ch:update(world, DT)
+        v = v + 5 * DT - 9.81 * DT
       end
-      assert.are.equal(results.loop, results.batch)
-      assert.are.equal(0.3, results.batch)
+      assert.is_true(math.abs(ch.fallVelocity[2] - v) < 1e-9, ("%.17g, want %.17g"):format(ch.fallVelocity[2], v))
+      local a, b = cs.newCharacter { position = { 0, 10, 0 } }, cs.newCharacter { position = { 0, 10, 0 } }
+      a:push(0, 12, 0); a:push(0, -20, 0)
+      b:push(0, -8, 0)
+      a:update(world, DT); b:update(world, DT)
+      assert.are.same(b.position, a.position)
+      assert.are.same(b.fallVelocity, a.fallVelocity)
+    end)
+
+    it("leaves the settings of the characters after a raising filter's as the loop does", function()
+      for _, raised in ipairs { "boom", {}, false } do
+        local results = {}
+        for _, form in ipairs { "batch", "loop" } do
+          local world = scene()
+          local A = cs.newCharacter { position = { -5, 0.905, 0 } }
+          local B = cs.newCharacter { position = { 0, 0.905, 0 }, filter = function() error(raised) end }
+          local C = cs.newCharacter { position = { 5, 0.905, 0 } }
+          world:addMover(C.mover)
+          C.stepHeight, B.stepHeight = 0.123, 0.25   -- for their next update
+          local ok = pcall(function()
+            if form == "batch" then cs.updateCharacters(world, { A, B, C }, DT)
+            else for _, c in ipairs { A, B, C } do c:update(world, DT) end end
+          end)
+          assert.is_false(ok)
+          results[form] = { B.mover.stepHeight, C.mover.stepHeight }
+        end
+        assert.are.same(results.loop, results.batch)
+        assert.are.same({ 0.25, 0.3 }, results.batch)
+      end
     end)
   end)
 end)

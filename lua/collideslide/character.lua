@@ -608,7 +608,10 @@ function Character:push(vx, vy, vz)
   local held = self._vf
   held[4], held[5], held[6] = f[1], f[2], f[3]
   self._px, self._py, self._pz = self._px + vx - d * ux, self._py + vy - d * uy, self._pz + vz - d * uz
-  if d > 0 then self.onGround, self._pushedUp = false, true end   -- it takes off at the next update
+  if d > 0 then                                 -- it takes off at the next update
+    if self.onGround then self._pushedUp = true end
+    self.onGround = false
+  end
 end
 
 --- character:contactCount() -> the last update's contacts (its mover's).
@@ -798,13 +801,15 @@ local function beginUpdate(self, dt, input, dry)
     if px * px + py * py + pz * pz < 1e-6 then px, py, pz = 0, 0, 0 end
   end
 
-  -- gravity (the papers' vy, as a vector), then a jump overrides it; a push
-  -- up since the last update takes off as a jump does, at its own speed (found
-  -- by an independent tester: a pad's speed lost g dt to the first frame's
-  -- gravity, so at 30 Hz it went 22% lower than a jump of that speed)
+  -- gravity (the papers' vy, as a vector), then a jump overrides it. A push
+  -- up from the ground takes off as a jump does: the fall velocity it left
+  -- rising is the take-off's, gravity's step of this update is not taken
+  -- from it (found by an independent tester: a pad's speed lost g dt to the
+  -- first frame's gravity, so at 30 Hz it went 22% lower than a jump of
+  -- that speed); pushes in the air add to the fall as they are
   local f, g = self.fallVelocity, self.gravity
   local fx, fy, fz
-  if self._pushedUp then
+  if self._pushedUp and f[1] * ux + f[2] * uy + f[3] * uz > 0 then
     fx, fy, fz = f[1], f[2], f[3]
   elseif type(g) == "number" then
     fx, fy, fz = f[1] - g * ux * dt, f[2] - g * uy * dt, f[3] - g * uz * dt
@@ -869,17 +874,57 @@ local function movedVelocity(n, x, y, z)
   return n[18], n[19], n[20]
 end
 
--- Did the surfaces the mover met take its fall (fu < 0: the fall velocity
--- along up) whole? Wedged off the ground (a steep V, a steep slope against a
--- wall: "steep"), it went down less than FALL_HELD of the fall (vu: its actual
--- velocity along up). Walls take the momentum going into them, so such a fall
--- ends: it no longer builds up while held, to drop the character at that speed
--- once the wedge goes (found by an independent tester: held 3 s in a 60-degree
--- V, it fell at 29 m/s when the V was taken away). On a single steep slope it
--- goes on down the slope, and the fall goes on as before.
+-- Did the surfaces the mover met take its fall (f, the fall velocity, going
+-- down) whole? The fall clipped by the planes of the call's contacts as the
+-- slide clips a move (cs_slide.c, clip_to_planes: one plane that leaves it
+-- clear of the others, else the crease of two) keeps less than FALL_HELD of
+-- it: wedged off the ground in a steep V, or where a steep slope runs down
+-- into a wall ("steep"). Walls take the momentum going into them, so such a
+-- fall ends: it no longer builds up while held, to drop the character at that
+-- speed once let go (found by an independent tester: held 3 s in a 60-degree
+-- V, it fell at 29 m/s when the V was taken away). Down a single steep slope,
+-- or a crease that falls, the fall goes on as before; the planes, not the
+-- motion, decide, so a walk or a moving platform does not (the next tester).
 local FALL_HELD = 1e-3
-local function fallHeld(m, fu, vu)
-  return vu >= fu * FALL_HELD and m:contactCount() > 0
+local CLIP_EPS = 1e-9
+local NORMALS = {}                              -- (reused: no garbage)
+local function clearOfOthers(N, nc, i, j, x, y, z, tol)
+  for k = 1, nc do
+    if k ~= i and k ~= j and x * N[3 * k - 2] + y * N[3 * k - 1] + z * N[3 * k] < -tol then
+      return false
+    end
+  end
+  return true
+end
+local function fallHeld(m, fx, fy, fz)
+  local nc = m:contactCount()
+  if nc == 0 then return false end
+  local N = NORMALS
+  for i = 1, nc do
+    local _, _, _, nx, ny, nz = m:getContact(i)
+    N[3 * i - 2], N[3 * i - 1], N[3 * i] = nx, ny, nz
+  end
+  local len = sqrt(fx * fx + fy * fy + fz * fz)
+  local tol, keep = CLIP_EPS * len, FALL_HELD * len
+  for i = 1, nc do                              -- one plane
+    local nx, ny, nz = N[3 * i - 2], N[3 * i - 1], N[3 * i]
+    local d = fx * nx + fy * ny + fz * nz
+    local x, y, z = fx, fy, fz
+    if d < 0 then x, y, z = x - d * nx, y - d * ny, z - d * nz end
+    if clearOfOthers(N, nc, i, 0, x, y, z, tol) then return x * x + y * y + z * z <= keep * keep end
+  end
+  for i = 1, nc do                              -- the crease of two
+    for j = i + 1, nc do
+      local ax, ay, az, bx, by, bz = N[3 * i - 2], N[3 * i - 1], N[3 * i], N[3 * j - 2], N[3 * j - 1], N[3 * j]
+      local cx, cy, cz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+      local l = sqrt(cx * cx + cy * cy + cz * cz)
+      if l > CLIP_EPS then
+        local t = (fx * cx + fy * cy + fz * cz) / (l * l)
+        if clearOfOthers(N, nc, i, j, cx * t, cy * t, cz * t, tol) then return abs(t) * l <= keep end
+      end
+    end
+  end
+  return true                                   -- boxed in
 end
 
 -- The second half, once the mover moved to (x, y, z) (on: its isOnGround(),
@@ -893,9 +938,7 @@ local function endUpdate(self, x, y, z, on)
   local rising = fu > 0
   if on == nil then on = m:isOnGround() end
   local onGround = on and not rising
-  local vx, vy, vz = movedVelocity(n, x, y, z)
-  if onGround or (rising and hitCeiling(m, ux, uy, uz))
-     or (fu < 0 and fallHeld(m, fu, vx * ux + vy * uy + vz * uz)) then
+  if onGround or (rising and hitCeiling(m, ux, uy, uz)) or (fu < 0 and fallHeld(m, fx, fy, fz)) then
     fx, fy, fz = 0, 0, 0
   end
   if not onGround then                          -- in the air walls take momentum
@@ -917,7 +960,7 @@ local function endUpdate(self, x, y, z, on)
   self._px, self._py, self._pz = px, py, pz
   self._pushedUp = false
   local v, q = self.velocity, self._placed
-  v[1], v[2], v[3] = vx, vy, vz
+  v[1], v[2], v[3] = movedVelocity(n, x, y, z)
   local held = self._vf
   held[1], held[2], held[3], held[4], held[5], held[6] = v[1], v[2], v[3], f[1], f[2], f[3]
   p[1], p[2], p[3] = x, y, z
@@ -1104,15 +1147,22 @@ local function updateMany(world, chars, dt, inputs)
     -- over it gave it an enter) takes its move too; it did not when moving
     -- was told by a change of position (found by an independent tester).
     -- An error that is no string names none: then by position.
+    -- The characters after the one whose filter raised get back the settings
+    -- the batch gave them: the loop had not reached them (an independent
+    -- tester); an error that is no string names none: the first that did not
+    -- move is taken for it.
     local failed = type(err) == "string" and tonumber(err:match("collideAndSlideMany: the filter of mover (%d+) "))
+    local first                                 -- (no string: the first that did not move)
     for i = 1, n do
       local c = chars[i]
       local x, y, z = c.mover:getPosition()
       local q = c._next
       if (failed and i < failed) or (not failed and (x ~= q[15] or y ~= q[16] or z ~= q[17])) then
         endUpdate(c, x, y, z)
-      elseif failed and i > failed then
-        undoApply(c, c._undo)   -- the loop had not reached them (an independent tester)
+      elseif (failed and i > failed) or (not failed and first) then
+        undoApply(c, c._undo)
+      elseif not failed then
+        first = i
       end
     end
     -- the batch's words for its own arguments, in the caller's: its characters
