@@ -988,6 +988,25 @@ static double step_gain(const Slide *s, cs_Vec3 walk, cs_Vec3 dir_w) {
   return g < 0.5 * s->skin ? g : 0.5 * s->skin;
 }
 
+/* The mover's extent along the world unit vector n: its support |E^T n|. */
+CS_INLINE double support_along(const Slide *s, cs_Vec3 n) {
+  const cs_ESpace *es = s->es;
+  return v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, n) : n, es->r));
+}
+
+/* Is c's triangle in the plane of the ground the mover stood on at the
+** call's start (the last call's, within a skin), which it touched at start
+** (e-space), within two skins: a ramp it walks up? Touching the plane alone
+** is not enough: a mover at the foot of a ledge touches the plane of a ramp
+** on top of it at the ledge's edge. */
+static int stood_on_plane(const Slide *s, cs_Vec3 start, const cs_Contact *c) {
+  const cs_Mover *m = s->m;
+  double d = v3_dot(v3_sub(cs_espace_from(s->es, start), c->point), c->tri_normal);
+  return m->ground == CS_GROUND_ON && v3_dot(m->ground_normal, c->tri_normal) > 1 - SAME_PLANE_EPS &&
+         fabs(v3_dot(v3_sub(m->ground_point, c->point), c->tri_normal)) <= s->skin &&
+         d <= support_along(s, c->tri_normal) + 2 * s->skin;
+}
+
 /* How a step try ended (step_try). */
 enum { STEP_KEPT, STEP_FAILED, STEP_TOO_FAR };
 
@@ -1024,14 +1043,15 @@ static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3
   if (s->touched || !down || !is_below(s, down) || !is_walkable(s, down) || s->status != CS_OK)
     return STEP_FAILED;
   lands = rests_on(s, down);
-  /* How high it came down: on a face by the centre's rise, on an edge or a
-  ** corner by the point met (a round bottom perches on a taller ledge's
-  ** edge). The point met on a slope's face lies above the feet by the
-  ** bottom's curve (r (1 - cos a) for a sphere): a walk rising 0.24 up a 35
-  ** degree ramp counted as 0.33, over a step of 0.3, and the call ended
-  ** after the half-walk try (an independent tester: a frictionless ramp was
+  /* How high it came down: by the point met (a round bottom perches on a
+  ** taller ledge's edge, or on the start of a ramp on top of a ledge: found
+  ** by an independent tester), but on the face of the plane it stood on by
+  ** the centre's rise. The point met on a slope's face lies above the feet
+  ** by the bottom's curve (r (1 - cos a) for a sphere): a walk rising 0.24
+  ** up a 35 degree ramp counted as 0.33, over a step of 0.3, and the call
+  ** ended after the half-walk try (another tester: a frictionless ramp was
   ** climbed at half the walk, slower than the plain slide's cos^2). */
-  if (v3_dot(down->normal, down->tri_normal) >= FACE_COS)
+  if (v3_dot(down->normal, down->tri_normal) >= FACE_COS && stood_on_plane(s, start, down))
     low = height_of(s, v3_sub(s->pos, start)) <= s->m->step_height + s->skin;
   else
     low = v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin;
@@ -1268,8 +1288,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   s.up = m->up;
   s.skin = cs_mover_skin(m);
   /* the ellipsoid's support along -up is |E^T up| = |diag(r) R^T up| */
-  s.feet = v3_dot(m->pos, m->up)
-         - v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, m->up) : m->up, es->r));
+  s.feet = v3_dot(m->pos, m->up) - support_along(&s, m->up);
   s.contacts->count = 0;
   s.ells = set->ells;
   s.ell_movers = set->ell_movers;

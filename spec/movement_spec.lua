@@ -269,6 +269,29 @@ describe("Movement", function()
       assert.is_true(H.near(over, cos2b, 1e-3), ("44 degrees: %.6f, cos^2 %.6f"):format(over, cos2b))
     end)
 
+    -- the first form of the rule above judged every face by the centre's
+    -- rise, and a sphere at the foot of a 0.45 ledge whose top is a 35
+    -- degree ramp perched on the ramp's start, the point it stood on 0.44
+    -- above its feet (found by the next tester)
+    it("does not step onto a ledge taller than stepHeight whose top is a ramp", function()
+      local Hh, t = 0.45, math.tan(math.rad(35))
+      local w = cs.newWorld()
+      w:add(cs.newMesh({ -50, 0, -50, -50, 0, 50, 50, 0, 50, 50, 0, -50 }, { 1, 2, 3, 1, 3, 4 }))
+      w:add(cs.newMesh({ 1, -0.5, -3, 6, -0.5, -3, 6, -0.5, 3, 1, -0.5, 3, 1, Hh, -3, 6, Hh + 5 * t, -3,
+                         6, Hh + 5 * t, 3, 1, Hh, 3 },
+                       { 1, 2, 3, 1, 3, 4, 5, 7, 6, 5, 8, 7, 1, 6, 2, 1, 5, 6, 2, 7, 3, 2, 6, 7, 3, 8, 4, 3, 7, 8,
+                         4, 5, 1, 4, 8, 5 }))
+      for _, walk in ipairs { 0.27, 0.1, 0.5 } do
+        local m = cs.newMover { radius = 1, position = { 0.1595, 1.01, 0 } }
+        m.stepHeight, m.blockSteepSlopes = 0.3, true
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        local _, y0 = m:getPosition()
+        for _ = 1, 5 do w:collideAndSlide(m, walk, 0, 0, 0, -0.01, 0) end
+        local _, y = m:getPosition()
+        assert.is_true(y - y0 <= 0.3 + m.skin, ("walk %g: rose %.4f"):format(walk, y - y0))
+      end
+    end)
+
     it("does not step from the air (no ground within the probe's two skins)", function()
       local w = H.world(H.floor { size = 40 }, H.box { min = { 1, 0, -5 }, max = { 6, 0.25, 5 } })
       local m = cs.newMover { radius = 0.5, position = { 0.45, 0.52, 0 } }   -- 2 cm up: 4 skins
