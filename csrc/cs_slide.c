@@ -994,17 +994,22 @@ CS_INLINE double support_along(const Slide *s, cs_Vec3 n) {
   return v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, n) : n, es->r));
 }
 
-/* Is c's triangle in the plane of the ground the mover stood on at the
-** call's start (the last call's, within a skin), which it touched at start
-** (e-space), within two skins: a ramp it walks up? Touching the plane alone
-** is not enough: a mover at the foot of a ledge touches the plane of a ramp
-** on top of it at the ledge's edge. */
+/* Is c's triangle in the plane of the ground the mover stands on at start
+** (e-space): the last call's ground (within a skin of that plane), met by
+** the face there, under the mover where it is now (the point met then
+** within two skins of the mover's lowest point toward the plane now): a
+** ramp it walks up? Not so for a mover at the foot of a ledge whose top is
+** a ramp, even when its last ground was that ramp's edge, nor one placed
+** there since (found by independent testers: both stepped onto the ramp,
+** 0.44 above their feet with a step of 0.3). */
 static int stood_on_plane(const Slide *s, cs_Vec3 start, const cs_Contact *c) {
   const cs_Mover *m = s->m;
-  double d = v3_dot(v3_sub(cs_espace_from(s->es, start), c->point), c->tri_normal);
-  return m->ground == CS_GROUND_ON && v3_dot(m->ground_normal, c->tri_normal) > 1 - SAME_PLANE_EPS &&
-         fabs(v3_dot(v3_sub(m->ground_point, c->point), c->tri_normal)) <= s->skin &&
-         d <= support_along(s, c->tri_normal) + 2 * s->skin;
+  cs_Vec3 low;
+  if (m->ground != CS_GROUND_ON || !(v3_dot(m->ground_normal, c->tri_normal) > 1 - SAME_PLANE_EPS) ||
+      !(fabs(v3_dot(v3_sub(m->ground_point, c->point), c->tri_normal)) <= s->skin))
+    return 0;
+  low = cs_espace_from(s->es, v3_sub(start, cs_espace_normal_to(s->es, c->tri_normal)));
+  return v3_len(v3_sub(low, m->ground_point)) <= 2 * s->skin;
 }
 
 /* How a step try ended (step_try). */

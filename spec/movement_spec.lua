@@ -281,15 +281,25 @@ describe("Movement", function()
                          6, Hh + 5 * t, 3, 1, Hh, 3 },
                        { 1, 2, 3, 1, 3, 4, 5, 7, 6, 5, 8, 7, 1, 6, 2, 1, 5, 6, 2, 7, 3, 2, 6, 7, 3, 8, 4, 3, 7, 8,
                          4, 5, 1, 4, 8, 5 }))
-      for _, walk in ipairs { 0.27, 0.1, 0.5 } do
-        local m = cs.newMover { radius = 1, position = { 0.1595, 1.01, 0 } }
-        m.stepHeight, m.blockSteepSlopes = 0.3, true
-        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
-        local _, y0 = m:getPosition()
-        for _ = 1, 5 do w:collideAndSlide(m, walk, 0, 0, 0, -0.01, 0) end
-        local _, y = m:getPosition()
-        assert.is_true(y - y0 <= 0.3 + m.skin, ("walk %g: rose %.4f"):format(walk, y - y0))
+      -- with gravity; without (its last ground then the ramp's edge, met on
+      -- the ramp's triangle); placed at the foot from the ramp's top (its
+      -- last ground the ramp's face): the next tester found the two last
+      local function walks(gravity, from_top)
+        for _, walk in ipairs { 0.27, 0.1, 0.5 } do
+          local m = cs.newMover { radius = 1, position = { 3, Hh + 2 * t + 1 / math.cos(math.rad(35)) + 0.005, 0 } }
+          m.stepHeight, m.blockSteepSlopes = 0.3, true
+          if from_top then w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0) end
+          m:setPosition(0.1595, 1.01, 0)
+          w:collideAndSlide(m, 0, 0, 0, 0, gravity, 0)
+          local _, y0 = m:getPosition()
+          for _ = 1, 5 do w:collideAndSlide(m, walk, 0, 0, 0, gravity, 0) end
+          local _, y = m:getPosition()
+          assert.is_true(y - y0 <= 0.3 + m.skin, ("walk %g, gravity %g: rose %.4f"):format(walk, gravity, y - y0))
+        end
       end
+      walks(-0.01, false)
+      walks(0, false)
+      walks(-0.01, true)
     end)
 
     it("does not step from the air (no ground within the probe's two skins)", function()
