@@ -400,7 +400,10 @@ static size_t contact_slot(const MoverUD *m, size_t i) {
   return dkey_slot(m, m->keys[i], m->nhandles);
 }
 
-/* mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag */
+/* The passes' names, in CS_PASS_* order (cs_Contact.pass). */
+static const char *const pass_names[] = {"walk", "gravity", "carry", "step", "snap", "depenetrate"};
+
+/* mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag, pass */
 static int mover_getContact(lua_State *L) {
   MoverUD *m = check_mover(L, 1);
   size_t i = check_index(L, 2, "contact", cs_mover_contact_count(m->mover));
@@ -414,7 +417,9 @@ static int mover_getContact(lua_State *L) {
   lua_replace(L, -3);
   lua_pop(L, 1);
   lua_pushinteger(L, c->tag);
-  return 9;
+  lua_pushstring(L, c->pass >= 0 && c->pass < (int)(sizeof pass_names / sizeof *pass_names)
+                      ? pass_names[c->pass] : "walk");
+  return 10;
 }
 
 static int mover_isOnGround(lua_State *L) {

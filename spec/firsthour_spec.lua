@@ -305,7 +305,8 @@ describe("the character", function()
     assert.equal(n, count)
     assert.equal(n, #list)
     local c = list[1]
-    assert.same(m, { c.x, c.y, c.z, c.nx, c.ny, c.nz, c.triangle, c.body, c.tag })
+    assert.same(m, { c.x, c.y, c.z, c.nx, c.ny, c.nz, c.triangle, c.body, c.tag, c.pass })
+    assert.equal("gravity", c.pass)                      -- the pass that met it
     assert.equal(body, c.body)
     assert.near(1, c.ny, H.EXACT)
     assert.matches("bad argument #2 to 'getContact' %(contact 9 out of range 1%.%.", errorOf(ch.getContact, ch, 9))

@@ -608,9 +608,15 @@ function Character:push(vx, vy, vz)
   local held = self._vf
   held[4], held[5], held[6] = f[1], f[2], f[3]
   self._px, self._py, self._pz = self._px + vx - d * ux, self._py + vy - d * uy, self._pz + vz - d * uz
-  if d > 0 then                                 -- it takes off at the next update
-    if self.onGround then self._pushedUp = true end
-    self.onGround = false
+  -- a push that leaves the fall velocity rising takes a character off the
+  -- ground at the next update; one that brings it back down (two pushes of
+  -- no sum) leaves it on the ground, its jump and walk as they were (found by
+  -- an independent tester)
+  local rising = f[1] * ux + f[2] * uy + f[3] * uz > 0
+  if self.onGround and rising then
+    self.onGround, self._pushedUp = false, true
+  elseif self._pushedUp and not rising then
+    self.onGround, self._pushedUp = true, false
   end
 end
 
@@ -621,7 +627,7 @@ function Character:contactCount()
   return n
 end
 
---- character:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
+--- character:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag, pass
 function Character:getContact(i)
   checkSelf(self, "getContact", "(i)")
   local m = self.mover
@@ -643,14 +649,14 @@ local function contactList(m, list)
   for i = 1, n do
     local c = list[i]
     if check.tname(c) ~= "table" then c = {}; list[i] = c end
-    c.x, c.y, c.z, c.nx, c.ny, c.nz, c.triangle, c.body, c.tag = m:getContact(i)
+    c.x, c.y, c.z, c.nx, c.ny, c.nz, c.triangle, c.body, c.tag, c.pass = m:getContact(i)
   end
   for i = #list, n + 1, -1 do list[i] = nil end
   return list, n
 end
 
 --- character:contacts([list]) -> list, count: the last update's contacts as
--- tables { x, y, z, nx, ny, nz, triangle, body, tag } (a given list is refilled).
+-- tables { x, y, z, nx, ny, nz, triangle, body, tag, pass } (a given list is refilled).
 function Character:contacts(list)
   checkSelf(self, "contacts", "([list])")
   check.alive(self.mover, "getPosition", 1, "contacts")
@@ -874,21 +880,25 @@ local function movedVelocity(n, x, y, z)
   return n[18], n[19], n[20]
 end
 
--- Did the surfaces the mover met take its fall (f, the fall velocity, going
--- down) whole? The fall clipped by the planes of the call's contacts as the
--- slide clips a move (cs_slide.c, clip_to_planes: one plane that leaves it
--- clear of the others, else the crease of two) keeps less than FALL_HELD of
--- it: wedged off the ground in a steep V, or where a steep slope runs down
--- into a wall ("steep"). Walls take the momentum going into them, so such a
--- fall ends: it no longer builds up while held, to drop the character at that
--- speed once let go (found by an independent tester: held 3 s in a 60-degree
--- V, it fell at 29 m/s when the V was taken away). Down a single steep slope,
--- or a crease that falls, the fall goes on as before; the planes, not the
--- motion, decide, so a walk or a moving platform does not (the next tester).
+-- Did the surfaces the gravity pass met take the fall (f, the fall velocity,
+-- going down) whole? The fall clipped by the planes of that pass's contacts
+-- as the slide clips a move (cs_slide.c, clip_to_planes: one plane that
+-- leaves it clear of the others, else the crease of two) keeps less than
+-- FALL_HELD of it: wedged off the ground in a steep V, or where a steep slope
+-- runs down into a wall ("steep"). Walls take the momentum going into them,
+-- so such a fall ends: it no longer builds up while held, to drop the
+-- character at that speed once let go (found by an independent tester: held
+-- 3 s in a 60-degree V, it fell at 29 m/s when the V was taken away). Down a
+-- single steep slope, or a crease that falls, the fall goes on as before; the
+-- planes, not the motion, decide, so a walk or a moving platform does not,
+-- and only the gravity pass's count: a walk's contact with an edge the
+-- gravity pass met a little farther round made a crease along the edge (the
+-- next testers).
 local FALL_HELD = 1e-3
-local CLIP_EPS = 1e-9
+local CLIP_EPS = 1e-9                           -- (cs_slide.c's CLIP_REL_EPS, of the clipped move)
 local NORMALS = {}                              -- (reused: no garbage)
-local function clearOfOthers(N, nc, i, j, x, y, z, tol)
+local function clearOfOthers(N, nc, i, j, x, y, z)
+  local tol = CLIP_EPS * sqrt(x * x + y * y + z * z)
   for k = 1, nc do
     if k ~= i and k ~= j and x * N[3 * k - 2] + y * N[3 * k - 1] + z * N[3 * k] < -tol then
       return false
@@ -897,21 +907,22 @@ local function clearOfOthers(N, nc, i, j, x, y, z, tol)
   return true
 end
 local function fallHeld(m, fx, fy, fz)
-  local nc = m:contactCount()
-  if nc == 0 then return false end
-  local N = NORMALS
-  for i = 1, nc do
-    local _, _, _, nx, ny, nz = m:getContact(i)
-    N[3 * i - 2], N[3 * i - 1], N[3 * i] = nx, ny, nz
+  local N, nc = NORMALS, 0
+  for i = 1, m:contactCount() do
+    local _, _, _, nx, ny, nz, _, _, _, pass = m:getContact(i)
+    if pass == "gravity" then
+      N[3 * nc + 1], N[3 * nc + 2], N[3 * nc + 3] = nx, ny, nz
+      nc = nc + 1
+    end
   end
-  local len = sqrt(fx * fx + fy * fy + fz * fz)
-  local tol, keep = CLIP_EPS * len, FALL_HELD * len
+  if nc == 0 then return false end
+  local keep = FALL_HELD * sqrt(fx * fx + fy * fy + fz * fz)
   for i = 1, nc do                              -- one plane
     local nx, ny, nz = N[3 * i - 2], N[3 * i - 1], N[3 * i]
     local d = fx * nx + fy * ny + fz * nz
     local x, y, z = fx, fy, fz
     if d < 0 then x, y, z = x - d * nx, y - d * ny, z - d * nz end
-    if clearOfOthers(N, nc, i, 0, x, y, z, tol) then return x * x + y * y + z * z <= keep * keep end
+    if clearOfOthers(N, nc, i, 0, x, y, z) then return x * x + y * y + z * z <= keep * keep end
   end
   for i = 1, nc do                              -- the crease of two
     for j = i + 1, nc do
@@ -920,7 +931,7 @@ local function fallHeld(m, fx, fy, fz)
       local l = sqrt(cx * cx + cy * cy + cz * cz)
       if l > CLIP_EPS then
         local t = (fx * cx + fy * cy + fz * cz) / (l * l)
-        if clearOfOthers(N, nc, i, j, cx * t, cy * t, cz * t, tol) then return abs(t) * l <= keep end
+        if clearOfOthers(N, nc, i, j, cx * t, cy * t, cz * t) then return abs(t) * l <= keep end
       end
     end
   end
@@ -1146,23 +1157,26 @@ local function updateMany(world, chars, dt, inputs)
     -- (API.md): a mover that moved and ended where it began (a zone placed
     -- over it gave it an enter) takes its move too; it did not when moving
     -- was told by a change of position (found by an independent tester).
-    -- An error that is no string names none: then by position.
-    -- The characters after the one whose filter raised get back the settings
-    -- the batch gave them: the loop had not reached them (an independent
-    -- tester); an error that is no string names none: the first that did not
-    -- move is taken for it.
+    -- The ones after it get back the settings the batch gave them: the loop
+    -- had not reached them (another tester). An error that is no string
+    -- names none: the first character with a filter that did not move is
+    -- taken for it (not one standing still before it: the next tester), and
+    -- without one each takes its move when it moved.
     local failed = type(err) == "string" and tonumber(err:match("collideAndSlideMany: the filter of mover (%d+) "))
-    local first                                 -- (no string: the first that did not move)
+    for i = 1, failed and 0 or n do
+      local c = chars[i]
+      local x, y, z = c.mover:getPosition()
+      local q = c._next
+      if c.mover.filter ~= nil and x == q[15] and y == q[16] and z == q[17] then failed = i; break end
+    end
     for i = 1, n do
       local c = chars[i]
       local x, y, z = c.mover:getPosition()
       local q = c._next
       if (failed and i < failed) or (not failed and (x ~= q[15] or y ~= q[16] or z ~= q[17])) then
         endUpdate(c, x, y, z)
-      elseif (failed and i > failed) or (not failed and first) then
+      elseif failed and i > failed then
         undoApply(c, c._undo)
-      elseif not failed then
-        first = i
       end
     end
     -- the batch's words for its own arguments, in the caller's: its characters

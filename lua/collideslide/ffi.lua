@@ -1645,14 +1645,18 @@ getters(Mover, check_mover, { getRadius = { C.cs_mover_get_radius, "vec" },
   contactCount = { C.cs_mover_contact_count, "count" }, wasStuck = { C.cs_mover_was_stuck, "bool" },
   sensorEventCount = { C.cs_mover_sensor_event_count, "count" } })
 
---- mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag
-function Mover.getContact(self, i)
-  local p = check_mover(self, 1)._p
-  local k = check_index(i, 2, "contact", tonumber(C.cs_mover_contact_count(p)), true)
-  ensure_resolved(self)
-  local c = C.cs_mover_contact(p, k)
-  local pt, n = c.point, c.normal
-  return pt.x, pt.y, pt.z, n.x, n.y, n.z, c.triangle + 1, self._contacts[k + 1], c.tag
+--- mover:getContact(i) -> px, py, pz, nx, ny, nz, triangle, body, tag, pass
+do
+  local PASS_NAMES = { [0] = "walk", "gravity", "carry", "step", "snap", "depenetrate" }
+  function Mover.getContact(self, i)
+    local p = check_mover(self, 1)._p
+    local k = check_index(i, 2, "contact", tonumber(C.cs_mover_contact_count(p)), true)
+    ensure_resolved(self)
+    local c = C.cs_mover_contact(p, k)
+    local pt, n = c.point, c.normal
+    return pt.x, pt.y, pt.z, n.x, n.y, n.z, c.triangle + 1, self._contacts[k + 1], c.tag,
+      PASS_NAMES[c.pass] or "walk"
+  end
 end
 
 local function isOnGround(self)
