@@ -1004,12 +1004,14 @@ CS_INLINE double support_along(const Slide *s, cs_Vec3 n) {
 ** 0.44 above their feet with a step of 0.3). */
 static int stood_on_plane(const Slide *s, cs_Vec3 start, const cs_Contact *c) {
   const cs_Mover *m = s->m;
-  cs_Vec3 low;
+  /* where that point is now: its platform's carry took it along (a mover
+  ** not added to the world is carried at its call: another tester) */
+  cs_Vec3 ground = v3_add(m->ground_point, cs_espace_vec_from(s->es, s->carry_es)), low;
   if (m->ground != CS_GROUND_ON || !(v3_dot(m->ground_normal, c->tri_normal) > 1 - SAME_PLANE_EPS) ||
-      !(fabs(v3_dot(v3_sub(m->ground_point, c->point), c->tri_normal)) <= s->skin))
+      !(fabs(v3_dot(v3_sub(ground, c->point), c->tri_normal)) <= s->skin))
     return 0;
   low = cs_espace_from(s->es, v3_sub(start, cs_espace_normal_to(s->es, c->tri_normal)));
-  return v3_len(v3_sub(low, m->ground_point)) <= 2 * s->skin;
+  return v3_len(v3_sub(low, ground)) <= 2 * s->skin;
 }
 
 /* How a step try ended (step_try). */
@@ -1156,7 +1158,10 @@ static void classify_ground(Slide *s) {
     int st;
     if (!is_below(s, c)) continue;
     st = is_walkable(s, c) ? CS_GROUND_ON : u > UP_EPS ? CS_GROUND_STEEP : CS_GROUND_UNSUPPORTED;
-    if (st == CS_GROUND_ON && (state != CS_GROUND_ON || u > v3_dot(best->tri_normal, s->up))) {
+    /* the flattest walkable contact, the last of equals: the one where the
+    ** call ends (the first, a walk's at the call's start, left the ground
+    ** point a walk behind the mover: found by an independent tester) */
+    if (st == CS_GROUND_ON && (state != CS_GROUND_ON || u >= v3_dot(best->tri_normal, s->up))) {
       state = st;
       best = c;
     } else if (state != CS_GROUND_ON && (state == CS_GROUND_AIR || st == CS_GROUND_STEEP)) {

@@ -269,6 +269,36 @@ describe("Movement", function()
       assert.is_true(H.near(over, cos2b, 1e-3), ("44 degrees: %.6f, cos^2 %.6f"):format(over, cos2b))
     end)
 
+    -- found by the last tester: after one call that rose past the step (and
+    -- slid), the ground kept was the walk's first contact, a walk behind the
+    -- mover, and every later call slid at cos^2; on a ramp moved by
+    -- setTransform under a mover not added to the world the ground's point
+    -- was not carried along, with the same effect
+    it("climbs a frictionless ramp at the walk's speed after a long call, and on a moving ramp", function()
+      local a = math.rad(40)
+      local t = math.tan(a)
+      for _, vx in ipairs { 0, 1 } do
+        local w = cs.newWorld()
+        local body = w:add(cs.newMesh({ -40, -40 * t, -5, 40, 40 * t, -5, 40, 40 * t, 5, -40, -40 * t, 5 },
+                                      { 1, 3, 2, 1, 4, 3 }))
+        local m = cs.newMover { radius = 0.5, position = { -10, -10 * t + 0.5 / math.cos(a) + 0.01, 0 } }
+        m.stepHeight = 0.3
+        for _ = 1, 10 do w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0) end
+        local px = 0
+        for k = 1, 8 do
+          local walk = k == 3 and 0.5 or 0.3                 -- the third rises 0.42: slides
+          px = px + vx * 0.05
+          body:setTransform(px, 0, 0)
+          local x0 = m:getPosition()
+          local x1 = w:collideAndSlide(m, walk, 0, 0, 0, -0.01, 0)
+          local share = (x1 - x0 - vx * 0.05) / walk
+          if k ~= 3 then
+            assert.is_true(H.near(share, 1, 1e-6), ("platform %g m/s, call %d: %.9f of the walk"):format(vx, k, share))
+          end
+        end
+      end
+    end)
+
     -- the first form of the rule above judged every face by the centre's
     -- rise, and a sphere at the foot of a 0.45 ledge whose top is a 35
     -- degree ramp perched on the ramp's start, the point it stood on 0.44
