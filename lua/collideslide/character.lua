@@ -1159,16 +1159,11 @@ local function updateMany(world, chars, dt, inputs)
     -- was told by a change of position (found by an independent tester).
     -- The ones after it get back the settings the batch gave them: the loop
     -- had not reached them (another tester). An error that is no string
-    -- names none: the first character with a filter that did not move is
-    -- taken for it (not one standing still before it: the next tester), and
-    -- without one each takes its move when it moved.
+    -- names none: then a character takes its move when its mover's position
+    -- changed, and the settings stay (a guess at the raising one undid the
+    -- move of a character after one with a filter that stood still: the
+    -- third tester).
     local failed = type(err) == "string" and tonumber(err:match("collideAndSlideMany: the filter of mover (%d+) "))
-    for i = 1, failed and 0 or n do
-      local c = chars[i]
-      local x, y, z = c.mover:getPosition()
-      local q = c._next
-      if c.mover.filter ~= nil and x == q[15] and y == q[16] and z == q[17] then failed = i; break end
-    end
     for i = 1, n do
       local c = chars[i]
       local x, y, z = c.mover:getPosition()
