@@ -1004,10 +1004,13 @@ CS_INLINE double support_along(const Slide *s, cs_Vec3 n) {
 ** 0.44 above their feet with a step of 0.3). */
 static int stood_on_plane(const Slide *s, cs_Vec3 start, const cs_Contact *c) {
   const cs_Mover *m = s->m;
-  /* where that point is now: its platform's carry took it along (a mover
-  ** not added to the world is carried at its call: another tester) */
+  /* where that point is now, and that plane: its platform's carry took the
+  ** point along, and its turn the plane (a mover not added to the world is
+  ** carried at its call; a ramp turned about up: other testers) */
   cs_Vec3 ground = v3_add(m->ground_point, cs_espace_vec_from(s->es, s->carry_es)), low;
-  if (m->ground != CS_GROUND_ON || !(v3_dot(m->ground_normal, c->tri_normal) > 1 - SAME_PLANE_EPS) ||
+  cs_Vec3 n = s->carrier && s->carrier == c->body && v3_len2(m->ground_normal_body) > 0
+                ? v3_normalize(m3_apply_t(&s->carrier->Ainv, m->ground_normal_body)) : m->ground_normal;
+  if (m->ground != CS_GROUND_ON || !(v3_dot(n, c->tri_normal) > 1 - SAME_PLANE_EPS) ||
       !(fabs(v3_dot(v3_sub(ground, c->point), c->tri_normal)) <= s->skin))
     return 0;
   low = cs_espace_from(s->es, v3_sub(start, cs_espace_normal_to(s->es, c->tri_normal)));
@@ -1364,8 +1367,11 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   ** a platform scaled or tilted under it moves that point, not its centre
   ** as the body's own point (found by an independent tester: a slab scaled
   ** about its top lifted its rider off into the air) */
-  if (m->ground_body)
+  if (m->ground_body) {
     m->ground_anchor = m3_apply(&m->ground_body->Ainv, v3_sub(m->ground_point, m->ground_body->T));
+    /* (for the step try only: stood_on_plane) */
+    m->ground_normal_body = m->step_height > 0 ? m3_apply_t(&m->ground_body->A, m->ground_normal) : v3(0, 0, 0);
+  }
   /* a call that started clear ends clear: no pass deepens an overlap */
   if (stuck != STILL_STUCK || !overlaps_any(&s, s.pos)) {
     *ends_clear = 1;

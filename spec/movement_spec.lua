@@ -297,6 +297,27 @@ describe("Movement", function()
           end
         end
       end
+      -- and one turned about up between calls (its ground's plane was not
+      -- turned with it: the next tester)
+      for _, added in ipairs { false, true } do
+        local w = cs.newWorld()
+        local body = w:add(cs.newMesh({ -40, -40 * t, -40, 40, 40 * t, -40, 40, 40 * t, 40, -40, -40 * t, 40 },
+                                      { 1, 3, 2, 1, 4, 3 }))
+        local m = cs.newMover { radius = 0.5, position = { -10, -10 * t + 0.5 / math.cos(a) + 0.01, 0 } }
+        m.stepHeight = 0.3
+        if added then w:addMover(m) end
+        for _ = 1, 10 do w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0) end
+        local ang = 0
+        for k = 1, 8 do
+          local x0, _, z0 = m:getPosition()
+          local lx0 = math.cos(ang) * x0 - math.sin(ang) * z0     -- in the ramp's frame
+          ang = ang + 0.01
+          body:setTransform(0, 0, 0, 0, math.sin(ang / 2), 0, math.cos(ang / 2))
+          local x1, _, z1 = w:collideAndSlide(m, 0.3 * math.cos(ang), 0, -0.3 * math.sin(ang), 0, -0.01, 0)
+          local share = (math.cos(ang) * x1 - math.sin(ang) * z1 - lx0) / 0.3
+          assert.is_true(H.near(share, 1, 1e-3), ("turned, added %s, call %d: %.9f of the walk"):format(tostring(added), k, share))
+        end
+      end
     end)
 
     -- the first form of the rule above judged every face by the centre's
