@@ -988,12 +988,6 @@ static double step_gain(const Slide *s, cs_Vec3 walk, cs_Vec3 dir_w) {
   return g < 0.5 * s->skin ? g : 0.5 * s->skin;
 }
 
-/* The mover's extent along the world unit vector n: its support |E^T n|. */
-CS_INLINE double support_along(const Slide *s, cs_Vec3 n) {
-  const cs_ESpace *es = s->es;
-  return v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, n) : n, es->r));
-}
-
 /* Is c's triangle in the plane of the ground the mover stands on at start
 ** (e-space): the last call's ground (within a skin of that plane), met by
 ** the face there, under the mover where it is now (the point met then
@@ -1004,13 +998,15 @@ CS_INLINE double support_along(const Slide *s, cs_Vec3 n) {
 ** 0.44 above their feet with a step of 0.3). */
 static int stood_on_plane(const Slide *s, cs_Vec3 start, const cs_Contact *c) {
   const cs_Mover *m = s->m;
+  cs_Vec3 ground, n, low;
+  if (m->ground != CS_GROUND_ON) return 0;
   /* where that point is now, and that plane: its platform's carry took the
   ** point along, and its turn the plane (a mover not added to the world is
   ** carried at its call; a ramp turned about up: other testers) */
-  cs_Vec3 ground = v3_add(m->ground_point, cs_espace_vec_from(s->es, s->carry_es)), low;
-  cs_Vec3 n = s->carrier && s->carrier == c->body && v3_len2(m->ground_normal_body) > 0
-                ? v3_normalize(m3_apply_t(&s->carrier->Ainv, m->ground_normal_body)) : m->ground_normal;
-  if (m->ground != CS_GROUND_ON || !(v3_dot(n, c->tri_normal) > 1 - SAME_PLANE_EPS) ||
+  ground = v3_add(m->ground_point, cs_espace_vec_from(s->es, s->carry_es));
+  n = s->carrier && s->carrier == c->body && v3_len2(m->ground_normal_body) > 0
+        ? v3_normalize(m3_apply_t(&s->carrier->Ainv, m->ground_normal_body)) : m->ground_normal;
+  if (!(v3_dot(n, c->tri_normal) > 1 - SAME_PLANE_EPS) ||
       !(fabs(v3_dot(v3_sub(ground, c->point), c->tri_normal)) <= s->skin))
     return 0;
   low = cs_espace_from(s->es, v3_sub(start, cs_espace_normal_to(s->es, c->tri_normal)));
@@ -1301,7 +1297,8 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   s.up = m->up;
   s.skin = cs_mover_skin(m);
   /* the ellipsoid's support along -up is |E^T up| = |diag(r) R^T up| */
-  s.feet = v3_dot(m->pos, m->up) - support_along(&s, m->up);
+  s.feet = v3_dot(m->pos, m->up)
+         - v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, m->up) : m->up, es->r));
   s.contacts->count = 0;
   s.ells = set->ells;
   s.ell_movers = set->ell_movers;
