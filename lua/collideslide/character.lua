@@ -808,14 +808,15 @@ local function beginUpdate(self, dt, input, dry)
   end
 
   -- gravity (the papers' vy, as a vector), then a jump overrides it. A push
-  -- up from the ground takes off as a jump does: the fall velocity it left
-  -- rising is the take-off's, gravity's step of this update is not taken
-  -- from it (found by an independent tester: a pad's speed lost g dt to the
-  -- first frame's gravity, so at 30 Hz it went 22% lower than a jump of
-  -- that speed); pushes in the air add to the fall as they are
+  -- up from the ground takes off as a jump does (_pushedUp: push keeps it
+  -- only while the fall velocity it left rises): gravity's step of this
+  -- update is not taken from it (found by an independent tester: a pad's
+  -- speed lost g dt to the first frame's gravity, so at 30 Hz it went 22%
+  -- lower than a jump of that speed); pushes in the air add to the fall as
+  -- they are
   local f, g = self.fallVelocity, self.gravity
   local fx, fy, fz
-  if self._pushedUp and f[1] * ux + f[2] * uy + f[3] * uz > 0 then
+  if self._pushedUp then
     fx, fy, fz = f[1], f[2], f[3]
   elseif type(g) == "number" then
     fx, fy, fz = f[1] - g * ux * dt, f[2] - g * uy * dt, f[3] - g * uz * dt
