@@ -277,13 +277,20 @@ describe("Movement", function()
     it("climbs a frictionless ramp at the walk's speed after a long call, and on a moving ramp", function()
       local a = math.rad(40)
       local t = math.tan(a)
-      for _, vx in ipairs { 0, 1 } do
+      -- a 40 degree ramp rising along x, half as wide as given in z, and a
+      -- sphere with a step of 0.3 settled on it
+      local function settled(half, added)
         local w = cs.newWorld()
-        local body = w:add(cs.newMesh({ -40, -40 * t, -5, 40, 40 * t, -5, 40, 40 * t, 5, -40, -40 * t, 5 },
-                                      { 1, 3, 2, 1, 4, 3 }))
+        local body = w:add(cs.newMesh({ -40, -40 * t, -half, 40, 40 * t, -half, 40, 40 * t, half,
+                                        -40, -40 * t, half }, { 1, 3, 2, 1, 4, 3 }))
         local m = cs.newMover { radius = 0.5, position = { -10, -10 * t + 0.5 / math.cos(a) + 0.01, 0 } }
         m.stepHeight = 0.3
+        if added then w:addMover(m) end
         for _ = 1, 10 do w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0) end
+        return w, body, m
+      end
+      for _, vx in ipairs { 0, 1 } do
+        local w, body, m = settled(5, false)
         local px = 0
         for k = 1, 8 do
           local walk = k == 3 and 0.5 or 0.3                 -- the third rises 0.42: slides
@@ -300,13 +307,7 @@ describe("Movement", function()
       -- and one turned about up between calls (its ground's plane was not
       -- turned with it: the next tester)
       for _, added in ipairs { false, true } do
-        local w = cs.newWorld()
-        local body = w:add(cs.newMesh({ -40, -40 * t, -40, 40, 40 * t, -40, 40, 40 * t, 40, -40, -40 * t, 40 },
-                                      { 1, 3, 2, 1, 4, 3 }))
-        local m = cs.newMover { radius = 0.5, position = { -10, -10 * t + 0.5 / math.cos(a) + 0.01, 0 } }
-        m.stepHeight = 0.3
-        if added then w:addMover(m) end
-        for _ = 1, 10 do w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0) end
+        local w, body, m = settled(40, added)
         local ang = 0
         for k = 1, 8 do
           local x0, _, z0 = m:getPosition()
