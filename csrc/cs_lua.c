@@ -110,6 +110,22 @@ int argfail(lua_State *L, int arg, const char *fmt, ...) {
   return 0;
 }
 
+/* A module function called with a colon (cs:newMover{...}) is given the
+** module as its first argument: a table holding newWorld and newMover.
+** Named, with the fix (found by an independent tester: the error was
+** "unknown Mover field '_VERSION'"). */
+void check_not_module(lua_State *L, int arg, const char *fname) {
+  int is;
+  if (lua_type(L, arg) != LUA_TTABLE) return;
+  lua_pushliteral(L, "newWorld");
+  lua_rawget(L, arg);
+  lua_pushliteral(L, "newMover");
+  lua_rawget(L, arg);
+  is = lua_isfunction(L, -2) && !lua_isnil(L, -1);
+  lua_pop(L, 2);
+  if (is) argfail(L, arg, "got the collideslide module: call it with a dot, cs.%s(...)", fname);
+}
+
 int fail_at(lua_State *L, int arg, const char *fname, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

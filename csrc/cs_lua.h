@@ -207,6 +207,7 @@ extern const char *const QXYZW[4];
 
 int argfail(lua_State *L, int arg, const char *fmt, ...);
 void check_table(lua_State *L, int arg);
+void check_not_module(lua_State *L, int arg, const char *fname);
 int body___index(lua_State *L);
 void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what);
 void check_array_tail(lua_State *L, int arg, int t, size_t n, const char *what);

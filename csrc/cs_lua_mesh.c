@@ -267,6 +267,7 @@ int cs_newMesh(lua_State *L) {
   cs_Status s;
   MeshUD *m;
   if (lua_isnone(L, 1)) check_table(L, 1);   /* "got no value": settop pads it */
+  check_not_module(L, 1, "newMesh");
   lua_settop(L, 3);
   v = read_vertices(L, 1, &nv);
   if (lua_isnil(L, 2)) {

@@ -179,6 +179,7 @@ int cs_newMover(lua_State *L) {
   lua_settop(L, 1);
   if (lua_isnil(L, 1)) { lua_pop(L, 1); lua_newtable(L); }
   check_table(L, 1);
+  check_not_module(L, 1, "newMover");
   switch (least_unknown(L, 1, is_setting, &bad)) {    /* (whatever order next() takes) */
   case 2: argfail(L, 1, "unknown Mover field (a %s key)", bad); break;
   case 1: {

@@ -533,6 +533,78 @@ describe("mover defaults are the papers', character defaults game-style", functi
       .. "world:collideAndSlide%(...%)", errorOf(function() local x = w.collideAndSlide(m, 1, 0, 0); return x end))
   end)
 
+  -- found by an independent tester: "unknown Mover field '_VERSION'",
+  -- "empty mesh (no vertices)" for vertices given, "got table" elsewhere
+  it("a module function called with a colon names the fix", function()
+    local cases = {
+      newMover = function() local x = cs:newMover { radius = 0.5 }; return x end,
+      newMesh = function() local x = cs:newMesh { 0, 0, 0, 1, 0, 0, 0, 0, 1 }; return x end,
+      newCharacter = function() local x = cs:newCharacter { walkSpeed = 5 }; return x end,
+      box = function() local x = cs:box(0, 0, 0, 1, 1, 1); return x end,
+      loadOBJ = function() local x = cs:loadOBJ("level.obj"); return x end,
+      parseOBJ = function() local x = cs:parseOBJ("v 0 0 0"); return x end,
+      contacts = function() local x = cs:contacts(); return x end,
+      setPlatformVelocity = function() local x = cs:setPlatformVelocity(1, 0, 0); return x end,
+      updateCharacters = function() local x = cs:updateCharacters(cs.newWorld(), {}, 1 / 60); return x end,
+    }
+    for name, f in pairs(cases) do
+      assert.matches("calling '" .. name .. "' on bad self %(got the collideslide module: call it with a dot, cs%."
+        .. name .. "%(...%)%)", errorOf(f))
+    end
+    -- a settings table that only looks like the module is read as settings
+    assert.matches("unknown Mover field 'newWorld'", errorOf(cs.newMover, { newWorld = print }))
+  end)
+
+  it("collideAndSlideMany names moves given as a list per mover", function()
+    local w = cs.newWorld()
+    local movers = { cs.newMover(), cs.newMover { position = { 3, 0, 0 } } }
+    for _, moves in ipairs { { { 0.1, 0, 0, 0, -0.01, 0 }, { 0.1, 0, 0, 0, -0.01, 0 } }, { { 0.1, 0, 0 }, { 0.1, 0, 0 } } } do
+      assert.matches("moves is one flat list of numbers, 6 a mover %(walk and gravity%) or 3 %(walk only%), "
+        .. "{vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves%[1%] is a table", errorOf(w.collideAndSlideMany, w, movers, moves))
+    end
+    assert.are.same({ 0, 0, 0 }, { movers[1]:getPosition() })
+  end)
+
+  it("updateCharacters names one input table given for the list", function()
+    local w = level()
+    local ch = cs.newCharacter { position = { 0, 0.905, 0 } }
+    for _ = 1, 10 do ch:update(w, 1 / 60) end
+    local x, y, z = ch:getPosition()
+    assert.matches("bad argument #4 to 'updateCharacters' %(list of inputs expected, got a table with keys "
+      .. "that are no numbers: one input table per character, {input} for one%)",
+      errorOf(cs.updateCharacters, w, { ch }, 1 / 60, { x = 1, jump = true }))
+    assert.are.same({ x, y, z }, { ch:getPosition() })
+    cs.updateCharacters(w, { ch }, 1 / 60, { { x = 1 } })        -- the list form walks
+    assert.near(4, ch.velocity[1], 1e-12)
+    cs.updateCharacters(w, { ch, ch }, 1 / 60, { [2] = { x = 1 } })   -- a list may start with nil
+  end)
+
+  -- found by an independent tester: they named raycast or collideAndSlide, at
+  -- a line of the library or none
+  it("raycastDir and the character, refused by a closed or busy world, say it in their words", function()
+    local w = level()
+    local ch = cs.newCharacter { position = { 0, 0.905, 0 } }
+    local m = cs.newMover { position = { 0, 2, 5 } }
+    local said = {}
+    m.filter = function()
+      said.ray = errorOf(function() local d = w:raycastDir(0, 5, 0, 0, -1, 0, 10); return d end)
+      said.update = errorOf(function() ch:update(w, 1 / 60, { x = 1 }) end)
+      said.many = errorOf(function() cs.updateCharacters(w, { ch }, 1 / 60, { { x = 1 } }) end)
+      return "slide"
+    end
+    local x, y, z = ch:getPosition()
+    w:collideAndSlide(m, 0, -5, 0)
+    local busy = "the world is busy %(called from inside a filter of the same world%)"
+    assert.matches("^[^\n]*firsthour_spec.lua:%d+: raycastDir: " .. busy, said.ray)
+    assert.matches("^[^\n]*firsthour_spec.lua:%d+: character:update: " .. busy, said.update)
+    assert.matches("^[^\n]*firsthour_spec.lua:%d+: updateCharacters: " .. busy, said.many)
+    assert.are.same({ x, y, z }, { ch:getPosition() })
+    assert.are.same({ 0, 0, 0 }, ch.velocity)
+    getmetatable(w).__close(w)
+    assert.matches("firsthour_spec.lua:%d+: calling 'raycastDir' on bad self %(attempt to use a closed/collected World%)",
+      errorOf(function() local d = w:raycastDir(0, 5, 0, 0, -1, 0, 10); return d end))
+  end)
+
   it("a field misspelled in case is named, as the character names its own", function()
     local m = cs.newMover()
     assert.matches("unknown Mover field 'stepheight' %(did you mean 'stepHeight'%?%)",

@@ -325,6 +325,7 @@ end
 -- newCharacter's body for a core's newMover; errors blame level 3, the caller
 -- of the function bind(core) returns.
 local function construct(newMover, settings)
+  check.notModule(settings, "newCharacter", 2)
   if settings ~= nil and check.tname(settings) ~= "table" then
     error("bad argument #1 to 'newCharacter' (table expected, got " .. check.tname(settings) .. ")", 3)
   end
@@ -515,6 +516,19 @@ local function rangeWords(err)
   return (err:gsub("^collideAndSlide%a*: ", ""):gsub("^mover %d+: ", ""))
 end
 
+-- The core's refusal of a move asked from inside one of the world's filters
+-- (the world busy, or the mover in its own move), in words without place
+-- and call, or nil. Called from a filter, character:update raised
+-- "collideAndSlide: the world is busy" without a place (found by an
+-- independent tester).
+local function busyWords(err)
+  if type(err) ~= "string" then return nil end
+  err = err:gsub("^.-:%d+: ", "", 1)
+  return err:match("^collideAndSlide%a*: (the world is busy .*)$")
+    or err:match("^collideAndSlide: (the mover is busy .*)$")
+    or err:match("^collideAndSlideMany: (mover %d+ is busy .*)$")
+end
+
 -- The update's move, one collideAndSlide: (x, y, z, onGround), or nil and the
 -- error. A move the core refuses as out of range (the carry of a platform's
 -- velocity or placement is not counted by beginUpdate: the core has it)
@@ -524,9 +538,10 @@ end
 local function moveOne(self, world, undo, wx, wy, wz, gx, gy, gz)
   local ok, x, y, z, on = pcall(world.collideAndSlide, world, self.mover, wx, wy, wz, gx, gy, gz)
   if ok then return x, y, z, on end
-  if not rangeError(x, "collideAndSlide") then error(x, 0) end
+  local busy = busyWords(x)
+  if not (busy or rangeError(x, "collideAndSlide")) then error(x, 0) end
   undoApply(self, undo)
-  return nil, rangeWords(x)
+  return nil, busy or rangeWords(x)
 end
 
 local XYZ = { "x", "y", "z" }
@@ -676,6 +691,7 @@ local PLATFORMS = setmetatable({}, { __mode = "k" })
 local function setPlatformVelocity(body, vx, vy, vz)
   local t = type(body)
   if (t ~= "userdata" and t ~= "table") or check.tname(body) ~= "collideslide.Body" then
+    check.notModule(body, "setPlatformVelocity")
     error("bad argument #1 to 'setPlatformVelocity' (collideslide.Body expected, got "
       .. check.tname(body) .. ")", 2)
   end
@@ -1067,6 +1083,7 @@ Every argument is checked before any character moves.
 ]]
 local function updateMany(world, chars, dt, inputs)
   if check.tname(world) ~= "collideslide.World" then
+    check.notModule(world, "updateCharacters")
     error("bad argument #1 to 'updateCharacters' (world expected, got " .. check.tname(world) .. ")", 2)
   end
   if isClosed(world, "getThreads") then
@@ -1077,6 +1094,13 @@ local function updateMany(world, chars, dt, inputs)
   end
   if inputs ~= nil and check.tname(inputs) ~= "table" then
     error("bad argument #4 to 'updateCharacters' (list of inputs or nil expected, got " .. check.tname(inputs) .. ")", 2)
+  end
+  -- one input table for the list (its fields went unread: found by an
+  -- independent tester); a list's first entry may be nil, its keys are numbers
+  local key = inputs ~= nil and inputs[1] == nil and next(inputs)
+  if key and type(key) ~= "number" then
+    error("bad argument #4 to 'updateCharacters' (list of inputs expected, got a table with keys that"
+      .. " are no numbers: one input table per character, {input} for one)", 2)
   end
   local n = #chars
   for k in pairs(chars) do                      -- a hole would hide the characters after it
@@ -1145,10 +1169,12 @@ local function updateMany(world, chars, dt, inputs)
       beginUpdate(c, dt, inputs and inputs[i])
   end
   local ok, err = pcall(world.collideAndSlideMany, world, movers, moves, out, grounded)
-  if not ok and rangeError(err, "collideAndSlideMany") then
+  local busy = not ok and busyWords(err)
+  if not ok and (busy or rangeError(err, "collideAndSlideMany")) then
     -- refused before any mover moved (the carry of a platform, which
-    -- beginUpdate does not count): the settings go back too
+    -- beginUpdate does not count; a call from a filter): the settings go back too
     for i = 1, n do undoApply(chars[i], chars[i]._undo) end
+    if busy then error("updateCharacters: " .. busy:gsub("^mover ", "character "), 2) end
     local i = tonumber(err:match("mover (%d+): ")) or 0
     error(format("updateCharacters: character %d: %s", i, rangeWords(err)), 2)
   end

@@ -43,6 +43,17 @@ function check.argerror(arg, fname, msg, depth)
 end
 local argerror = check.argerror
 
+--- check.notModule(v, fname [, depth]): a module function called with a colon
+-- (cs:newMover{...}) is given the module as its first argument (a table holding
+-- newWorld and newMover): raises that, with the fix, rather than what the
+-- module's fields make of it ("unknown Mover field '_VERSION'": found by an
+-- independent tester). depth: as argerror's.
+function check.notModule(v, fname, depth)
+  if type(v) == "table" and type(rawget(v, "newWorld")) == "function" and rawget(v, "newMover") ~= nil then
+    argerror(1, fname, "got the collideslide module: call it with a dot, cs." .. fname .. "(...)", (depth or 1) + 1)
+  end
+end
+
 --- check.alive(o, method, arg, fname [, depth]) -> o:method()'s first result,
 -- its error (a closed mover or mesh, a removed body) raised as argument arg's
 -- in fname's words ("bad argument #1 to 'contacts' (attempt to use a

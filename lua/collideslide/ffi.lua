@@ -891,6 +891,7 @@ end
 --- cs.newMesh(vertices [, indices [, options]]) -> mesh
 local function newMesh(...)
   local vt, it, o = ...
+  check.notModule(vt, "newMesh")
   local v, nv = read_triples(VERTICES, vt, 1, allnil(...))
   local ix, nt
   if it == nil then
@@ -1464,6 +1465,7 @@ end
 local function newMover(t)
   if t == nil then t = {} end
   check_table(t, 1)
+  check.notModule(t, "newMover")
   local bad = check.leastUnknown(t, SETTINGS)    -- (whatever order next() takes)
   if bad ~= nil and check.keyKind(bad) ~= "string" then
     argerror(1, format("unknown Mover field (a %s key)", check.keyKind(bad)))
@@ -2043,6 +2045,10 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   local stride = len == 6 * n and 6 or len == 3 * n and 3 or nil   -- (after the movers' holes,
   if not stride then                                                -- and the moves' own)
     for k = 1, len do if rawget(moves, k) == nil then hole_fail(3, moves, len, "moves") end end
+    if len > 0 and type(rawget(moves, 1)) == "table" then
+      argerror(3, "moves is one flat list of numbers, 6 a mover (walk and gravity) or 3 (walk "
+        .. "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[1] is a table")
+    end
     argerror(3, format("moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
       .. "(walk only) for %s mover%s", fmtnum(len), fmtnum(6 * n), fmtnum(3 * n), fmtnum(n),
       n == 1 and "" or "s"))

@@ -300,6 +300,7 @@ local function build(core)
   --- cs.box(minx, miny, minz, maxx, maxy, maxz) -> vertices, indices: a closed box
   -- (8 vertices, 12 outward-facing triangles) for newMesh.
   function cs.box(minx, miny, minz, maxx, maxy, maxz)
+    check.notModule(minx, "box")
     checkBox(1, "box", minx, miny, minz, maxx, maxy, maxz)
     local b = cs.newBuilder()
     addBox(b, minx, miny, minz, maxx, maxy, maxz, 0)
@@ -330,6 +331,7 @@ local function build(core)
   function cs.contacts(m, list)
     if getmetatable(m) == Character then m = rawget(m, "mover") end
     if check.tname(m) ~= "collideslide.Mover" then
+      check.notModule(m, "contacts")
       check.argerror(1, "contacts", "collideslide.Mover or collideslide.Character expected, got "
         .. (m == nil and "no value" or check.tname(m)))
     end
@@ -384,8 +386,17 @@ local function build(core)
     local len = math.sqrt(ux * ux + uy * uy + uz * uz)
     dx, dy, dz = ux / len, uy / len, uz / len
     local s = maxDistance
-    local t, px, py, pz, nx, ny, nz, tri, body, tag =
-      self:raycast(ox, oy, oz, dx * s, dy * s, dz * s, mask)
+    -- raycast's own refusals (a closed world, one busy in a filter), in
+    -- raycastDir's words at its caller's line (they named raycast, at a line
+    -- of this file: found by an independent tester)
+    local ok, t, px, py, pz, nx, ny, nz, tri, body, tag =
+      pcall(self.raycast, self, ox, oy, oz, dx * s, dy * s, dz * s, mask)
+    if not ok then
+      local msg = tostring(t):gsub("^.-:%d+: ", "", 1)
+      local bad = msg:match("^bad argument #1 to 'raycast' %((.*)%)$")
+      if bad then check.argerror(1, "raycastDir", bad) end
+      error((msg:gsub("^raycast: ", "raycastDir: ", 1)), 2)
+    end
     if t == nil then return nil end
     return t * maxDistance, px, py, pz, nx, ny, nz, tri, body, tag
   end
