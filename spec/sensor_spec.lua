@@ -208,6 +208,46 @@ describe("Sensor", function()
       assert.are.equal(0, extra)
     end)
 
+    -- found by an independent tester: a tolerance for rounding 1e-12 of the
+    -- coordinates dropped these slabs' insides (the first form of the fix above)
+    it("catches slabs 1e-8 and 1e-9 thick at 1e5 and 1e3 from the origin", function()
+      for _, c in ipairs { { 1e5, 1e-8 }, { 1e5, 1e-9 }, { 1e3, 1e-9 }, { 0, 5e-13 } } do
+        local at, h = c[1], c[2]
+        for _, placed in ipairs { false, true } do
+          local w = cs.newWorld()
+          local s = placed and w:addSensor(box(0, -1, -1, h, 1, 1), at, 0, 0)
+            or w:addSensor(box(at, -1, -1, at + h, 1, 1))
+          local m = cs.newMover { radius = 0.1, position = { at - 0.5, 0.3, 0.2 } }
+          w:collideAndSlide(m, 1, 0, 0)
+          local ev = events(m)
+          assert.are.equal(2, #ev)
+          assert.are.equal("enter", ev[1][2])
+          assert.are.equal("exit", ev[2][2])
+          assert.near(0.5, ev[1][3], 1e-9)
+        end
+      end
+    end)
+
+    -- found by an independent tester: the path lies in the face's plane, meets
+    -- none of its triangles, and passes a hair outside the next face's edge,
+    -- so it had no hit where it left; its middle, on the face, read inside
+    it("leaves a turned box along the plane of a face and out past its edge", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(box(-1, -1, -1, 1, 1, 1))
+      local h = math.sqrt(0.5)                       -- 90 degrees about z
+      s:setTransform(-19.631356086145235, 12.904183476762284, 9.3242475584323223, 0, 0, h, h,
+                     1.1020450749769839, 2.5425938007251152, 1.2492978461097293)
+      local m = cs.newMover { radius = 0.05, position = { -22.17394988687035, 12.098230076735918, 9.9481813165494124 } }
+      w:collideAndSlide(m, 0, 0, 0)                  -- on the face local y = +1
+      w:collideAndSlide(m, 0, -0.080581662342666505, 1.0001534418255584)   -- in its plane, out past z = 1
+      local x, y, z = m:getPosition()
+      assert.is_true(z > 9.3242475584323223 + 1.2492978461097293 + 0.3)   -- well above the box
+      assert.is_false(s:contains(x, y, z))
+      assert.is_false(m:isInside(s))
+      local ev = events(m)
+      if #ev > 0 then assert.are.equal("exit", ev[#ev][2]) end
+    end)
+
     -- found by an independent tester: isInside still said true after the
     -- layers stopped meeting, and the next call dropped the sensor with no
     -- exit, so a script pairing enters with exits got out of step
