@@ -804,6 +804,27 @@ describe("Movement", function()
       end
     end)
 
+    -- found by an independent tester: crushed in a room that the script
+    -- then slid sideways, the mover went back to its last safe place, which
+    -- the room's +x wall had passed: outside the closed room
+    it("is not sent back to a safe place that a moved body left behind a wall", function()
+      local w = cs.newWorld()
+      local V = { -1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1 }
+      local I = { 1, 2, 3, 1, 3, 4, 5, 7, 6, 5, 8, 7, 1, 6, 2, 1, 5, 6, 4, 7, 8, 4, 3, 7, 1, 8, 5, 1, 4, 8,
+                  2, 7, 3, 2, 6, 7 }                              -- a room: faces inward
+      local room = w:add(cs.newMesh(V, I), 0, 0, 0, 0, 0, 0, 1, 2, 1, 2)
+      local m = cs.newMover { radius = 0.5, position = { 1.3, -0.499, 0 } }
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      local tx = 0
+      for f = 1, 40 do                                          -- 0.95 tall: crushed; then it slides
+        if f > 1 then tx = tx - 0.05 end
+        room:setTransform(tx, -0.525, 0, 0, 0, 0, 1, 2, 0.475, 2)
+        local x, y, z = w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+        assert.is_true(math.abs(x - tx) < 2 and y > -1 and y < -0.05 and math.abs(z) < 2,
+          ("frame %d: (%g, %g, %g) left the room x in [%g, %g]"):format(f, x, y, z, tx - 2, tx + 2))
+      end
+    end)
+
     -- a closed lift rising under a mover held by a closed ceiling: once the
     -- lift's top passed the centre, the stuck mover's gravity pass (a move
     -- away from the top face, from behind it) took it into the lift a step a
