@@ -1081,6 +1081,7 @@ typedef struct cs_BvhEntry {
 typedef struct cs_BvhRay {
   double o[3], inv[3];
   double reach[3];        /* flat axes: how far the whole segment moves along it */
+  double pad;             /* the boxes grown by this on every side */
   int flat[3];            /* d[k] is 0 (or 1 / d[k] overflows): no slab there */
 } cs_BvhRay;
 
@@ -1092,12 +1093,13 @@ static int bvh_ray_box(const cs_BvhRay *r, const cs_BvhNode *n, double tmax, dou
   double tn = 0, tf = tmax, a, b;
   int k;
   for (k = 0; k < 3; k++) {
+    double lo = (double)n->lo[k] - r->pad, hi = (double)n->hi[k] + r->pad;
     if (r->flat[k]) {
-      if (r->o[k] + r->reach[k] < n->lo[k] || r->o[k] - r->reach[k] > n->hi[k]) return 0;
+      if (r->o[k] + r->reach[k] < lo || r->o[k] - r->reach[k] > hi) return 0;
       continue;
     }
-    a = ((double)n->lo[k] - r->o[k]) * r->inv[k];
-    b = ((double)n->hi[k] - r->o[k]) * r->inv[k];
+    a = (lo - r->o[k]) * r->inv[k];
+    b = (hi - r->o[k]) * r->inv[k];
     if (a > b) { double s = a; a = b; b = s; }
     if (a > tn) tn = a;
     if (b < tf) tf = b;
@@ -1109,7 +1111,7 @@ static int bvh_ray_box(const cs_BvhRay *r, const cs_BvhNode *n, double tmax, dou
 /* Calls fn for each triangle of each leaf whose box the segment o + s d,
 ** s in [0, tmax], meets, nearer boxes first; skips boxes entered beyond the
 ** tmax fn has lowered; returns when fn returns 0 or the boxes run out. */
-void cs_bvh_raycast(const cs_Bvh *bvh, cs_Vec3 o, cs_Vec3 d, double tmax,
+void cs_bvh_raycast(const cs_Bvh *bvh, cs_Vec3 o, cs_Vec3 d, double tmax, double pad,
                     cs_BvhRayFn fn, void *ud) {
   cs_BvhEntry stack[CS_BVH_STACK];
   cs_BvhRay ray;
@@ -1118,6 +1120,7 @@ void cs_bvh_raycast(const cs_Bvh *bvh, cs_Vec3 o, cs_Vec3 d, double tmax,
   int sp = 0, k;
   if (bvh->node_count == 0 || !(tmax >= 0)) return;
   ray.o[0] = o.x; ray.o[1] = o.y; ray.o[2] = o.z;
+  ray.pad = pad;
   dd[0] = d.x; dd[1] = d.y; dd[2] = d.z;
   for (k = 0; k < 3; k++) {
     ray.inv[k] = 1.0 / dd[k];

@@ -45,10 +45,11 @@ cs_Status cs_bvh_query_box(const cs_Bvh *bvh, const cs_Alloc *a, const double *v
 ** callbacks may be handed near misses: they must test the triangle exactly.
 **
 ** Visits the triangles of the leaves the segment o + s d, s in [0, *tmax],
-** passes through, nearer boxes first. fn may lower *tmax (closest hit) and
-** returns 0 to stop the walk. */
+** passes through, nearer boxes first, each box grown by pad on every side
+** (the rounding of a segment mapped into the tree's space). fn may lower
+** *tmax (closest hit) and returns 0 to stop the walk. */
 typedef int (*cs_BvhRayFn)(void *ud, uint32_t tri, double *tmax);
-void cs_bvh_raycast(const cs_Bvh *bvh, cs_Vec3 o, cs_Vec3 d, double tmax,
+void cs_bvh_raycast(const cs_Bvh *bvh, cs_Vec3 o, cs_Vec3 d, double tmax, double pad,
                     cs_BvhRayFn fn, void *ud);
 /* Visits the triangles of the leaves within sqrt(*max_d2) of p, nearer boxes
 ** first; fn may lower *max_d2 and returns 0 to stop. */

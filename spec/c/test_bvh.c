@@ -565,7 +565,7 @@ static void check_rays(const cs_Bvh *bvh, const Mesh *m, int nq) {
     }
     memset(&c, 0, sizeof c);
     c.m = m; c.o = o; c.d = d;
-    cs_bvh_raycast(bvh, o, d, tmax, ray_nearest_fn, &c);
+    cs_bvh_raycast(bvh, o, d, tmax, 0, ray_nearest_fn, &c);
     CHECKF(c.hit == hit && (!hit || c.best == best), "ray %d: tree hit %d at %.17g, brute %d at %.17g",
            q, c.hit, c.best, hit, best);
     if (c.hit != hit || (hit && c.best != best)) bad++;
@@ -573,7 +573,7 @@ static void check_rays(const cs_Bvh *bvh, const Mesh *m, int nq) {
     memset(&c, 0, sizeof c);
     c.m = m; c.o = o; c.d = d; c.visits = visits;
     memset(visits, 0, m->nt);
-    cs_bvh_raycast(bvh, o, d, tmax, ray_collect_fn, &c);
+    cs_bvh_raycast(bvh, o, d, tmax, 0, ray_collect_fn, &c);
     for (t = 0; t < m->nt; t++) {
       double lo[3], hi[3];
       CHECK(visits[t] <= 1);
@@ -588,7 +588,7 @@ static void check_rays(const cs_Bvh *bvh, const Mesh *m, int nq) {
     if (nvisit > 1) {   /* returning 0 stops at once */
       memset(&c, 0, sizeof c);
       c.m = m; c.stop_after = 1;
-      cs_bvh_raycast(bvh, o, d, tmax, ray_collect_fn, &c);
+      cs_bvh_raycast(bvh, o, d, tmax, 0, ray_collect_fn, &c);
       CHECK(c.calls == 1);
     }
   }
@@ -781,7 +781,7 @@ static void case_empty(void) {
     CHECK(cs_bvh_query_box(&bvh, &g_alloc, m.v, m.t, v3(-1e9, -1e9, -1e9), v3(1e9, 1e9, 1e9), &out) == CS_OK);
     CHECK(out.count == 0);
     memset(&rc, 0, sizeof rc);
-    cs_bvh_raycast(&bvh, v3(0, 0, 0), v3(1, 1, 1), 1, ray_collect_fn, &rc);
+    cs_bvh_raycast(&bvh, v3(0, 0, 0), v3(1, 1, 1), 1, 0, ray_collect_fn, &rc);
     CHECK(rc.calls == 0);
     memset(&pc, 0, sizeof pc);
     pc.m = &m;
@@ -813,28 +813,28 @@ static void case_one(void) {
     static const double xs[4] = {0, 1, 0.5, 1.5}, want[4] = {1, 1, 1, 0};
     memset(&rc, 0, sizeof rc);
     rc.m = &m; rc.o = v3(xs[k], 1, 0); rc.d = v3(0, -1, 0);
-    cs_bvh_raycast(&bvh, rc.o, rc.d, 1, ray_nearest_fn, &rc);
+    cs_bvh_raycast(&bvh, rc.o, rc.d, 1, 0, ray_nearest_fn, &rc);
     CHECKF(rc.hit == want[k], "x = %g: hit %d", xs[k], rc.hit);
     if (rc.hit) CHECK(rc.best == 0.75);
   }
   memset(&rc, 0, sizeof rc);   /* a segment that stops short */
-  cs_bvh_raycast(&bvh, v3(0.2, 1, 0.2), v3(0, -1, 0), 0.7, ray_collect_fn, &rc);
+  cs_bvh_raycast(&bvh, v3(0.2, 1, 0.2), v3(0, -1, 0), 0.7, 0, ray_collect_fn, &rc);
   CHECK(rc.calls == 0);
   memset(&rc, 0, sizeof rc);   /* one that ends on the plane: inclusive */
-  cs_bvh_raycast(&bvh, v3(0.2, 1, 0.2), v3(0, -1, 0), 0.75, ray_collect_fn, &rc);
+  cs_bvh_raycast(&bvh, v3(0.2, 1, 0.2), v3(0, -1, 0), 0.75, 0, ray_collect_fn, &rc);
   CHECK(rc.calls == 1);
   memset(&rc, 0, sizeof rc);   /* an unbounded ray beside it: nothing */
-  cs_bvh_raycast(&bvh, v3(5, 1, 0.2), v3(0, -1, 0), INFINITY, ray_collect_fn, &rc);
+  cs_bvh_raycast(&bvh, v3(5, 1, 0.2), v3(0, -1, 0), INFINITY, 0, ray_collect_fn, &rc);
   CHECK(rc.calls == 0);
   memset(&rc, 0, sizeof rc);   /* an unbounded ray through it */
   rc.m = &m; rc.o = v3(0.2, 1, 0.2); rc.d = v3(0, -1e-300, 0);
-  cs_bvh_raycast(&bvh, rc.o, rc.d, INFINITY, ray_nearest_fn, &rc);
+  cs_bvh_raycast(&bvh, rc.o, rc.d, INFINITY, 0, ray_nearest_fn, &rc);
   CHECKF(rc.hit && fabs(rc.best / 0.75e300 - 1) < 1e-12, "hit %d at %g", rc.hit, rc.best);
   memset(&rc, 0, sizeof rc);   /* negative tmax: nothing */
-  cs_bvh_raycast(&bvh, v3(0.2, 1, 0.2), v3(0, -1, 0), -1, ray_collect_fn, &rc);
+  cs_bvh_raycast(&bvh, v3(0.2, 1, 0.2), v3(0, -1, 0), -1, 0, ray_collect_fn, &rc);
   CHECK(rc.calls == 0);
   memset(&rc, 0, sizeof rc);   /* a zero direction inside the box */
-  cs_bvh_raycast(&bvh, v3(0.2, 0.25, 0.2), v3(0, 0, 0), 1, ray_collect_fn, &rc);
+  cs_bvh_raycast(&bvh, v3(0.2, 0.25, 0.2), v3(0, 0, 0), 1, 0, ray_collect_fn, &rc);
   CHECK(rc.calls == 1);
   cs_bvh_free(&bvh, &g_alloc);
   CHECK(g_ta.live == 0);
