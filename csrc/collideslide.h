@@ -202,7 +202,10 @@ void cs_world_free(cs_World *world);
 /* The error of the last failed call on the world, its bodies or its queries. */
 const cs_Error *cs_world_error(const cs_World *world);
 
-/* A placed instance of a mesh, at the identity transform. */
+/* A placed instance of a mesh, at the identity transform. Removing it
+** right after its add, with nothing changed between (its placement was
+** refused: how the bindings add with a transform), leaves the world as it
+** was before the add, down to the last bit of the next move. */
 cs_Status cs_world_add(cs_World *world, cs_Mesh *mesh, cs_Body **out);
 void cs_world_remove(cs_World *world, cs_Body *body);
 size_t cs_world_body_count(const cs_World *world);

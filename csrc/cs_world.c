@@ -298,6 +298,9 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
     return cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
   memset(b, 0, sizeof *b);
+  w->undo_old_version = w->version;
+  w->undo_rebuild = w->broad.rebuild;
+  w->undo_dirty = w->broad.dirty;
   b->generation = gen + 1;
   b->world = w;
   b->mesh = mesh;
@@ -310,6 +313,8 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   cs_broad_changed(&w->broad);
   w->version++;
   w->bodies[w->nbodies++] = b;
+  w->undo_body = b;
+  w->undo_version = w->version;
   *out = b;
   return CS_OK;
 }
@@ -320,7 +325,13 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
 ** generation tells a mover that its ground body is gone. */
 void cs_world_remove(cs_World *w, cs_Body *b) {
   size_t slot = b->slot;
+  /* removed right after its add, nothing else changed: the world goes
+  ** back to what it was (a failed world:add changed the next move's last
+  ** bits, through the version: found by an independent tester). The body
+  ** is the last one, so the swap below restores the list's order too. */
+  int undo = b == w->undo_body && w->version == w->undo_version && w->broad.rebuild;
   if (!b->alive || b->world != w || w->busy) return;
+  w->undo_body = NULL;
   CS_ASSERT(w->nfree < w->capfree);   /* reserved by cs_world_add */
   w->bodies[slot] = w->bodies[--w->nbodies];
   w->bodies[slot]->slot = slot;
@@ -331,6 +342,11 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   b->alive = 0;
   b->generation++;
   w->free_bodies[w->nfree++] = b;
+  if (undo) {
+    w->version = w->undo_old_version;
+    w->broad.rebuild = w->undo_rebuild;
+    w->broad.dirty = w->undo_dirty;
+  }
 }
 
 size_t cs_world_body_count(const cs_World *w) { return w->nbodies; }

@@ -65,6 +65,14 @@ struct cs_World {
   int batching;           /* a batch is under way: edits are refused (CS_EBUSY) */
   unsigned version;       /* bumped by every change to bodies, their meshes
                           ** or the friction table */
+  /* the last added body, while nothing else changed since (the version is
+  ** undo_version): its removal (a binding's, when the placement it was
+  ** given is refused) puts the version and the broad phase's flags back as
+  ** they were before the add, so that the world is as it was
+  ** (cs_world_remove) */
+  cs_Body *undo_body;
+  unsigned undo_version, undo_old_version;
+  int undo_rebuild, undo_dirty;
   cs_CallScratch scratch;   /* the single calls' (cs_world_collide_and_slide) */
   cs_Broad broad;           /* the tree over body bounds */
   cs_Error err;             /* of the last failed call (cs_world_error) */

@@ -497,6 +497,24 @@ end)
 
 describe("World", function()
   describe(":add", function()
+    -- found by an independent tester: the refused placement's add and
+    -- remove moved the world's version, and the next move took another path
+    it("refused for its placement, leaves the world as it was: the next move is bit for bit the same", function()
+      local function run(refused)
+        local w = cs.newWorld()
+        local floor = cs.newMesh({ -5, 0, -5, -5, 0, 5, 5, 0, 5, 5, 0, -5 }, { 1, 2, 3, 1, 3, 4 })
+        local m = cs.newMover { radius = 0.4, position = { -0.68413170971168746, 0.96570701080640176, -1.0496046459533297 } }
+        w:collideAndSlide(m, 0.3, -0.2, -0.7, 0, -0.1, 0)
+        if refused then
+          fails_with(function() w:add(floor, 0, 1 / 0, 0) end, "y is inf")
+          fails_with(function() w:add(floor, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1) end, "scale sx must be nonzero")
+        end
+        assert.are.equal(0, w:bodyCount())
+        return { w:collideAndSlide(m, -0.28, -0.08, 0.09) }
+      end
+      assert.are.same(run(false), run(true))
+    end)
+
     it("rejects a missing or wrong mesh, and adds nothing", function()
       local w = cs.newWorld()
       fails_with(function() w:add() end, "bad argument #1 to 'add'", "collideslide.Mesh expected, got no value")
