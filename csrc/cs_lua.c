@@ -111,18 +111,16 @@ int argfail(lua_State *L, int arg, const char *fmt, ...) {
 }
 
 /* A module function called with a colon (cs:newMover{...}) is given the
-** module as its first argument: a table holding newWorld and newMover.
-** Named, with the fix (found by an independent tester: the error was
-** "unknown Mover field '_VERSION'"). */
+** module as its first argument: a table whose newWorld is this module's
+** (the Lua layer's table copies it). Named, with the fix (found by an
+** independent tester: the error was "unknown Mover field '_VERSION'"). */
 void check_not_module(lua_State *L, int arg, const char *fname) {
   int is;
   if (lua_type(L, arg) != LUA_TTABLE) return;
   lua_pushliteral(L, "newWorld");
   lua_rawget(L, arg);
-  lua_pushliteral(L, "newMover");
-  lua_rawget(L, arg);
-  is = lua_isfunction(L, -2) && !lua_isnil(L, -1);
-  lua_pop(L, 2);
+  is = lua_tocfunction(L, -1) == cs_newWorld;
+  lua_pop(L, 1);
   if (is) argfail(L, arg, "got the collideslide module: call it with a dot, cs.%s(...)", fname);
 }
 

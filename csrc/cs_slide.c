@@ -900,15 +900,18 @@ static int depenetrate(Slide *s, int standing) {
   ninside = inside_faces(s, inside);
   if (push_out(s, cand, nc, standing, safe, inside, ninside)) return FREED;
   /* the safe place is one of this world's only (issue 10): the world hands
-  ** it down only then. The jump there keeps the pushes' rule: a body moved
-  ** since may have left that place on the far side of a wall (a crushed
-  ** mover carried along by a room that slid went back through the room's
-  ** wall: found by an independent tester) */
+  ** it down only then. When a body moved since (no side_ref), the jump
+  ** there keeps the pushes' rule without a reference: that body may have
+  ** left the place on the far side of a wall (a crushed mover carried along
+  ** by a room that slid went back through the room's wall: found by an
+  ** independent tester). When none did, the way back is the way the mover
+  ** came (up through a jump-through platform, against its front: the next
+  ** tester) */
   if (s->last_safe && v3_len(v3_sub(*s->last_safe, s->m->pos)) <= s->reach) {
     cs_Vec3 p = cs_espace_to(s->es, *s->last_safe), jump = v3_sub(p, s->pos);
     double len = v3_len(jump);
     if (!overlaps_any(s, p) && leaves_solid(s, jump, 1.0, inside, ninside) &&
-        (len == 0 || !crosses_wrong_way(s, v3_scale(jump, 1 / len), len, safe))) {
+        (s->side_ref || len == 0 || !crosses_wrong_way(s, v3_scale(jump, 1 / len), len, NULL))) {
       s->pos = p;
       return FREED;
     }

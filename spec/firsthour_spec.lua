@@ -570,8 +570,8 @@ describe("mover defaults are the papers', character defaults game-style", functi
     local ch = cs.newCharacter { position = { 0, 0.905, 0 } }
     for _ = 1, 10 do ch:update(w, 1 / 60) end
     local x, y, z = ch:getPosition()
-    assert.matches("bad argument #4 to 'updateCharacters' %(list of inputs expected, got a table with keys "
-      .. "that are no numbers: one input table per character, {input} for one%)",
+    assert.matches("bad argument #4 to 'updateCharacters' %(list of inputs expected, got an input table "
+      .. "%(key 'x'%): one input table per character, {input} for one%)",
       errorOf(cs.updateCharacters, w, { ch }, 1 / 60, { x = 1, jump = true }))
     assert.are.same({ x, y, z }, { ch:getPosition() })
     cs.updateCharacters(w, { ch }, 1 / 60, { { x = 1 } })        -- the list form walks
@@ -603,6 +603,59 @@ describe("mover defaults are the papers', character defaults game-style", functi
     getmetatable(w).__close(w)
     assert.matches("firsthour_spec.lua:%d+: calling 'raycastDir' on bad self %(attempt to use a closed/collected World%)",
       errorOf(function() local d = w:raycastDir(0, 5, 0, 0, -1, 0, 10); return d end))
+  end)
+
+  -- found by an independent tester: the test of the refusal took a filter's
+  -- own refused call for the update's, reworded it and undid a batch's moves
+  it("a filter's own refused call still comes through as it was, the batch's moves kept", function()
+    local w = level()
+    local other = cs.newMover { position = { 5, 2, 5 } }
+    local c1 = cs.newCharacter { position = { 0, 0.905, 0 } }
+    local c2 = cs.newCharacter { position = { -3, 0.905, 0 } }
+    c2.mover.filter = function()
+      w:collideAndSlide(other, 0, -1, 0)              -- a mistake in the filter
+      return "slide"
+    end
+    local err = errorOf(function() cs.updateCharacters(w, { c1, c2 }, 1 / 60, { { x = 1 }, { x = 1 } }) end)
+    assert.matches("collideAndSlideMany: the filter of mover 2 raised an error: [^\n]*firsthour_spec.lua:%d+: "
+      .. "collideAndSlide: the world is busy", err)
+    assert.are.same({ c1.mover:getPosition() }, c1.position)
+    assert.is_true(c1.position[1] > 0 and c1.velocity[1] > 0)
+    c2.stepHeight = 0.123
+    err = errorOf(function() c2:update(w, 1 / 60, { x = 1 }) end)
+    assert.matches("^[^\n]*firsthour_spec.lua:%d+: collideAndSlide: the world is busy", err)
+    assert.are.equal(0.123, c2.mover.stepHeight)        -- a filter's error: the settings stay
+  end)
+
+  it("an update from the character's own filter says its mover is busy and changes nothing", function()
+    local w = level()
+    local c1 = cs.newCharacter { position = { 0, 0.905, 0 } }
+    local c2 = cs.newCharacter { position = { -3, 0.905, 0 } }
+    local said = {}
+    c1.mover.filter = function()
+      if not said.a then
+        c1.stepHeight = 0.2
+        said.a = errorOf(function() c1:update(w, 1 / 60) end)
+        c2.radius = { 0.3, 0.5, 0.3 }
+        said.b = errorOf(function() cs.updateCharacters(w, { c2, c1 }, 1 / 60) end)
+        said.r2 = { c2.mover:getRadius() }
+      end
+      return "slide"
+    end
+    c1:update(w, 1 / 60)
+    local busy = "the mover is busy %(its move is under way: called from a filter%)"
+    assert.matches("^[^\n]*firsthour_spec.lua:%d+: character:update: " .. busy, said.a)
+    assert.matches("^[^\n]*firsthour_spec.lua:%d+: updateCharacters: character 2: " .. busy, said.b)
+    assert.are.same({ 0.4, 0.9, 0.4 }, said.r2)
+  end)
+
+  it("updateCharacters takes lists with other keys, and newMesh arrays that hold functions", function()
+    local w = level()
+    local ch = cs.newCharacter { position = { 0, 0.905, 0 } }
+    cs.updateCharacters(w, { ch, ch }, 1 / 60, { n = 2, [2] = { x = 1 } })
+    assert.near(4, ch.velocity[1], 1e-12)
+    local v = { 0, 0, 0, 1, 0, 0, 0, 0, 1, newWorld = print, newMover = print, newMesh = print, _VERSION = "x" }
+    assert.are.equal(1, cs.newMesh(v):triangleCount())
   end)
 
   it("a field misspelled in case is named, as the character names its own", function()

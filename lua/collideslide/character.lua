@@ -516,17 +516,35 @@ local function rangeWords(err)
   return (err:gsub("^collideAndSlide%a*: ", ""):gsub("^mover %d+: ", ""))
 end
 
--- The core's refusal of a move asked from inside one of the world's filters
--- (the world busy, or the mover in its own move), in words without place
--- and call, or nil. Called from a filter, character:update raised
+-- The core's refusal of this very move, asked from inside one of the
+-- world's filters (the world busy, or the mover in its own move), in words
+-- without call, or nil. Called from a filter, character:update raised
 -- "collideAndSlide: the world is busy" without a place (found by an
--- independent tester).
+-- independent tester). The refusal has no place (the call is pcall's) or
+-- one in this file; a filter's own error carries the filter's place, or
+-- the batch's "the filter of mover i raised", and is not one (the next
+-- tester: a filter's refused call was taken for the update's).
 local function busyWords(err)
   if type(err) ~= "string" then return nil end
-  err = err:gsub("^.-:%d+: ", "", 1)
-  return err:match("^collideAndSlide%a*: (the world is busy .*)$")
-    or err:match("^collideAndSlide: (the mover is busy .*)$")
-    or err:match("^collideAndSlideMany: (mover %d+ is busy .*)$")
+  err = err:gsub("^[^\n]-character%.lua:%d+: ", "")
+  return err:match("^collideAndSlide%a*: (the world is busy %(.*%))$")
+    or err:match("^collideAndSlide: (the mover is busy %(.*%))$")
+    or err:match("^collideAndSlideMany: (mover %d+ is busy %(.*%))$")
+end
+
+-- self:_apply(undo), for an update from the character's own filter: its
+-- busy mover refuses the first setting given, so nothing was written, and
+-- the refusal's words are returned ("__newindex: the mover is busy" was
+-- raised at a line of this file, and a batch had given the characters
+-- before it their settings: found by an independent tester). Other errors
+-- are raised as they are.
+local function applyOrBusy(self, undo)
+  local ok, err = pcall(self._apply, self, undo)
+  if ok then return nil end
+  local busy = type(err) == "string" and err:match("(the mover is busy %(.*%))$")
+  if not busy then error(err, 0) end
+  clear(undo)
+  return busy
 end
 
 -- The update's move, one collideAndSlide: (x, y, z, onGround), or nil and the
@@ -709,6 +727,7 @@ local function setPlatformVelocity(body, vx, vy, vz)
 end
 
 local INPUT_KEYS = { x = true, z = true, jump = true, run = true, yaw = true }
+local INPUT_ORDER = { "x", "z", "jump", "run", "yaw" }    -- (the messages' order)
 
 -- The input as a horizontal direction (length <= 1, in the plane across up),
 -- turned by input.yaw about up.
@@ -1051,11 +1070,17 @@ function Character:update(world, dt, input)
   -- and refuses a move before it changes anything)
   local err = self:_check()
   if err then error("character:update: " .. err, 2) end
-  if dt == 0 then self:_apply(); noEvents(self); return end
+  local undo = clear(self._undo)
+  if dt == 0 then
+    local busy = applyOrBusy(self, undo)
+    if busy then error("character:update: " .. busy, 2) end
+    noEvents(self)
+    return
+  end
   local wx, wy, wz, gx, gy, gz = beginUpdate(self, dt, input)
   if not wx then error("character:update: " .. wy, 2) end
-  local undo = clear(self._undo)
-  self:_apply(undo)
+  local busy = applyOrBusy(self, undo)
+  if busy then error("character:update: " .. busy, 2) end
   local x, y, z, on = moveOne(self, world, undo, wx, wy, wz, gx, gy, gz)
   if not x then error("character:update: " .. y, 2) end
   endUpdate(self, x, y, z, on)
@@ -1096,11 +1121,15 @@ local function updateMany(world, chars, dt, inputs)
     error("bad argument #4 to 'updateCharacters' (list of inputs or nil expected, got " .. check.tname(inputs) .. ")", 2)
   end
   -- one input table for the list (its fields went unread: found by an
-  -- independent tester); a list's first entry may be nil, its keys are numbers
-  local key = inputs ~= nil and inputs[1] == nil and next(inputs)
-  if key and type(key) ~= "number" then
-    error("bad argument #4 to 'updateCharacters' (list of inputs expected, got a table with keys that"
-      .. " are no numbers: one input table per character, {input} for one)", 2)
+  -- independent tester): it holds an input key (a list may hold other keys,
+  -- table.pack's n; the next tester)
+  if inputs ~= nil then
+    for _, k in ipairs(INPUT_ORDER) do
+      if rawget(inputs, k) ~= nil then
+        error(format("bad argument #4 to 'updateCharacters' (list of inputs expected, got an input table"
+          .. " (key '%s'): one input table per character, {input} for one)", k), 2)
+      end
+    end
   end
   local n = #chars
   for k in pairs(chars) do                      -- a hole would hide the characters after it
@@ -1141,22 +1170,32 @@ local function updateMany(world, chars, dt, inputs)
     loop = loop or LISTED[c] == stamp or (i > 1 and reshaped(c))
     LISTED[c] = stamp
   end
-  if dt == 0 or n == 0 then
-    for i = 1, n do chars[i]:_apply(); noEvents(chars[i]) end
-    return
-  end
-  if loop then
+  if loop and dt > 0 then
     for i = 1, n do
       local c = chars[i]
       local undo = clear(c._undo)
-      c:_apply(undo)
+      local busy = applyOrBusy(c, undo)
+      if busy then error(format("updateCharacters: character %d: %s", i, busy), 2) end
       local x, y, z, on = moveOne(c, world, undo, beginUpdate(c, dt, inputs and inputs[i]))
-      if not x then error(format("updateCharacters: character %d: %s", i, y), 2) end
+      if not x then   -- (a busy world refuses the first: nothing moved)
+        error(y:find("^the world is busy") and "updateCharacters: " .. y
+          or format("updateCharacters: character %d: %s", i, y), 2)
+      end
       endUpdate(c, x, y, z, on)
     end
     return
   end
-  for i = 1, n do chars[i]:_apply(clear(chars[i]._undo)) end
+  for i = 1, n do        -- the settings (all or none: a busy mover refuses them)
+    local busy = applyOrBusy(chars[i], clear(chars[i]._undo))
+    if busy then
+      for j = 1, i - 1 do undoApply(chars[j], chars[j]._undo) end
+      error(format("updateCharacters: character %d: %s", i, busy), 2)
+    end
+  end
+  if dt == 0 or n == 0 then
+    for i = 1, n do noEvents(chars[i]) end
+    return
+  end
   local L = MANY[chars]
   if not L then L = { movers = {}, moves = {}, out = {}, grounded = {} }; MANY[chars] = L end
   local movers, moves, out, grounded = L.movers, L.moves, L.out, L.grounded

@@ -43,13 +43,17 @@ function check.argerror(arg, fname, msg, depth)
 end
 local argerror = check.argerror
 
---- check.notModule(v, fname [, depth]): a module function called with a colon
--- (cs:newMover{...}) is given the module as its first argument (a table holding
--- newWorld and newMover): raises that, with the fix, rather than what the
--- module's fields make of it ("unknown Mover field '_VERSION'": found by an
--- independent tester). depth: as argerror's.
-function check.notModule(v, fname, depth)
-  if type(v) == "table" and type(rawget(v, "newWorld")) == "function" and rawget(v, "newMover") ~= nil then
+--- check.notModule(v, fname [, depth [, fn]]): a module function called with a
+-- colon (cs:newMover{...}) is given the module as its first argument: raises
+-- that, with the fix, rather than what the module's fields make of it
+-- ("unknown Mover field '_VERSION'": found by an independent tester). The
+-- module: a table whose field fname is fn (the function itself), or without
+-- fn one holding the functions newWorld, newMover and newMesh and the string
+-- _VERSION. depth: as argerror's.
+function check.notModule(v, fname, depth, fn)
+  if type(v) == "table" and (fn and rawget(v, fname) == fn or not fn and type(rawget(v, "newWorld")) == "function"
+     and type(rawget(v, "newMover")) == "function" and type(rawget(v, "newMesh")) == "function"
+     and type(rawget(v, "_VERSION")) == "string") then
     argerror(1, fname, "got the collideslide module: call it with a dot, cs." .. fname .. "(...)", (depth or 1) + 1)
   end
 end

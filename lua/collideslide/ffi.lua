@@ -891,7 +891,7 @@ end
 --- cs.newMesh(vertices [, indices [, options]]) -> mesh
 local function newMesh(...)
   local vt, it, o = ...
-  check.notModule(vt, "newMesh")
+  check.notModule(vt, "newMesh", 1, newMesh)
   local v, nv = read_triples(VERTICES, vt, 1, allnil(...))
   local ix, nt
   if it == nil then
@@ -1465,7 +1465,7 @@ end
 local function newMover(t)
   if t == nil then t = {} end
   check_table(t, 1)
-  check.notModule(t, "newMover")
+  check.notModule(t, "newMover", 1, newMover)
   local bad = check.leastUnknown(t, SETTINGS)    -- (whatever order next() takes)
   if bad ~= nil and check.keyKind(bad) ~= "string" then
     argerror(1, format("unknown Mover field (a %s key)", check.keyKind(bad)))
