@@ -145,12 +145,14 @@ static cs_Vec3 across_up(const cs_Mover *m, cs_Vec3 walk) {
   return v3_sub(walk, v3_scale(m->up, v3_dot(walk, m->up)));
 }
 
+double cs_mover_walkable_tan(const cs_Mover *m) {
+  double c = m->cos_slope, t = c > 0 ? sqrt(1 - c * c) / c : SNAP_TAN_MAX;
+  return t < SNAP_TAN_MAX ? t : SNAP_TAN_MAX;
+}
+
 double cs_mover_snap_reach(const cs_Mover *m, cs_Vec3 walk) {
-  double c = m->cos_slope, t;
   if (!(m->snap_distance > 0)) return 0.0;
-  t = c > 0 ? sqrt(1 - c * c) / c : SNAP_TAN_MAX;
-  if (!(t < SNAP_TAN_MAX)) t = SNAP_TAN_MAX;
-  return m->snap_distance + t * v3_len(across_up(m, walk));
+  return m->snap_distance + cs_mover_walkable_tan(m) * v3_len(across_up(m, walk));
 }
 
 double cs_mover_slope_drop(const cs_Mover *m, cs_Vec3 n, cs_Vec3 walk) {

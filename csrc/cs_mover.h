@@ -164,6 +164,8 @@ double cs_mover_skin(const cs_Mover *m);
 ** lie: snapDistance and the descent of a plane of normal n along the walk.
 ** See cs_mover.c. */
 double cs_mover_snap_reach(const cs_Mover *m, cs_Vec3 walk);
+/* The tangent of slopeLimit, held to that of 75 degrees (the snap's). */
+double cs_mover_walkable_tan(const cs_Mover *m);
 double cs_mover_slope_drop(const cs_Mover *m, cs_Vec3 n, cs_Vec3 walk);
 /* Makes room for n sensor events and k inside-states (so that a call's
 ** commit cannot fail after it). */
