@@ -1167,12 +1167,24 @@ static double edge_hover_bound(const Slide *s) {
   return (v3_dot(s->m->pos, s->up) - s->feet) * (sqrt(1 + t * t) - 1);
 }
 
+/* Does the mover end at contact c (within two skins)? The snap's move down
+** grazing an edge beside it (a floor's end, its centre just past it: the
+** hit's normal level within a few thousandths) stops where it began, the
+** skin taken along that normal, and had kept a contact 0.9 below as ground
+** (found by an independent tester: a character in mid-air past a floor's
+** end jumped from there). */
+static int ends_at(const Slide *s, const cs_Contact *c) {
+  cs_Vec3 d = v3_sub(s->pos, cs_espace_to(s->es, c->point));
+  double len = v3_len(d);
+  return len > 0 && len <= 1 + 2 * skin_es(s, v3_scale(d, 1 / len)) + 1e-9;
+}
+
 static void snap_to_ground(Slide *s, cs_Vec3 walk, int left) {
   const cs_Mover *m = s->m;
   Mark k = mark(s);
   double reach = cs_mover_snap_reach(m, walk) + s->skin + (left ? edge_hover_bound(s) : 0.0);
   cs_Contact *c = move_straight(s, up_es(s, -reach), CS_PASS_SNAP, 1);
-  if (c && is_below(s, c) && is_walkable(s, c)) {
+  if (c && is_below(s, c) && is_walkable(s, c) && ends_at(s, c)) {
     double allow = m->snap_distance + s->skin +
                    fmax(cs_mover_slope_drop(m, c->tri_normal, walk),
                         left ? cs_mover_slope_drop(m, m->ground_normal, walk) : 0.0) +

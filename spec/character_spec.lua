@@ -207,6 +207,38 @@ describe("Character", function()
     end)
   end)
 
+  -- found by an independent tester (after the crest fix reached farther):
+  -- the snap's move grazing a floor's end edge beside the mover stopped
+  -- where it began and kept that edge, 0.9 below, as ground
+  describe("past a floor's end, its centre just beyond the edge", function()
+    it("is in the air, and cannot jump", function()
+      local function floor()
+        local w = cs.newWorld()
+        w:add(cs.newMesh({ -20, 0, -10, -20, 0, 10, 20, 0, 10, 20, 0, -10 }, { 1, 2, 3, 1, 3, 4 }))
+        return w
+      end
+      local w = floor()
+      local m = cs.newMover { radius = { 0.4, 0.9, 0.4 }, position = { 19.94999, 0.904, 0 } }
+      m.snapDistance = 0.2
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.0245, 0)
+      w:collideAndSlide(m, 0.45, 0, 0, 0, -0.0245, 0)
+      assert.is_false(m:isOnGround())
+      assert.are.equal(0, m:contactCount())
+      local s = cs.newMover { radius = 0.5, position = { 19.89999, 0.505, 0 } }
+      s.snapDistance = 0.2
+      w:collideAndSlide(s, 0, 0, 0, 0, -0.0245, 0)
+      w:collideAndSlide(s, 0.6, 0, 0, 0, -0.0245, 0)
+      assert.is_false(s:isOnGround())
+      w = floor()
+      local ch = cs.newCharacter { position = { 20.04999, 0.904, 0 } }
+      for _ = 1, 3 do ch:update(w, 1 / 20) end
+      ch:update(w, 1 / 20, { x = 1, run = true })
+      assert.is_false(ch.onGround)
+      ch:update(w, 1 / 20, { x = 1, run = true, jump = true })
+      assert.is_false(ch.jumped)
+    end)
+  end)
+
   -- found by an independent tester: at 20 fps a character walking at 45
   -- degrees to a staircase stayed at it for good, sliding along a riser (a
   -- half-walk step could not get farther than that whole plain slide)
