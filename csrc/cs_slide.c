@@ -6,6 +6,7 @@
 ** and the last safe position (Fauerby 2000, "Error handling"), step up/down
 ** (Quake's PM_StepSlideMove), gravity (Fauerby 2003, 4.3), snapping.
 */
+#include <limits.h>
 #include <string.h>
 
 #include "cs_body.h"
@@ -664,14 +665,22 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
 **     to its back, a centre on the plane counting as in front. From the
 **     back to the front is the way out of a solid (a mover sunk into the
 **     ground, a door moved onto it) and stays open: so a room must face its
-**     triangles inward, as API.md's front faces say. */
-static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec3 *safe) {
+**     triangles inward, as API.md's front faces say.
+** changed_only: only the triangles of bodies placed, added, enabled or given
+** layers since the mover's last safe place count (the jump back there). */
+/* Was body b changed (b->changed) after the world's version v? (Versions
+** wrap: after means within half the range.) */
+static int changed_since(const cs_Body *b, unsigned v) { return b->changed - v - 1u < UINT_MAX / 2; }
+
+static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec3 *safe,
+                             int changed_only) {
   double at;
   size_t i;
   for (i = 0; i < s->ntris; i++) {
     const cs_TriES *t = &s->tris[i];
     double un = v3_dot(t->n, u), d0 = v3_dot(t->n, s->pos) + t->d, ds;
     if (t->response == CS_RESPONSE_CROSS || un == 0 || d0 * un > 0 || fabs(d0) > fabs(un) * len ||
+        (changed_only && !changed_since(s->bodies[t->body], s->m->safe_version)) ||
         !cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
       continue;
     if (safe && !t->one_sided) {
@@ -846,7 +855,7 @@ static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const c
     /* at most 4 radii, and never past the gathered triangles */
     double cap = fmin(s->reach / world_len(s, cand[k]), 4.0);
     double d = free_distance(s, cand[k], cap), cost;
-    if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_along(s, cand[k]), safe) ||
+    if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_along(s, cand[k]), safe, 0) ||
         !leaves_solid(s, cand[k], d, inside, ninside))
       continue;
     cost = world_len(s, v3_scale(cand[k], d));
@@ -900,18 +909,19 @@ static int depenetrate(Slide *s, int standing) {
   ninside = inside_faces(s, inside);
   if (push_out(s, cand, nc, standing, safe, inside, ninside)) return FREED;
   /* the safe place is one of this world's only (issue 10): the world hands
-  ** it down only then. When a body moved since (no side_ref), the jump
-  ** there keeps the pushes' rule without a reference: that body may have
-  ** left the place on the far side of a wall (a crushed mover carried along
-  ** by a room that slid went back through the room's wall: found by an
-  ** independent tester). When none did, the way back is the way the mover
-  ** came (up through a jump-through platform, against its front: the next
-  ** tester) */
+  ** it down only then. The jump there keeps the pushes' rule without a
+  ** reference for the triangles of bodies changed since (placed, added,
+  ** enabled, given layers): such a body may have left the place on the far
+  ** side of a wall (a crushed mover carried along by a room that slid went
+  ** back through the room's wall: found by an independent tester). The
+  ** others' triangles are crossed the way the mover came (up through a
+  ** jump-through platform, against its front: the next tester; the first
+  ** form let any edit of the world, a far body moved, forbid that) */
   if (s->last_safe && v3_len(v3_sub(*s->last_safe, s->m->pos)) <= s->reach) {
     cs_Vec3 p = cs_espace_to(s->es, *s->last_safe), jump = v3_sub(p, s->pos);
     double len = v3_len(jump);
     if (!overlaps_any(s, p) && leaves_solid(s, jump, 1.0, inside, ninside) &&
-        (s->side_ref || len == 0 || !crosses_wrong_way(s, v3_scale(jump, 1 / len), len, NULL))) {
+        (len == 0 || !crosses_wrong_way(s, v3_scale(jump, 1 / len), len, NULL, 1))) {
       s->pos = p;
       return FREED;
     }

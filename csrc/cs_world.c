@@ -123,7 +123,7 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
   cs_body_update_bounds(b);
   if (b->world) {
     cs_broad_moved(&b->world->broad);
-    b->world->version++;
+    b->changed = ++b->world->version;
     if (b->riders) carry_riders(b->world, b, &oldA, oldT);
   }
 }
@@ -311,7 +311,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   body_set_linear(b, &id, &id, v3(0, 0, 0));
   w->nonesided += mesh->backfaces == CS_BACKFACES_IGNORE;
   cs_broad_changed(&w->broad);
-  w->version++;
+  b->changed = ++w->version;
   w->bodies[w->nbodies++] = b;
   w->undo_body = b;
   w->undo_version = w->version;
@@ -530,7 +530,7 @@ void cs_body_get_velocity(const cs_Body *b, cs_Vec3 *out) { *out = b->vel; }
 cs_Status cs_body_set_layers(cs_Body *b, unsigned layers) {
   if (b->world->batching) return refuse_in_batch(b->world);
   b->layers = layers;
-  b->world->version++;
+  b->changed = ++b->world->version;
   return CS_OK;
 }
 unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
@@ -538,7 +538,7 @@ cs_Status cs_body_set_enabled(cs_Body *b, int e) {
   if (b->world->batching) return refuse_in_batch(b->world);
   b->enabled = e != 0;
   cs_broad_changed(&b->world->broad);
-  b->world->version++;
+  b->changed = ++b->world->version;
   return CS_OK;
 }
 int cs_body_get_enabled(const cs_Body *b) { return b->enabled; }
