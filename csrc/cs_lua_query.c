@@ -438,9 +438,11 @@ static int world_collideAndSlideMany(lua_State *L) {
     else lua_pop(L, 1);
   /* a list of each mover's numbers (a first guess: found by an independent
   ** tester, "moves has 2 numbers" counted the tables as numbers) */
-  if (stride == 0 && len > 0 && csL_rawgeti_type(L, 3, 1) == LUA_TTABLE)
-    argfail(L, 3, "moves is one flat list of numbers, 6 a mover (walk and gravity) or 3 (walk "
-            "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[1] is a table");
+  for (k = 0; stride == 0 && k < len; k++)
+    if (csL_rawgeti_type(L, 3, (int)k + 1) == LUA_TTABLE)
+      argfail(L, 3, "moves is one flat list of numbers, 6 a mover (walk and gravity) or 3 (walk "
+              "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[%d] is a table", (int)k + 1);
+    else lua_pop(L, 1);
   if (stride == 0)
     argfail(L, 3, "moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
             "(walk only) for %s mover%s", fmtnum(b1, (double)len), fmtnum(b2, 6.0 * (double)n),

@@ -562,6 +562,7 @@ describe("mover defaults are the papers', character defaults game-style", functi
       assert.matches("moves is one flat list of numbers, 6 a mover %(walk and gravity%) or 3 %(walk only%), "
         .. "{vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves%[1%] is a table", errorOf(w.collideAndSlideMany, w, movers, moves))
     end
+    assert.matches("moves%[4%] is a table", errorOf(w.collideAndSlideMany, w, movers, { 1, 0, 0, { 1, 0, 0 } }))
     assert.are.same({ 0, 0, 0 }, { movers[1]:getPosition() })
   end)
 
@@ -647,6 +648,17 @@ describe("mover defaults are the papers', character defaults game-style", functi
     assert.matches("^[^\n]*firsthour_spec.lua:%d+: character:update: " .. busy, said.a)
     assert.matches("^[^\n]*firsthour_spec.lua:%d+: updateCharacters: character 2: " .. busy, said.b)
     assert.are.same({ 0.4, 0.9, 0.4 }, said.r2)
+    -- a batch in another world names the busy one alike, and moves no one
+    local w2 = level()
+    local c3 = cs.newCharacter { position = { 3, 0.905, 0 } }
+    c1.mover.filter = function()
+      said.c = errorOf(function() cs.updateCharacters(w2, { c3, c1 }, 1 / 60, { { x = 1 } }) end)
+      return "slide"
+    end
+    local x3 = c3:getPosition()
+    c1:update(w, 1 / 60)
+    assert.matches("^[^\n]*firsthour_spec.lua:%d+: updateCharacters: character 2: " .. busy, said.c)
+    assert.are.equal(x3, (c3:getPosition()))
   end)
 
   it("updateCharacters takes lists with other keys, and newMesh arrays that hold functions", function()

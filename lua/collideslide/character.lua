@@ -1213,7 +1213,9 @@ local function updateMany(world, chars, dt, inputs)
     -- refused before any mover moved (the carry of a platform, which
     -- beginUpdate does not count; a call from a filter): the settings go back too
     for i = 1, n do undoApply(chars[i], chars[i]._undo) end
-    if busy then error("updateCharacters: " .. busy:gsub("^mover ", "character "), 2) end
+    if busy then   -- (in the words applyOrBusy's refusals take)
+      error("updateCharacters: " .. busy:gsub("^mover (%d+) is busy", "character %1: the mover is busy"), 2)
+    end
     local i = tonumber(err:match("mover (%d+): ")) or 0
     error(format("updateCharacters: character %d: %s", i, rangeWords(err)), 2)
   end

@@ -2045,9 +2045,11 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   local stride = len == 6 * n and 6 or len == 3 * n and 3 or nil   -- (after the movers' holes,
   if not stride then                                                -- and the moves' own)
     for k = 1, len do if rawget(moves, k) == nil then hole_fail(3, moves, len, "moves") end end
-    if len > 0 and type(rawget(moves, 1)) == "table" then
-      argerror(3, "moves is one flat list of numbers, 6 a mover (walk and gravity) or 3 (walk "
-        .. "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[1] is a table")
+    for k = 1, len do
+      if type(rawget(moves, k)) == "table" then
+        argerror(3, format("moves is one flat list of numbers, 6 a mover (walk and gravity) or 3 (walk "
+          .. "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[%d] is a table", k))
+      end
     end
     argerror(3, format("moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
       .. "(walk only) for %s mover%s", fmtnum(len), fmtnum(6 * n), fmtnum(3 * n), fmtnum(n),
