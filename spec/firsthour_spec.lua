@@ -626,6 +626,15 @@ describe("mover defaults are the papers', character defaults game-style", functi
     err = errorOf(function() c2:update(w, 1 / 60, { x = 1 }) end)
     assert.matches("^[^\n]*firsthour_spec.lua:%d+: collideAndSlide: the world is busy", err)
     assert.are.equal(0.123, c2.mover.stepHeight)        -- a filter's error: the settings stay
+    -- the same filter in a game's own character.lua (its place was taken for
+    -- the library's: the next tester)
+    c2.mover.filter = assert((loadstring or load)("local w, other = ...\n"
+      .. "return function() w:collideAndSlide(other, 0, -1, 0); return 'slide' end",
+      "@game/character.lua"))(w, other)
+    c2.stepHeight = 0.125
+    err = errorOf(function() c2:update(w, 1 / 60, { x = 1 }) end)
+    assert.matches("^game/character.lua:2: collideAndSlide: the world is busy", err)
+    assert.are.equal(0.125, c2.mover.stepHeight)
   end)
 
   it("an update from the character's own filter says its mover is busy and changes nothing", function()
