@@ -150,9 +150,14 @@ double cs_mover_walkable_tan(const cs_Mover *m) {
   return t < SNAP_TAN_MAX ? t : SNAP_TAN_MAX;
 }
 
+/* With the descent, the most a mover resting on a crest's edge can hang
+** above its rest on the steepest walkable slope beyond (cs_slide.c,
+** edge_hover): its support along up times sqrt(1 + tan^2) - 1, bounded by
+** its largest radius. The gather's margin (cs_world.c) counts all of it. */
 double cs_mover_snap_reach(const cs_Mover *m, cs_Vec3 walk) {
+  double t = cs_mover_walkable_tan(m), r = fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
   if (!(m->snap_distance > 0)) return 0.0;
-  return m->snap_distance + cs_mover_walkable_tan(m) * v3_len(across_up(m, walk));
+  return m->snap_distance + t * v3_len(across_up(m, walk)) + r * (sqrt(1 + t * t) - 1);
 }
 
 double cs_mover_slope_drop(const cs_Mover *m, cs_Vec3 n, cs_Vec3 walk) {

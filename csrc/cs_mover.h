@@ -160,9 +160,9 @@ CS_INLINE int cs_mover_batch_locked(const cs_Mover *m) {
 /* The skin in world units: the set value, or 1% of the smallest radius. */
 double cs_mover_skin(const cs_Mover *m);
 /* The snap (cs_slide.c, snap_to_ground) after a call's walk: how far below
-** it reaches (0 without snapDistance), and how far down the ground found may
-** lie: snapDistance and the descent of a plane of normal n along the walk.
-** See cs_mover.c. */
+** it reaches (0 without snapDistance; with the height a mover may hang on a
+** crest's edge), and how far down the ground found may lie: snapDistance
+** and the descent of a plane of normal n along the walk. See cs_mover.c. */
 double cs_mover_snap_reach(const cs_Mover *m, cs_Vec3 walk);
 /* The tangent of slopeLimit, held to that of 75 degrees (the snap's). */
 double cs_mover_walkable_tan(const cs_Mover *m);

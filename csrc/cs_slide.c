@@ -1167,16 +1167,6 @@ static double edge_hover(const Slide *s, const cs_Contact *c) {
   return gap > 0 ? gap / nu : 0;
 }
 
-/* The most edge_hover can be: the height a mover resting on the edge of
-** the steepest walkable slope hangs above its rest on that slope, at most
-** its support along up times 1 / cos(slope) - 1 (the snap's reach grows
-** by it when the mover had ground: at 44.9 degrees and 10 Hz the crest's
-** slope lay beyond the reach). */
-static double edge_hover_bound(const Slide *s) {
-  double t = cs_mover_walkable_tan(s->m);
-  return (v3_dot(s->m->pos, s->up) - s->feet) * (sqrt(1 + t * t) - 1);
-}
-
 /* Does the mover end at contact c (within two skins)? The snap's move down
 ** grazing an edge beside it (a floor's end, its centre just past it: the
 ** hit's normal level within a few thousandths) stops where it began, the
@@ -1192,8 +1182,7 @@ static int ends_at(const Slide *s, const cs_Contact *c) {
 static void snap_to_ground(Slide *s, cs_Vec3 walk, int left) {
   const cs_Mover *m = s->m;
   Mark k = mark(s);
-  double reach = cs_mover_snap_reach(m, walk) + s->skin + (left ? edge_hover_bound(s) : 0.0);
-  cs_Contact *c = move_straight(s, up_es(s, -reach), CS_PASS_SNAP, 1);
+  cs_Contact *c = move_straight(s, up_es(s, -(cs_mover_snap_reach(m, walk) + s->skin)), CS_PASS_SNAP, 1);
   if (c && is_below(s, c) && is_walkable(s, c) && ends_at(s, c)) {
     double allow = m->snap_distance + s->skin +
                    fmax(cs_mover_slope_drop(m, c->tri_normal, walk),

@@ -752,16 +752,18 @@ typedef struct Totals {
 
 /* The snap's reach below (API.md, mover.snapDistance): snapDistance and,
 ** with one, the walk's length across up times tan(slopeLimit), at most
-** tan 75 degrees. */
+** tan 75 degrees, and the largest radius times 1 / cos of that angle - 1
+** (the height it may hang on a crest's edge). */
 static double snap_reach(const cs_Mover *m, cs_Vec3 walk) {
   double snap = cs_mover_get(m, CS_SNAP_DISTANCE), a = cs_mover_get(m, CS_SLOPE_LIMIT), t, wu;
-  cs_Vec3 up, h;
+  cs_Vec3 up, h, r;
   if (!(snap > 0)) return 0;
   cs_mover_get_up(m, &up);
+  cs_mover_get_radius(m, &r);
   wu = walk.x * up.x + walk.y * up.y + walk.z * up.z;
   h.x = walk.x - wu * up.x; h.y = walk.y - wu * up.y; h.z = walk.z - wu * up.z;
   t = tan((a < 75 ? a : 75) * (3.14159265358979323846 / 180));
-  return snap + t * vlen(h);
+  return snap + t * vlen(h) + fmax(fmax(r.x, r.y), r.z) * (sqrt(1 + t * t) - 1);
 }
 
 /* The gather's margin of cs_world_collide_and_slide (cs_world.c): how far
