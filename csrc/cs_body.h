@@ -25,9 +25,12 @@ struct cs_Body {
   void *userdata;
   cs_Vec3 lo, hi;         /* world bounds */
   unsigned mesh_version;  /* of the mesh when lo/hi were computed */
-  unsigned changed;       /* the world's version when it was last placed,
-                          ** added, enabled or given layers (a stuck mover's
-                          ** jump back to its last safe place, cs_slide.c) */
+  unsigned changed;       /* the world's version when it was last moved
+                          ** (placed elsewhere, its mesh's vertices edited),
+                          ** added, enabled or given other layers (a stuck
+                          ** mover's jump back to its last safe place,
+                          ** cs_slide.c) */
+  unsigned changed_mesh;  /* the mesh's version `changed` counts */
   unsigned generation;    /* bumped when removed (and when reused) */
   int alive;              /* in its world (removed bodies are kept for reuse) */
   int riders;             /* an added mover stood on it at its last call (a hint) */

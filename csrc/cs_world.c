@@ -122,8 +122,10 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
   b->sigma_min = sigma_min_bound(Ainv);
   cs_body_update_bounds(b);
   if (b->world) {
+    int moved = memcmp(&oldA, A, sizeof oldA) != 0 || memcmp(&oldT, &t, sizeof t) != 0;
     cs_broad_moved(&b->world->broad);
-    b->changed = ++b->world->version;
+    b->world->version++;
+    if (moved) b->changed = b->world->version;   /* (placed where it was: no change) */
     if (b->riders) carry_riders(b->world, b, &oldA, oldT);
   }
 }
@@ -312,6 +314,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   w->nonesided += mesh->backfaces == CS_BACKFACES_IGNORE;
   cs_broad_changed(&w->broad);
   b->changed = ++w->version;
+  b->changed_mesh = mesh->version;
   w->bodies[w->nbodies++] = b;
   w->undo_body = b;
   w->undo_version = w->version;
@@ -529,16 +532,18 @@ void cs_body_get_velocity(const cs_Body *b, cs_Vec3 *out) { *out = b->vel; }
 ** tester). */
 cs_Status cs_body_set_layers(cs_Body *b, unsigned layers) {
   if (b->world->batching) return refuse_in_batch(b->world);
+  if (b->layers != layers) b->changed = b->world->version + 1;
   b->layers = layers;
-  b->changed = ++b->world->version;
+  b->world->version++;
   return CS_OK;
 }
 unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
 cs_Status cs_body_set_enabled(cs_Body *b, int e) {
   if (b->world->batching) return refuse_in_batch(b->world);
+  if (b->enabled != (e != 0)) b->changed = b->world->version + 1;
   b->enabled = e != 0;
   cs_broad_changed(&b->world->broad);
-  b->changed = ++b->world->version;
+  b->world->version++;
   return CS_OK;
 }
 int cs_body_get_enabled(const cs_Body *b) { return b->enabled; }
@@ -561,7 +566,20 @@ void cs_body_bounds(cs_Body *b, cs_Vec3 *lo, cs_Vec3 *hi) {
 void cs_world_sync(cs_World *w) {
   if (cs_atomic_get(&w->broad.walks) == 0) {
     unsigned edited = cs_broad_update(&w->broad, w->bodies, w->nbodies);
-    if (edited) w->version += edited;   /* (writes nothing when nothing changed) */
+    if (edited) {                       /* (writes nothing when nothing changed) */
+      size_t i;
+      w->version += edited;
+      /* the bodies of an edited mesh moved (a room moved by its vertices
+      ** left a stuck mover's safe place behind its wall: found by an
+      ** independent tester) */
+      for (i = 0; i < w->nbodies; i++) {
+        cs_Body *b = w->bodies[i];
+        if (b->changed_mesh != b->mesh->version) {
+          b->changed = w->version;
+          b->changed_mesh = b->mesh->version;
+        }
+      }
+    }
   }
 }
 
