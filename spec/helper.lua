@@ -341,6 +341,16 @@ function H.transformer(tx, ty, tz, qx, qy, qz, qw, sx, sy, sz)
   end
 end
 
+-- A function p -> the point placed by a body's or sensor's getTransform
+-- (the 16 numbers of a column-major 4x4 matrix).
+function H.placer(obj)
+  local M = { obj:getTransform() }
+  return function(x, y, z)
+    return M[1] * x + M[5] * y + M[9] * z + M[13], M[2] * x + M[6] * y + M[10] * z + M[14],
+           M[3] * x + M[7] * y + M[11] * z + M[15]
+  end
+end
+
 -- cs.newMesh for scene s (requires the module lazily).
 function H.mesh(s, options)
   return require("collideslide").newMesh(s.vertices, s.indices, options)

@@ -804,14 +804,17 @@ describe("Movement", function()
       end
     end)
 
+    -- A room: the box [-1, 1]^3, its faces inward.
+    local ROOM_V = { -1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1 }
+    local ROOM_I = { 1, 2, 3, 1, 3, 4, 5, 7, 6, 5, 8, 7, 1, 6, 2, 1, 5, 6, 4, 7, 8, 4, 3, 7, 1, 8, 5, 1, 4, 8,
+                     2, 7, 3, 2, 6, 7 }
+
     -- found by an independent tester: crushed in a room that the script
     -- then slid sideways, the mover went back to its last safe place, which
     -- the room's +x wall had passed: outside the closed room
     it("is not sent back to a safe place that a moved body left behind a wall", function()
       local w = cs.newWorld()
-      local V = { -1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1 }
-      local I = { 1, 2, 3, 1, 3, 4, 5, 7, 6, 5, 8, 7, 1, 6, 2, 1, 5, 6, 4, 7, 8, 4, 3, 7, 1, 8, 5, 1, 4, 8,
-                  2, 7, 3, 2, 6, 7 }                              -- a room: faces inward
+      local V, I = ROOM_V, ROOM_I
       local room = w:add(cs.newMesh(V, I), 0, 0, 0, 0, 0, 0, 1, 2, 1, 2)
       local m = cs.newMover { radius = 0.5, position = { 1.3, -0.499, 0 } }
       w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
@@ -829,9 +832,7 @@ describe("Movement", function()
     -- by its mesh's vertices did not count as changed: the next tester)
     it("is not sent back through the wall of a room moved by its vertices", function()
       local w = cs.newWorld()
-      local V = { -1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1 }
-      local I = { 1, 2, 3, 1, 3, 4, 5, 7, 6, 5, 8, 7, 1, 6, 2, 1, 5, 6, 4, 7, 8, 4, 3, 7, 1, 8, 5, 1, 4, 8,
-                  2, 7, 3, 2, 6, 7 }                              -- a room: faces inward
+      local V, I = ROOM_V, ROOM_I
       local function room_at(tx, top)                        -- x in [tx - 2, tx + 2], y in [-1, top]
         local t = {}
         for i = 1, #V, 3 do

@@ -582,11 +582,7 @@ describe("World", function()
         local qx, qy, qz, qw = random_quat(rng)
         local body = w:add(mesh, rng:range(-50, 50), rng:range(-50, 50), rng:range(-50, 50), qx, qy, qz, qw,
                            rng:range(0.3, 3), rng:range(0.3, 3), rng:range(0.3, 3))
-        local M = { body:getTransform() }
-        local function placed(x, y, z)
-          return M[1] * x + M[5] * y + M[9] * z + M[13], M[2] * x + M[6] * y + M[10] * z + M[14],
-                 M[3] * x + M[7] * y + M[11] * z + M[15]
-        end
+        local placed = H.placer(body)
         for _ = 1, 200 do
           local p = { rng:float() < 0.5 and -1 or 1, rng:float() < 0.5 and -1 or 1, rng:float() < 0.5 and -1 or 1 }
           p[1 + math.floor(rng:float() * 3)] = rng:range(-1, 1)   -- on an edge

@@ -182,11 +182,7 @@ describe("Sensor", function()
         local l = math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
         s:setTransform(rng:range(-50, 50), rng:range(-50, 50), rng:range(-50, 50), qx / l, qy / l, qz / l, qw / l,
                        rng:range(0.2, 3), rng:range(0.2, 3), rng:range(0.2, 3))
-        local M = { s:getTransform() }
-        local function placed(x, y, z)
-          return M[1] * x + M[5] * y + M[9] * z + M[13], M[2] * x + M[6] * y + M[10] * z + M[14],
-                 M[3] * x + M[7] * y + M[11] * z + M[15]
-        end
+        local placed = H.placer(s)
         local u, v = rng:range(-0.8, 0.8), rng:range(-0.8, 0.8)
         local fx, fy, fz = placed(-1, u, v)          -- on the face x = -1
         local bx, by, bz = placed(1, u, v)           -- across, on x = 1
