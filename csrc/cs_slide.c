@@ -648,6 +648,10 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
   return blocked < cur ? -1 : cur;
 }
 
+/* Was body b changed (b->changed) after the world's version v? (Versions
+** wrap: after means within half the range.) */
+static int changed_since(const cs_Body *b, unsigned v) { return b->changed - v - 1u < UINT_MAX / 2; }
+
 /* Does the centre's path from pos along u, for len, cross a triangle the
 ** wrong way? A push out of an overlap must not take the mover through a
 ** surface into a closed solid (past a floor slab's top face, down into
@@ -666,12 +670,9 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
 **     back to the front is the way out of a solid (a mover sunk into the
 **     ground, a door moved onto it) and stays open: so a room must face its
 **     triangles inward, as API.md's front faces say.
-** changed_only: only the triangles of bodies placed, added, enabled or given
-** layers since the mover's last safe place count (the jump back there). */
-/* Was body b changed (b->changed) after the world's version v? (Versions
-** wrap: after means within half the range.) */
-static int changed_since(const cs_Body *b, unsigned v) { return b->changed - v - 1u < UINT_MAX / 2; }
-
+** changed_only: only the triangles of bodies changed since the mover's last
+** safe place count (the jump back there; cs_Body.changed: placed elsewhere,
+** vertices edited, added, enabled or disabled, given other layers). */
 static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec3 *safe,
                              int changed_only) {
   double at;
@@ -910,8 +911,8 @@ static int depenetrate(Slide *s, int standing) {
   if (push_out(s, cand, nc, standing, safe, inside, ninside)) return FREED;
   /* the safe place is one of this world's only (issue 10): the world hands
   ** it down only then. The jump there keeps the pushes' rule without a
-  ** reference for the triangles of bodies changed since (placed, added,
-  ** enabled, given layers): such a body may have left the place on the far
+  ** reference for the triangles of bodies changed since (cs_Body.changed:
+  ** moved, added, enabled...): such a body may have left the place on the far
   ** side of a wall (a crushed mover carried along by a room that slid went
   ** back through the room's wall: found by an independent tester). The
   ** others' triangles are crossed the way the mover came (up through a
@@ -1138,21 +1139,11 @@ static int has_ground_contact(const Slide *s) {
   return 0;
 }
 
-/* Snapping after the walk: down to walkable ground below, the mover
-** following; without such ground nothing changes. The ground may lie
-** snapDistance (and the skin) below, and farther by the descent along the
-** walk of the ground the mover stood on or of the one found, so that a
-** walkable slope is kept at any frame rate (cs_mover.c, the snap's reach).
-** left: the ground it stood on is still its ground (a live body or mover at
-** the call's start): after a teleport or the ground's removal its last
-** slope is no longer under it (found by an independent tester: a mover
-** placed by setPosition before a tall ledge, off a ramp, stepped down the
-** ledge by the ramp's slope). */
 /* How far (along up) the mover hung, where its walk began, above its rest
 ** on the plane of contact c, when the ground it stood on lay on that plane
 ** (its point within two skins of it, both carried): it stood on the plane's
-** edge, a crest from flat ground down onto a walkable slope, its centre
-** above the slope's plane (found by an independent tester: a run over a 40
+** edge, a crest from flat ground or a rise down onto a walkable slope, its
+** centre above the slope's plane (found by an independent tester: a run over a 40
 ** degree crest at 20 Hz, 0.42 m a frame, left the ground for 28 frames).
 ** 0 otherwise. */
 static double edge_hover(const Slide *s, const cs_Contact *c) {
@@ -1179,6 +1170,16 @@ static int ends_at(const Slide *s, const cs_Contact *c) {
   return len > 0 && len <= 1 + 2 * skin_es(s, v3_scale(d, 1 / len)) + 1e-9;
 }
 
+/* Snapping after the walk: down to walkable ground below, the mover
+** following; without such ground nothing changes. The ground may lie
+** snapDistance (and the skin) below, and farther by the descent along the
+** walk of the ground the mover stood on or of the one found, so that a
+** walkable slope is kept at any frame rate (cs_mover.c, the snap's reach).
+** left: the ground it stood on is still its ground (a live body or mover at
+** the call's start): after a teleport or the ground's removal its last
+** slope is no longer under it (found by an independent tester: a mover
+** placed by setPosition before a tall ledge, off a ramp, stepped down the
+** ledge by the ramp's slope). */
 static void snap_to_ground(Slide *s, cs_Vec3 walk, int left) {
   const cs_Mover *m = s->m;
   Mark k = mark(s);
