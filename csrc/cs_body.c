@@ -12,7 +12,7 @@ void cs_body_update_bounds(cs_Body *b) {
   b->hi = v3(-HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
   for (i = 0; i < 8; i++) {
     cs_Vec3 p = v3(i & 1 ? m->hi.x : m->lo.x, i & 2 ? m->hi.y : m->lo.y, i & 4 ? m->hi.z : m->lo.z);
-    p = v3_add(m3_apply(&b->A, p), b->T);
+    p = cs_body_to_world(b, p);
     b->lo = v3_min(b->lo, p);
     b->hi = v3_max(b->hi, p);
   }

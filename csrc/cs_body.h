@@ -36,6 +36,11 @@ struct cs_Body {
   int riders;             /* an added mover stood on it at its last call (a hint) */
 };
 
+/* Where the body's placement puts p, a point of its mesh's space: A p + T. */
+CS_INLINE cs_Vec3 cs_body_to_world(const cs_Body *b, cs_Vec3 p) {
+  return v3_add(m3_apply(&b->A, p), b->T);
+}
+
 /* Recomputes the body's world bounds from its mesh's (refitting the mesh
 ** first if it was edited). */
 void cs_body_update_bounds(cs_Body *b);

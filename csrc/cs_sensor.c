@@ -133,7 +133,7 @@ static int near_triangle_fn(void *ud, uint32_t tri, double *max_d2) {
   cs_Vec3 v[3], c;
   int k, feature;
   (void)max_d2;
-  for (k = 0; k < 3; k++) v[k] = v3_add(m3_apply(&q->pl->A, cs_mesh_vert(m, ix[k])), q->pl->T);
+  for (k = 0; k < 3; k++) v[k] = cs_body_to_world(q->pl, cs_mesh_vert(m, ix[k]));
   c = cs_closest_on_triangle(q->p, v[0], v[1], v[2], &feature);
   if (v3_len2(v3_sub(c, q->p)) <= q->tol2) { q->found = 1; return 0; }
   return 1;
@@ -179,6 +179,14 @@ static int stretch_state(const cs_Sensor *sn, cs_Vec3 a, cs_Vec3 d, cs_Vec3 am, 
   return state;
 }
 
+/* The state becomes now at t along the path: an event when it changes. */
+static cs_Status set_state(cs_SensorScratch *sc, const cs_Sensor *sensor, int *state, int now,
+                           double t) {
+  if (now == *state) return CS_OK;
+  *state = now;
+  return cs_sensor_push_event(sc, sensor, now, t);
+}
+
 /* Walks one sensor along the polyline path[0..n) (world space; len[i] the
 ** length up to point i, len[n - 1] > 0 or the path is a point) starting
 ** from the state *inside, and appends an event at every change of state.
@@ -209,12 +217,7 @@ cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const do
     if (v3_len2(d) == 0) continue;
     tiny = SENSOR_TINY_REL * (1 + v3_maxabs(a)) / v3_len(d);
     if (!cs_segment_meets_box(a, d, 1.0, pl->lo, pl->hi)) {
-      now = 0;
-      if (now != state) {
-        double t = total > 0 ? len[i] / total : 0;
-        if ((st = cs_sensor_push_event(sc, sensor, now, t)) != CS_OK) return st;
-        state = now;
-      }
+      if ((st = set_state(sc, sensor, &state, 0, total > 0 ? len[i] / total : 0)) != CS_OK) return st;
       sure = sampled = 1;
       continue;
     }
@@ -231,11 +234,8 @@ cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const do
       }
       if (k > 0 || !sure) {
         now = stretch_state(sensor, a, d, am, dm, prev, next, state);
-        if (now != state) {
-          double t = total > 0 ? (len[i] + prev * seg) / total : 0;
-          if ((st = cs_sensor_push_event(sc, sensor, now, t)) != CS_OK) return st;
-          state = now;
-        }
+        if ((st = set_state(sc, sensor, &state, now, total > 0 ? (len[i] + prev * seg) / total : 0)) != CS_OK)
+          return st;
         sampled = 1;
       }
       sure = 1;
@@ -243,10 +243,8 @@ cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const do
     }
   }
   if (!sampled && (now = cs_sensor_contains_point(sensor, path[0])) != state &&
-      !near_surface(sensor, path[0])) {
-    if ((st = cs_sensor_push_event(sc, sensor, now, 0.0)) != CS_OK) return st;
-    state = now;
-  }
+      !near_surface(sensor, path[0]) && (st = set_state(sc, sensor, &state, now, 0.0)) != CS_OK)
+    return st;
   *inside = state;
   return CS_OK;
 }

@@ -1139,6 +1139,12 @@ static int has_ground_contact(const Slide *s) {
   return 0;
 }
 
+/* The mover's extent along the world unit vector n: its support |E^T n|
+** (|diag(r) R^T n|). */
+CS_INLINE double support_along(const cs_ESpace *es, cs_Vec3 n) {
+  return v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, n) : n, es->r));
+}
+
 /* How far (along up) the mover hung, where its walk began, above its rest
 ** on the plane of contact c, when the ground it stood on lay on that plane
 ** (its point within two skins of it, both carried): it stood on the plane's
@@ -1152,9 +1158,7 @@ static double edge_hover(const Slide *s, const cs_Contact *c) {
   cs_Vec3 ground = v3_add(m->ground_point, carry), start = v3_add(m->pos, carry);
   double nu = v3_dot(n, s->up), gap;
   if (!(nu > 0) || fabs(v3_dot(n, v3_sub(ground, c->point))) > 2 * s->skin) return 0;
-  /* the ellipsoid's support along n is |E^T n| */
-  gap = v3_dot(n, v3_sub(start, c->point)) -
-        v3_len(v3_mul(s->es->oriented ? m3_apply_t(&s->es->R, n) : n, s->es->r));
+  gap = v3_dot(n, v3_sub(start, c->point)) - support_along(s->es, n);
   return gap > 0 ? gap / nu : 0;
 }
 
@@ -1347,9 +1351,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   s.reach = set->reach;
   s.up = m->up;
   s.skin = cs_mover_skin(m);
-  /* the ellipsoid's support along -up is |E^T up| = |diag(r) R^T up| */
-  s.feet = v3_dot(m->pos, m->up)
-         - v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, m->up) : m->up, es->r));
+  s.feet = v3_dot(m->pos, m->up) - support_along(es, m->up);   /* (its support along -up) */
   s.contacts->count = 0;
   s.ells = set->ells;
   s.ell_movers = set->ell_movers;

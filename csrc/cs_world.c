@@ -144,7 +144,7 @@ CS_INLINE const cs_Body *live_ground_body(const cs_World *w, const cs_Mover *m) 
 /* Where b's placement puts the point its rider m stands on (its anchor in
 ** b's space). */
 CS_INLINE cs_Vec3 stood_point(const cs_Body *b, const cs_Mover *m) {
-  return v3_add(m3_apply(&b->A, m->ground_anchor), b->T);
+  return cs_body_to_world(b, m->ground_anchor);
 }
 
 /* Where b's new placement puts its rider m: moved as the point it stands
@@ -531,19 +531,21 @@ void cs_body_get_velocity(const cs_Body *b, cs_Vec3 *out) { *out = b->vel; }
 ** other threads or not, by the thread count; found by an independent
 ** tester). */
 cs_Status cs_body_set_layers(cs_Body *b, unsigned layers) {
+  int changed = b->layers != layers;
   if (b->world->batching) return refuse_in_batch(b->world);
-  if (b->layers != layers) b->changed = b->world->version + 1;
   b->layers = layers;
   b->world->version++;
+  if (changed) b->changed = b->world->version;
   return CS_OK;
 }
 unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
 cs_Status cs_body_set_enabled(cs_Body *b, int e) {
+  int changed = b->enabled != (e != 0);
   if (b->world->batching) return refuse_in_batch(b->world);
-  if (b->enabled != (e != 0)) b->changed = b->world->version + 1;
   b->enabled = e != 0;
   cs_broad_changed(&b->world->broad);
   b->world->version++;
+  if (changed) b->changed = b->world->version;
   return CS_OK;
 }
 int cs_body_get_enabled(const cs_Body *b) { return b->enabled; }
