@@ -736,8 +736,9 @@ local function setPlatformVelocity(body, vx, vy, vz)
   end
 end
 
-local INPUT_KEYS = { x = true, z = true, jump = true, run = true, yaw = true }
 local INPUT_ORDER = { "x", "z", "jump", "run", "yaw" }    -- (the messages' order)
+local INPUT_KEYS = {}
+for _, k in ipairs(INPUT_ORDER) do INPUT_KEYS[k] = true end
 
 -- The input as a horizontal direction (length <= 1, in the plane across up),
 -- turned by input.yaw about up.
