@@ -183,7 +183,9 @@ int cs_mesh_tag(const cs_Mesh *mesh, size_t t);
 ** 2 CS_MAX_COORD placed (CS_ERANGE, "x is out of range for the mesh's
 ** placements"; the limit stays after the body's removal). Placing a mesh
 ** writes that limit into it: place a mesh that worlds share from one
-** thread at a time. */
+** thread at a time. CS_EBUSY while a world that places the mesh (a body
+** or sensor) runs cs_world_collide_and_slide_many: a filter's edit would
+** reach the batch's other movers by the thread count. */
 cs_Status cs_mesh_set_vertex(cs_Mesh *mesh, size_t i, const cs_Vec3 *p);
 cs_Status cs_mesh_set_vertices(cs_Mesh *mesh, const double *xyz);  /* 3 * vertex_count */
 void cs_mesh_refit(cs_Mesh *mesh);

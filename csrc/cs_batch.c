@@ -505,6 +505,15 @@ static cs_Status run(Batch *B) {
   return CS_OK;
 }
 
+/* Adds d to the batch count of the mesh of every body and sensor of w: their
+** edits are refused while it is not 0 (a filter runs on the calling thread
+** while the world's threads read the meshes). */
+static void hold_meshes(cs_World *w, int d) {
+  size_t i;
+  for (i = 0; i < w->nbodies; i++) cs_atomic_add(&w->bodies[i]->mesh->batches, d);
+  for (i = 0; i < w->nsensors; i++) cs_atomic_add(&w->sensors[i]->place.mesh->batches, d);
+}
+
 cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
                                           const double *moves, int stride, double *out,
                                           unsigned char *moved, size_t *failed) {
@@ -529,7 +538,9 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
   if ((s = check_all(&B, cs_new_id(), failed)) != CS_OK) return s;
   for (i = 0; i < n; i++) movers[i]->in_batch = 1;
   w->busy = w->batching = w->movers.batching = 1;
+  hold_meshes(w, 1);
   run(&B);
+  hold_meshes(w, -1);
   w->busy = w->batching = w->movers.batching = 0;
   for (i = 0; i < n; i++) {
     movers[i]->in_batch = 0;

@@ -8,6 +8,7 @@
 
 #include "cs_check.h"
 #include "cs_mesh.h"
+#include "cs_thread.h"
 
 /* A triangle is degenerate when its area is zero relative to its size:
 ** |(b-a) x (c-a)| <= 1e-12 (|b-a|^2 + |c-a|^2). Rounding of an exactly
@@ -249,9 +250,17 @@ static cs_Status check_placed_coord(cs_Mesh *m, int arg, size_t vertex, const ch
                  cs_fmtnum(b, m->max_extent), cs_fmtnum(c, x));
 }
 
+/* CS_EBUSY while a world placing m runs a batch (cs_Mesh.batches). */
+static cs_Status check_not_batched(cs_Mesh *m) {
+  if (cs_atomic_get(&m->batches) == 0) return CS_OK;
+  return cs_fail(&m->err, CS_EBUSY, 0, "the mesh is placed in a world whose batch is under way "
+                 "(collideAndSlideMany): edit it after the call");
+}
+
 cs_Status cs_mesh_set_vertex(cs_Mesh *m, size_t i, const cs_Vec3 *p) {
   double *v;
   cs_Status s;
+  if ((s = check_not_batched(m)) != CS_OK) return s;
   if (i >= m->nverts) return cs_fail(&m->err, CS_ERANGE, 1, "vertex index out of range");
   /* within CS_MAX_COORD, as cs_mesh_new takes them (past it, trees of float
   ** bounds and the calls' maps would lose the triangle), and within what
@@ -273,6 +282,7 @@ cs_Status cs_mesh_set_vertex(cs_Mesh *m, size_t i, const cs_Vec3 *p) {
 /* Messages number the vertices from 1, as the Lua API does. */
 cs_Status cs_mesh_set_vertices(cs_Mesh *m, const double *xyz) {
   size_t i;
+  if (check_not_batched(m) != CS_OK) return CS_EBUSY;
   for (i = 0; i < 3 * (size_t)m->nverts; i++) {
     char b[CS_NUMBUF], c[CS_NUMBUF];
     if (!isfinite(xyz[i]))

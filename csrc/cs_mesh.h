@@ -28,6 +28,10 @@ struct cs_Mesh {
                           ** (cs_mesh_limit_extent; kept after its removal) */
   unsigned version;       /* bumped by every vertex edit + refit */
   int dirty;              /* vertices edited since the last refit */
+  int batches;            /* placements of it in worlds whose batch is under
+                          ** way (cs_batch.c, cs_atomic_*): its edits are
+                          ** refused then (a filter's edit would reach the
+                          ** batch's other movers by the thread count) */
   cs_Error err;           /* of the last failed call (cs_mesh_error) */
 };
 

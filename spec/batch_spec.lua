@@ -580,6 +580,65 @@ describe("world:collideAndSlideMany", function()
         assert.are.same(out1, out)
       end
     end)
+    -- a filter's mesh edits were let through: every mover the threads
+    -- moved after it stood on the raised floor on 2 threads, none on 1
+    -- (the movers listed ahead of the filter's)
+    it("refuses edits of its bodies' and sensors' meshes, the same on 1, 2 and 4 threads", function()
+      local function run(threads, raise)
+        local w = cs.newWorld()
+        local fm = cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50))
+        local zm = cs.newMesh(cs.box(-1, 0, -1, 1, 1, 1))
+        w:add(fm)
+        w:addSensor(zm)
+        w:setThreads(threads)
+        local movers, moves, tried = {}, {}, {}
+        for i = 1, 40 do
+          movers[i] = cs.newMover { radius = 0.4, position = { (i % 8) * 3 - 12, 0.45, math.floor(i / 8) * 3 - 6 } }
+          for _, v in ipairs { 0, 0, 0.2, 0, -0.3, 0 } do moves[#moves + 1] = v end
+        end
+        local raised = {}
+        for k = 1, fm:vertexCount() do
+          local x, y, z = fm:getVertex(k)
+          raised[k] = { x, y + 0.2, z }
+        end
+        movers[40].filter = function()
+          if #tried == 0 then
+            tried[1] = select(2, pcall(fm.setVertices, fm, raised))
+            tried[2] = select(2, pcall(fm.setVertex, fm, 1, -50, 5, -50))
+            tried[3] = select(2, pcall(zm.setVertex, zm, 1, -1, 5, -1))
+            if raise then error("stop") end
+          end
+          return "slide"
+        end
+        local ok, out = pcall(w.collideAndSlideMany, w, movers, moves)
+        assert.are.equal(not raise, ok, tostring(out))
+        -- after the call, the meshes are the script's again
+        local x1, y1 = fm:getVertex(1)
+        local _, y2 = zm:getVertex(1)
+        fm:setVertex(1, x1, y1, -50)
+        return tried, ok and out or nil, { y1, y2 }
+      end
+      local tried1, out1, ys = run(1)
+      assert.are.equal(3, #tried1)
+      for _, e in ipairs(tried1) do
+        assert.is_truthy(tostring(e):find("the mesh is placed in a world whose batch is under way "
+          .. "(collideAndSlideMany): edit it after the call", 1, true), tostring(e))
+      end
+      assert.is_truthy(tostring(tried1[1]):find("setVertices: ", 1, true), tostring(tried1[1]))
+      assert.is_truthy(tostring(tried1[2]):find("setVertex: ", 1, true), tostring(tried1[2]))
+      assert.are.same({ -1, 0 }, ys)                                  -- unchanged
+      for i = 1, 40 do                        -- on the floor as it was (raised: 0.604)
+        assert.is_true(out1[3 * i - 1] > 0.4 and out1[3 * i - 1] < 0.41, "mover " .. i)
+      end
+      for _, threads in ipairs { 2, 4 } do
+        local tried, out = run(threads)
+        for i, e in ipairs(tried1) do
+          assert.are.equal(tostring(e):gsub("^.-: ", ""), tostring(tried[i]):gsub("^.-: ", ""))
+        end
+        assert.are.same(out1, out)
+        run(threads, true)                    -- a filter's error gives the meshes back too
+      end
+    end)
   end)
 
   describe("a world with threads running", function()
