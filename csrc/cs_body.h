@@ -31,6 +31,9 @@ struct cs_Body {
                           ** mover's jump back to its last safe place,
                           ** cs_slide.c) */
   unsigned changed_mesh;  /* the mesh's version `changed` counts */
+  unsigned placed;        /* bumped whenever it is placed elsewhere: a rider
+                          ** whose ground it is sees it unmoved since its
+                          ** last call (cs_Mover.ground_placed) */
   unsigned generation;    /* bumped when removed (and when reused) */
   int alive;              /* in its world (removed bodies are kept for reuse) */
   int riders;             /* an added mover stood on it at its last call (a hint) */

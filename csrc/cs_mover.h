@@ -101,6 +101,7 @@ struct cs_Mover {
   const cs_Body *ground_body;
   unsigned ground_generation;  /* of ground_body when it was met */
   cs_Vec3 ground_anchor;  /* the point stood on, in ground_body's space at the call's end */
+  unsigned ground_placed; /* ground_body's `placed` then */
   cs_Vec3 ground_normal_body;  /* ground_normal in that space (as a normal: A^T n);
                                ** 0 after a call without a step height */
   cs_Vec3 ground_point;   /* that point in the world, then (or where a carry put it) */

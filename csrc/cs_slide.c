@@ -1419,6 +1419,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   ** about its top lifted its rider off into the air) */
   if (m->ground_body) {
     m->ground_anchor = m3_apply(&m->ground_body->Ainv, v3_sub(m->ground_point, m->ground_body->T));
+    m->ground_placed = m->ground_body->placed;
     /* (for the step try only: stood_on_plane) */
     m->ground_normal_body = m->step_height > 0 ? m3_apply_t(&m->ground_body->A, m->ground_normal) : v3(0, 0, 0);
   }

@@ -125,7 +125,10 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
     int moved = memcmp(&oldA, A, sizeof oldA) != 0 || memcmp(&oldT, &t, sizeof t) != 0;
     cs_broad_moved(&b->world->broad);
     b->world->version++;
-    if (moved) b->changed = b->world->version;   /* (placed where it was: no change) */
+    if (moved) {                                 /* (placed where it was: no change) */
+      b->changed = b->world->version;
+      b->placed++;
+    }
     if (b->riders) carry_riders(b->world, b, &oldA, oldT);
   }
 }
@@ -803,6 +806,10 @@ static void ellipsoid_box(const cs_ESpace *es, double margin, cs_Vec3 *lo, cs_Ve
 ** its riders around (Fauerby 2000, "Dynamic geometry"). */
 static cs_Vec3 ground_carry(const cs_Body *b, const cs_Mover *m) {
   if (v3_len2(b->vel) > 0 && !m->carried) return b->vel;
+  /* not placed since: none (the anchor's round trip through a scaled or
+  ** turned placement is not exact, and gave riders of bodies that never
+  ** moved a "carry" of rounding: found by an independent tester) */
+  if (b->placed == m->ground_placed) return v3(0, 0, 0);
   return v3_sub(rider_place(b, m), m->pos);
 }
 

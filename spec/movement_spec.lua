@@ -546,6 +546,38 @@ describe("Movement", function()
       assert.is_true(y1 > 0.9 - 1e-9)
     end)
 
+    -- a floor placed once, scaled or turned, carried its rider by the
+    -- rounding of the anchor's round trip through the placement: "carry"
+    -- contacts walking into a crate, and moves of calls with no move
+    -- (found by an independent tester)
+    it("carries nothing on a body that was placed once, scaled or turned", function()
+      local q = { 0, math.sin(0.15), 0, math.cos(0.15) }
+      for _, case in ipairs { { s = 0.001, q = { 0, 0, 0, 1 } }, { s = 1, q = q }, { s = 3.7, q = q } } do
+        local s = case.s
+        local w = cs.newWorld()
+        w:add(cs.newMesh({ -10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10 }, { 1, 2, 3, 1, 3, 4 }),
+          0, 0, 0, case.q[1], case.q[2], case.q[3], case.q[4], s, s, s)
+        w:add(cs.newMesh(cs.box(2, 0, -1, 4, 2, 1)), 0, 0, 0, 0, 0, 0, 1, s, s, s)
+        local m = cs.newMover { radius = 0.5 * s, position = { 0, 0.503 * s, 0 } }
+        m.stepHeight, m.snapDistance = 0.3 * s, 0.2 * s
+        for f = 1, 40 do                      -- walks into the crate
+          w:collideAndSlide(m, 0.1 * s, 0, 0, 0, -0.02 * s, 0)
+          for c = 1, m:contactCount() do
+            assert.are_not.equal("carry", select(10, m:getContact(c)), "scale " .. s .. ", frame " .. f)
+          end
+        end
+        local moved = 0
+        for f = 1, 100 do                     -- shuffles along it; a call with no move moves nothing
+          w:collideAndSlide(m, 0, 0, 0.0173 * s * (f % 2 == 0 and 1 or -1), 0, -0.02 * s, 0)
+          local x1, y1, z1 = m:getPosition()
+          w:collideAndSlide(m, 0, 0, 0)
+          local x2, y2, z2 = m:getPosition()
+          if x2 ~= x1 or y2 ~= y1 or z2 ~= z1 then moved = moved + 1 end
+        end
+        assert.are.equal(0, moved, "scale " .. s)
+      end
+    end)
+
     it("lifts a mover standing on a rising platform without sinking into it", function()
       local w = cs.newWorld()
       local lift = w:add(H.mesh(H.box { min = { -2, -0.5, -2 }, max = { 2, 0, 2 } }))
