@@ -1131,11 +1131,28 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   }
 }
 
-/* Has the call met walkable ground below so far? */
+/* Does the mover end at contact c (within two skins)? The snap's move down
+** grazing an edge beside it (a floor's end, its centre just past it: the
+** hit's normal level within a few thousandths) stops where it began, the
+** skin taken along that normal, and had kept a contact 0.9 below as ground
+** (found by an independent tester: a character in mid-air past a floor's
+** end jumped from there). */
+static int ends_at(const Slide *s, const cs_Contact *c) {
+  cs_Vec3 d = v3_sub(s->pos, cs_espace_to(s->es, c->point));
+  double len = v3_len(d);
+  return len > 0 && len <= 1 + 2 * skin_es(s, v3_scale(d, 1 / len)) + 1e-9;
+}
+
+/* Does the mover stand, where the call has taken it, on walkable ground
+** below that the call met? (Ground it met and left is none: a walk off a
+** ledge from exactly touching its top met the top at t = 0, and the snap
+** was skipped in mid-air; found by an independent tester.) */
 static int has_ground_contact(const Slide *s) {
   size_t i;
-  for (i = 0; i < s->contacts->count; i++)
-    if (is_below(s, &s->contacts->data[i]) && is_walkable(s, &s->contacts->data[i])) return 1;
+  for (i = 0; i < s->contacts->count; i++) {
+    const cs_Contact *c = &s->contacts->data[i];
+    if (is_below(s, c) && is_walkable(s, c) && ends_at(s, c)) return 1;
+  }
   return 0;
 }
 
@@ -1160,18 +1177,6 @@ static double edge_hover(const Slide *s, const cs_Contact *c) {
   if (!(nu > 0) || fabs(v3_dot(n, v3_sub(ground, c->point))) > 2 * s->skin) return 0;
   gap = v3_dot(n, v3_sub(start, c->point)) - support_along(s->es, n);
   return gap > 0 ? gap / nu : 0;
-}
-
-/* Does the mover end at contact c (within two skins)? The snap's move down
-** grazing an edge beside it (a floor's end, its centre just past it: the
-** hit's normal level within a few thousandths) stops where it began, the
-** skin taken along that normal, and had kept a contact 0.9 below as ground
-** (found by an independent tester: a character in mid-air past a floor's
-** end jumped from there). */
-static int ends_at(const Slide *s, const cs_Contact *c) {
-  cs_Vec3 d = v3_sub(s->pos, cs_espace_to(s->es, c->point));
-  double len = v3_len(d);
-  return len > 0 && len <= 1 + 2 * skin_es(s, v3_scale(d, 1 / len)) + 1e-9;
 }
 
 /* Snapping after the walk: down to walkable ground below, the mover

@@ -388,6 +388,27 @@ describe("Movement", function()
       assert.is_true(y < 1.0, "y = " .. y)
     end)
 
+    -- spawned exactly touching a ledge's top, a walk off it met the top at
+    -- t = 0 and kept that as ground: the snap was skipped, the mover ended
+    -- 0.345 above the floor, "ground" (found by an independent tester)
+    it("snaps down a ledge walked off from exactly touching its top", function()
+      local v = { -5, 0.4, -5, -5, 0.4, 5, 0, 0.4, 5, 0, 0.4, -5, 0, 0, -5, 0, 0, 5, 5, 0, 5, 5, 0, -5 }
+      local ix = { 1, 2, 3, 1, 3, 4, 5, 6, 7, 5, 7, 8, 4, 3, 6, 4, 6, 5 }
+      for _, y0 in ipairs { 0.9, 0.9 + 1e-7, 0.905 } do
+        for _, walk in ipairs { 1.2, 1.5 } do
+          local w = cs.newWorld()
+          w:add(cs.newMesh(v, ix))
+          local m = cs.newMover { radius = 0.5, position = { -0.6, y0, 0 } }
+          m.snapDistance = 0.5
+          w:collideAndSlide(m, 0, 0, 0, 0, -0.05, 0)
+          assert.is_true(m:isOnGround())
+          local _, y = w:collideAndSlide(m, walk, 0, 0, 0, -0.05, 0)
+          assert.is_true(math.abs(y - 0.505) < 1e-9, "from y " .. y0 .. ", walk " .. walk .. ": y = " .. y)
+          assert.are.same({ 0, 1, 0 }, { m:getGroundNormal() })
+        end
+      end
+    end)
+
     it("leaves the ground walking down stairs without snapping", function()
       local m = walker(-0.3, 1.5 + 0.91, 0, { blockSteepSlopes = true })
       local off = frames_off_ground(m)
