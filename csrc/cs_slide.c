@@ -772,12 +772,17 @@ static int behind_edge(const Slide *s, const cs_TriES *t, int k, cs_Vec3 foot) {
     const cs_TriES *o = &s->tris[j];
     int hp, hq;
     if (o == t || !o->solid || o->body != t->body || o->response == CS_RESPONSE_CROSS) continue;
+    /* a nearer feature decides: one of the edge's own triangles too (a
+    ** centre 0.01 outside a crate's side, below its top edge, has its foot
+    ** on the top face on that edge, and the side triangle holding the edge
+    ** is nearer; counted behind the edge, the mover was held stuck in free
+    ** space: found by an independent tester) */
+    if (v3_len2(v3_sub(s->pos, cs_closest_on_triangle(s->pos, o->a, o->b, o->c, NULL))) <
+        d2 * (1 - INSIDE_EPS))
+      return 0;
     hp = same_point(o->a, p) || same_point(o->b, p) || same_point(o->c, p);
     hq = same_point(o->a, q) || same_point(o->b, q) || same_point(o->c, q);
     if (hp && hq) { pn = v3_add(pn, o->n); n++; }
-    else if (v3_len2(v3_sub(s->pos, cs_closest_on_triangle(s->pos, o->a, o->b, o->c, NULL))) <
-             d2 * (1 - INSIDE_EPS))
-      return 0;                           /* a nearer feature decides */
   }
   return n > 0 && v3_dot(v3_sub(s->pos, foot), pn) < 0;
 }

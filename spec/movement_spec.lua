@@ -749,6 +749,30 @@ describe("Movement", function()
       assert.is_false(m:wasStuck())
     end)
 
+    -- A centre 0.01 outside a crate's side, below its top edge, had its foot
+    -- on the top face at that edge; the side triangle holding the edge, nearer,
+    -- was not asked, so the centre counted as inside the crate: under a low
+    -- ceiling no push up was free and the mover stayed for good, walk and
+    -- gravity dropped (found by an independent tester)
+    it("pushes out sideways a mover whose centre is just outside a crate under a low ceiling", function()
+      for _, top in ipairs { 0.52, 0.55, 0.6, 0.7 } do
+        for _, z in ipairs { 0.2, 0.5, 0.8 } do
+          local w = cs.newWorld()
+          w:add(cs.newMesh(cs.box(-5, -1, -5, 5, 0, 5)))
+          w:add(cs.newMesh(cs.box(-5, 1.15, -5, 5, 2, 5)))
+          w:add(cs.newMesh(cs.box(0, 0, 0, 1, top, 1)))
+          local m = cs.newMover { radius = 0.5, position = { -0.01, 0.501, z } }
+          local x, y = w:collideAndSlide(m, -0.1, 0, 0, 0, -0.01, 0)
+          local where = ("top %g, z %g: x %.17g, y %.17g"):format(top, z, x, y)
+          assert.is_true(m:wasStuck(), where)
+          assert.is_true(x <= -0.6 and x >= -0.62 and math.abs(y - 0.501) < 1e-9, where)
+          x = w:collideAndSlide(m, -0.1, 0, 0, 0, -0.01, 0)
+          assert.is_false(m:wasStuck(), where)
+          assert.is_true(x <= -0.7, where)
+        end
+      end
+    end)
+
     -- A body moved onto a mover by more than its radius leaves its centre in
     -- the solid: a push deeper in ended clear of every surface yet inside,
     -- for good (wasStuck false from the next call on); the way out is to the
