@@ -160,6 +160,12 @@ describe("OBJ", function()
         -- and one past 32 bits (newMesh's range), which newMesh refused without a line
         err = errorOf(cs.parseOBJ, TEXT, "crate.obj", { tags = function(m) return m == "metal" and 2 ^ 31 or 0 end })
         assert.matches("^crate%.obj:11: options%.tags gave 2147483648 for material metal.*32%-bit integer", err)
+        -- a string is named as one ("gave 3" read as an integer it is not:
+        -- found by an independent tester)
+        err = errorOf(cs.parseOBJ, TEXT, "crate.obj", { tags = { metal = "3" } })
+        assert.matches('^crate%.obj:11: options%.tags gave string "3" for material metal', err)
+        err = errorOf(cs.parseOBJ, TEXT, "crate.obj", { tags = { metal = {} } })
+        assert.matches("^crate%.obj:11: options%.tags gave table for material metal", err)
       end)
     end)
 

@@ -81,7 +81,11 @@ local function parse(text, chunkname, resolve)
     -- (a 32-bit one, as newMesh takes tags: 2^31 passed here and failed
     -- there without a line; found by an independent tester)
     if type(t) ~= "number" or t ~= floor(t) or t - t ~= 0 or t < -2147483648 or t > 2147483647 then
-      fail("options.tags gave " .. (type(t) == "number" and check.num2str(t) or tostring(t)) .. " for material "
+      -- (a string named as one: "gave 3" for "3" read as the number it is
+      -- not; found by an independent tester)
+      local what = type(t) == "number" and check.num2str(t)
+        or type(t) == "string" and string.format("string %q", t) or check.tname(t)
+      fail("options.tags gave " .. what .. " for material "
         .. tostring(material) .. ", group " .. tostring(group)
         .. " (a 32-bit integer expected)")
     end
