@@ -713,6 +713,31 @@ if type(jit) ~= "table" then
 end
 
 describe("cs.draw", function()
+  -- on Lua 5.3 and 5.4 the normal of integer coordinates was made in
+  -- integers, which wrapped: (0, 1.953, 0) at 5e4, NaN at 1e5 (found by an
+  -- independent tester; cs.parseOBJ keeps "v -50000 0 0" as integers)
+  it("gives integer coordinates the normals of the same floats", function()
+    for _, v in ipairs { 1000, 50000, 100000, 2147483648, 2 ^ 40 } do
+      local vi = { -v, 0, 0, v, 0, 0, 0, 0, v }
+      if math.tointeger then for k = 1, 9 do vi[k] = math.tointeger(vi[k]) end end
+      local t, d = cs.draw.triangles(vi, { 1, 3, 2 }), cs.draw.topDown(vi, { 1, 3, 2 })
+      assert.are.same({ 0, 1, 0 }, { t[1][6], t[1][7], t[1][8] }, "v = " .. v)
+      assert.are.same(cs.draw.topDown({ -v * 1.0, 0.0, 0.0, v * 1.0, 0.0, 0.0, 0.0, 0.0, v * 1.0 }, { 1, 3, 2 }), d)
+    end
+  end)
+
+  -- Lua 5.2-5.4's # honours __len: a table of 9 values whose __len said 2
+  -- was refused with "a hole at 3 (element 3 is set)" (found by an
+  -- independent tester); arrays are read raw, as the C module reads them
+  it("reads arrays raw, past a __len that says otherwise", function()
+    local function counted(t) return setmetatable(t, { __len = function() return 2 end }) end
+    local b = cs.newBuilder()
+    b:add(counted { 0, 0, 0, 1, 0, 0, 0, 0, 1 }, counted { 1, 2, 3 })
+    assert.are.equal(1, b:mesh():triangleCount())
+    assert.are.equal(3, #cs.draw.triangles(counted { 0, 0, 0, 1, 0, 0, 0, 0, 1 }, counted { 1, 2, 3 }))
+    cs.updateCharacters(cs.newWorld(), counted { cs.newCharacter(), cs.newCharacter(), cs.newCharacter() }, 0.1)
+  end)
+
   local world, body, b
   before_each(function() world, body, b = level() end)
 

@@ -341,11 +341,11 @@ local function construct(newMover, settings)
   local p = self.position
   self.position = { p[1], p[2], p[3] }          -- ours, updated in place
   self.mover = newMover { radius = self.radius, position = self.position, up = self.up }
-  self.velocity = { 0, 0, 0 }
-  self.fallVelocity = { 0, 0, 0 }
+  self.velocity = { 0.0, 0.0, 0.0 }            -- (floats, as updates leave them on 5.3+)
+  self.fallVelocity = { 0.0, 0.0, 0.0 }
   self.onGround, self.groundState, self.jumped = false, "air", false
   self.sensorEvents = {}
-  self._hx, self._hy, self._hz = 0, 0, 0        -- horizontal velocity (m/s)
+  self._hx, self._hy, self._hz = 0.0, 0.0, 0.0  -- horizontal velocity (m/s)
   self._sent = {}                               -- what the mover was last given
   for _, name in ipairs(FORWARDED) do self._sent[name] = UNSENT end
   self._moverDefaults = { maxIterations = self.mover.maxIterations,
@@ -997,8 +997,8 @@ local function endUpdate(self, x, y, z, on)
   if on == nil then on = m:isOnGround() end
   local onGround = on and not rising
   if onGround or (rising and hitCeiling(m, ux, uy, uz)) or (fu < 0 and fallHeld(m, fx, fy, fz)) then
-    fx, fy, fz = 0, 0, 0
-  end
+    fx, fy, fz = 0.0, 0.0, 0.0                  -- (floats: integer zeros on landing, found
+  end                                           -- by an independent tester)
   if not onGround then                          -- in the air walls take momentum
     hx, hy, hz = clipVelocity(m, hx, hy, hz)
     local d = hx * ux + hy * uy + hz * uz       -- and it stays horizontal
@@ -1142,7 +1142,7 @@ local function updateMany(world, chars, dt, inputs)
       end
     end
   end
-  local n = #chars
+  local n = check.len(chars)
   for k in pairs(chars) do                      -- a hole would hide the characters after it
     if type(k) == "number" and k > n and k == floor(k) then holeError(chars, n) end
   end

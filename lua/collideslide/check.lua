@@ -8,6 +8,13 @@ local error, getmetatable, rawget, pcall = error, getmetatable, rawget, pcall
 
 local check = {}
 
+--- check.len(t) -> the border of t read raw, as the C module reads arrays
+-- (docs/API.md: "read raw"): Lua 5.2-5.4's # honours __len (a table of 9
+-- values whose __len said 2 was refused with "a hole at 3 (element 3 is
+-- set)"; found by an independent tester); 5.1's and LuaJIT's # is raw.
+check.len = rawlen or function(t) return #t end
+local len = check.len
+
 -- A number as the messages show it: NaN, inf, -inf, or %.14g.
 function check.num2str(v)
   if v ~= v then return "NaN" end
@@ -146,9 +153,9 @@ function check.flatMesh(fname, v, ix, varg, iarg, depth)
   end
   check.hole(v, varg, fname, "vertex array", depth)
   check.hole(ix, iarg, fname, "index array", depth)
-  local nv = floor(#v / 3)
-  if #ix % 3 ~= 0 then argerror(iarg, fname, format("index count %d is not a multiple of 3", #ix), depth) end
-  for k = 1, #ix do
+  local nv, ni = floor(len(v) / 3), len(ix)
+  if ni % 3 ~= 0 then argerror(iarg, fname, format("index count %d is not a multiple of 3", ni), depth) end
+  for k = 1, ni do
     local i = ix[k]
     if type(i) ~= "number" or i ~= floor(i) or i < 1 or i > nv then
       argerror(iarg, fname, format("index %d must name a vertex (1..%d), got %s", k, nv,
@@ -202,7 +209,7 @@ end
 --- check.hole(t, arg, fname, what [, depth]): raises check.holeMessage (past
 -- the border # found) as argument arg's error; returns when t has no hole.
 function check.hole(t, arg, fname, what, depth)
-  local msg = check.holeMessage(t, #t, what)
+  local msg = check.holeMessage(t, len(t), what)
   if msg then argerror(arg, fname, msg, (depth or 1) + 1) end
 end
 

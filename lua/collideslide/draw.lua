@@ -89,9 +89,13 @@ local function eachTriangle(fname, a, b, fn)
     end
   elseif tname(a) == "table" and tname(b) == "table" then
     check.flatMesh(fname, a, b, 1, 2, 2)
-    for t = 1, floor(#b / 3) do
+    -- (as floats: on Lua 5.3 and 5.4 integer coordinates made the normal's
+    -- cross product in integers, which wrapped from about 5e4: found by an
+    -- independent tester; * 1.0 keeps -0.0)
+    for t = 1, floor(check.len(b) / 3) do
       local i, j, k = 3 * b[3 * t - 2] - 2, 3 * b[3 * t - 1] - 2, 3 * b[3 * t] - 2
-      fn(a[i], a[i + 1], a[i + 2], a[j], a[j + 1], a[j + 2], a[k], a[k + 1], a[k + 2])
+      fn(a[i] * 1.0, a[i + 1] * 1.0, a[i + 2] * 1.0, a[j] * 1.0, a[j + 1] * 1.0, a[j + 2] * 1.0,
+        a[k] * 1.0, a[k + 1] * 1.0, a[k + 2] * 1.0)
     end
   else
     argerror(1, fname, "a collideslide.Mesh, Body or Sensor, or flat vertex and index arrays expected, got "

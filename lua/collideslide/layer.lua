@@ -224,7 +224,7 @@ local function build(core)
     end
     check.hole(vertices, 2, "add", "vertex array")
     check.hole(indices, 3, "add", "index array")
-    local nv, ni = #vertices, #indices
+    local nv, ni = check.len(vertices), check.len(indices)
     if nv % 3 ~= 0 then
       check.argerror(2, "add", format("flat vertex array has %d numbers, not a multiple of 3", nv))
     end

@@ -35,10 +35,11 @@ local function checkPoints(p, arg, fname)
     check.argerror(arg, fname, "points must be a flat array {x1, y1, x2, y2, ...}, got " .. check.tname(p), 2)
   end
   check.hole(p, arg, fname, "points", 2)
-  if #p % 2 ~= 0 then
-    check.argerror(arg, fname, format("points has %d numbers, not an even count", #p), 2)
+  local n = check.len(p)
+  if n % 2 ~= 0 then
+    check.argerror(arg, fname, format("points has %d numbers, not an even count", n), 2)
   end
-  for i = 1, #p do check.num(p[i], arg, fname, format("points[%d]", i), 2) end   -- (no NaN, no inf)
+  for i = 1, n do check.num(p[i], arg, fname, format("points[%d]", i), 2) end   -- (no NaN, no inf)
 end
 
 -- The most pixels across: the page size goes through %d.
@@ -79,7 +80,7 @@ end
 -- "x1,y1 x2,y2 ..." from a flat array of pixel coordinates.
 local function points(p)
   local out = {}
-  for i = 1, #p, 2 do out[#out + 1] = format("%.2f,%.2f", p[i], p[i + 1]) end
+  for i = 1, check.len(p), 2 do out[#out + 1] = format("%.2f,%.2f", p[i], p[i + 1]) end
   return concat(out, " ")
 end
 
@@ -199,7 +200,7 @@ function Doc:mesh(view, vertices, indices, project, style)
     check.argerror(5, "mesh", "project: function(x, y, z) -> u, v expected, got " .. check.tname(project))
   end
   checkStyle(style, 6, "mesh")
-  for t = 1, #indices - 2, 3 do
+  for t = 1, check.len(indices) - 2, 3 do
     local p = {}
     for k = 0, 2 do
       local i = 3 * indices[t + k] - 2
