@@ -6,6 +6,7 @@
 ** and the last safe position (Fauerby 2000, "Error handling"), step up/down
 ** (Quake's PM_StepSlideMove), gravity (Fauerby 2003, 4.3), snapping.
 */
+#include <float.h>
 #include <limits.h>
 #include <string.h>
 
@@ -117,6 +118,12 @@
 ** on another triangle before this share of its length is between them (the
 ** foot's own triangle's neighbours meet it at its end) */
 #define INSIDE_EPS 1e-9
+/* depenetration: a centre this share of its and the triangle's coordinates
+** (largest |.| of each) from a triangle's plane is on it (on_plane), where
+** rounding decides the side and a ray from it may start either side of 0.
+** Pinned by the on-plane case of movement_spec (a centre on a box's face
+** rounded 1e-17 to either side; 1e-15 off it is off the plane). */
+#define ON_PLANE_EPS (64 * DBL_EPSILON)
 /* depenetrate: a last safe place nearer than this (squared, e-space) is
 ** where the mover still is: something moved into it, and the safe place
 ** says nothing of which side it came from. Pinned by the door and lift
@@ -648,6 +655,21 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
   return blocked < cur ? -1 : cur;
 }
 
+/* The rounding of the centre's distance d0 to t's plane: is it on it
+** (ON_PLANE_EPS)? */
+static int on_plane(const Slide *s, const cs_TriES *t, double d0) {
+  double size = fmax(fmax(fabs(t->a.x), fabs(t->a.y)), fabs(t->a.z)) +
+                fmax(fmax(fabs(s->pos.x), fabs(s->pos.y)), fabs(s->pos.z));
+  return fabs(d0) <= ON_PLANE_EPS * size;
+}
+
+/* For a centre on t's plane (on_plane: d0 within rounding of 0): is its
+** foot on the triangle (its nearest point as near as the plane)? */
+static int foot_on(const Slide *s, const cs_TriES *t, double d0) {
+  cs_Vec3 c = cs_closest_on_triangle(s->pos, t->a, t->b, t->c, NULL);
+  return v3_len2(v3_sub(s->pos, c)) <= 4 * d0 * d0 + DBL_MIN;
+}
+
 /* Was body b changed (b->changed) after the world's version v? (Versions
 ** wrap: after means within half the range.) */
 static int changed_since(const cs_Body *b, unsigned v) { return b->changed - v - 1u < UINT_MAX / 2; }
@@ -680,9 +702,16 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec
   for (i = 0; i < s->ntris; i++) {
     const cs_TriES *t = &s->tris[i];
     double un = v3_dot(t->n, u), d0 = v3_dot(t->n, s->pos) + t->d, ds;
-    if (t->response == CS_RESPONSE_CROSS || un == 0 || d0 * un > 0 || fabs(d0) > fabs(un) * len ||
-        (changed_only && !changed_since(s->bodies[t->body], s->m->safe_version)) ||
-        !cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
+    if (t->response == CS_RESPONSE_CROSS || un == 0 ||
+        (changed_only && !changed_since(s->bodies[t->body], s->m->safe_version)))
+      continue;
+    /* a centre on the plane (within rounding) leaves it by the side u
+    ** takes: it crosses where its foot is on the triangle (the ray's start
+    ** rounds either side of 0, and one rounded behind was pushed on into
+    ** a box whose face it sat on: found by an independent tester, two
+    ** blocks closing on a mover at the line where they meet) */
+    if (on_plane(s, t, d0) ? !foot_on(s, t, d0)
+        : d0 * un > 0 || fabs(d0) > fabs(un) * len || !cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
       continue;
     if (safe && !t->one_sided) {
       cs_Vec3 p = s->carrier && s->bodies[t->body] == s->carrier ? v3_add(*safe, s->carry_es) : *safe;
@@ -795,7 +824,8 @@ static int inside_faces(const Slide *s, const cs_TriES **out) {
     cs_Vec3 away, foot;
     double pd = v3_dot(t->n, s->pos) + t->d, at;
     int feature, between = 0;
-    if (!t->solid || !(pd < 0) || !overlaps(t, s->pos, &away)) continue;
+    /* (a centre on the plane counts as in front: on_plane) */
+    if (!t->solid || !(pd < 0) || on_plane(s, t, pd) || !overlaps(t, s->pos, &away)) continue;
     foot = cs_closest_on_triangle(s->pos, t->a, t->b, t->c, &feature);
     if (feature > 3 || (feature != 0 && !behind_edge(s, t, feature, foot))) continue;
     for (j = 0; j < s->ntris && !between; j++) {

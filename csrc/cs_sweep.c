@@ -3,6 +3,8 @@
 ** (Fauerby 2003, section 3; Rouwe 2003, section 3 for the stable quadratic).
 ** Pure functions: no allocation, no globals.
 */
+#include <float.h>
+
 #include "cs_geom.h"
 #include "cs_sweep.h"
 
@@ -160,10 +162,20 @@ static void finish_hit(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int featur
 ** of a move clipped to it). */
 #define TOUCH_ALONG_REL 1e-12
 
+/* check_overlap: a centre nearer to the triangle than this share of its
+** and the triangle's coordinates (largest |.| of each) is on it, where the
+** direction away from it is rounding. Pinned by the on-plane case of
+** movement_spec (a centre on the face two boxes share, 1e-17 off it). */
+#define CENTRE_ON_REL (64 * DBL_EPSILON)
+
 /* The sphere already overlaps the triangle at t = 0 when the closest point
 ** is nearer than 1. In the slide loop's mode only a move that deepens the
 ** overlap is blocked: distance to a convex set is a convex function of the
-** centre, so if it does not decrease at t = 0 it never does. */
+** centre, so if it does not decrease at t = 0 it never does. A centre on
+** the triangle gets farther from it whichever way it goes, but the back
+** of a solid's triangle (cs_TriES.solid) is its inside: a move there is
+** deeper in (found by an independent tester: a mover stuck with its
+** centre on the face two boxes share walked on into one of them). */
 static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flags,
                          cs_SweepHit *hit, int *skip) {
   cs_Vec3 q = cs_closest_on_triangle(base, tr->a, tr->b, tr->c, NULL);
@@ -174,7 +186,14 @@ static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flag
   if (flags & CS_SWEEP_DEEPENING_ONLY) {
     /* a tolerance keeps a move along the surface from counting as deeper */
     double vl = v3_len(vel);
-    if (d2 == 0.0 || v3_dot(vel, away) >= -TOUCH_ALONG_REL * vl * sqrt(d2)) { *skip = 1; return 0; }
+    double on = CENTRE_ON_REL * (fmax(fmax(fabs(base.x), fabs(base.y)), fabs(base.z)) +
+                                 fmax(fmax(fabs(tr->a.x), fabs(tr->a.y)), fabs(tr->a.z)));
+    if (d2 <= on * on) {
+      if (!tr->solid || !(v3_dot(vel, tr->n) < -TOUCH_ALONG_REL * vl)) { *skip = 1; return 0; }
+    } else if (v3_dot(vel, away) >= -TOUCH_ALONG_REL * vl * sqrt(d2)) {
+      *skip = 1;
+      return 0;
+    }
   }
   finish_hit(base, vel, tr, CS_FEATURE_OVERLAP, 0.0, q, hit);
   return 1;
