@@ -209,6 +209,8 @@ const cs_Error *cs_world_error(const cs_World *world);
 ** refused: how the bindings add with a transform), leaves the world as it
 ** was before the add, down to the last bit of the next move. */
 cs_Status cs_world_add(cs_World *world, cs_Mesh *mesh, cs_Body **out);
+/* Inside one of the world's filters or query callbacks nothing is removed,
+** and cs_world_error says CS_EBUSY (cs_world_remove_sensor too). */
 void cs_world_remove(cs_World *world, cs_Body *body);
 size_t cs_world_body_count(const cs_World *world);
 /* Per-tag friction in [0, 1]: 0 slides freely (default), 1 stops on contact. */
@@ -232,7 +234,8 @@ cs_Status cs_body_set_transform(cs_Body *body, const cs_Vec3 *t, const double q[
 /* A general affine map: m is 4x4 column-major (m[12..14] the translation);
 ** its 3x3 part must be invertible, its elements within CS_MAX_COORD, and it
 ** must shrink no direction below CS_MIN_SCALE (CS_EINVAL, CS_ERANGE), the
-** placed mesh as above. */
+** placed mesh as above. Messages number its elements from 1, as Lua does
+** ("m[14] is NaN" for m[13]). */
 cs_Status cs_body_set_matrix(cs_Body *body, const double m[16]);
 void cs_body_get_matrix(const cs_Body *body, double m[16]);
 /* The displacement the body makes during the next step (moving platforms). */
@@ -603,8 +606,9 @@ void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
 ** give the filter's calls a scratch of their own). */
 cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
                                         const cs_Vec3 *walk, const cs_Vec3 *gravity);
-/* cs_world_sweep in the scratch sc, under the same contract (and the same
-** CS_EINVAL and CS_EBUSY). */
+/* cs_world_sweep in the scratch sc, under the same contract: the same
+** CS_EINVAL for a world with refits pending, and
+** CS_EBUSY. A mover added to a world may be swept: a sweep only reads it. */
 int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
                       cs_Hit *hit);
 const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
@@ -638,14 +642,15 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 ** CS_EBUSY: body transforms, velocities, layers and enabled, friction,
 ** sensor transforms and layers, and every setter of the listed movers and of the movers added to the
 ** world (position, radius, orientation, up, settings, filters: the batch's
-** moves read them, on other threads too). A filter must not edit meshes. */
+** moves read them, on other threads too), and vertex edits of the meshes
+** the world's bodies and sensors place (cs_mesh_set_vertex, _vertices). */
 cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, size_t n,
                                           const double *moves, int stride, double *out,
                                           unsigned char *moved, size_t *failed);
 /* After a batch that failed once it had begun: which movers moved (moved,
 ** n) and which did not, the failed one (index failed, 0-based) named first,
 ** as both Lua bindings word it: "movers 1-140 and 150-300 moved, mover 141
-** and 4 others did not". Writes at most size bytes into buf, NUL included
+** and 8 others did not". Writes at most size bytes into buf, NUL included
 ** (256 hold any summary); returns buf. */
 const char *cs_batch_summary(char *buf, size_t size, const unsigned char *moved, size_t n,
                              size_t failed);

@@ -336,7 +336,12 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   ** bits, through the version: found by an independent tester). The body
   ** is the last one, so the swap below restores the list's order too. */
   int undo = b == w->undo_body && w->version == w->undo_version && w->broad.rebuild;
-  if (!b->alive || b->world != w || w->busy) return;
+  if (w->busy && b->alive && b->world == w) {     /* (said in the world's error: the
+                                                  ** C caller had no word of it) */
+    cs_fail(&w->err, CS_EBUSY, 0, "remove: the world is busy (inside one of its filters or query callbacks)");
+    return;
+  }
+  if (!b->alive || b->world != w) return;
   w->undo_body = NULL;
   CS_ASSERT(w->nfree < w->capfree);   /* reserved by cs_world_add */
   w->bodies[slot] = w->bodies[--w->nbodies];
@@ -1121,7 +1126,7 @@ static cs_Status check_end(cs_Error *e, const cs_Vec3 *p, double reach) {
   int i;
   for (i = 0; i < 3; i++)
     if (fabs(v3_get(*p, i)) + reach > CS_MAX_COORD)
-      return cs_fail(e, CS_ERANGE, 1, "the move is out of range: from %s = %s it reaches %s, "
+      return cs_fail(e, CS_ERANGE, 1, "the move is out of range: from %s = %s it reaches %s farther, "
                      "past 1e30", cs_names_xyz[i], cs_fmtnum(b, v3_get(*p, i)), cs_fmtnum(r, reach));
   return CS_OK;
 }
@@ -1429,9 +1434,10 @@ cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
   if (s == CS_EINVAL && u == 0)
     return cs_fail(&w->err, s, 1, "mesh has no triangles (a sensor needs a closed mesh)");
   if (s == CS_EINVAL)
-    return cs_fail(&w->err, s, 1, "mesh is not closed: the edge from vertex %u to vertex %u "
-                   "(0-based) has %d triangle%s on it, not a pair wound opposite ways (a sensor "
-                   "needs a closed mesh with shared vertices and one winding)", (unsigned)bad[0],
+    /* (within the header's 159 bytes: the longer words ran past it and were
+    ** cut; found by an independent tester) */
+    return cs_fail(&w->err, s, 1, "mesh is not closed: edge %u-%u (0-based) has %d triangle%s, "
+                   "not a pair wound opposite ways (shared vertices, one winding)", (unsigned)bad[0],
                    (unsigned)bad[1], u, u == 1 ? "" : "s");
   if (s == CS_OK && w->nsensors == w->capsensors)
     s = cs_grow(&w->alloc, (void **)&w->sensors, &w->capsensors, w->nsensors + 1,
@@ -1453,7 +1459,11 @@ cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
 
 void cs_world_remove_sensor(cs_World *w, cs_Sensor *sn) {
   size_t slot = sn->slot;
-  if (sn->world != w || slot >= w->nsensors || w->sensors[slot] != sn || w->busy) return;
+  if (sn->world != w || slot >= w->nsensors || w->sensors[slot] != sn) return;
+  if (w->busy) {
+    cs_fail(&w->err, CS_EBUSY, 0, "remove: the world is busy (inside one of its filters or query callbacks)");
+    return;
+  }
   w->sensors[slot] = w->sensors[--w->nsensors];
   w->sensors[slot]->slot = slot;
   cs_free(&w->alloc, sn, sizeof *sn);

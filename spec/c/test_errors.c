@@ -86,6 +86,68 @@ static void api_round_ten(cs_Mesh *mesh, cs_World *w) {
 
 /* }================================================================== */
 
+/* {==================================================================
+** Found by an independent tester of the C API (round twenty-one)
+** ===================================================================*/
+
+static cs_Body *busy_body;
+static cs_Status busy_edit;
+
+static int remove_from_filter(void *ud, const cs_Body *b, int tag) {
+  cs_Vec3 p = {0, 0, 0};
+  (void)ud; (void)b; (void)tag;
+  cs_world_remove(busy_world, busy_body);
+  busy_edit = cs_mesh_set_vertex(busy_mesh, 0, &p);
+  return CS_RESPONSE_SLIDE;
+}
+
+/* cs_world_remove from a filter removed nothing and said nothing (now
+** CS_EBUSY in the world's error); a batch's filter may not edit the
+** world's meshes; the open-mesh message of cs_world_add_sensor ran past
+** the header's 159 bytes and was cut. */
+static void api_round_twenty_one(cs_Mesh *mesh, cs_World *w) {
+  cs_Alloc a = cs_default_alloc();
+  double open_v[] = {0, 0, 0, 1, 0, 0, 0, 0, 1}, moves[6] = {0.1, 0, 0, 0, -0.2, 0};
+  unsigned open_ix[] = {0, 1, 2}, bad[2];
+  cs_MeshDesc od = {open_v, 3, open_ix, 1, NULL, CS_BACKFACES_COLLIDE};
+  cs_Vec3 p = {0, 0.6, 0}, walk = {0.1, 0, 0}, g = {0, -0.2, 0}, v0;
+  cs_Mesh *open;
+  cs_Sensor *sn;
+  cs_Mover *m;
+  size_t n = cs_world_body_count(w);
+  int uses;
+  cs_world_add(w, mesh, &busy_body);
+  busy_world = w;
+  busy_mesh = mesh;
+  cs_mesh_vertex(mesh, 0, &v0);
+  cs_mover_new(&a, &m);
+  cs_mover_set_position(m, &p);
+  cs_mover_set_filter(m, remove_from_filter, NULL);
+  cs_world_collide_and_slide(w, m, &walk, &g);
+  expect(cs_world_body_count(w) == n + 1, "cs_world_remove in a filter: nothing removed");
+  expect_error(cs_world_error(w), CS_EBUSY, 0,
+               "remove: the world is busy (inside one of its filters or query callbacks)",
+               "cs_world_remove in a filter: the world's error says so");
+  expect(busy_edit == CS_OK, "a single call's filter may edit a mesh");
+  cs_mesh_set_vertex(mesh, 0, &v0);
+  cs_mover_set_position(m, &p);
+  expect(cs_world_collide_and_slide_many(w, &m, 1, moves, 6, NULL, NULL, NULL) == CS_OK, "a batch");
+  expect(busy_edit == CS_EBUSY, "a batch's filter may not edit the world's meshes");
+  expect(strstr(cs_mesh_error(mesh)->message, "batch is under way") != NULL, "the mesh's error says so");
+  expect(cs_mesh_set_vertex(mesh, 0, &v0) == CS_OK, "after the batch the mesh may be edited");
+  cs_mover_free(m);
+  cs_world_remove(w, busy_body);
+  expect(cs_world_body_count(w) == n, "cs_world_remove outside a filter");
+
+  cs_mesh_new(&a, &od, &open, NULL);
+  expect(cs_world_add_sensor(w, open, &sn, bad, &uses) == CS_EINVAL, "an open sensor mesh");
+  expect(strlen(cs_world_error(w)->message) < 159 &&
+         strstr(cs_world_error(w)->message, "one winding)") != NULL, "its message is whole");
+  cs_mesh_free(open);
+}
+
+/* }================================================================== */
+
 int main(void) {
   cs_Alloc a = cs_default_alloc();
   double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
@@ -105,6 +167,7 @@ int main(void) {
   }
   cs_mover_set_position(m, &p);
   api_round_ten(mesh, w);
+  api_round_twenty_one(mesh, w);
 
   bad = walk; bad.y = NAN;
   expect(cs_world_collide_and_slide(w, m, &bad, NULL) == CS_EINVAL, "collide: NaN is CS_EINVAL");
