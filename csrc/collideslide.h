@@ -158,8 +158,12 @@ typedef struct cs_MeshDesc {
 
 /* Builds a mesh. On CS_ERANGE/CS_EINVAL, *bad_index (if given) is the bad
 ** index's position in desc->indices (CS_ERANGE) or the bad vertex (CS_EINVAL:
-** a coordinate not finite or past CS_MAX_COORD). Degenerate triangles (zero
-** area, repeated vertices) are kept but never collide. */
+** a coordinate not finite or past CS_MAX_COORD, here CS_EINVAL), both
+** 0-based; (size_t)-1 for the other CS_EINVAL: no vertices or no triangles
+** (vertices NULL, a count of 0; indices NULL with vertex_count not a
+** multiple of 3), or backfaces not a CS_BACKFACES_* value. CS_ETOOBIG past
+** 2^32 - 2 vertices or 2^30 - 1 triangles. Degenerate triangles (zero area,
+** repeated vertices) are kept but never collide. */
 cs_Status cs_mesh_new(const cs_Alloc *alloc, const cs_MeshDesc *desc,
                       cs_Mesh **out, size_t *bad_index);
 void cs_mesh_free(cs_Mesh *mesh);

@@ -51,6 +51,7 @@ static void mesh_compute_bounds(cs_Mesh *m) {
 /* Checks sizes, indices and vertices; *bad is the offending position. */
 static cs_Status mesh_check(const cs_MeshDesc *d, size_t ntris, size_t *bad) {
   size_t i;
+  *bad = (size_t)-1;                            /* no vertex or index at fault */
   if (!d->vertices || d->vertex_count == 0 || ntris == 0) return CS_EINVAL;
   if (d->vertex_count > CS_MAX_VERTICES || ntris > CS_MAX_TRIANGLES) return CS_ETOOBIG;
   if (!d->indices && d->vertex_count % 3 != 0) return CS_EINVAL;

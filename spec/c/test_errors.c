@@ -114,7 +114,7 @@ static void api_round_twenty_one(cs_Mesh *mesh, cs_World *w) {
   cs_Mesh *open;
   cs_Sensor *sn;
   cs_Mover *m;
-  size_t n = cs_world_body_count(w);
+  size_t n = cs_world_body_count(w), bad_index;
   int uses;
   cs_world_add(w, mesh, &busy_body);
   busy_world = w;
@@ -139,6 +139,11 @@ static void api_round_twenty_one(cs_Mesh *mesh, cs_World *w) {
   cs_world_remove(w, busy_body);
   expect(cs_world_body_count(w) == n, "cs_world_remove outside a filter");
 
+  od.backfaces = 7;                             /* no vertex at fault: (size_t)-1 */
+  bad_index = 5;
+  expect(cs_mesh_new(&a, &od, &open, &bad_index) == CS_EINVAL && bad_index == (size_t)-1,
+         "cs_mesh_new: a bad backfaces value names no vertex");
+  od.backfaces = CS_BACKFACES_COLLIDE;
   cs_mesh_new(&a, &od, &open, NULL);
   expect(cs_world_add_sensor(w, open, &sn, bad, &uses) == CS_EINVAL, "an open sensor mesh");
   expect(strlen(cs_world_error(w)->message) < 159 &&
