@@ -655,19 +655,30 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
   return blocked < cur ? -1 : cur;
 }
 
-/* The rounding of the centre's distance d0 to t's plane: is it on it
-** (ON_PLANE_EPS)? */
-static int on_plane(const Slide *s, const cs_TriES *t, double d0) {
-  double size = fmax(fmax(fabs(t->a.x), fabs(t->a.y)), fabs(t->a.z)) +
-                fmax(fmax(fabs(s->pos.x), fabs(s->pos.y)), fabs(s->pos.z));
-  return fabs(d0) <= ON_PLANE_EPS * size;
+CS_INLINE double max_abs(cs_Vec3 v) { return fmax(fmax(fabs(v.x), fabs(v.y)), fabs(v.z)); }
+
+/* The rounding of the centre's distances to t (ON_PLANE_EPS of the
+** coordinates: the vertex's and the centre's in e-space, and the call's
+** start in the world, mapped: a triangle placed at 1e5 carries that
+** rounding into its e-space vertices). */
+static double plane_rounding(const Slide *s, const cs_TriES *t) {
+  const cs_ESpace *es = s->es;
+  return ON_PLANE_EPS * (max_abs(t->a) + max_abs(s->pos) + max_abs(es->c0) * max_abs(es->inv_r));
 }
 
-/* For a centre on t's plane (on_plane: d0 within rounding of 0): is its
-** foot on the triangle (its nearest point as near as the plane)? */
-static int foot_on(const Slide *s, const cs_TriES *t, double d0) {
+/* Is the centre, at distance d0 from t's plane, on it within rounding? */
+static int on_plane(const Slide *s, const cs_TriES *t, double d0) {
+  return fabs(d0) <= plane_rounding(s, t);
+}
+
+/* For a centre on t's plane (on_plane): is its foot on the triangle (its
+** nearest point as near as the rounding; a multiple of d0 was not: with d0
+** rounded to 0, a foot 3e-16 off counted as off the triangle, and the push
+** into the box was let through: found by an independent tester)? */
+static int foot_on(const Slide *s, const cs_TriES *t) {
   cs_Vec3 c = cs_closest_on_triangle(s->pos, t->a, t->b, t->c, NULL);
-  return v3_len2(v3_sub(s->pos, c)) <= 4 * d0 * d0 + DBL_MIN;
+  double r = 4 * plane_rounding(s, t);
+  return v3_len2(v3_sub(s->pos, c)) <= r * r;
 }
 
 /* Was body b changed (b->changed) after the world's version v? (Versions
@@ -710,7 +721,7 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec
     ** rounds either side of 0, and one rounded behind was pushed on into
     ** a box whose face it sat on: found by an independent tester, two
     ** blocks closing on a mover at the line where they meet) */
-    if (on_plane(s, t, d0) ? !foot_on(s, t, d0)
+    if (on_plane(s, t, d0) ? !foot_on(s, t)
         : d0 * un > 0 || fabs(d0) > fabs(un) * len || !cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
       continue;
     if (safe && !t->one_sided) {
@@ -828,11 +839,16 @@ static int inside_faces(const Slide *s, const cs_TriES **out) {
     if (!t->solid || !(pd < 0) || on_plane(s, t, pd) || !overlaps(t, s->pos, &away)) continue;
     foot = cs_closest_on_triangle(s->pos, t->a, t->b, t->c, &feature);
     if (feature > 3 || (feature != 0 && !behind_edge(s, t, feature, foot))) continue;
+    /* (met short of the foot by more than rounding: a face that another
+    ** box shares, at the foot, is not between; it was, by rounding, for a
+    ** centre 1e-9 inside one of the two, which was pushed on deeper in:
+    ** found by an independent tester) */
     for (j = 0; j < s->ntris && !between; j++) {
       const cs_TriES *o = &s->tris[j];
+      double len = v3_len(v3_sub(foot, s->pos));
       between = j != i && o->response != CS_RESPONSE_CROSS &&
                 cs_ray_triangle(s->pos, v3_sub(foot, s->pos), o->a, o->b, o->c, 1.0, &at) &&
-                at < 1.0 - INSIDE_EPS;
+                (1.0 - at) * len > fmax(INSIDE_EPS * len, 4 * plane_rounding(s, o));
     }
     if (!between) out[n++] = t;
   }

@@ -822,6 +822,77 @@ describe("Movement", function()
       end
     end)
 
+    -- The first form of that rule took a foot as on the triangle only within
+    -- twice the plane distance: rounded to 0, a foot 3e-16 off was off, and
+    -- centres on turned boxes' faces were pushed 0.3-0.5 into them; a face
+    -- two boxes share, at the foot, counted as between the centre and it by
+    -- rounding; and at 1e3-1e5 from the origin a stuck walk went in from a
+    -- centre 1e-12 behind a face (found by an independent tester)
+    it("never ends a centre on or just behind a turned box's face deeper in", function()
+      local function rot(q, v)            -- v turned by the unit quaternion q
+        local x, y, z, w = q[1], q[2], q[3], q[4]
+        local tx, ty, tz = 2 * (y * v[3] - z * v[2]), 2 * (z * v[1] - x * v[3]), 2 * (x * v[2] - y * v[1])
+        return { v[1] + w * tx + (y * tz - z * ty), v[2] + w * ty + (z * tx - x * tz), v[3] + w * tz + (x * ty - y * tx) }
+      end
+      local function unit(q)
+        local l = math.sqrt(q[1] ^ 2 + q[2] ^ 2 + q[3] ^ 2 + q[4] ^ 2)
+        return { q[1] / l, q[2] / l, q[3] / l, q[4] / l }
+      end
+      -- depth of p in the box lo..hi placed by q and scale sc (> 0: inside)
+      local function depth(q, sc, lo, hi, p)
+        local u = rot({ -q[1], -q[2], -q[3], q[4] }, p)
+        local d = math.huge
+        for i = 1, 3 do
+          local l = u[i] / sc[i]
+          d = math.min(d, (l - lo[i]) * math.abs(sc[i]), (hi[i] - l) * math.abs(sc[i]))
+        end
+        return d
+      end
+      local B1, B2 = { { -1, -1, -1 }, { 1, 1, 1 } }
+      local cases = {
+        { q = { -0.067561511360382007, -0.58691463233640684, 0.41317338669876286, -0.69300390262681488 },
+          s = { 2.4737236721308848, 2.6083529469386733, 0.83471640009253822 },
+          p = { 0.050571579843639275, -1.0932673831283368, 0.5424964700822883 }, r = { 0.31870908982827195 },
+          skin = 0, mv = { -0.15152780490346249, 0.11572715895424124, -0.060386662612848543 }, boxes = { B1 } },
+        { q = { 0.41936423387483568, -0.19892352275066127, 0.60352738617318624, -0.64831918495599139 },
+          s = { 1, -1, 1 }, p = { -0.38183414355696466, -0.30760406624131287, -1.0802972361155061 },
+          r = { 0.25767627367631152 }, skin = 0,
+          mv = { 0.15282549442531349, 0.060730433828543311, 0.11382522857721572 }, boxes = { B1 } },
+        { q = { 0.28306066836260407, -0.6455148894887498, -0.4080053380851561, 0.58027478798278032 },
+          s = { 1, 1, 1 }, p = { -0.44628383386336584, -0.68129405642205432, 0.68356565348062903 },
+          r = { 0.38962018332233328 }, skin = 0.0038962018332233,
+          mv = { 0.03326313138306216, 0.16779003484396182, -0.10363430077756704 },
+          boxes = { B1, { { 1, -1, -1 }, { 3, 1, 1 } } } },
+        { q = { 0.82194951894102086, -0.46803981461611194, 0.32429897933717677, 0.012957324091232934 },
+          s = { 1, 1, 1 }, p = { -0.56354092031623959, -1.066872702345671, 0.13258152519867417 },
+          r = { 0.49881926090022188, 0.29731491577365221, 0.21411389913988088 }, skin = 0, mv = { 0, 0, 0 },
+          o = { -0.41913175295430449, 0.5966755697911903, 0.51214049737708056, 0.45389310308283687 },
+          boxes = { B1 } },
+      }
+      for k, c in ipairs(cases) do
+        local q = unit(c.q)
+        local w = cs.newWorld()
+        for _, b in ipairs(c.boxes) do
+          w:add(cs.newMesh(cs.box(b[1][1], b[1][2], b[1][3], b[2][1], b[2][2], b[2][3])),
+            0, 0, 0, c.q[1], c.q[2], c.q[3], c.q[4], c.s[1], c.s[2], c.s[3])
+        end
+        local m = cs.newMover { radius = 0.5, position = c.p }
+        local unpack = table.unpack or unpack
+        m:setRadius(unpack(c.r))
+        if c.o then m:setOrientation(unpack(c.o)) end
+        m.skin = c.skin
+        for call = 1, 3 do
+          local x, y, z = w:collideAndSlide(m, c.mv[1], c.mv[2], c.mv[3])
+          for i, b in ipairs(c.boxes) do
+            local d0 = depth(q, c.s, b[1], b[2], c.p)
+            local d = depth(q, c.s, b[1], b[2], { x, y, z })
+            assert.is_true(d <= math.max(d0, 0) + 1e-9,
+              ("case %d, call %d: %.3g deep in box %d (from %.3g)"):format(k, call, d, i, d0))
+          end
+        end
+      end
+    end)
+
     -- A body moved onto a mover by more than its radius leaves its centre in
     -- the solid: a push deeper in ended clear of every surface yet inside,
     -- for good (wasStuck false from the next call on); the way out is to the
