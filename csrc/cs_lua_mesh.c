@@ -386,6 +386,12 @@ static int mesh_setVertices(lua_State *L) {
   char b[NUMBUF], c[NUMBUF];
   if (lua_isnone(L, 2)) check_table(L, 2);
   lua_settop(L, 2);
+  if (lua_type(L, 2) == LUA_TTABLE && csL_len(L, 2) == 0) {   /* (not newMesh's "empty mesh":
+                                                            ** the mesh has vertices) */
+    check_array_end(L, 2, 2, 0, "vertex array");
+    argfail(L, 2, "expected %s vertices (the mesh's vertexCount), got 0",
+            fmtnum(b, (double)cs_mesh_vertex_count(m)));
+  }
   v = read_vertices(L, 2, &n);
   if (n != cs_mesh_vertex_count(m))
     argfail(L, 2, "expected %s vertices (the mesh's vertexCount), got %s",

@@ -268,7 +268,11 @@ describe("Mesh", function()
       local v = { unpack(FLOOR_V) }
       v[11] = NAN
       fails_with(function() mesh:setVertices(v) end, "bad argument #1 to 'setVertices'", "(vertex 4: y is NaN)")
-      fails_with(function() mesh:setVertices({}) end, "empty mesh (no vertices)")
+      -- (it said "empty mesh (no vertices)" of a mesh of 4: found by an
+      -- independent tester)
+      fails_with(function() mesh:setVertices({}) end, "bad argument #1 to 'setVertices'",
+        "(expected 4 vertices (the mesh's vertexCount), got 0)")
+      fails_with(function() mesh:setVertices({ [2] = 1 }) end, "vertex array has a hole at 1 (element 2 is set)")
       assert.are.same(before, mesh_state(mesh))
     end)
   end)

@@ -734,6 +734,12 @@ describe("cs.draw", function()
     local b = cs.newBuilder()
     b:add(counted { 0, 0, 0, 1, 0, 0, 0, 0, 1 }, counted { 1, 2, 3 })
     assert.are.equal(1, b:mesh():triangleCount())
+    -- tags too: __index gave the builder a tag the table does not hold
+    local b2 = cs.newBuilder()
+    b2:add({ 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 1 }, { 1, 2, 3, 2, 4, 3 },
+      setmetatable({ 4 }, { __index = function() return 9 end }))
+    local m2 = b2:mesh()
+    assert.are.same({ 4, 0 }, { m2:getTag(1), m2:getTag(2) })
     assert.are.equal(3, #cs.draw.triangles(counted { 0, 0, 0, 1, 0, 0, 0, 0, 1 }, counted { 1, 2, 3 }))
     cs.updateCharacters(cs.newWorld(), counted { cs.newCharacter(), cs.newCharacter(), cs.newCharacter() }, 0.1)
   end)

@@ -600,6 +600,24 @@ describe("Movement", function()
         -- every one)
         assert.is_true(moved < 10, "scale " .. s .. ": " .. moved .. " of 100 moved")
       end
+      -- an added rider of a turned floor placed again where it is, each
+      -- frame, moved by ulps (found by an independent tester)
+      local w = cs.newWorld()
+      local fl = w:add(cs.newMesh({ -10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10 }, { 1, 2, 3, 1, 3, 4 }),
+        0, 0, 0, q[1], q[2], q[3], q[4], 3.7, 3.7, 3.7)
+      local riders = {}
+      for i = 1, 9 do
+        riders[i] = cs.newMover { radius = 0.5, position = { i * 1.3 - 6, 0.51, i * 0.7 - 3 } }
+        w:addMover(riders[i])
+        w:collideAndSlide(riders[i], 0, 0, 0, 0, -0.1, 0)
+      end
+      for _ = 1, 50 do
+        local at = {}
+        for i, m in ipairs(riders) do at[i] = { m:getPosition() } end
+        fl:setTransform(0, 0, 0, q[1], q[2], q[3], q[4], 3.7, 3.7, 3.7)
+        for i, m in ipairs(riders) do assert.are.same(at[i], { m:getPosition() }, "rider " .. i) end
+        for _, m in ipairs(riders) do w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0) end
+      end
     end)
 
     it("lifts a mover standing on a rising platform without sinking into it", function()

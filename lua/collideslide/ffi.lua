@@ -981,8 +981,12 @@ end
 function Mesh.setVertices(self, ...)
   local vt, none = ..., allnil(...)   -- first (see check_xform)
   local p = check_mesh(self, 1)._p
-  local v, n = read_triples(VERTICES, vt, 2, none)
   local want = tonumber(C.cs_mesh_vertex_count(p))
+  if type(vt) == "table" and #vt == 0 then          -- (not "empty mesh": the mesh has them)
+    check_array_end(2, vt, 0, VERTICES.array)
+    argerror(2, format("expected %s vertices (the mesh's vertexCount), got 0", fmtnum(want)))
+  end
+  local v, n = read_triples(VERTICES, vt, 2, none)
   if n ~= want then
     argerror(2, format("expected %s vertices (the mesh's vertexCount), got %s", fmtnum(want), fmtnum(n)))
   end

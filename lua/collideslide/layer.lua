@@ -251,7 +251,7 @@ local function build(core)
     end
     if tags then
       for t = 1, ni / 3 do
-        local g = tags[t]
+        local g = rawget(tags, t)                  -- (read raw, as newMesh reads them)
         if g ~= nil and (type(g) ~= "number" or g ~= floor(g) or g < -2147483648 or g > 2147483647) then
           check.argerror(4, "add", format("tag %d must be a 32-bit integer, got %s", t,
             type(g) == "number" and check.num2str(g) or check.tname(g)))
@@ -263,7 +263,7 @@ local function build(core)
     for t = 1, ni / 3 do
       local i = 3 * t - 2
       addFace(self, first + indices[i], first + indices[i + 1], first + indices[i + 2],
-        tags and tags[t] or 0)
+        tags and rawget(tags, t) or 0)
     end
     return self
   end
