@@ -442,6 +442,24 @@ describe("Character edges", function()
       end
     end)
 
+    -- a sideways push in a turned frame has an up part of rounding (1e-16):
+    -- it took the character off the ground, and the next jump was lost
+    -- (found by an independent tester)
+    it("keeps a character on the ground after a push across up with an up part of rounding", function()
+      local world = scene()
+      for _, push in ipairs { { 3, 1e-15, 0 }, { 3, 0, 0 }, { -2, 3e-16, 1 } } do
+        local a = cs.newCharacter { position = { 0, 0.905, 0 } }
+        for _ = 1, 10 do a:update(world, DT) end
+        a:push(push[1], push[2], push[3])
+        assert.is_true(a.onGround)
+        a:update(world, DT)
+        assert.is_true(a.onGround, "after the push's update")
+        assert.are.equal("ground", a.groundState)
+        a:update(world, DT, { jump = true })
+        assert.is_true(a.jumped, "the jump after it")
+      end
+    end)
+
     -- and so does a push of a character in the air: a jetpack weaker than
     -- gravity rose when each push skipped the update's gravity (the next
     -- tester); two pushes are one of their sum
