@@ -43,6 +43,16 @@ cs_Status cs_grow(const cs_Alloc *a, void **data, size_t *cap, size_t need, size
   return CS_OK;
 }
 
+void cs_shrink(const cs_Alloc *a, void **data, size_t *cap, size_t used, size_t esize) {
+  size_t ncap = 2 * used > 16 ? 2 * used : 16;
+  void *p;
+  if (*cap <= 4 * used || *cap * esize <= 65536 || ncap >= *cap) return;
+  p = cs_realloc(a, *data, *cap * esize, ncap * esize);
+  if (!p) return;
+  *data = p;
+  *cap = ncap;
+}
+
 void cs_u32buf_free(const cs_Alloc *a, cs_U32Buf *b) {
   cs_free(a, b->data, b->cap * sizeof(uint32_t));
   b->data = NULL;

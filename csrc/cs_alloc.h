@@ -30,6 +30,10 @@ void *cs_realloc(const cs_Alloc *a, void *p, size_t osize, size_t nsize);
 void cs_free(const cs_Alloc *a, void *p, size_t size);
 /* Grows *data (element size esize, *cap elements) to hold at least need. */
 cs_Status cs_grow(const cs_Alloc *a, void **data, size_t *cap, size_t need, size_t esize);
+/* Gives back most of a buffer of which `used` elements are in use, when it
+** holds more than 4 times that and more than 64 KB (what one long call grew
+** it to); keeps it as it is when the allocator cannot shrink it. */
+void cs_shrink(const cs_Alloc *a, void **data, size_t *cap, size_t used, size_t esize);
 
 /* A growable array of 32-bit indices. */
 typedef struct cs_U32Buf { uint32_t *data; size_t count, cap; } cs_U32Buf;

@@ -238,6 +238,48 @@ static void skin0_tilted_wall(Stats *st) {
 
 /* }================================================================== */
 
+/* {==================================================================
+** Found by an independent tester (round twenty-one): one long call (a
+** frame of a hitch, 160 m over a 200 x 200 floor) left the mover's gather
+** cache holding its whole gather, which every later small call swept
+** (18 times the cost) and which was never given back.
+** ===================================================================*/
+
+static void long_call_cache(Stats *st) {
+  enum { N = 200 };
+  static double v[3 * (N + 1) * (N + 1)];
+  static unsigned ix[6 * N * N];
+  Scene sc;
+  cs_Vec3 p = {-80, 0.51, 0}, small = {0.1, 0, 0}, g = {0, -0.01, 0}, big = {160, 0, 0}, bigg = {0, -1, 0};
+  size_t i, j, k = 0, t = 0, after;
+  char detail[160];
+  for (i = 0; i <= N; i++)
+    for (j = 0; j <= N; j++) {
+      v[k++] = (double)i - N / 2; v[k++] = 0; v[k++] = (double)j - N / 2;
+    }
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++) {
+      unsigned a = (unsigned)(i * (N + 1) + j), b = a + 1, c = a + N + 1, d = c + 1;
+      ix[t++] = a; ix[t++] = b; ix[t++] = d; ix[t++] = a; ix[t++] = d; ix[t++] = c;
+    }
+  if (!scene_new(&sc, v, (N + 1) * (N + 1), ix, 2 * N * N)) {
+    report(st, 0, 0, "cache: one long call", "setup failed");
+    scene_free(&sc);
+    return;
+  }
+  cs_mover_set_position(sc.m, &p);
+  for (i = 0; i < 10; i++) cs_world_collide_and_slide(sc.w, sc.m, &small, &g);
+  cs_world_collide_and_slide(sc.w, sc.m, &big, &bigg);
+  for (i = 0; i < 10; i++) cs_world_collide_and_slide(sc.w, sc.m, &small, &g);
+  after = sc.m->cache.ntris;
+  snprintf(detail, sizeof detail, "%zu triangles cached after it, room for %zu", after, sc.m->cache.captris);
+  report(st, after < 200 && sc.m->cache.captris * sizeof(cs_TriES) <= 65536 + 4 * after * sizeof(cs_TriES),
+         0, "cache: small calls after one long call sweep a small set", detail);
+  scene_free(&sc);
+}
+
+/* }================================================================== */
+
 int main(void) {
   Stats st = {0, 0, 0, 0};
   sweep_touching_floor(&st);
@@ -245,6 +287,7 @@ int main(void) {
   slide_long_edge(&st);
   slide_depenetration_beyond_gather(&st);
   skin0_tilted_wall(&st);
+  long_call_cache(&st);
   printf("%d known bugs, %d fixed\n", st.known, st.fixed);
   printf("%d passed, %d failed\n", st.passed, st.failed);
   return st.failed == 0 ? 0 : 1;
