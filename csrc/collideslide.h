@@ -213,8 +213,9 @@ const cs_Error *cs_world_error(const cs_World *world);
 ** refused: how the bindings add with a transform), leaves the world as it
 ** was before the add, down to the last bit of the next move. */
 cs_Status cs_world_add(cs_World *world, cs_Mesh *mesh, cs_Body **out);
-/* Inside one of the world's filters or query callbacks nothing is removed,
-** and cs_world_error says CS_EBUSY (cs_world_remove_sensor too). */
+/* Inside one of the world's filters nothing is removed, and cs_world_error
+** says CS_EBUSY (cs_world_remove_sensor too). Query callbacks must not
+** remove (see the queries, cs_HitFn): nothing refuses it there. */
 void cs_world_remove(cs_World *world, cs_Body *body);
 size_t cs_world_body_count(const cs_World *world);
 /* Per-tag friction in [0, 1]: 0 slides freely (default), 1 stops on contact. */
@@ -323,7 +324,9 @@ void cs_mover_get_radius(const cs_Mover *m, cs_Vec3 *out);
 /* Unit quaternion (normalised here; must not be zero). */
 cs_Status cs_mover_set_orientation(cs_Mover *m, const double q[4]);
 void cs_mover_get_orientation(const cs_Mover *m, double q[4]);
-/* Up must be nonzero; it is normalised. */
+/* Up must be nonzero and its squared length a finite double no smaller
+** than DBL_MIN (CS_EINVAL, "up vector length out of range"); it is
+** normalised. */
 cs_Status cs_mover_set_up(cs_Mover *m, const cs_Vec3 *up);
 void cs_mover_get_up(const cs_Mover *m, cs_Vec3 *out);
 

@@ -341,7 +341,7 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   int undo = b == w->undo_body && w->version == w->undo_version && w->broad.rebuild;
   if (w->busy && b->alive && b->world == w) {     /* (said in the world's error: the
                                                   ** C caller had no word of it) */
-    cs_fail(&w->err, CS_EBUSY, 0, "remove: the world is busy (inside one of its filters or query callbacks)");
+    cs_fail(&w->err, CS_EBUSY, 0, "remove: the world is busy (inside one of its filters)");
     return;
   }
   if (!b->alive || b->world != w) return;
@@ -1488,7 +1488,7 @@ void cs_world_remove_sensor(cs_World *w, cs_Sensor *sn) {
   size_t slot = sn->slot;
   if (sn->world != w || slot >= w->nsensors || w->sensors[slot] != sn) return;
   if (w->busy) {
-    cs_fail(&w->err, CS_EBUSY, 0, "remove: the world is busy (inside one of its filters or query callbacks)");
+    cs_fail(&w->err, CS_EBUSY, 0, "remove_sensor: the world is busy (inside one of its filters)");
     return;
   }
   w->sensors[slot] = w->sensors[--w->nsensors];

@@ -649,7 +649,8 @@ function Character:push(vx, vy, vz)
   -- an up part within rounding of the push is none: a sideways push in a
   -- turned frame has one of 1e-16, and took the character off the ground
   -- (its jump on the next update ignored: found by an independent tester)
-  if d * d <= 1e-24 * (vx * vx + vy * vy + vz * vz) then d = 0 end
+  local m = math.max(math.abs(vx), math.abs(vy), math.abs(vz))   -- (scaled: no underflow)
+  if m > 0 and math.abs(d) <= 1e-12 * m * sqrt((vx / m) ^ 2 + (vy / m) ^ 2 + (vz / m) ^ 2) then d = 0 end
   local f = self.fallVelocity
   f[1], f[2], f[3] = f[1] + d * ux, f[2] + d * uy, f[3] + d * uz
   local held = self._vf
