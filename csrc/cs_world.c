@@ -6,6 +6,7 @@
 ** near a call, each body's tree for their triangles, the slide for the
 ** response, the sweep kernel for a sweep.
 */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,9 +113,44 @@ static double sigma_min_bound(const cs_Mat3 *Ainv) {
   return 1.0 / sqrt(f);
 }
 
+/* A change of w that may touch anything (unchanged_since). */
+static void wide_change(cs_World *w) { w->wide_version = w->version; }
+
+/* Logs body placement's change (the version just made) in the box [lo, hi]. */
+static void log_change(cs_World *w, cs_Vec3 lo, cs_Vec3 hi) {
+  cs_ChangeEntry *e = &w->log[w->nlog % CS_CHANGE_LOG];
+  if (w->nlog >= CS_CHANGE_LOG) w->log_floor = e->version;   /* (evicted: no longer answered) */
+  e->version = w->version;
+  e->lo = lo;
+  e->hi = hi;
+  w->nlog++;
+}
+
+/* Is version a at or after b (versions wrap: within half the range)? */
+CS_INLINE int at_or_after(unsigned a, unsigned b) { return a - b < UINT_MAX / 2; }
+
+/* unchanged_since for a version v before the world's: the log. */
+static int unchanged_in_log(const cs_World *w, unsigned v, cs_Vec3 lo, cs_Vec3 hi) {
+  unsigned k, n = w->nlog < CS_CHANGE_LOG ? w->nlog : CS_CHANGE_LOG;
+  if (!at_or_after(v, w->wide_version) || !at_or_after(v, w->log_floor)) return 0;
+  for (k = 0; k < n; k++) {
+    const cs_ChangeEntry *e = &w->log[k];
+    if (e->version != v && at_or_after(e->version, v) &&
+        e->lo.x <= hi.x && e->hi.x >= lo.x && e->lo.y <= hi.y && e->hi.y >= lo.y &&
+        e->lo.z <= hi.z && e->hi.z >= lo.z)
+      return 0;
+  }
+  return 1;
+}
+
+/* Did no change since version v touch the box [lo, hi] (world space)? */
+CS_INLINE int unchanged_since(const cs_World *w, unsigned v, cs_Vec3 lo, cs_Vec3 hi) {
+  return v == w->version || unchanged_in_log(w, v, lo, hi);
+}
+
 static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3 t) {
   cs_Mat3 id = m3_identity(), oldA = b->A;
-  cs_Vec3 oldT = b->T;
+  cs_Vec3 oldT = b->T, oldlo = b->lo, oldhi = b->hi;
   b->A = *A;
   b->Ainv = *Ainv;
   b->T = t;
@@ -128,6 +164,7 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
     if (moved) {                                 /* (placed where it was: no change) */
       b->changed = b->world->version;
       b->placed++;
+      log_change(b->world, v3_min(oldlo, b->lo), v3_max(oldhi, b->hi));
     }
     /* (placed where it was: no carry; the anchors' round trip through a
     ** turned or scaled placement moved added riders by ulps: found by an
@@ -307,6 +344,10 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   }
   memset(b, 0, sizeof *b);
   w->undo_old_version = w->version;
+  w->undo_wide = w->wide_version;
+  w->undo_nlog = w->nlog;
+  w->undo_slot = w->log[w->nlog % CS_CHANGE_LOG];     /* (the add's placement takes it) */
+  w->undo_floor = w->log_floor;
   w->undo_rebuild = w->broad.rebuild;
   w->undo_dirty = w->broad.dirty;
   b->generation = gen + 1;
@@ -320,6 +361,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   w->nonesided += mesh->backfaces == CS_BACKFACES_IGNORE;
   cs_broad_changed(&w->broad);
   b->changed = ++w->version;
+  wide_change(w);
   b->changed_mesh = mesh->version;
   w->bodies[w->nbodies++] = b;
   w->undo_body = b;
@@ -353,11 +395,16 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   w->nonesided -= b->mesh->backfaces == CS_BACKFACES_IGNORE;
   cs_broad_changed(&w->broad);
   w->version++;
+  wide_change(w);
   b->alive = 0;
   b->generation++;
   w->free_bodies[w->nfree++] = b;
   if (undo) {
     w->version = w->undo_old_version;
+    w->wide_version = w->undo_wide;
+    w->nlog = w->undo_nlog;               /* (the add's placement: dropped) */
+    w->log[w->nlog % CS_CHANGE_LOG] = w->undo_slot;
+    w->log_floor = w->undo_floor;
     w->broad.rebuild = w->undo_rebuild;
     w->broad.dirty = w->undo_dirty;
   }
@@ -382,6 +429,7 @@ cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
   if (c < 0 || c > 1)
     return cs_fail(&w->err, CS_EINVAL, 2, "coefficient must be in [0, 1], got %s", cs_fmtnum(b, c));
   w->version++;
+  wide_change(w);
   for (i = 0; i < w->nfriction; i++)
     if (w->friction[i].tag == tag) { w->friction[i].coefficient = c; return CS_OK; }
   if (w->nfriction == w->capfriction) {
@@ -546,6 +594,7 @@ cs_Status cs_body_set_layers(cs_Body *b, unsigned layers) {
   if (b->world->batching) return refuse_in_batch(b->world);
   b->layers = layers;
   b->world->version++;
+  wide_change(b->world);
   if (changed) b->changed = b->world->version;
   return CS_OK;
 }
@@ -556,6 +605,7 @@ cs_Status cs_body_set_enabled(cs_Body *b, int e) {
   b->enabled = e != 0;
   cs_broad_changed(&b->world->broad);
   b->world->version++;
+  wide_change(b->world);
   if (changed) b->changed = b->world->version;
   return CS_OK;
 }
@@ -582,6 +632,7 @@ void cs_world_sync(cs_World *w) {
     if (edited) {                       /* (writes nothing when nothing changed) */
       size_t i;
       w->version += edited;
+      wide_change(w);
       /* the bodies of an edited mesh moved (a room moved by its vertices
       ** left a stuck mover's safe place behind its wall: found by an
       ** independent tester) */
@@ -878,7 +929,8 @@ static int cache_oversized(const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
 ** cache with one.) */
 static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
   const cs_GatherCache *c = &m->cache;
-  return c->world == w->id && c->version == w->version && c->mask == m->collides_with &&
+  return c->world == w->id && unchanged_since(w, c->version, c->lo, c->hi) &&
+         c->mask == m->collides_with &&
          !m->filter && memcmp(&c->radius, &m->radius, sizeof c->radius) == 0 &&
          memcmp(c->q, m->q, sizeof c->q) == 0 && box_inside(lo, hi, c->lo, c->hi) &&
          (c->ntris <= CACHE_FEW || !cache_oversized(m, lo, hi));
@@ -1228,12 +1280,13 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   /* A start not known to be clear may need pushing out of something: room
   ** for that too, a diameter, so the push never lands in ungathered
   ** geometry (depenetration is capped to the gathered reach). */
-  clear = m->clean && m->world == w->id && m->clean_version == w->version && !m->filter;
   diameter = 2 * fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
   /* the other movers near, once, in the widest box the call may need (in
   ** es from the start); they move between calls, so a start that overlaps
   ** one of them is not known clear */
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
+  clear = m->clean && m->world == w->id && !m->filter && unchanged_since(w, m->clean_version, lo, hi);
+  if (clear) m->clean_version = w->version;
   if ((s = gather_movers(w, sc, m, 1, m->collides_with, &es, lo, hi, &nells)) != CS_OK)
     return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   for (k = 0; clear && k < nells; k++)    /* the centre is es's origin */
@@ -1261,6 +1314,7 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
     shift = cs_espace_vec_to(&es, v3_sub(m->pos, m->cache.c0));
     for (k = 0; k < nells; k++) sc->ells[k].c = v3_add(sc->ells[k].c, shift);
+    m->cache.version = w->version;        /* (unchanged in its box since) */
     set.tris = m->cache.tris;
     set.ntris = m->cache.ntris;
     set.nonesided = m->cache.nonesided;

@@ -51,6 +51,14 @@ struct cs_CallScratch {
                             ** call on the same thread must not: CS_EBUSY) */
 };
 
+/* A body's placement elsewhere: the version it made and the box of its
+** bounds before and after it. */
+#define CS_CHANGE_LOG 64
+typedef struct cs_ChangeEntry {
+  unsigned version;
+  cs_Vec3 lo, hi;
+} cs_ChangeEntry;
+
 struct cs_World {
   cs_Alloc alloc;
   uint64_t id;            /* unique in the process, never reused (cs_world_new) */
@@ -65,13 +73,23 @@ struct cs_World {
   int batching;           /* a batch is under way: edits are refused (CS_EBUSY) */
   unsigned version;       /* bumped by every change to bodies, their meshes
                           ** or the friction table */
+  /* Where the changes since a version were (cs_world.c, unchanged_since):
+  ** a body placed elsewhere logs the boxes it left and took; every other
+  ** change (an add, a remove, layers, enabled, friction, mesh edits) may
+  ** touch anything from wide_version on; log_floor: the oldest version the
+  ** ring still answers for. A mover's cache and its known clear start then
+  ** outlive a door moved far away (every mover gathered anew each frame a
+  ** body moved anywhere: found by an independent tester). */
+  unsigned wide_version, log_floor, nlog;
+  cs_ChangeEntry log[CS_CHANGE_LOG];
   /* the last added body, while nothing else changed since (the version is
   ** undo_version): its removal (a binding's, when the placement it was
   ** given is refused) puts the version and the broad phase's flags back as
   ** they were before the add, so that the world is as it was
   ** (cs_world_remove) */
   cs_Body *undo_body;
-  unsigned undo_version, undo_old_version;
+  unsigned undo_version, undo_old_version, undo_wide, undo_nlog, undo_floor;
+  cs_ChangeEntry undo_slot;
   int undo_rebuild, undo_dirty;
   cs_CallScratch scratch;   /* the single calls' (cs_world_collide_and_slide) */
   cs_Broad broad;           /* the tree over body bounds */
