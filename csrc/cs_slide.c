@@ -839,14 +839,17 @@ static int inside_faces(const Slide *s, const cs_TriES **out) {
     if (!t->solid || !(pd < 0) || on_plane(s, t, pd) || !overlaps(t, s->pos, &away)) continue;
     foot = cs_closest_on_triangle(s->pos, t->a, t->b, t->c, &feature);
     if (feature > 3 || (feature != 0 && !behind_edge(s, t, feature, foot))) continue;
-    /* (met short of the foot by more than rounding: a face that another
-    ** box shares, at the foot, is not between; it was, by rounding, for a
-    ** centre 1e-9 inside one of the two, which was pushed on deeper in:
-    ** found by an independent tester) */
+    /* (a triangle of the same body, met short of the foot by more than
+    ** rounding: a face that another box shares, at the foot, is not
+    ** between; it was, by rounding, for a centre 1e-9 inside one of the
+    ** two, which was pushed on deeper in; nor is another body's, which
+    ** may overlap this one: a crate poking into a floor slab hid the
+    ** slab's top from a centre inside the slab, which was pushed down into
+    ** it; found by independent testers) */
     for (j = 0; j < s->ntris && !between; j++) {
       const cs_TriES *o = &s->tris[j];
       double len = v3_len(v3_sub(foot, s->pos));
-      between = j != i && o->response != CS_RESPONSE_CROSS &&
+      between = j != i && o->body == t->body && o->response != CS_RESPONSE_CROSS &&
                 cs_ray_triangle(s->pos, v3_sub(foot, s->pos), o->a, o->b, o->c, 1.0, &at) &&
                 (1.0 - at) * len > fmax(INSIDE_EPS * len, 4 * plane_rounding(s, o));
     }

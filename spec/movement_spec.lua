@@ -949,6 +949,26 @@ describe("Movement", function()
       end
     end)
 
+    -- a crate poking into a floor slab lay between a centre inside the slab
+    -- and the slab's top, which then did not count: the mover was pushed
+    -- down into the slab and fell inside it (found by an independent tester)
+    it("pushes a centre inside a floor slab out of its top past a crate poking into it", function()
+      local w = cs.newWorld()
+      local box = cs.newMesh(cs.box(-1, -1, -1, 1, 1, 1))
+      w:add(box, 0, -1, 0, 0, 0, 0, 1, 30, 1, 30)              -- y in [-2, 0]
+      w:add(box, -5.9762938376516104, 0.16779443309642372, -3.9017423707991838,
+        0.33292156798867661, 0.41693770597084562, -0.7870483263577529, -0.30964675177561568,
+        0.82179265459999451, 0.16779443309642372, 0.49314111415296796)
+      local m = cs.newMover { radius = 0.41707985047250984,
+        position = { -5.2649249307987356, -0.18902204961517416, -4.0787930905300325 } }
+      m.skin = 0
+      for call = 1, 3 do
+        local _, y = w:collideAndSlide(m, 0.018839576561003924, 0, -0.087361374590545895, 0, -0.18254354253876956, 0)
+        assert.is_true(y >= 0.417 - 1e-9, "call " .. call .. ": y = " .. y)
+      end
+      assert.are.equal("ground", m:getGroundState())
+    end)
+
     -- A body moved onto a mover by more than its radius leaves its centre in
     -- the solid: a push deeper in ended clear of every surface yet inside,
     -- for good (wasStuck false from the next call on); the way out is to the
