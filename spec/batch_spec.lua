@@ -535,17 +535,40 @@ describe("world:collideAndSlideMany", function()
     -- the movers the batch moves or reads were let through: the movers
     -- listed ahead of the filter fell through the floor, or missed an added
     -- mover, on 2 threads or more only (found by independent testers)
+    -- A world of a floor and a zone on `threads` threads, and 40 movers on
+    -- the floor with their moves: w, floor and zone (body, sensor), their
+    -- meshes, movers, moves.
+    local function edit_scene(threads)
+      local w = cs.newWorld()
+      local fm, zm = cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)), cs.newMesh(cs.box(-1, 0, -1, 1, 1, 1))
+      local floor, zone = w:add(fm), w:addSensor(zm)
+      w:setThreads(threads)
+      local movers, moves = {}, {}
+      for i = 1, 40 do
+        movers[i] = cs.newMover { radius = 0.4, position = { (i % 8) * 3 - 12, 0.45, math.floor(i / 8) * 3 - 6 } }
+        for _, v in ipairs { 0, 0, 0.2, 0, -0.3, 0 } do moves[#moves + 1] = v end
+      end
+      return w, floor, zone, fm, zm, movers, moves
+    end
+
+    -- Runs run(threads) on 2 and 4 threads: the same refusals as tried1
+    -- (past their places' prefix) and the same centres as out1; then
+    -- after(threads), if given.
+    local function same_on_threads(run, tried1, out1, after)
+      for _, threads in ipairs { 2, 4 } do
+        local tried, out = run(threads)
+        for i, e in ipairs(tried1) do
+          assert.are.equal(tostring(e):gsub("^.-: ", ""), tostring(tried[i]):gsub("^.-: ", ""))
+        end
+        assert.are.same(out1, out)
+        if after then after(threads) end
+      end
+    end
+
     it("refuses layers, enabled and moves in another world, the same on 1, 2 and 4 threads", function()
       local function run(threads)
-        local w, w2 = cs.newWorld(), cs.newWorld()
-        local floor = w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
-        local zone = w:addSensor(cs.newMesh(cs.box(-1, 0, -1, 1, 1, 1)))
-        w:setThreads(threads)
-        local movers, moves, tried = {}, {}, {}
-        for i = 1, 40 do
-          movers[i] = cs.newMover { radius = 0.4, position = { (i % 8) * 3 - 12, 0.45, math.floor(i / 8) * 3 - 6 } }
-          for _, v in ipairs { 0, 0, 0.2, 0, -0.3, 0 } do moves[#moves + 1] = v end
-        end
+        local w, floor, zone, _, _, movers, moves = edit_scene(threads)
+        local w2, tried = cs.newWorld(), {}
         local gate = cs.newMover { radius = { 40, 3, 0.5 }, position = { 0, 3, 12 } }
         w:addMover(gate)                                   -- added, not listed
         movers[40].filter = function()
@@ -572,30 +595,15 @@ describe("world:collideAndSlideMany", function()
       for i, e in ipairs(tried1) do assert.is_truthy(tostring(e):find(words[i], 1, true), tostring(e)) end
       assert.are.same({ 1, true, 1, { 0, 3, 12 } }, { layers, enabled, zlayers, at })  -- all as they were
       for i = 1, 39 do assert.is_true(out1[3 * i - 1] > 0.3, "mover " .. i .. " fell") end
-      for _, threads in ipairs { 2, 4 } do
-        local tried, out = run(threads)
-        for i, e in ipairs(tried1) do
-          assert.are.equal(tostring(e):gsub("^.-: ", ""), tostring(tried[i]):gsub("^.-: ", ""))
-        end
-        assert.are.same(out1, out)
-      end
+      same_on_threads(run, tried1, out1)
     end)
     -- a filter's mesh edits were let through: every mover the threads
     -- moved after it stood on the raised floor on 2 threads, none on 1
     -- (the movers listed ahead of the filter's)
     it("refuses edits of its bodies' and sensors' meshes, the same on 1, 2 and 4 threads", function()
       local function run(threads, raise)
-        local w = cs.newWorld()
-        local fm = cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50))
-        local zm = cs.newMesh(cs.box(-1, 0, -1, 1, 1, 1))
-        w:add(fm)
-        w:addSensor(zm)
-        w:setThreads(threads)
-        local movers, moves, tried = {}, {}, {}
-        for i = 1, 40 do
-          movers[i] = cs.newMover { radius = 0.4, position = { (i % 8) * 3 - 12, 0.45, math.floor(i / 8) * 3 - 6 } }
-          for _, v in ipairs { 0, 0, 0.2, 0, -0.3, 0 } do moves[#moves + 1] = v end
-        end
+        local w, _, _, fm, zm, movers, moves = edit_scene(threads)
+        local tried = {}
         local raised = {}
         for k = 1, fm:vertexCount() do
           local x, y, z = fm:getVertex(k)
@@ -630,14 +638,9 @@ describe("world:collideAndSlideMany", function()
       for i = 1, 40 do                        -- on the floor as it was (raised: 0.604)
         assert.is_true(out1[3 * i - 1] > 0.4 and out1[3 * i - 1] < 0.41, "mover " .. i)
       end
-      for _, threads in ipairs { 2, 4 } do
-        local tried, out = run(threads)
-        for i, e in ipairs(tried1) do
-          assert.are.equal(tostring(e):gsub("^.-: ", ""), tostring(tried[i]):gsub("^.-: ", ""))
-        end
-        assert.are.same(out1, out)
+      same_on_threads(run, tried1, out1, function(threads)
         run(threads, true)                    -- a filter's error gives the meshes back too
-      end
+      end)
     end)
   end)
 
