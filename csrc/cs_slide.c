@@ -671,14 +671,27 @@ static int on_plane(const Slide *s, const cs_TriES *t, double d0) {
   return fabs(d0) <= plane_rounding(s, t);
 }
 
-/* For a centre on t's plane (on_plane): is its foot on the triangle (its
-** nearest point as near as the rounding; a multiple of d0 was not: with d0
-** rounded to 0, a foot 3e-16 off counted as off the triangle, and the push
-** into the box was let through: found by an independent tester)? */
-static int foot_on(const Slide *s, const cs_TriES *t) {
-  cs_Vec3 c = cs_closest_on_triangle(s->pos, t->a, t->b, t->c, NULL);
+/* For a point p on t's plane (the centre: on_plane): is its foot on the
+** triangle (its nearest point as near as the rounding; a multiple of d0
+** was not: with d0 rounded to 0, a foot 3e-16 off counted as off the
+** triangle, and the push into the box was let through: found by an
+** independent tester)? */
+static int foot_on(const Slide *s, const cs_TriES *t, cs_Vec3 p) {
+  cs_Vec3 c = cs_closest_on_triangle(p, t->a, t->b, t->c, NULL);
   double r = 4 * plane_rounding(s, t);
-  return v3_len2(v3_sub(s->pos, c)) <= r * r;
+  return v3_len2(v3_sub(p, c)) <= r * r;
+}
+
+/* Does the centre's path along u for len, which meets t's plane (at d0
+** from it, un = n.u), meet t, its edges within rounding included? (A push
+** along a room's wall meets the floor at their shared edge; the ray test
+** missed it by rounding there, and the mover left the room through its
+** floor: found by an independent tester.) *at: where. */
+static int meets_triangle(const Slide *s, const cs_TriES *t, cs_Vec3 u, double d0, double un,
+                          double len, double *at) {
+  if (cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, at)) return 1;
+  *at = -d0 / un;
+  return *at >= 0 && *at <= len && foot_on(s, t, v3_madd(s->pos, u, *at));
 }
 
 /* Was body b changed (b->changed) after the world's version v? (Versions
@@ -721,8 +734,8 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec
     ** rounds either side of 0, and one rounded behind was pushed on into
     ** a box whose face it sat on: found by an independent tester, two
     ** blocks closing on a mover at the line where they meet) */
-    if (on_plane(s, t, d0) ? !foot_on(s, t)
-        : d0 * un > 0 || fabs(d0) > fabs(un) * len || !cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
+    if (on_plane(s, t, d0) ? !foot_on(s, t, s->pos)
+        : d0 * un > 0 || fabs(d0) > fabs(un) * len || !meets_triangle(s, t, u, d0, un, len, &at))
       continue;
     if (safe && !t->one_sided) {
       cs_Vec3 p = s->carrier && s->bodies[t->body] == s->carrier ? v3_add(*safe, s->carry_es) : *safe;
