@@ -15,7 +15,7 @@
 ** needs, reused while the world is unchanged and the calls' boxes stay in it. */
 typedef struct cs_GatherCache {
   uint64_t world;         /* the id of the world it was gathered in; 0: empty */
-  unsigned version;       /* of that world */
+  uint64_t stamp;         /* that world's change stamp then (cs_World.stamp) */
   unsigned mask;
   cs_Vec3 c0, radius, lo, hi;
   double q[4];
@@ -111,11 +111,11 @@ struct cs_Mover {
   int has_safe;           /* a teleport clears it */
   unsigned safe_version;  /* of world `world` when last_safe was set */
   /* The last call ended overlapping nothing in the world `world` at its
-  ** version clean_version; until the mover or that world changes, the next
+  ** change stamp clean_stamp; until the mover or that world changes, the next
   ** call need not look for overlaps. */
   int clean;
   int reshaped;           /* a setter cleared clean during the mover's call */
-  unsigned clean_version;
+  uint64_t clean_stamp;   /* the world's change stamp then (cs_World.stamp) */
   cs_GatherCache cache;
   cs_Error err;           /* of the last failed setter (cs_mover_error) */
   /* movers that meet (issue 14) */

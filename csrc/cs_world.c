@@ -114,38 +114,35 @@ static double sigma_min_bound(const cs_Mat3 *Ainv) {
 }
 
 /* A change of w that may touch anything (unchanged_since). */
-static void wide_change(cs_World *w) { w->wide_version = w->version; }
+static void wide_change(cs_World *w) { w->wide_stamp = ++w->stamp; }
 
-/* Logs body placement's change (the version just made) in the box [lo, hi]. */
+/* Logs a body's placement elsewhere, a change in the box [lo, hi]. */
 static void log_change(cs_World *w, cs_Vec3 lo, cs_Vec3 hi) {
   cs_ChangeEntry *e = &w->log[w->nlog % CS_CHANGE_LOG];
-  if (w->nlog >= CS_CHANGE_LOG) w->log_floor = e->version;   /* (evicted: no longer answered) */
-  e->version = w->version;
+  if (w->nlog >= CS_CHANGE_LOG) w->floor_stamp = e->stamp;   /* (evicted: no longer answered) */
+  e->stamp = ++w->stamp;
   e->lo = lo;
   e->hi = hi;
   w->nlog++;
 }
 
-/* Is version a at or after b (versions wrap: within half the range)? */
-CS_INLINE int at_or_after(unsigned a, unsigned b) { return a - b < UINT_MAX / 2; }
-
-/* unchanged_since for a version v before the world's: the log. */
-static int unchanged_in_log(const cs_World *w, unsigned v, cs_Vec3 lo, cs_Vec3 hi) {
-  unsigned k, n = w->nlog < CS_CHANGE_LOG ? w->nlog : CS_CHANGE_LOG;
-  if (!at_or_after(v, w->wide_version) || !at_or_after(v, w->log_floor)) return 0;
+/* unchanged_since for a stamp before the world's: the log. */
+static int unchanged_in_log(const cs_World *w, uint64_t stamp, cs_Vec3 lo, cs_Vec3 hi) {
+  unsigned k, n = w->nlog < CS_CHANGE_LOG ? (unsigned)w->nlog : CS_CHANGE_LOG;
+  if (stamp < w->wide_stamp || stamp < w->floor_stamp) return 0;
   for (k = 0; k < n; k++) {
     const cs_ChangeEntry *e = &w->log[k];
-    if (e->version != v && at_or_after(e->version, v) &&
-        e->lo.x <= hi.x && e->hi.x >= lo.x && e->lo.y <= hi.y && e->hi.y >= lo.y &&
-        e->lo.z <= hi.z && e->hi.z >= lo.z)
+    if (e->stamp > stamp && e->lo.x <= hi.x && e->hi.x >= lo.x && e->lo.y <= hi.y &&
+        e->hi.y >= lo.y && e->lo.z <= hi.z && e->hi.z >= lo.z)
       return 0;
   }
   return 1;
 }
 
-/* Did no change since version v touch the box [lo, hi] (world space)? */
-CS_INLINE int unchanged_since(const cs_World *w, unsigned v, cs_Vec3 lo, cs_Vec3 hi) {
-  return v == w->version || unchanged_in_log(w, v, lo, hi);
+/* Did no change since the world's stamp was `stamp` touch the box [lo, hi]
+** (world space)? */
+CS_INLINE int unchanged_since(const cs_World *w, uint64_t stamp, cs_Vec3 lo, cs_Vec3 hi) {
+  return stamp == w->stamp || unchanged_in_log(w, stamp, lo, hi);
 }
 
 static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3 t) {
@@ -344,10 +341,11 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   }
   memset(b, 0, sizeof *b);
   w->undo_old_version = w->version;
-  w->undo_wide = w->wide_version;
+  w->undo_stamp = w->stamp;
+  w->undo_wide = w->wide_stamp;
   w->undo_nlog = w->nlog;
   w->undo_slot = w->log[w->nlog % CS_CHANGE_LOG];     /* (the add's placement takes it) */
-  w->undo_floor = w->log_floor;
+  w->undo_floor = w->floor_stamp;
   w->undo_rebuild = w->broad.rebuild;
   w->undo_dirty = w->broad.dirty;
   b->generation = gen + 1;
@@ -401,10 +399,11 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
   w->free_bodies[w->nfree++] = b;
   if (undo) {
     w->version = w->undo_old_version;
-    w->wide_version = w->undo_wide;
+    w->stamp = w->undo_stamp;
+    w->wide_stamp = w->undo_wide;
     w->nlog = w->undo_nlog;               /* (the add's placement: dropped) */
     w->log[w->nlog % CS_CHANGE_LOG] = w->undo_slot;
-    w->log_floor = w->undo_floor;
+    w->floor_stamp = w->undo_floor;
     w->broad.rebuild = w->undo_rebuild;
     w->broad.dirty = w->undo_dirty;
   }
@@ -929,7 +928,7 @@ static int cache_oversized(const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
 ** cache with one.) */
 static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec3 hi) {
   const cs_GatherCache *c = &m->cache;
-  return c->world == w->id && unchanged_since(w, c->version, c->lo, c->hi) &&
+  return c->world == w->id && unchanged_since(w, c->stamp, c->lo, c->hi) &&
          c->mask == m->collides_with &&
          !m->filter && memcmp(&c->radius, &m->radius, sizeof c->radius) == 0 &&
          memcmp(c->q, m->q, sizeof c->q) == 0 && box_inside(lo, hi, c->lo, c->hi) &&
@@ -971,7 +970,7 @@ static void cache_store(const cs_World *w, cs_CallScratch *sc, cs_Mover *m,
   c->nonesided = sc->nonesided;
   c->nbodies = sc->ngbodies;
   c->world = w->id;
-  c->version = w->version;
+  c->stamp = w->stamp;
   c->mask = m->collides_with;
   c->c0 = es->c0;
   c->radius = m->radius;
@@ -1171,7 +1170,7 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   if (!sc->shared) cs_world_file_mover(w, m);
   m->world = w->id;
   m->clean = ends_clear;
-  m->clean_version = w->version;
+  m->clean_stamp = w->stamp;
   if (ends_clear) m->safe_version = w->version;
   return CS_OK;
 }
@@ -1285,8 +1284,8 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   ** es from the start); they move between calls, so a start that overlaps
   ** one of them is not known clear */
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
-  clear = m->clean && m->world == w->id && !m->filter && unchanged_since(w, m->clean_version, lo, hi);
-  if (clear) m->clean_version = w->version;
+  clear = m->clean && m->world == w->id && !m->filter && unchanged_since(w, m->clean_stamp, lo, hi);
+  if (clear) m->clean_stamp = w->stamp;
   if ((s = gather_movers(w, sc, m, 1, m->collides_with, &es, lo, hi, &nells)) != CS_OK)
     return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   for (k = 0; clear && k < nells; k++)    /* the centre is es's origin */
@@ -1314,7 +1313,7 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
     cs_espace_init(&es, m->cache.c0, m->radius, &m->rot, m->oriented);
     shift = cs_espace_vec_to(&es, v3_sub(m->pos, m->cache.c0));
     for (k = 0; k < nells; k++) sc->ells[k].c = v3_add(sc->ells[k].c, shift);
-    m->cache.version = w->version;        /* (unchanged in its box since) */
+    m->cache.stamp = w->stamp;            /* (unchanged in its box since) */
     set.tris = m->cache.tris;
     set.ntris = m->cache.ntris;
     set.nonesided = m->cache.nonesided;

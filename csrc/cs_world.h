@@ -55,7 +55,7 @@ struct cs_CallScratch {
 ** bounds before and after it. */
 #define CS_CHANGE_LOG 64
 typedef struct cs_ChangeEntry {
-  unsigned version;
+  uint64_t stamp;
   cs_Vec3 lo, hi;
 } cs_ChangeEntry;
 
@@ -73,14 +73,17 @@ struct cs_World {
   int batching;           /* a batch is under way: edits are refused (CS_EBUSY) */
   unsigned version;       /* bumped by every change to bodies, their meshes
                           ** or the friction table */
-  /* Where the changes since a version were (cs_world.c, unchanged_since):
-  ** a body placed elsewhere logs the boxes it left and took; every other
-  ** change (an add, a remove, layers, enabled, friction, mesh edits) may
-  ** touch anything from wide_version on; log_floor: the oldest version the
-  ** ring still answers for. A mover's cache and its known clear start then
-  ** outlive a door moved far away (every mover gathered anew each frame a
-  ** body moved anywhere: found by an independent tester). */
-  unsigned wide_version, log_floor, nlog;
+  /* Where the changes since a stamp were (cs_world.c, unchanged_since).
+  ** stamp counts the changes that may move a triangle, in 64 bits (the
+  ** version's 32 wrap: a mover idle for 2^31 changes was read as unchanged
+  ** by the first form; found by an independent tester). A body placed
+  ** elsewhere logs the boxes it left and took; every other change (an add,
+  ** a remove, layers, enabled, friction, mesh edits) may touch anything
+  ** from wide_stamp on; floor_stamp: the oldest the ring still answers for.
+  ** A mover's cache and its known clear start then outlive a door moved
+  ** far away (every mover gathered anew each frame a body moved anywhere:
+  ** found by an independent tester). */
+  uint64_t stamp, wide_stamp, floor_stamp, nlog;
   cs_ChangeEntry log[CS_CHANGE_LOG];
   /* the last added body, while nothing else changed since (the version is
   ** undo_version): its removal (a binding's, when the placement it was
@@ -88,7 +91,8 @@ struct cs_World {
   ** they were before the add, so that the world is as it was
   ** (cs_world_remove) */
   cs_Body *undo_body;
-  unsigned undo_version, undo_old_version, undo_wide, undo_nlog, undo_floor;
+  unsigned undo_version, undo_old_version;
+  uint64_t undo_stamp, undo_wide, undo_nlog, undo_floor;
   cs_ChangeEntry undo_slot;
   int undo_rebuild, undo_dirty;
   cs_CallScratch scratch;   /* the single calls' (cs_world_collide_and_slide) */
