@@ -118,9 +118,9 @@
 ** on another triangle before this share of its length is between them (the
 ** foot's own triangle's neighbours meet it at its end) */
 #define INSIDE_EPS 1e-9
-/* depenetration: a centre this share of its and the triangle's coordinates
-** (largest |.| of each) from a triangle's plane is on it (on_plane), where
-** rounding decides the side and a ray from it may start either side of 0.
+/* depenetration: a centre this share of the coordinates' size from a
+** triangle's plane is on it (plane_rounding, on_plane), where rounding
+** decides the side and a ray from it may start either side of 0.
 ** Pinned by the on-plane case of movement_spec (a centre on a box's face
 ** rounded 1e-17 to either side; 1e-15 off it is off the plane). */
 #define ON_PLANE_EPS (64 * DBL_EPSILON)
@@ -846,7 +846,7 @@ static int inside_faces(const Slide *s, const cs_TriES **out) {
   for (i = 0; i < s->ntris && n < MAX_INSIDE; i++) {
     const cs_TriES *t = &s->tris[i];
     cs_Vec3 away, foot;
-    double pd = v3_dot(t->n, s->pos) + t->d, at;
+    double pd = v3_dot(t->n, s->pos) + t->d, at, len;
     int feature, between = 0;
     /* (a centre on the plane counts as in front: on_plane) */
     if (!t->solid || !(pd < 0) || on_plane(s, t, pd) || !overlaps(t, s->pos, &away)) continue;
@@ -859,9 +859,9 @@ static int inside_faces(const Slide *s, const cs_TriES **out) {
     ** may overlap this one: a crate poking into a floor slab hid the
     ** slab's top from a centre inside the slab, which was pushed down into
     ** it; found by independent testers) */
+    len = v3_len(v3_sub(foot, s->pos));
     for (j = 0; j < s->ntris && !between; j++) {
       const cs_TriES *o = &s->tris[j];
-      double len = v3_len(v3_sub(foot, s->pos));
       between = j != i && o->body == t->body && o->response != CS_RESPONSE_CROSS &&
                 cs_ray_triangle(s->pos, v3_sub(foot, s->pos), o->a, o->b, o->c, 1.0, &at) &&
                 (1.0 - at) * len > fmax(INSIDE_EPS * len, 4 * plane_rounding(s, o));

@@ -6,7 +6,6 @@
 ** near a call, each body's tree for their triangles, the slide for the
 ** response, the sweep kernel for a sweep.
 */
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
