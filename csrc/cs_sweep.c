@@ -189,7 +189,7 @@ static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flag
     double on = CENTRE_ON_REL * (fmax(fmax(fabs(base.x), fabs(base.y)), fabs(base.z)) +
                                  fmax(fmax(fabs(tr->a.x), fabs(tr->a.y)), fabs(tr->a.z)));
     double pd = v3_dot(tr->n, base) + tr->d;
-    if (tr->solid && pd <= on && point_in_triangle(v3_madd(base, tr->n, -pd), tr)) {
+    if (tr->solid && pd <= on && (d2 <= on * on || point_in_triangle(v3_madd(base, tr->n, -pd), tr))) {
       /* on or behind a solid's face, over it: its back is deeper in (the
       ** rounding of a centre on the plane at 1e3 from the origin is past
       ** `on`, which sees the e-space coordinates only: behind counts too) */
