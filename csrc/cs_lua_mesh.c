@@ -382,17 +382,15 @@ static int mesh_setVertex(lua_State *L) {
 static int mesh_setVertices(lua_State *L) {
   cs_Mesh *m = check_mesh(L, 1)->mesh;
   size_t n = 0;
-  double *v;
+  double *v = NULL;
   char b[NUMBUF], c[NUMBUF];
   if (lua_isnone(L, 2)) check_table(L, 2);
   lua_settop(L, 2);
-  if (lua_type(L, 2) == LUA_TTABLE && csL_len(L, 2) == 0) {   /* (not newMesh's "empty mesh":
-                                                            ** the mesh has vertices) */
+  if (lua_type(L, 2) == LUA_TTABLE && csL_len(L, 2) == 0)   /* no vertices: the count's error,
+                                                           ** not newMesh's "empty mesh" */
     check_array_end(L, 2, 2, 0, "vertex array");
-    argfail(L, 2, "expected %s vertices (the mesh's vertexCount), got 0",
-            fmtnum(b, (double)cs_mesh_vertex_count(m)));
-  }
-  v = read_vertices(L, 2, &n);
+  else
+    v = read_vertices(L, 2, &n);
   if (n != cs_mesh_vertex_count(m))
     argfail(L, 2, "expected %s vertices (the mesh's vertexCount), got %s",
             fmtnum(b, (double)cs_mesh_vertex_count(m)), fmtnum(c, (double)n));

@@ -982,11 +982,12 @@ function Mesh.setVertices(self, ...)
   local vt, none = ..., allnil(...)   -- first (see check_xform)
   local p = check_mesh(self, 1)._p
   local want = tonumber(C.cs_mesh_vertex_count(p))
-  if type(vt) == "table" and #vt == 0 then          -- (not "empty mesh": the mesh has them)
+  local v, n = nil, 0
+  if type(vt) == "table" and #vt == 0 then          -- no vertices: the count's error, not "empty mesh"
     check_array_end(2, vt, 0, VERTICES.array)
-    argerror(2, format("expected %s vertices (the mesh's vertexCount), got 0", fmtnum(want)))
+  else
+    v, n = read_triples(VERTICES, vt, 2, none)
   end
-  local v, n = read_triples(VERTICES, vt, 2, none)
   if n ~= want then
     argerror(2, format("expected %s vertices (the mesh's vertexCount), got %s", fmtnum(want), fmtnum(n)))
   end
