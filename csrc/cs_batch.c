@@ -266,11 +266,6 @@ static int key_cmp(const void *x, const void *y) {
   return a->i < b->i ? -1 : a->i > b->i;
 }
 
-static int boxes_meet(const Entry *a, const Entry *b) {
-  return a->lo.x <= b->hi.x && b->lo.x <= a->hi.x && a->lo.y <= b->hi.y &&
-         b->lo.y <= a->hi.y && a->lo.z <= b->hi.z && b->lo.z <= a->hi.z;
-}
-
 /* The pairs of movers whose reach boxes meet, one of them added: sweep
 ** and prune along x. At most cap pairs (0 past it: the caller runs the
 ** batch in list order). */
@@ -285,7 +280,7 @@ static int meeting_pairs(const Batch *B, Pairs *P, size_t cap) {
     const Entry *ea = &B->e[k[a].i];
     for (b = a + 1; ok && b < n && k[b].x <= ea->hi.x; b++) {
       const Entry *eb = &B->e[k[b].i];
-      if (!(ea->added || eb->added) || !boxes_meet(ea, eb)) continue;
+      if (!(ea->added || eb->added) || !v3_boxes_meet(ea->lo, ea->hi, eb->lo, eb->hi)) continue;
       ok = P->n < cap && push_pair(P, k[a].i, k[b].i);
     }
   }

@@ -204,11 +204,6 @@ unsigned cs_broad_update(cs_Broad *bp, cs_Body *const *bodies, size_t nbodies) {
 ** Query
 ** ===================================================================*/
 
-static int overlap(cs_Vec3 alo, cs_Vec3 ahi, cs_Vec3 blo, cs_Vec3 bhi) {
-  return alo.x <= bhi.x && blo.x <= ahi.x && alo.y <= bhi.y && blo.y <= ahi.y &&
-         alo.z <= bhi.z && blo.z <= ahi.z;
-}
-
 void cs_broad_walk_shared(const cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *bodies,
                           size_t n, cs_Vec3 lo, cs_Vec3 hi, unsigned mask) {
   it->lo = lo;
@@ -238,7 +233,7 @@ cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it) {
     while (it->i < it->end) {
       cs_Body *b = it->all[it->i++];
       cs_body_refresh(b);
-      if (b->enabled && (b->layers & it->mask) && overlap(b->lo, b->hi, it->lo, it->hi))
+      if (b->enabled && (b->layers & it->mask) && v3_boxes_meet(b->lo, b->hi, it->lo, it->hi))
         return b;
     }
     return NULL;
@@ -247,11 +242,11 @@ cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it) {
     const cs_BroadNode *node;
     while (it->i < it->end) {
       cs_Body *b = bp->items[it->i++];
-      if ((b->layers & it->mask) && overlap(b->lo, b->hi, it->lo, it->hi)) return b;
+      if ((b->layers & it->mask) && v3_boxes_meet(b->lo, b->hi, it->lo, it->hi)) return b;
     }
     if (it->top == 0) return NULL;
     node = &bp->nodes[it->stack[--it->top]];
-    if (!overlap(node->lo, node->hi, it->lo, it->hi)) continue;
+    if (!v3_boxes_meet(node->lo, node->hi, it->lo, it->hi)) continue;
     if (node->count == 0) {
       /* depth is log2(bodies) + 1, far below the stack's size */
       it->stack[it->top++] = node->index;

@@ -32,6 +32,13 @@ CS_INLINE cs_Vec3 v3_max(cs_Vec3 a, cs_Vec3 b) {
   return v3(a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y, a.z > b.z ? a.z : b.z);
 }
 CS_INLINE double v3_get(cs_Vec3 a, int axis) { return axis == 0 ? a.x : axis == 1 ? a.y : a.z; }
+/* The largest |component| of a: the size of its coordinates. */
+CS_INLINE double v3_maxabs(cs_Vec3 a) { return fmax(fmax(fabs(a.x), fabs(a.y)), fabs(a.z)); }
+/* Do the boxes [alo, ahi] and [blo, bhi] meet (touching counts)? */
+CS_INLINE int v3_boxes_meet(cs_Vec3 alo, cs_Vec3 ahi, cs_Vec3 blo, cs_Vec3 bhi) {
+  return alo.x <= bhi.x && blo.x <= ahi.x && alo.y <= bhi.y && blo.y <= ahi.y &&
+         alo.z <= bhi.z && blo.z <= ahi.z;
+}
 
 /* Unit vector along a; the zero vector stays zero. */
 CS_INLINE cs_Vec3 v3_normalize(cs_Vec3 a) {

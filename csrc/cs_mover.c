@@ -155,8 +155,10 @@ double cs_mover_walkable_tan(const cs_Mover *m) {
 ** edge_hover): its support along up times sqrt(1 + tan^2) - 1, bounded by
 ** its largest radius. The gather's margin (cs_world.c) counts all of it. */
 double cs_mover_snap_reach(const cs_Mover *m, cs_Vec3 walk) {
-  double t = cs_mover_walkable_tan(m), r = fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
+  double t, r;
   if (!(m->snap_distance > 0)) return 0.0;
+  t = cs_mover_walkable_tan(m);
+  r = fmax(fmax(m->radius.x, m->radius.y), m->radius.z);
   return m->snap_distance + t * v3_len(across_up(m, walk)) + r * (sqrt(1 + t * t) - 1);
 }
 

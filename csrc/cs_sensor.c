@@ -109,13 +109,6 @@ static cs_Status segment_hits(const cs_Mesh *m, cs_Vec3 p, cs_Vec3 d, const cs_A
 ** there) is still sampled (1e-12 missed it: the next tester). */
 #define SENSOR_TINY_REL 4e-15
 
-static double v3_maxabs(cs_Vec3 v) {
-  double m = fabs(v.x);
-  if (fabs(v.y) > m) m = fabs(v.y);
-  if (fabs(v.z) > m) m = fabs(v.z);
-  return m;
-}
-
 /* A near_surface walk: the placed mesh, the world point and the squared
 ** world distance that counts as on the surface; found when a triangle is
 ** that near. */

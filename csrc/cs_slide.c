@@ -655,15 +655,13 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
   return blocked < cur ? -1 : cur;
 }
 
-CS_INLINE double max_abs(cs_Vec3 v) { return fmax(fmax(fabs(v.x), fabs(v.y)), fabs(v.z)); }
-
 /* The rounding of the centre's distances to t (ON_PLANE_EPS of the
 ** coordinates: the vertex's and the centre's in e-space, and the call's
 ** start in the world, mapped: a triangle placed at 1e5 carries that
 ** rounding into its e-space vertices). */
 static double plane_rounding(const Slide *s, const cs_TriES *t) {
   const cs_ESpace *es = s->es;
-  return ON_PLANE_EPS * (max_abs(t->a) + max_abs(s->pos) + max_abs(es->c0) * max_abs(es->inv_r));
+  return ON_PLANE_EPS * (v3_maxabs(t->a) + v3_maxabs(s->pos) + v3_maxabs(es->c0) * v3_maxabs(es->inv_r));
 }
 
 /* Is the centre, at distance d0 from t's plane, on it within rounding? */

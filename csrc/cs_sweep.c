@@ -186,19 +186,15 @@ static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flag
   if (flags & CS_SWEEP_DEEPENING_ONLY) {
     /* a tolerance keeps a move along the surface from counting as deeper */
     double vl = v3_len(vel);
-    double on = CENTRE_ON_REL * (fmax(fmax(fabs(base.x), fabs(base.y)), fabs(base.z)) +
-                                 fmax(fmax(fabs(tr->a.x), fabs(tr->a.y)), fabs(tr->a.z)));
+    double on = CENTRE_ON_REL * (v3_maxabs(base) + v3_maxabs(tr->a));
     double pd = v3_dot(tr->n, base) + tr->d;
     if (tr->solid && pd <= on && (d2 <= on * on || point_in_triangle(v3_madd(base, tr->n, -pd), tr))) {
       /* on or behind a solid's face, over it: its back is deeper in (the
       ** rounding of a centre on the plane at 1e3 from the origin is past
       ** `on`, which sees the e-space coordinates only: behind counts too) */
       if (!(v3_dot(vel, tr->n) < -TOUCH_ALONG_REL * vl)) { *skip = 1; return 0; }
-    } else if (d2 <= on * on) {
-      *skip = 1;
-      return 0;
-    } else if (v3_dot(vel, away) >= -TOUCH_ALONG_REL * vl * sqrt(d2)) {
-      *skip = 1;
+    } else if (d2 <= on * on || v3_dot(vel, away) >= -TOUCH_ALONG_REL * vl * sqrt(d2)) {
+      *skip = 1;                          /* (on it: every way leaves it) */
       return 0;
     }
   }

@@ -131,9 +131,7 @@ static int unchanged_in_log(const cs_World *w, uint64_t stamp, cs_Vec3 lo, cs_Ve
   if (stamp < w->wide_stamp || stamp < w->floor_stamp) return 0;
   for (k = 0; k < n; k++) {
     const cs_ChangeEntry *e = &w->log[k];
-    if (e->stamp > stamp && e->lo.x <= hi.x && e->hi.x >= lo.x && e->lo.y <= hi.y &&
-        e->hi.y >= lo.y && e->lo.z <= hi.z && e->hi.z >= lo.z)
-      return 0;
+    if (e->stamp > stamp && v3_boxes_meet(e->lo, e->hi, lo, hi)) return 0;
   }
   return 1;
 }
@@ -200,9 +198,7 @@ static int path_near_sensor(cs_World *w, const cs_Mover *m, cs_Vec3 a, cs_Vec3 b
   if (!cs_world_prepare_sensors(w, m->collides_with)) return 0;
   for (i = 0; i < w->nsensors; i++) {
     const cs_Body *p = &w->sensors[i]->place;
-    if ((w->sensors[i]->layers & m->collides_with) && p->lo.x <= hi.x && p->hi.x >= lo.x &&
-        p->lo.y <= hi.y && p->hi.y >= lo.y && p->lo.z <= hi.z && p->hi.z >= lo.z)
-      return 1;
+    if ((w->sensors[i]->layers & m->collides_with) && v3_boxes_meet(p->lo, p->hi, lo, hi)) return 1;
   }
   return 0;
 }
@@ -1284,7 +1280,6 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   ** one of them is not known clear */
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
   clear = m->clean && m->world == w->id && !m->filter && unchanged_since(w, m->clean_stamp, lo, hi);
-  if (clear) m->clean_stamp = w->stamp;
   if ((s = gather_movers(w, sc, m, 1, m->collides_with, &es, lo, hi, &nells)) != CS_OK)
     return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   for (k = 0; clear && k < nells; k++)    /* the centre is es's origin */
