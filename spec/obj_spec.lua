@@ -116,6 +116,24 @@ describe("OBJ", function()
         assert.are.same({ 1, 2, 3, 1, 2, 3 }, i)
       end)
 
+      it("ends a line at a '#' glued to a number (found by an independent tester)", function()
+        local v, i = cs.parseOBJ(lines { "v 0 0 0#origin", "v 1 0 0", "v 1 0 1", "f 1 2 3#floor" })
+        assert.are.same({ 0, 0, 0, 1, 0, 0, 1, 0, 1 }, v)
+        assert.are.same({ 1, 2, 3 }, i)
+        assert.are.equal("x.obj:1: vertex with 2 coordinates (needs 3)", errorOf(cs.parseOBJ, "v 1 0 # two\n", "x.obj"))
+      end)
+
+      it("takes time in proportion to a long line of blanks", function()
+        -- the name pattern was quadratic in a run of blanks: 64,000 took 17 s
+        local blanks = string.rep(" ", 200000)
+        local t0 = os.clock()
+        local v, i = cs.parseOBJ(lines { "v 0 0 0", "v 1 0 0", "v 1 0 1", "# a" .. blanks .. "x",
+          "g a" .. blanks .. "b", "vt 0" .. blanks .. "1", "f 1 2 3" .. blanks })
+        assert.are.same({ 1, 2, 3 }, i)
+        assert.are.equal(9, #v)
+        assert.is_true(os.clock() - t0 < 2, "took " .. (os.clock() - t0) .. " s")
+      end)
+
       it("reads a last line without a newline, a byte order mark and an empty text", function()
         local v, i = cs.parseOBJ("\239\187\191v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3")
         assert.are.same({ 0, 0, 0, 1, 0, 0, 1, 0, 1 }, v)
@@ -152,6 +170,20 @@ describe("OBJ", function()
         assert.are.same({ 0, 5, 5, 5, 5 }, t2)
       end)
 
+      it("ends a name at a '#' after a blank, a comment (found by an independent tester)", function()
+        local seen = {}
+        local text = lines { "v 0 0 0", "v 1 0 0", "v 1 0 1", "usemtl metal # shiny", "g floor\t# the floor",
+          "o Material#1  ", "f 1 2 3", "usemtl # none", "f 1 2 3" }
+        local _, _, tags = cs.parseOBJ(text, nil, { tags = function(m, g, o)
+          seen[#seen + 1] = { m, g, o }
+          return m == "metal" and 7 or 0
+        end })
+        assert.are.same({ 7, 0 }, tags)
+        assert.are.same({ { "metal", "floor", "Material#1" }, { "", "floor", "Material#1" } }, seen)
+        local _, _, t2 = cs.parseOBJ(text, nil, { tags = { metal = 7 } })
+        assert.are.same({ 7, 0 }, t2)
+      end)
+
       it("rejects a tag that is not an integer, naming the line", function()
         local err = errorOf(cs.parseOBJ, TEXT, "crate.obj", { tags = function(m)
           return m == "metal" and 1.5 or 0
@@ -160,6 +192,9 @@ describe("OBJ", function()
         -- and one past 32 bits (newMesh's range), which newMesh refused without a line
         err = errorOf(cs.parseOBJ, TEXT, "crate.obj", { tags = function(m) return m == "metal" and 2 ^ 31 or 0 end })
         assert.matches("^crate%.obj:11: options%.tags gave 2147483648 for material metal.*32%-bit integer", err)
+        -- the object named too, when the tag came from it (found by an independent tester)
+        err = errorOf(cs.parseOBJ, TEXT, "crate.obj", { tags = { crate = 2 ^ 31 } })
+        assert.matches("^crate%.obj:9: options%.tags gave 2147483648 for material wood, group lid, object crate %(", err)
         -- a string is named as one ("gave 3" read as an integer it is not:
         -- found by an independent tester)
         err = errorOf(cs.parseOBJ, TEXT, "crate.obj", { tags = { metal = "3" } })
@@ -272,6 +307,18 @@ describe("OBJ", function()
       local path = os.tmpname() .. "-missing.obj"
       local err = errorOf(cs.loadOBJ, path)
       assert.truthy(err:find(path, 1, true), err)
+    end)
+
+    it("says why it cannot read a file it opened (a directory)", function()
+      local dir = os.tmpname()
+      os.remove(dir)
+      if not os.execute("mkdir " .. dir) then return end
+      local err = errorOf(cs.loadOBJ, dir)
+      os.execute("rmdir " .. dir)
+      -- (io.open opens a directory on Linux; the read's reason was dropped)
+      if not err:find("cannot open", 1, true) then
+        assert.truthy(err:find("cannot read OBJ file '" .. dir .. "': Is a directory", 1, true), err)
+      end
     end)
 
     it("checks its arguments", function()

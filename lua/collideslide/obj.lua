@@ -86,7 +86,7 @@ local function parse(text, chunkname, resolve)
       local what = type(t) == "number" and check.num2str(t)
         or type(t) == "string" and string.format("string %q", t) or check.tname(t)
       fail("options.tags gave " .. what .. " for material "
-        .. tostring(material) .. ", group " .. tostring(group)
+        .. tostring(material) .. ", group " .. tostring(group) .. ", object " .. tostring(object)
         .. " (a 32-bit integer expected)")
     end
     tagDirty = false
@@ -107,10 +107,27 @@ local function parse(text, chunkname, resolve)
     return i
   end
 
+  -- A name's text (usemtl, g, o): up to a "#" after a blank (a comment; a
+  -- "#" inside a name, Blender's "Material#1", is the name's), trailing
+  -- blanks cut. (.*%S backtracks once from the end: linear, where a pattern
+  -- ending in (.-)[ \t]*$ was quadratic in a run of blanks; found by an
+  -- independent tester.)
+  local function name(rest)
+    if byte(rest) == 35 then return "" end            -- "usemtl # ...": no name
+    local h = find(rest, "[ \t]#")
+    if h then rest = sub(rest, 1, h) end
+    return match(rest, "^.*%S") or ""
+  end
+
   -- Any line the fast path did not take (s: the line without its "\n").
   local function general(s)
-    local kw, rest = match(s, "^[ \t]*(%S*)[ \t]*(.-)[ \t\r]*$")
+    local kw, p = match(s, "^[ \t]*(%S*)[ \t]*()")
     if kw == "" or byte(kw) == 35 then return end   -- blank line, "#" comment
+    local rest = sub(s, p)
+    if kw == "v" or kw == "f" or kw == "fo" then      -- no number holds a "#": it ends the line
+      local h = find(rest, "#", 1, true)
+      if h then rest = sub(rest, 1, h - 1) end
+    end
     if kw == "v" then
       local n = 0
       for tok in gmatch(rest, "%S+") do
@@ -125,10 +142,7 @@ local function parse(text, chunkname, resolve)
     elseif kw == "f" or kw == "fo" then
       local first, prev, n = nil, nil, 0
       local toks = {}
-      for tok in gmatch(rest, "%S+") do          -- (a "#" ends the line, as after a vertex)
-        if byte(tok) == 35 then break end
-        n = n + 1; toks[n] = tok
-      end
+      for tok in gmatch(rest, "%S+") do n = n + 1; toks[n] = tok end
       if n < 3 then fail("face with " .. n .. " vertices (needs at least 3)") end
       first, prev = faceIndex(toks[1]), faceIndex(toks[2])
       for k = 3, n do                                 -- the fan: 1, k-1, k
@@ -141,9 +155,9 @@ local function parse(text, chunkname, resolve)
         end
         prev = cur
       end
-    elseif kw == "usemtl" then material, tagDirty = rest, true
-    elseif kw == "g" then group, tagDirty = rest, true
-    elseif kw == "o" then object, tagDirty = rest, true
+    elseif kw == "usemtl" then material, tagDirty = name(rest), true
+    elseif kw == "g" then group, tagDirty = name(rest), true
+    elseif kw == "o" then object, tagDirty = name(rest), true
     end                                               -- vt, vn, s, mtllib, l, ...: ignored
   end
 
@@ -218,9 +232,11 @@ end
 function obj.read(path, level)
   local f, err = io.open(path, "rb")
   if not f then error("cannot open OBJ file: " .. tostring(err), level) end
-  local text = f:read("*a")
+  local text, rerr = f:read("*a")
   f:close()
-  if not text then error("cannot read OBJ file '" .. path .. "'", level) end
+  -- (the reason kept: a directory said only "cannot read"; found by an
+  -- independent tester)
+  if not text then error("cannot read OBJ file '" .. path .. "': " .. tostring(rerr), level) end
   return text
 end
 
