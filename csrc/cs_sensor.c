@@ -180,6 +180,16 @@ static cs_Status set_state(cs_SensorScratch *sc, const cs_Sensor *sensor, int *s
   return cs_sensor_push_event(sc, sensor, now, t);
 }
 
+/* The fraction of the path at length l, where the state found there
+** changed: 0 while nothing has been sampled on the path, since all before
+** it is within rounding of the start (a call against a floor begins with a
+** sweep of rounding length) and the change is the start's (a teleport, a
+** sensor moved over the mover), which the docs put at t = 0. Such changes
+** came at t = 1e-17..1e-16 (found by an independent tester). */
+static double at_start(int sampled, double l, double total) {
+  return sampled && total > 0 ? l / total : 0.0;
+}
+
 /* Walks one sensor along the polyline path[0..n) (world space; len[i] the
 ** length up to point i, len[n - 1] > 0 or the path is a point) starting
 ** from the state *inside, and appends an event at every change of state.
@@ -210,7 +220,7 @@ cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const do
     if (v3_len2(d) == 0) continue;
     tiny = SENSOR_TINY_REL * (1 + v3_maxabs(a)) / v3_len(d);
     if (!cs_segment_meets_box(a, d, 1.0, pl->lo, pl->hi)) {
-      if ((st = set_state(sc, sensor, &state, 0, total > 0 ? len[i] / total : 0)) != CS_OK) return st;
+      if ((st = set_state(sc, sensor, &state, 0, at_start(sampled, len[i], total))) != CS_OK) return st;
       sure = sampled = 1;
       continue;
     }
@@ -227,7 +237,7 @@ cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const do
       }
       if (k > 0 || !sure) {
         now = stretch_state(sensor, a, d, am, dm, prev, next, state);
-        if ((st = set_state(sc, sensor, &state, now, total > 0 ? (len[i] + prev * seg) / total : 0)) != CS_OK)
+        if ((st = set_state(sc, sensor, &state, now, at_start(sampled, len[i] + prev * seg, total))) != CS_OK)
           return st;
         sampled = 1;
       }

@@ -63,6 +63,25 @@ describe("Sensor", function()
       assert.is_true(m:isInside(s))
     end)
 
+    it("gives the start's enter and exit at exactly t = 0 on a call pressing into a floor", function()
+      -- the call's path begins with a sweep of rounding length into the floor
+      -- it rests on; the events came at t = 1e-17..1e-16 (found by an
+      -- independent tester: 114 of 400)
+      local w = cs.newWorld()
+      w:add(box(-30, -1, -30, 30, 0, 30))
+      local s = w:addSensor(box(-1, -1, -1, 1, 1, 1), 100, 0, 0)
+      local m = cs.newMover { radius = 0.4, position = { 0, 0.404, 0 } }
+      for f = 1, 60 do
+        local x, y, z = m:getPosition()
+        s:setTransform(x, y, z)                       -- moved onto the still mover
+        w:collideAndSlide(m, 0.3 * math.cos(f), -0.05, 0.3 * math.sin(f))
+        assert.are.same({ { s, "enter", 0 } }, events(m))
+        s:setTransform(100, 0, 0)                     -- and away again
+        w:collideAndSlide(m, 0, -0.05, 0)
+        assert.are.same({ { s, "exit", 0 } }, events(m))
+      end
+    end)
+
     --          wall (box x in [1, 2])
     --   o -->  |        the walk (4, 0, 4) meets the wall at once and slides
     --    \     |        along +z; the zone spans z in [2, 3] left of the wall
