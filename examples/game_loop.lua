@@ -86,7 +86,7 @@ while t < 6.5 do
     ch:update(world, STEP, input(t, x))
     t, steps, accumulator = t + STEP, steps + 1, accumulator - STEP
     -- what happened in this step
-    if ch.jumped then event("jumped (%.1f m/s up)", ch.fallVelocity[2]) end
+    if ch.jumped then event("jumped (%.1f m/s up)", ch.jumpSpeed) end
     if ch.onGround and not wasOnGround then
       event("on the ground (%s), after %s", ch.groundState, wasGroundState or "the drop")
     elseif not ch.onGround and wasOnGround and not ch.jumped then
