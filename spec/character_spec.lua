@@ -176,6 +176,47 @@ describe("Character", function()
       assert.is_true(math.abs(dist[30] - dist[240]) <= 7 / 30, dist[30] .. " m at 30 Hz, " .. dist[240] .. " at 240")
     end)
 
+    it("keeps its momentum under a ceiling tilted a little (found by an independent tester)", function()
+      -- a ceiling is no wall: the first form of the clip above took the whole
+      -- momentum at any tilt past rounding
+      for _, tilt in ipairs { 0.0001, 0.1 } do
+        local world = cs.newWorld()
+        world:add(cs.newBuilder():box(-20, -1, -20, 20, 0, 20):mesh())
+        local t, y0 = math.tan(math.rad(tilt)), 2.3                 -- underside, lower toward +x
+        world:add(cs.newMesh({ -20, y0 + 20 * t, -20, 20, y0 - 20 * t, -20, 20, y0 - 20 * t, 20, -20, y0 + 20 * t, 20 },
+          { 1, 3, 2, 1, 4, 3 }))
+        local ch = cs.newCharacter { position = { 0, 0.9, 0 }, airControl = 0 }
+        ch:update(world, DT, nil)
+        local bonked = false
+        for i = 1, 60 do
+          ch:update(world, DT, { x = 1, jump = i == 1 })
+          for k = 1, ch:contactCount() do
+            local _, _, _, _, ny = ch:getContact(k)
+            if ny < -0.5 then bonked = true end
+          end
+        end
+        assert.is_true(bonked, "never met the ceiling")
+        assert.is_true(math.abs(ch.position[1] - 4) <= 0.01, tilt .. " degrees: x " .. ch.position[1])
+      end
+    end)
+
+    it("keeps to 0.25 m stairs going down at 20 Hz (found by an independent tester)", function()
+      -- on the ground the fall is a press of gravity dt^2, as the snap was
+      -- made for; at half of it (the parabola's first update) 13 of 40 updates
+      -- flew
+      local rise, tread = 0.25, 0.3
+      local b = cs.newBuilder():box(-20, -1, -20, 40, 0, 20)
+      for i = 1, 10 do b:box(i * tread, 0, -5, 40, i * rise, 5) end
+      local world = cs.newWorld()
+      world:add(b:mesh())
+      local ch = cs.newCharacter { position = { 4, 10 * rise + 0.9, 0 } }
+      for _ = 1, 10 do ch:update(world, 1 / 20, nil) end
+      for i = 1, 40 do
+        ch:update(world, 1 / 20, { x = -1 })
+        assert.is_true(ch.onGround, "in the air at update " .. i)
+      end
+    end)
+
     it("cannot jump again in the air", function()
       local world = scene()
       local ch = cs.newCharacter { position = { 0, 5, 0 } }
