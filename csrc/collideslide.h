@@ -608,13 +608,18 @@ void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
 /* cs_world_collide_and_slide in the scratch sc, under the contract above;
 ** its error goes to cs_call_scratch_error(sc). CS_EINVAL for a mover added
 ** to a world, or a world with refits pending (bodies placed, added or
-** removed, or meshes in use edited since cs_world_prepare: call it again);
-** CS_EBUSY for a scratch a call on this thread works in (from a filter:
-** give the filter's calls a scratch of their own). */
+** removed, meshes of bodies or sensors edited, or added movers changed since
+** cs_world_prepare: call it again); CS_EBUSY for a scratch a call on this
+** thread works in (from a filter: give the filter's calls a scratch of their
+** own). Its filters may call only what the contract lets run beside it: the
+** calls that refuse with CS_EBUSY "inside a filter of the world" or "during
+** a call on the world" (the world's own moves, its batch, cs_world_prepare,
+** cs_world_set_threads, the edits) know only of the world's own calls and
+** its batch, not of these, which run beside each other. */
 cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m,
                                         const cs_Vec3 *walk, const cs_Vec3 *gravity);
 /* cs_world_sweep in the scratch sc, under the same contract: the same
-** CS_EINVAL for a world with refits pending, and
+** CS_EINVAL for a world with refits pending (the movers' grid among them), and
 ** CS_EBUSY. A mover added to a world may be swept: a sweep only reads it. */
 int cs_world_sweep_in(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Vec3 *d,
                       cs_Hit *hit);

@@ -627,7 +627,7 @@ cs_Status cs_world_collide_and_slide_in(cs_World *w, cs_CallScratch *sc, cs_Move
                    "the mover is added to a world: move it with the world's own calls");
   /* the movers' grid too: after a cs_world_prepare that could not build it
   ** the calls of the contract would build it at the same time */
-  if (cs_broad_pending(&w->broad) || !cs_moverset_ready(&w->movers))
+  if (cs_world_pending(w))
     return cs_fail(sc->err, CS_EINVAL, 0, "the world has changes pending: call cs_world_prepare first");
   if (sc->busy) return cs_scratch_busy(sc);
   if ((s = cs_world_check_batch_free(sc->err, m)) != CS_OK) return s;

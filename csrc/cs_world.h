@@ -166,6 +166,8 @@ cs_Status cs_world_move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, const cs_V
 int cs_world_prepare_sensors(cs_World *w, unsigned mask);
 /* cs_world_prepare's work, during a call too (the batch's first step). */
 void cs_world_refit(cs_World *w);
+/* Is a refit pending that cs_world_prepare does (the _in calls refuse)? */
+int cs_world_pending(const cs_World *w);
 /* Files a moved mover: its grid cell, and the riders hint of its ground body. */
 void cs_world_file_mover(cs_World *w, cs_Mover *m);
 

@@ -560,6 +560,63 @@ static void contract_guards(void) {
   cs_mesh_free(floor_mesh);
 }
 
+/* Found by an independent tester of the C API: a sensor's mesh edited
+** after cs_world_prepare was not a change pending (the _in call went on
+** with the sensor's old bounds and gave no events), and cs_world_sweep_in
+** did not refuse a movers' grid that a radius grown 20-fold had made
+** pending: it rebuilt the grid while other threads read it (TSan). */
+static void contract_guards_sensor_grid(void) {
+  cs_Mesh *floor_mesh = scene_box(&A, V(-50, -1, -50), V(50, 0, 50));
+  cs_Mesh *zone = scene_box(&A, V(-1, 0, -1), V(1, 3, 1));
+  cs_World *w;
+  cs_Body *b;
+  cs_Sensor *sn;
+  cs_Mover *m, *added[40];
+  cs_CallScratch *sc;
+  cs_Hit h;
+  cs_Vec3 p = V(0, 0.6, 5), walk = V(0, 0, -10), g = V(0, -0.1, 0), v, big = V(10, 10, 10);
+  size_t k;
+  cs_world_new(&A, &w);
+  cs_world_add(w, floor_mesh, &b);
+  check(cs_world_add_sensor(w, zone, &sn, NULL, NULL) == CS_OK, "contract: the zone is a sensor", "");
+  cs_mover_new(&A, &m);
+  cs_mover_set_position(m, &p);
+  cs_call_scratch_new(w, &sc);
+  check(cs_world_prepare(w) == CS_OK, "contract: prepare (sensor)", "");
+  for (k = 0; k < 8; k++) {                    /* the zone moved 20 along z */
+    cs_mesh_vertex(zone, k, &v);
+    v.z += 20;
+    cs_mesh_set_vertex(zone, k, &v);
+  }
+  check(cs_world_collide_and_slide_in(w, sc, m, &walk, &g) == CS_EINVAL &&
+        cs_world_sweep_in(w, sc, m, &walk, &h) == -(int)CS_EINVAL,
+        "contract: a sensor's mesh edited after prepare is a change pending",
+        cs_call_scratch_error(sc)->message);
+  check(cs_world_prepare(w) == CS_OK, "contract: prepared again (sensor)", "");
+  p = V(0, 0.6, 25);
+  cs_mover_set_position(m, &p);
+  check(cs_world_collide_and_slide_in(w, sc, m, &walk, &g) == CS_OK && cs_mover_sensor_event_count(m) == 2,
+        "contract: prepared again, the moved zone's two events", "");
+  for (k = 0; k < 40; k++) {
+    cs_Vec3 q = V(-40 + 2.0 * (double)k, 0.6, -40);
+    cs_mover_new(&A, &added[k]);
+    cs_mover_set_position(added[k], &q);
+    cs_world_add_mover(w, added[k]);
+  }
+  check(cs_world_prepare(w) == CS_OK, "contract: prepare (movers)", "");
+  cs_mover_set_radius(added[0], &big);         /* the grid's cells now too fine */
+  check(cs_world_sweep_in(w, sc, m, &walk, &h) == -(int)CS_EINVAL,
+        "contract: sweep_in refuses a movers' grid pending", cs_call_scratch_error(sc)->message);
+  check(cs_world_prepare(w) == CS_OK && cs_world_sweep_in(w, sc, m, &walk, &h) >= 0,
+        "contract: sweep_in once prepared again", cs_call_scratch_error(sc)->message);
+  for (k = 0; k < 40; k++) cs_mover_free(added[k]);
+  cs_call_scratch_free(w, sc);
+  cs_world_free(w);
+  cs_mover_free(m);
+  cs_mesh_free(zone);
+  cs_mesh_free(floor_mesh);
+}
+
 /* cs_world_prepare when its refit cannot allocate: CS_ENOMEM (the world is
 ** not prepared, which the job system must know), then CS_OK once memory
 ** comes back; a prepared world's first query allocates nothing. */
@@ -626,6 +683,7 @@ int main(int argc, char **argv) {
   edits_refused(3);
   job_system();
   contract_guards();
+  contract_guards_sensor_grid();
   prepare_out_of_memory();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
