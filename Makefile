@@ -387,10 +387,16 @@ $(BINDING_COST_BIN): bench/binding_cost.c csrc/collideslide.h $(CORE_LIB)
 # thread too. CROWD_ARGS goes to crowd.py (--rounds R). Last, the binding's
 # own cost per mover: the same crowd with no geometry from C and from Lua
 # (bench/binding_cost.c and .lua; their difference is the binding's).
-bench-crowd: all $(CROWD_BIN) $(FFI_LIB) $(BINDING_COST_BIN) $(BENCH_SCENES)/terrain_708.obj
+DOOR_BIN := build/bench/door
+$(DOOR_BIN): bench/door.c bench/walkers.c csrc/collideslide.h $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(WARN) -Wno-unused-function -O2 -g $(CFLAGS) -Icsrc -o $@ $< $(CORE_LIB) -lm -lpthread
+
+bench-crowd: all $(CROWD_BIN) $(DOOR_BIN) $(FFI_LIB) $(BINDING_COST_BIN) $(BENCH_SCENES)/terrain_708.obj
 	python3 bench/crowd.py --crowd $(CROWD_BIN) --lua $(LUA) --scene $(BENCH_SCENES)/terrain_708.obj \
 	  $(if $(shell command -v luajit),--ffi ./$(FFI_LIB)) $(CROWD_ARGS)
 	$(CROWD_BIN) $(BENCH_SCENES)/terrain_708.obj --movers 10000 --frames 40 --warmup 10 --runs 3 --threads 2
+	$(DOOR_BIN)
 	$(BINDING_COST_BIN) 1000
 	LUA_PATH="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH="./$(BUILD)/?.so;;" $(LUA) bench/binding_cost.lua 1000
 	$(LUA) bench/fill_floor.lua 2000

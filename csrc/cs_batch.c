@@ -419,6 +419,16 @@ static void run_filtered(Batch *B) {
   B->limit = first_failure(B, &t);
 }
 
+/* A wave of fewer movers runs on the calling thread alone: handing it to
+** the threads costs more than it saves (all of them must check in before the
+** next wave, and a thread the system has put to sleep takes tens of
+** microseconds to wake, against about 2 a step). A crowd packed at a door
+** runs as many small waves: 200 movers there ran 20 times slower on 2
+** threads than on 1 (found by an independent tester). */
+#ifndef WAVE_MIN
+#define WAVE_MIN 16
+#endif
+
 /* The waves, one after another; between them the moved are filed. */
 static void run_waves(Batch *B, const size_t *start, size_t nlevels) {
   cs_World *w = B->w;
@@ -436,7 +446,7 @@ static void run_waves(Batch *B, const size_t *start, size_t nlevels) {
     if (B->chunk < 1) B->chunk = 1;
     if (B->chunk > 8) B->chunk = 8;
     run_filtered(B);
-    if (w->pool && B->count > 1) cs_pool_run(w->pool, run_wave, B);
+    if (w->pool && B->count >= WAVE_MIN) cs_pool_run(w->pool, run_wave, B);
     else run_wave(B, 0);
     for (k = B->first; k < B->first + B->count; k++)
       if (B->e[B->order[k]].done) cs_world_file_mover(w, B->movers[B->order[k]]);
