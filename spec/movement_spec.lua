@@ -744,6 +744,30 @@ describe("Movement", function()
     -- mover resting on it: the centre's nearest points on the top were on
     -- the crease, neither top triangle counted as one it is behind, and the
     -- push went down into the box for good (found by an independent tester)
+    -- a big mover sunk into a floor of many small triangles: every one gave
+    -- the same push (its normal, up), each tried over all the triangles, and
+    -- every other direction too: 4.4 s for 80,000 triangles (found by an
+    -- independent tester; now each direction once, and none past the
+    -- shortest push found)
+    it("pushes a big mover sunk into a floor of small triangles straight up, a skin clear", function()
+      local N, h = 50, 0.004
+      local V, I = {}, {}
+      for j = 0, N do for i = 0, N do V[#V + 1] = (i - N / 2) * h; V[#V + 1] = 0; V[#V + 1] = (j - N / 2) * h end end
+      for j = 0, N - 1 do for i = 0, N - 1 do
+        local a, b = j * (N + 1) + i + 1, j * (N + 1) + i + 2
+        local c, d = b + N + 1, a + N + 1
+        for _, k in ipairs { a, d, c, a, c, b } do I[#I + 1] = k end
+      end end
+      local w = cs.newWorld()
+      w:add(cs.newMesh(V, I))
+      local m = cs.newMover { radius = 50, position = { 0, 45, 0 } }
+      local x, y, z = w:collideAndSlide(m, 0, 0, 0, 0, -0.1, 0)
+      assert.are.equal(0, x)
+      assert.are.equal(0, z)
+      assert.near(50.5, y, 1e-9)                   -- the radius and a skin (1% of it)
+      assert.is_true(m:wasStuck())
+    end)
+
     it("pushes a mover out of a closed box whose creased top was raised past its centre", function()
       local function box(t3, t4, t7, t8)
         local V, I = cs.box(-2, -1, -2, 2, 0, 2)
