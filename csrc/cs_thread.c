@@ -79,6 +79,9 @@ typedef struct Worker { cs_Pool *pool; int index; Thread thread; } Worker;
 struct cs_Pool {
   cs_Alloc alloc;
   int k;                  /* threads in all, the caller's included */
+  int spins;              /* SPINS, or 0 when k exceeds the processors: a
+                          ** spinning thread then holds the core another
+                          ** needs */
   int started;            /* workers running */
   Mutex lock;
   Cond wake, done;        /* workers wait on wake, the caller on done */
@@ -98,7 +101,7 @@ static void worker_loop(Worker *wk) {
   for (;;) {
     cs_PoolFn fn;
     void *ud;
-    for (i = 0; i < SPINS && cs_atomic_get(&p->generation) == seen && !cs_atomic_get(&p->quit); i++) {
+    for (i = 0; i < p->spins && cs_atomic_get(&p->generation) == seen && !cs_atomic_get(&p->quit); i++) {
       int a = cs_atomic_get(&p->alert);
       if (a != alerted) { alerted = a; i = 0; }   /* a run is coming: spin on */
       cpu_relax();
@@ -163,6 +166,7 @@ cs_Status cs_pool_new(const cs_Alloc *a, int k, cs_Pool **out) {
   memset(p, 0, sizeof *p);
   p->alloc = *a;
   p->k = k;
+  p->spins = k <= cs_cpu_count() ? SPINS : 0;
   if (!(p->workers = (Worker *)cs_malloc_array(a, (size_t)k - 1, sizeof(Worker)))) {
     cs_free(a, p, sizeof *p);
     return CS_ENOMEM;
@@ -214,7 +218,7 @@ void cs_pool_run(cs_Pool *p, cs_PoolFn fn, void *ud) {
   cond_wake_all(&p->wake);
   mutex_unlock(&p->lock);
   fn(ud, 0);
-  for (i = 0; i < SPINS && cs_atomic_get(&p->ndone) < p->k - 1; i++) cpu_relax();
+  for (i = 0; i < p->spins && cs_atomic_get(&p->ndone) < p->k - 1; i++) cpu_relax();
   mutex_lock(&p->lock);
   while (cs_atomic_get(&p->ndone) < p->k - 1) cond_wait(&p->done, &p->lock);
   mutex_unlock(&p->lock);
