@@ -608,8 +608,10 @@ void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
 /* cs_world_collide_and_slide in the scratch sc, under the contract above;
 ** its error goes to cs_call_scratch_error(sc). CS_EINVAL for a mover added
 ** to a world, or a world with refits pending (bodies placed, added or
-** removed, meshes of bodies or sensors edited, or added movers changed since
-** cs_world_prepare: call it again); CS_EBUSY for a scratch a call on this
+** removed, or meshes of bodies or sensors edited since cs_world_prepare, or
+** the movers' grid outgrown by the added movers' changes: call it again;
+** added movers moved or resized within their grid are seen as they are);
+** CS_EBUSY for a scratch a call on this
 ** thread works in (from a filter: give the filter's calls a scratch of their
 ** own). Its filters may call only what the contract lets run beside it: the
 ** calls that refuse with CS_EBUSY "inside a filter of the world" or "during

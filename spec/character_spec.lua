@@ -200,6 +200,29 @@ describe("Character", function()
       end
     end)
 
+    it("loses to a tilted ceiling what goes into it once, at any frame rate (found by an independent tester)", function()
+      -- a ceiling 30 degrees from level, lower along +x: a jump along +x at
+      -- 4 m/s keeps 4 cos^2 30 = 3 m/s; taken at each update that touched it,
+      -- 0.4 m/s was left at 480 Hz and 1.27 at 20
+      local a = math.rad(30)
+      local function yat(x) return 2.6 - x * math.tan(a) end
+      for _, hz in ipairs { 20, 30, 60, 240 } do
+        local world = cs.newWorld()
+        world:add(cs.newMesh(cs.box(-100, -1, -100, 100, 0, 100)))
+        world:add(cs.newMesh({ -0.5, yat(-0.5), -10, -0.5, yat(-0.5), 10, 1, yat(1), 10, 1, yat(1), -10 },
+          { 1, 2, 3, 1, 3, 4 }))
+        local ch = cs.newCharacter { position = { -1, 0.95, 0 }, airControl = 0 }
+        for _ = 1, 30 do ch:update(world, 1 / 60) end
+        local n = 0
+        repeat
+          ch:update(world, 1 / hz, { x = 1, jump = n == 0 })
+          n = n + 1
+        until ch.onGround or n > 3 * hz
+        assert.is_true(ch.onGround)
+        assert.is_true(math.abs(ch.velocity[1] - 3) <= 1e-9, hz .. " Hz: " .. ch.velocity[1] .. " m/s left")
+      end
+    end)
+
     it("keeps to 0.25 m stairs going down at 20 Hz (found by an independent tester)", function()
       -- on the ground the fall is a press of gravity dt^2, as the snap was
       -- made for; at half of it (the parabola's first update) 13 of 40 updates
