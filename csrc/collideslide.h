@@ -611,9 +611,9 @@ void cs_call_scratch_free(cs_World *w, cs_CallScratch *sc);
 ** removed, or meshes of bodies or sensors edited since cs_world_prepare, or
 ** the movers' grid outgrown by the added movers' changes: call it again;
 ** added movers moved or resized within their grid are seen as they are);
-** CS_EBUSY for a scratch a call on this
-** thread works in (from a filter: give the filter's calls a scratch of their
-** own). Its filters may call only what the contract lets run beside it: the
+** CS_EBUSY for a scratch a call on this thread works in (from a filter: give
+** the filter's calls a scratch of their own). Its filters may call only what
+** the contract lets run beside it: the
 ** calls that refuse with CS_EBUSY "inside a filter of the world" or "during
 ** a call on the world" (the world's own moves, its batch, cs_world_prepare,
 ** cs_world_set_threads, the edits) know only of the world's own calls and

@@ -984,14 +984,13 @@ end
 -- The velocity (x, y, z) across up (u) less what goes into the walls of the
 -- last call's contacts: each takes the part along the across-up part of its
 -- normal, made unit, so a surface takes the momentum into it at once, at any
--- frame rate, and what is left stays across up. Walkable ground (a slope
--- touched while still rising) takes none: the slide runs along it; a ceiling
--- (hitCeiling's) the part along its normal on the update the rise stops
--- (bonk), and none after. (Clipped
--- by the normal itself and then made horizontal again, a slope took a share
--- cos^2 of its angle each update, so an uphill jump that touched the slope
--- rising went 25% farther at 30 Hz than at 240; found by an independent
--- tester.)
+-- frame rate, and what is left stays across up. (Clipped by the normal
+-- itself and then made horizontal again, a slope took a share cos^2 of its
+-- angle each update, so an uphill jump that touched the slope rising went
+-- 25% farther at 30 Hz than at 240: found by an independent tester.)
+-- Walkable ground (a slope touched while still rising) takes none: the slide
+-- runs along it. A ceiling (hitCeiling's) takes the part along its own
+-- normal, on the update the rise stops (bonk) only.
 local CEILINGS = {}                             -- the ceiling normals one clip took (no garbage)
 local function clipAcross(self, x, y, z, ux, uy, uz, bonk)
   local m = self.mover
