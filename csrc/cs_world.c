@@ -670,7 +670,10 @@ void cs_world_refit(cs_World *w) {
   size_t i;
   cs_world_sync(w);
   for (i = 0; i < w->nbodies; i++) cs_body_refresh(w->bodies[i]);
-  cs_world_prepare_sensors(w, ~0u);
+  /* every sensor, of layers 0 too (cs_world_pending asks them all: a zone of
+  ** layers 0 whose mesh was edited kept the world pending for good, and
+  ** cs_world_prepare said CS_ENOMEM: found by an independent tester) */
+  for (i = 0; i < w->nsensors; i++) cs_body_refresh(&w->sensors[i]->place);
   cs_moverset_prepare(&w->movers);
 }
 

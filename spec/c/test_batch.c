@@ -597,6 +597,14 @@ static void contract_guards_sensor_grid(void) {
   cs_mover_set_position(m, &p);
   check(cs_world_collide_and_slide_in(w, sc, m, &walk, &g) == CS_OK && cs_mover_sensor_event_count(m) == 2,
         "contract: prepared again, the moved zone's two events", "");
+  /* a zone no mover tracks (layers 0), edited: prepare refreshes it too (it
+  ** kept the world pending for good, prepare saying CS_ENOMEM: the next tester) */
+  cs_sensor_set_layers(sn, 0);
+  cs_mesh_vertex(zone, 0, &v);
+  v.x -= 0.5;
+  cs_mesh_set_vertex(zone, 0, &v);
+  check(cs_world_prepare(w) == CS_OK && cs_world_collide_and_slide_in(w, sc, m, &walk, &g) == CS_OK,
+        "contract: a layers-0 sensor's edit is refitted by prepare", cs_call_scratch_error(sc)->message);
   for (k = 0; k < 40; k++) {
     cs_Vec3 q = V(-40 + 2.0 * (double)k, 0.6, -40);
     cs_mover_new(&A, &added[k]);
