@@ -273,7 +273,8 @@ typedef enum cs_GroundState {
 
 typedef enum cs_Response {
   CS_RESPONSE_SLIDE = 0,   /* the normal response */
-  CS_RESPONSE_TOUCH,       /* stop at the contact for that call, no slide */
+  CS_RESPONSE_TOUCH,       /* stop at the contact, no slide: ends the pass it
+                           ** is met in (the gravity pass still runs) */
   CS_RESPONSE_CROSS        /* pass through */
 } cs_Response;
 

@@ -149,7 +149,7 @@ typedef struct Slide {
   cs_Vec3 up;             /* world up, unit */
   double skin;            /* world units */
   double feet;            /* height of the lowest point at the call's start */
-  int touched;            /* a TOUCH response ended the call */
+  int touched;            /* a TOUCH response ended the pass */
   int walled;             /* a walk-like pass met a wall (see slide_normal) */
   int in_solid;           /* left stuck with its centre in a solid: no pass moves it */
   int sweep_flags;        /* CS_SWEEP_*: CLEAR_START once the mover is known clear */
@@ -1474,7 +1474,13 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   ** under a mover against a ceiling) */
   if (!s.in_solid) {
     walk_pass(&s, cs_espace_vec_to(es, set->walk), grounded);
-    if (set->gravity && !s.touched) {
+    /* A "touch" ends the pass it is met in, not the call: the gravity pass
+    ** still runs and decides the ground state, and the snap follows unless
+    ** that pass touched (a touch wall skipped both: a mover standing on a
+    ** floor read "air", one in mid-air against the wall hung there, and a
+    ** character could not jump: found by an independent tester) */
+    if (set->gravity) {
+      s.touched = 0;
       s.reach_skins = 2;
       slide_pass(&s, cs_espace_vec_to(es, *set->gravity), CS_PASS_GRAVITY);
       s.reach_skins = 1;

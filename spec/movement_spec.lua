@@ -1299,6 +1299,28 @@ describe("Movement", function()
       assert.are.equal(1, m:contactCount())
     end)
 
+    it("'touch' ends the pass it is met in, not the call: the gravity pass still runs", function()
+      -- a touch wall skipped the gravity pass: a mover standing on a floor read
+      -- "air" and one in mid-air against the wall hung there (found by an
+      -- independent tester)
+      local w = cs.newWorld()
+      w:add(cs.newMesh({ -20, 0, -20, -20, 0, 20, 20, 0, 20, 20, 0, -20 }, { 1, 2, 3, 1, 3, 4 }))
+      local wallBody = w:add(cs.newMesh({ 2, -5, -10, 2, -5, 10, 2, 5, 10, 2, 5, -10 }, { 1, 2, 3, 1, 3, 4 }))
+      local m = cs.newMover { radius = 0.5, position = { 1.0, 0.502, 0 } }
+      w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+      m.filter = function(_, b) return b == wallBody and "touch" or "slide" end
+      local x, y, _, onGround = w:collideAndSlide(m, 1, 0, 0, 0, -0.01, 0)
+      assert.is_true(H.near(x, 1.5 - m.skin, H.TIGHT))
+      assert.is_true(onGround)
+      assert.are.equal("ground", m:getGroundState())
+      assert.is_true(y >= 0.5 and y <= 0.5 + m.skin + 1e-9, "y " .. y)   -- on the floor
+      m:setPosition(1.4, 3, 0)                           -- in mid-air, pressing the wall
+      for k = 1, 3 do
+        x, y = w:collideAndSlide(m, 0.5, 0, 0, 0, -0.2, 0)
+        assert.is_true(H.near(y, 3 - 0.2 * k, 1e-9), "call " .. k .. ": y " .. y)
+      end
+    end)
+
     it("'cross' passes through", function()
       local x, z, _, m = with_filter("cross")
       assert.are.same({ 3, 3 }, { x, z })
