@@ -273,6 +273,42 @@ describe("collideslide.ffi's module", function()
     end
   end)
 
+  it("finds its library beside ffi.lua in a LÖVE game started from another directory", function()
+    -- LÖVE names the game's files inside the game ("@collideslide/ffi.lua");
+    -- the library beside ffi.lua was missed unless love ran from inside the
+    -- game's folder (found by an independent tester). A love.filesystem that
+    -- answers getRealDirectory as LÖVE 11 does stands in for LÖVE here.
+    local lib = os.getenv("COLLIDESLIDE_LIB")
+    if not lib or lib == "" then return end         -- (the FFI run names the library)
+    local game = os.tmpname()
+    os.remove(game)
+    assert(os.execute(("mkdir -p %q && cp -r lua/collideslide %q/ && cp %q %q"):format(
+      game, game, lib, game .. "/collideslide/libcollideslide.so")))
+    local code = ([[
+      local GAME = %q
+      love = { filesystem = { getRealDirectory = function(rel)
+        local f = io.open(GAME .. "/" .. rel, "rb")
+        if not f then error("File does not exist") end
+        f:close()
+        return GAME
+      end } }
+      package.path = GAME .. "/?.lua;" .. GAME .. "/?/init.lua"
+      package.cpath = ""
+      local src = assert(io.open(GAME .. "/collideslide/ffi.lua", "rb")):read("*a")
+      package.preload["collideslide.ffi"] = function()
+        return assert(loadstring(src, "@collideslide/ffi.lua"))()
+      end
+      local ok, e = pcall(require, "collideslide.ffi")
+      io.write(ok and "ok\n" or ("failed: " .. tostring(e) .. "\n"))
+    ]]):format(game)
+    local cmd = ("cd / && env -u COLLIDESLIDE_LIB %s -e %q 2>&1"):format(H.LUA, code)
+    local p = io.popen(cmd)
+    local out = p:read("*a")
+    p:close()
+    os.execute(("rm -rf %q"):format(game))
+    assert.are.equal("ok\n", out)
+  end)
+
   it("finalizes live worlds, meshes, bodies and movers at the state's close", function()
     local code = [[
       local cs = require "collideslide.ffi"

@@ -292,6 +292,19 @@ local function load_library()
   on_cpath("collideslide/libcollideslide", LIBEXT)
   local src = debug.getinfo(1, "S").source
   local dir = src:sub(1, 1) == "@" and src:sub(2):match("^(.*[/\\])") or "./"
+  -- LÖVE names a game's files inside the game ("@collideslide/ffi.lua"), not
+  -- by their place on disk: beside this file, and where LÖVE's C require path
+  -- looks (the game's folder, the save directory), as the real directory LÖVE
+  -- found each in (a library beside ffi.lua was missed unless love ran from
+  -- inside the game's folder: found by an independent tester)
+  local lfs = type(love) == "table" and type(love.filesystem) == "table" and love.filesystem
+  if lfs and lfs.getRealDirectory then
+    for _, rel in ipairs { dir .. "libcollideslide." .. LIBEXT, "libcollideslide." .. LIBEXT,
+                           "collideslide/libcollideslide." .. LIBEXT } do
+      local ok, real = pcall(lfs.getRealDirectory, rel)
+      if ok and type(real) == "string" then paths[#paths + 1] = real .. "/" .. rel end
+    end
+  end
   paths[#paths + 1] = dir .. "libcollideslide." .. LIBEXT
   paths[#paths + 1] = dir .. "../../build/libcollideslide." .. LIBEXT
   paths[#paths + 1] = false
