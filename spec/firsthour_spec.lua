@@ -555,6 +555,24 @@ describe("mover defaults are the papers', character defaults game-style", functi
     assert.matches("unknown Mover field 'newWorld'", errorOf(cs.newMover, { newWorld = print }))
   end)
 
+  -- found by an independent tester in LÖVE drawing code: "collideslide.Mover
+  -- or collideslide.Character expected, got table"
+  it("a cs.draw function called with a colon names the fix", function()
+    local ch = cs.newCharacter { position = { 0, 1, 0 } }
+    local mesh = cs.newMesh(cs.box(0, 0, 0, 1, 1, 1))
+    local cases = {
+      outline = function() local x = cs.draw:outline(ch); return x end,
+      contacts = function() local x = cs.draw:contacts(ch); return x end,
+      ellipsoid = function() local x = cs.draw:ellipsoid(ch); return x end,
+      triangles = function() local x = cs.draw:triangles(mesh); return x end,
+      topDown = function() local x = cs.draw:topDown(mesh); return x end,
+    }
+    for name, f in pairs(cases) do
+      assert.matches("bad argument #1 to '" .. name .. "' %(got the cs%.draw table: call it with a dot, cs%.draw%."
+        .. name .. "%(...%)%)", errorOf(f))
+    end
+  end)
+
   it("collideAndSlideMany names moves given as a list per mover", function()
     local w = cs.newWorld()
     local movers = { cs.newMover(), cs.newMover { position = { 3, 0, 0 } } }

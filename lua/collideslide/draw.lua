@@ -39,8 +39,18 @@ local function argerror(arg, fname, msg, depth)
   error(format("bad argument #%d to '%s' (%s)", arg, fname, msg), depth + 2)
 end
 
+-- cs.draw:f(...) (a colon) gives draw itself as the first argument: say so
+-- (it said "collideslide.Mover ... expected, got table": found by an
+-- independent tester).
+local function notDraw(v, fname)
+  if rawequal(v, draw) then
+    argerror(1, fname, "got the cs.draw table: call it with a dot, cs.draw." .. fname .. "(...)", 3)
+  end
+end
+
 -- The mover of a mover or a character, alive.
 local function moverOf(m, fname)
+  notDraw(m, fname)
   local t = tname(m)
   if t == "collideslide.Character" then m = m.mover
   elseif t ~= "collideslide.Mover" then
@@ -58,6 +68,7 @@ local PLACED = { ["collideslide.Body"] = true, ["collideslide.Sensor"] = true }
 -- where it is), or of flat vertex/index arrays. A removed body or a closed mesh is
 -- its argument's error, in fname's words (check.alive).
 local function eachTriangle(fname, a, b, fn)
+  notDraw(a, fname)
   if PLACED[tname(a)] and b == nil then a, b = check.alive(a, "getMesh", 1, fname, 2), a end
   if tname(a) == "collideslide.Mesh" then
     local nt = check.alive(a, "triangleCount", 1, fname, 2)
