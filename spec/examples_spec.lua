@@ -117,3 +117,34 @@ describe("examples/ #cbinding", function()
     end
   end)
 end)
+
+-- The playground's recordings (examples/love/record.lua, plain Lua): a file
+-- F9 loads is refused unless every field the playground reads is there and
+-- finite (a hand-edited NaN input, a start of strings or a path entry of 3
+-- numbers passed and then stopped the playground with a Lua error: found by an
+-- independent tester).
+describe("examples/love/record.lua", function()
+  it("reads back what it writes and refuses what the playground cannot replay", function()
+    if _VERSION == "Lua 5.1" and not jit then return end    -- (load with an environment)
+    local saved = package.path
+    package.path = "examples/love/?.lua;" .. package.path
+    local record = require "record"
+    package.path = saved
+    local rec = { scenario = "stairs", dt = 1 / 120, start = { 1, 2, 3 }, settings = { walkSpeed = 4 },
+      inputs = { { 1, 0, false, true }, { 0.5, -0.5, true, false } },
+      path = { { 1, 2, 3, true, 4, "ground", 0 }, { 1.1, 2, 3.1, false, 4, "air", 1 } } }
+    local text = record.serialize(rec)
+    local back = assert(record.parse(text))
+    assert.are.same(rec.path, back.path)
+    assert.are.same(rec.start, back.start)
+    local function refused(from, to, why)
+      local r, err = record.parse((text:gsub(from, to, 1)))
+      assert.is_nil(r)
+      assert.are.equal(why, err)
+    end
+    refused("{ 1, 0, false", "{ 0/0, 0, false", "bad input at frame 1")
+    refused("start = { 1,", "start = { \"a\",", "bad start")
+    refused(", 4, \"ground\", 0 }", " }", "bad path entry at frame 1")
+    refused("dt = [^,]+,", "dt = 1/0,", "bad dt")
+  end)
+end)

@@ -152,15 +152,23 @@ function record.parse(text, name)
     or type(rec.start) ~= "table" or type(rec.settings) ~= "table" or type(rec.dt) ~= "number" then
     return nil, "not a playground recording"
   end
+  -- every field the playground reads, finite (a hand-edited file with a NaN
+  -- input, a start of strings or a path entry of 3 numbers passed and then
+  -- stopped the playground with a Lua error: found by an independent tester)
+  local function finite(v) return type(v) == "number" and v == v and v - v == 0 end
+  if not (finite(rec.dt) and rec.dt > 0) then return nil, "bad dt" end
+  if not (finite(rec.start[1]) and finite(rec.start[2]) and finite(rec.start[3])) then
+    return nil, "bad start"
+  end
   if #rec.inputs ~= #rec.path then return nil, "inputs and path differ in length" end
   for i, v in ipairs(rec.inputs) do
-    if type(v) ~= "table" or type(v[1]) ~= "number" or type(v[2]) ~= "number" then
+    if type(v) ~= "table" or not finite(v[1]) or not finite(v[2]) then
       return nil, "bad input at frame " .. i
     end
   end
   for i, p in ipairs(rec.path) do
-    if type(p) ~= "table" or type(p[1]) ~= "number" or type(p[2]) ~= "number"
-      or type(p[3]) ~= "number" then
+    if type(p) ~= "table" or not finite(p[1]) or not finite(p[2]) or not finite(p[3])
+      or not finite(p[5]) or type(p[6]) ~= "string" or not finite(p[7]) then
       return nil, "bad path entry at frame " .. i
     end
   end
