@@ -297,6 +297,7 @@ local function load_library()
   -- looks (the game's folder, the save directory), as the real directory LÖVE
   -- found each in (a library beside ffi.lua was missed unless love ran from
   -- inside the game's folder: found by an independent tester)
+  local love = rawget(_G, "love")          -- (rawget: a strict.lua refuses unset globals)
   local lfs = type(love) == "table" and type(love.filesystem) == "table" and love.filesystem
   if lfs and lfs.getRealDirectory then
     for _, rel in ipairs { dir .. "libcollideslide." .. LIBEXT, "libcollideslide." .. LIBEXT,
