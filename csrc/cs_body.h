@@ -47,9 +47,13 @@ CS_INLINE cs_Vec3 cs_body_to_world(const cs_Body *b, cs_Vec3 p) {
 /* Recomputes the body's world bounds from its mesh's (refitting the mesh
 ** first if it was edited). */
 void cs_body_update_bounds(cs_Body *b);
+/* Was the body's mesh edited since its bounds were computed? */
+CS_INLINE int cs_body_stale(const cs_Body *b) {
+  return b->mesh->dirty || b->mesh_version != b->mesh->version;
+}
 /* Brings a body's bounds up to date with its mesh's vertex edits. */
 CS_INLINE void cs_body_refresh(cs_Body *b) {
-  if (b->mesh->dirty || b->mesh_version != b->mesh->version) cs_body_update_bounds(b);
+  if (cs_body_stale(b)) cs_body_update_bounds(b);
 }
 
 #endif

@@ -648,10 +648,8 @@ void cs_world_sync(cs_World *w) {
 int cs_world_pending(const cs_World *w) {
   size_t i;
   if (cs_broad_pending(&w->broad) || !cs_moverset_ready(&w->movers)) return 1;
-  for (i = 0; i < w->nsensors; i++) {
-    const cs_Body *b = &w->sensors[i]->place;
-    if (b->mesh->dirty || b->mesh_version != b->mesh->version) return 1;
-  }
+  for (i = 0; i < w->nsensors; i++)
+    if (cs_body_stale(&w->sensors[i]->place)) return 1;
   return 0;
 }
 
