@@ -148,3 +148,46 @@ describe("examples/love/record.lua", function()
     refused("dt = [^,]+,", "dt = 1/0,", "bad dt")
   end)
 end)
+
+-- The playground's command line (examples/love/args.lua, plain Lua): a bad
+-- --frames or an out-of-range --replay-compare value is refused with the
+-- reason ("--frames abc" ran the script to its own end; "stepHeight=9" ran
+-- with 1.5 while its label said 9: found by an independent tester).
+describe("examples/love/args.lua", function()
+  it("parses the playground's options and refuses bad ones with the reason", function()
+    local saved = package.path
+    package.path = "examples/love/?.lua;" .. package.path
+    local args = require "args"
+    package.path = saved
+    local scripts = { stairs = { frames = 10 }, walk = { frames = 20 }, at = function() end }
+    local sliders = { { name = "stepHeight", min = 0, max = 1.5 }, { name = "walkSpeed", min = 0, max = 12 } }
+    local names = { "stairs", "ramps" }
+    local function parse(...) return args.parse({ ... }, scripts, sliders, names) end
+    local function refused(msg, ...)
+      local ok, err = pcall(args.parse, { ... }, scripts, sliders, names)
+      assert.is_false(ok)
+      assert.are.equal(msg, err)
+    end
+    local o = parse("--script", "walk", "--frames", "30", "level.obj")
+    assert.are.same({ script = "walk", frames = 30, obj = "level.obj" }, o)
+    o = parse("--replay-compare", "stepHeight=0.2")
+    assert.are.same({ name = "stepHeight", value = 0.2, text = "stepHeight=0.2" }, o.compare)
+    assert.are.equal("stairs", o.script)
+    assert.are.same({ name = "blockSteepSlopes", value = false, text = "blockSteepSlopes=false" },
+      parse("--replay-compare", "blockSteepSlopes=false").compare)
+    refused("--frames wants a whole number of frames, 1 or more; got 'abc'", "--frames", "abc")
+    refused("--frames wants a whole number of frames, 1 or more; got '0'", "--frames", "0")
+    refused("--frames wants a whole number of frames, 1 or more; got '2.5'", "--frames", "2.5")
+    refused("--replay-compare: stepHeight must be in 0..1.5, got '9'", "--replay-compare", "stepHeight=9")
+    refused("--replay-compare wants SETTING=VALUE, SETTING one of stepHeight, walkSpeed, "
+      .. "blockSteepSlopes; got 'jump=2'", "--replay-compare", "jump=2")
+    refused("unknown script 'run' (scripts: stairs, walk)", "--script", "run")
+    refused("unknown scenario 'moon' (scenarios: stairs, ramps)", "--scenario", "moon")
+    local ok, err = pcall(args.parse, { "--screenshot" }, scripts, sliders, names)
+    assert.is_false(ok)
+    assert.truthy(err:find("^%-%-screenshot wants a value"))
+    ok, err = pcall(args.parse, { "--fast" }, scripts, sliders, names)
+    assert.is_false(ok)
+    assert.truthy(err:find("^unknown option %-%-fast %(options: "))
+  end)
+end)

@@ -89,6 +89,7 @@ local scripts = require "scripts"
 local record = require "record"
 local plots = require "plots"
 local scenarios = require "scenarios"
+local cmdline = require "args"
 
 -- }======================================================================
 
@@ -128,54 +129,6 @@ end
 local function say(msg)
   S.message, S.messageTime = msg, love.timer.getTime()
   print("playground: " .. msg)
-end
-
-local function parseArgs(args)
-  local o = {}
-  local i = 1
-  while i <= #args do
-    local a = args[i]
-    if a == "--script" then o.script = args[i + 1]; i = i + 1
-    elseif a == "--frames" then o.frames = tonumber(args[i + 1]); i = i + 1
-    elseif a == "--screenshot" then o.screenshot = args[i + 1]; i = i + 1
-    elseif a == "--replay-compare" then o.compare = args[i + 1]; i = i + 1
-    elseif a == "--save-recording" then o.saveRecording = args[i + 1]; i = i + 1
-    elseif a == "--scenario" then o.scenario = args[i + 1]; i = i + 1
-    elseif a == "--builtin" then o.builtin = true
-    elseif a:sub(1, 2) == "--" then error("unknown option " .. a .. " (options: --script NAME, "
-      .. "--frames N, --screenshot FILE, --replay-compare SETTING=VALUE, --save-recording FILE, "
-      .. "--scenario NAME, --builtin, and an OBJ path)", 0)
-    else o.obj = a end
-    i = i + 1
-  end
-  if o.script and not scripts[o.script] then
-    local names = {}
-    for k, v in pairs(scripts) do if type(v) == "table" then names[#names + 1] = k end end
-    table.sort(names)
-    error("unknown script '" .. o.script .. "' (scripts: " .. table.concat(names, ", ") .. ")", 0)
-  end
-  if o.compare then
-    local name, value = o.compare:match("^([%a]+)=(.+)$")
-    local v = tonumber(value)
-    if name == "blockSteepSlopes" and (value == "true" or value == "false") then v = value == "true" end
-    if not name or v == nil or (name ~= "blockSteepSlopes" and not ui.find(name)) then
-      local names = {}
-      for _, s in ipairs(ui.sliders) do names[#names + 1] = s.name end
-      error("--replay-compare wants SETTING=VALUE, SETTING one of " .. table.concat(names, ", ")
-        .. ", blockSteepSlopes; got '" .. o.compare .. "'", 0)
-    end
-    o.compare = { name = name, value = v, text = o.compare }
-    o.script = o.script or "stairs"
-  end
-  if o.scenario then
-    local known = false
-    for _, n in ipairs(scenarios.names) do known = known or n == o.scenario end
-    if not known then
-      error("unknown scenario '" .. o.scenario .. "' (scenarios: "
-        .. table.concat(scenarios.names, ", ") .. ")", 0)
-    end
-  end
-  return o
 end
 
 -- The current settings: every slider's value by name, and blockSteepSlopes.
@@ -229,11 +182,11 @@ end
 local function fail(msg)
   loadError = msg
   io.stderr:write("playground: " .. msg .. "\n")
-  if opts.script or opts.screenshot then love.event.quit(1) end
+  if opts.script or opts.screenshot or opts.frames then love.event.quit(1) end
 end
 
 function love.load(args)
-  local okArgs, o = pcall(parseArgs, args or {})
+  local okArgs, o = pcall(cmdline.parse, args or {}, scripts, ui.sliders, scenarios.names)
   if not okArgs then opts = { script = true }; return fail(o) end
   opts = o
   fonts = {
