@@ -599,8 +599,24 @@ describe("Character", function()
     -- found by an independent tester: of several bad settings the one named
     -- followed pairs(), another on each Lua (and on 5.4 on each run); the
     -- first in alphabetical order is named, whichever two are bad
+    -- found by an independent tester: a character refused the negative masks
+    -- every other mask takes (docs/API.md, "Masks": -1 is all bits)
+    it("takes a negative collidesWith as two's complement, as the mover does", function()
+      local world = scene()
+      local ch = standing(world)
+      ch.collidesWith = -1
+      ch:update(world, DT)
+      assert.are.equal(4294967295, ch.mover.collidesWith)
+      assert.is_true(ch.onGround)
+      ch.collidesWith = -2 ^ 31                  -- bit 31 alone: not the floor's layer 1
+      for _ = 1, 60 do ch:update(world, DT) end
+      assert.are.equal(2 ^ 31, ch.mover.collidesWith)
+      assert.is_false(ch.onGround)
+      assert.is_true(ch.position[2] < -1)
+    end)
+
     it("names the first bad setting in alphabetical order, in newCharacter and update", function()
-      local BAD = { airControl = 2, blockSteepSlopes = "x", collidesWith = -1, filter = 5,
+      local BAD = { airControl = 2, blockSteepSlopes = "x", collidesWith = 0.5, filter = 5,
         gravity = "x", jumpSpeed = -1, maxIterations = 0, position = 5, pushDrag = -1, radius = 0,
         runSpeed = -1, skin = -1, slopeLimit = 100, snapDistance = -1, stepHeight = -1,
         up = { 0, 0, 0 }, walkSpeed = -1 }
@@ -736,6 +752,8 @@ describe("Character", function()
       unchanged(ch.update, "maxIterations must be an integer in %[1, 1000%], got 2000", ch, world, DT, nil)
       ch.maxIterations = nil
       ch.collidesWith = 2 ^ 33
+      unchanged(ch.update, "collidesWith must be a bitmask", ch, world, DT, nil)
+      ch.collidesWith = -2 ^ 31 - 1
       unchanged(ch.update, "collidesWith must be a bitmask", ch, world, DT, nil)
       ch.collidesWith = nil
       local body = world:add(cs.newMesh(cs.box(-1, -1, -1, 1, 0, 1)))

@@ -181,8 +181,10 @@ local CHECKS = {
     if v ~= nil then return atLeast(0)(v, name) end
   end,
   collidesWith = function(v, name)
-    if v ~= nil and not (isFinite(v) and v >= 0 and v <= 4294967295 and v == floor(v)) then
-      return name .. " must be a bitmask (an integer in [0, 2^32 - 1]), got " .. describe(v)
+    -- (a mask as every mask of docs/API.md: negative ones are two's
+    -- complement, -1 all bits, as mover.collidesWith takes them)
+    if v ~= nil and not (isFinite(v) and v >= -2147483648 and v <= 4294967295 and v == floor(v)) then
+      return name .. " must be a bitmask (an integer in [-2^31, 2^32 - 1]), got " .. describe(v)
     end
   end,
   filter = function(v, name)
