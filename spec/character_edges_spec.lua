@@ -205,6 +205,19 @@ describe("Character edges", function()
       return world, plat, a, b
     end
 
+    -- found by an independent tester: a list with a key math.huge raised
+    -- string.format's "bad argument #2 to 'format'" (an inf key is no hole:
+    -- collideAndSlideMany takes such a list)
+    it("takes a list with keys past its end that are no indices", function()
+      local world = cs.newWorld()
+      world:add(cs.newMesh(cs.box(-5, -1, -5, 5, 0, 5)))
+      local a = cs.newCharacter { position = { 0, 1, 0 } }
+      cs.updateCharacters(world, { a, [math.huge] = true, [2.5] = true, n = 1 }, DT)
+      assert.are.equal(1, a.mover:getPosition() and 1)
+      local e = errorOf(function() cs.updateCharacters(world, { a, [3] = a }, DT) end)
+      assert.truthy(e:find("list of characters has a hole at 2 (element 3 is set)", 1, true), e)
+    end)
+
     it("refuses a platform's carry past 1e30, the settings back as they were", function()
       local world, plat, ch = onPlatform()
       local before = snapshot(ch)

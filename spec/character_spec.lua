@@ -444,6 +444,21 @@ describe("Character", function()
       assert.is_true(math.abs(ch.fallVelocity[2] - (3 - 41 * DT)) <= 1e-12)
     end)
 
+    -- found by an independent tester: on Lua 5.3+ the integer
+    -- math.mininteger as gravity pulled down (-g wrapped back to g)
+    it("takes an integer gravity as the float of the same value", function()
+      local ends = {}
+      for k, g in ipairs { math.mininteger or -2 ^ 63, -2 ^ 63 } do
+        local world = scene()
+        local ch = standing(world)
+        ch.gravity = g
+        ch:update(world, DT, nil)
+        ends[k] = { ch.position[2], ch.fallVelocity[2] }
+      end
+      assert.is_true(ends[1][1] > 1e14 and ends[1][2] > 1e14)   -- up: a gravity < 0 lifts
+      assert.are.same(ends[2], ends[1])
+    end)
+
     it("forwards the mover tunables", function()
       local world = scene()
       local ch = standing(world)

@@ -171,6 +171,19 @@ describe("the SVG helper checks its arguments at the call", function()
     assert.equal('<circle cx="1.00" cy="2.00" r="3.00" fill="red"/>', doc.items[1])
   end)
 
+  -- found by an independent tester: on Lua 5.3+ integer bounds wrapped
+  -- around in the view's differences (scale -100, points 9.2e20 away)
+  it("maps integer bounds as floats of the same value", function()
+    local lo, hi = math.mininteger or -2 ^ 63, math.maxinteger or 2 ^ 63
+    local view = svg.view(0, 0, 100, 100, lo, 0, hi, 1)
+    assert.near(100 / 2 ^ 64, view.scale, 1e-30)
+    local x, y = view(0, 0.5)
+    assert.near(50, x, 1e-9)
+    assert.near(50, y, 1e-9)
+    x = svg.view(0, 0, 100, 100, -1, 0, 1, 2)(hi, 0)
+    assert.is_true(x > 1e20)
+  end)
+
   -- found by an independent tester: NaN and inf went into the SVG as "nan",
   -- "-nan" or "inf" (doc:line refused them), and a page 1e300 wide failed in
   -- string.format (5.3, 5.4) or was written -9223372036854775808 wide
@@ -469,6 +482,10 @@ describe("world:raycastDir", function()
     -- these named 'raycast' and numbers the caller never gave)
     assert.matches("bad argument #9 to 'raycastDir' %(mask must be a 32%-bit integer bitmask, got 2%.5%)",
       errorOf(world.raycastDir, world, 0, 10, 0, 0, -1, 0, 5, 2.5))
+    -- a mask of another type in the other queries' words (an independent
+    -- tester: "a 32-bit integer bitmask, got string" here alone)
+    assert.are.equal(errorOf(world.raycast, world, 0, 10, 0, 0, -1, 0, "x"):gsub("#8 to 'raycast'", "#9 to 'raycastDir'"),
+      errorOf(world.raycastDir, world, 0, 10, 0, 0, -1, 0, 5, "x"))
     assert.matches("bad argument #8 to 'raycastDir' %(maxDistance is out of range %(> 1e30%), got 1e%+31%)",
       errorOf(world.raycastDir, world, 0, 10, 0, 0, -1, 0, 1e31))
     assert.matches("bad argument #3 to 'raycastDir' %(oy is out of range %(|oy| > 1e30%), got %-1e%+31%)",

@@ -219,6 +219,10 @@ describe("OBJ", function()
         { { "v 0 0 0", "v 1 x 0" }, "model.obj:2: bad number 'x' in vertex" },
         { { "v 0 0 0", "v 1 0 nan" }, "model.obj:2: bad number 'nan' in vertex" },
         { { "v 0 0 0", "v 1 0 1e999" }, "model.obj:2: bad number '1e999' in vertex" },
+        -- LuaJIT's tonumber reads binary literals, Lua 5.1-5.4 do not: the
+        -- same file must read the same on all (found by an independent tester)
+        { { "v 0 0 0", "v 0b101 0 0" }, "model.obj:2: bad number '0b101' in vertex" },
+        { { "v 0 0 0", "v 1 -0B1 0 # x" }, "model.obj:2: bad number '-0B1' in vertex" },
         { { "v 0 0 0", "", "v 1 0" }, "model.obj:3: vertex with 2 coordinates (needs 3)" },
       }
       for n, case in ipairs(CASES) do

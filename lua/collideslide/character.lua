@@ -864,7 +864,9 @@ local function beginUpdate(self, dt, input, dry)
     fx, fy, fz = ux * j, uy * j, uz * j
   end
   local accx, accy, accz
-  if type(g) == "number" then accx, accy, accz = -g * ux, -g * uy, -g * uz
+  -- (g * 1.0: on Lua 5.3+ -math.mininteger is math.mininteger, an integer
+  -- gravity's sign flipped back; found by an independent tester)
+  if type(g) == "number" then g = -(g * 1.0); accx, accy, accz = g * ux, g * uy, g * uz
   else accx, accy, accz = g[1], g[2], g[3] end
   -- (on the ground, not jumping, the fall is a press that finds the ground:
   -- a whole gravity * dt^2, as before the parabola, or the reach the snap
@@ -1151,8 +1153,8 @@ local calls = 0
 -- The list's first hole, whichever border # found, blamed on updateMany's
 -- caller (level 3).
 local function holeError(chars, n)
-  error(format("bad argument #2 to 'updateCharacters' (%s)",
-    check.holeMessage(chars, n, "list of characters")), 3)
+  local msg = check.holeMessage(chars, n, "list of characters")
+  if msg then error(format("bad argument #2 to 'updateCharacters' (%s)", msg), 3) end
 end
 
 --[[
@@ -1189,7 +1191,7 @@ local function updateMany(world, chars, dt, inputs)
   end
   local n = check.len(chars)
   for k in pairs(chars) do                      -- a hole would hide the characters after it
-    if type(k) == "number" and k > n and k == floor(k) then holeError(chars, n) end
+    if type(k) == "number" and k > n and k == floor(k) and k - k == 0 then holeError(chars, n) end
   end
   for i = 1, n do
     local c = chars[i]

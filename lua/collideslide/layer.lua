@@ -369,10 +369,11 @@ local function build(core)
       check.argerror(8, "raycastDir", (maxDistance < 0 and "maxDistance must be >= 0, got "
         or "maxDistance is out of range (> 1e30), got ") .. check.num2str(maxDistance))
     end
-    if mask ~= nil and (type(mask) ~= "number" or mask ~= math.floor(mask)
-                        or mask < -2147483648 or mask > 4294967295) then
-      check.argerror(9, "raycastDir", "mask must be a 32-bit integer bitmask, got "
-        .. (type(mask) == "number" and check.num2str(mask) or check.tname(mask)))
+    if mask ~= nil and type(mask) ~= "number" then   -- (the other queries' words)
+      check.argerror(9, "raycastDir", "mask must be an integer bitmask, got " .. check.tname(mask))
+    end
+    if mask ~= nil and (mask ~= math.floor(mask) or mask < -2147483648 or mask > 4294967295) then
+      check.argerror(9, "raycastDir", "mask must be a 32-bit integer bitmask, got " .. check.num2str(mask))
     end
     -- the length without overflow or underflow (1e200, 1e-200, and Lua 5.3
     -- integers, whose squares wrap): in floats (math.abs(math.mininteger) is

@@ -16,10 +16,16 @@ local obj = {}
 local V_FAST = "^v[ \t]+([^ \t\r\n]+)[ \t]+([^ \t\r\n]+)[ \t]+([^ \t\r\n]+)[^\n]*\n"
 local F_FAST = "^f[ \t]+(%d+)[ \t]+(%d+)[ \t]+(%d+)[ \t\r]*\n"
 
+-- LuaJIT's tonumber reads binary literals ("0b101" is 5) where Lua 5.1-5.4
+-- refuse them: an OBJ file must read the same on every Lua (found by an
+-- independent tester), so on LuaJIT a number token starting so is refused.
+local BINARY = tonumber("0b1") ~= nil
+local function binary(s) return BINARY and find(s, "^%s*[+-]?0[bB]") ~= nil end
+
 -- A number that tonumber accepts and that is finite (x - x is NaN for inf and NaN).
 local function finite(s)
   local x = tonumber(s)
-  if x and x - x == 0 then return x end
+  if x and x - x == 0 and not binary(s) then return x end
   return nil
 end
 
@@ -172,6 +178,7 @@ local function parse(text, chunkname, resolve)
     local c, e, a, b, d = byte(text, pos), nil, nil, nil, nil
     if c == 118 then                                  -- "v"
       c, e, a, b, d = find(text, V_FAST, pos)
+      if e and BINARY and (binary(a) or binary(b) or binary(d)) then e = nil end   -- (general() refuses it)
       if e then
         a, b, d = tonumber(a), tonumber(b), tonumber(d)
         if a and b and d and (a - a) + (b - b) + (d - d) == 0 then  -- all finite

@@ -176,11 +176,15 @@ function svg.view(x, y, w, h, umin, vmin, umax, vmax)
   if umax <= umin then check.argerror(7, "view", "umax must be greater than umin") end
   if vmax <= vmin then check.argerror(8, "view", "vmax must be greater than vmin") end
   if w <= 0 or h <= 0 then check.argerror(w <= 0 and 3 or 4, "view", "w and h must be > 0") end
+  -- (in floats: integer bounds on Lua 5.3+ wrapped around in the
+  -- differences; found by an independent tester)
+  x, y, w, h, umin, vmin, umax, vmax = x * 1.0, y * 1.0, w * 1.0, h * 1.0, umin * 1.0, vmin * 1.0,
+    umax * 1.0, vmax * 1.0
   local scale = math.min(w / (umax - umin), h / (vmax - vmin))
   local ox = x + (w - (umax - umin) * scale) / 2
   local oy = y + (h - (vmax - vmin) * scale) / 2
   return setmetatable({ scale = scale }, { __call = function(_, u, v)
-    return ox + (u - umin) * scale, oy + (vmax - v) * scale
+    return ox + (u * 1.0 - umin) * scale, oy + (vmax - v * 1.0) * scale
   end })
 end
 
