@@ -53,7 +53,7 @@ struct cs_CallScratch {
 
 /* A body's placement elsewhere: the version it made and the box of its
 ** bounds before and after it. */
-#define CS_CHANGE_LOG 64
+#define CS_CHANGE_LOG 256
 typedef struct cs_ChangeEntry {
   uint64_t stamp;
   cs_Vec3 lo, hi;
@@ -85,6 +85,7 @@ struct cs_World {
   ** found by an independent tester). */
   uint64_t stamp, wide_stamp, floor_stamp, nlog;
   cs_ChangeEntry log[CS_CHANGE_LOG];
+  const cs_Body *log_body;  /* whose placement the newest entry logs (log_change) */
   /* the last added body, while nothing else changed since (the version is
   ** undo_version): its removal (a binding's, when the placement it was
   ** given is refused) puts the version and the broad phase's flags back as
