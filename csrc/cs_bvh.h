@@ -41,6 +41,11 @@ void cs_bvh_refit(cs_Bvh *bvh, const double *verts, const uint32_t *tris);
 /* Appends to out the triangles whose own bounds meet the box [lo, hi]. */
 cs_Status cs_bvh_query_box(const cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                            const uint32_t *tris, cs_Vec3 lo, cs_Vec3 hi, cs_U32Buf *out);
+/* The same, keeping only the triangles whose bounds, grown by pad[k] along
+** each axis k, the segment o + s d (s in [0, 1]) meets: a sweep's gather. */
+cs_Status cs_bvh_query_segment(const cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
+                               const uint32_t *tris, cs_Vec3 lo, cs_Vec3 hi, cs_Vec3 o,
+                               cs_Vec3 d, cs_Vec3 pad, cs_U32Buf *out);
 /* The ray and closest walks widen their box tests by a few ulps, so their
 ** callbacks may be handed near misses: they must test the triangle exactly.
 **

@@ -823,8 +823,45 @@ static int map_triangle(const cs_Mesh *mesh, uint32_t t, const BodyMap *bm,
 }
 
 /* Gathers one body's triangles; see cs_world_gather. */
+/* A sweep's path for its gather: the shape's box, half extents h, from
+** world point o along d (gather_body). */
+typedef struct SweepPath { cs_Vec3 o, d, h; } SweepPath;
+
+/* Does the box of the path's sweep hold four times the volume of the way
+** itself (a bound of it: the shape's box at the start, and a square prism
+** as wide as the shape's widest along the move)? */
+static int box_holds_far_more(const SweepPath *path) {
+  cs_Vec3 h = path->h, d = v3(fabs(path->d.x), fabs(path->d.y), fabs(path->d.z));
+  double hmax = fmax(fmax(h.x, h.y), h.z);
+  double box = (2 * h.x + d.x) * (2 * h.y + d.y) * (2 * h.z + d.z);
+  double way = 8 * h.x * h.y * h.z + (d.x + d.y + d.z) * 4 * hmax * hmax;   /* (|d| at most) */
+  return box > 4 * way;
+}
+
+/* The triangles of b's mesh whose bounds meet the body-space box [blo, bhi]
+** and, with a path, lie along it: the path mapped into body space, and
+** the shape's box's extents there (|Ainv| h), with room for the rounding. */
+static cs_Status query_body(cs_CallScratch *sc, const cs_Body *b, cs_Vec3 blo, cs_Vec3 bhi,
+                            const SweepPath *path) {
+  const cs_Mesh *mesh = b->mesh;
+  const cs_Mat3 *A = &b->Ainv;
+  cs_Vec3 o, d, pad, h;
+  double slack;
+  if (!path) return cs_bvh_query_box(&mesh->bvh, &sc->alloc, mesh->verts, mesh->tris, blo, bhi, &sc->ids);
+  o = m3_apply(A, v3_sub(path->o, b->T));
+  d = m3_apply(A, path->d);
+  h = path->h;
+  pad = v3(fabs(A->m[0][0]) * h.x + fabs(A->m[0][1]) * h.y + fabs(A->m[0][2]) * h.z,
+           fabs(A->m[1][0]) * h.x + fabs(A->m[1][1]) * h.y + fabs(A->m[1][2]) * h.z,
+           fabs(A->m[2][0]) * h.x + fabs(A->m[2][1]) * h.y + fabs(A->m[2][2]) * h.z);
+  slack = 1e-9 * (1 + v3_len(o) + v3_len(d) + v3_len(pad));
+  pad = v3_add(pad, v3(slack, slack, slack));
+  return cs_bvh_query_segment(&mesh->bvh, &sc->alloc, mesh->verts, mesh->tris, blo, bhi, o, d, pad,
+                              &sc->ids);
+}
+
 static cs_Status gather_body(const cs_World *w, cs_CallScratch *sc, const cs_Body *b, const cs_ESpace *es,
-                             cs_Vec3 lo, cs_Vec3 hi, cs_FilterFn filter, void *ud) {
+                             cs_Vec3 lo, cs_Vec3 hi, const SweepPath *path, cs_FilterFn filter, void *ud) {
   const cs_Mesh *mesh = b->mesh;
   cs_Vec3 blo, bhi;
   BodyMap bm;
@@ -833,7 +870,7 @@ static cs_Status gather_body(const cs_World *w, cs_CallScratch *sc, const cs_Bod
   cs_Status s;
   box_to_body(b, lo, hi, &blo, &bhi);
   sc->ids.count = 0;
-  s = cs_bvh_query_box(&mesh->bvh, &sc->alloc, mesh->verts, mesh->tris, blo, bhi, &sc->ids);
+  s = query_body(sc, b, blo, bhi, path);
   if (s != CS_OK) return s;
   if (sc->ids.count == 0) return CS_OK;
   if ((s = cs_grow(&sc->alloc, (void **)&sc->gbodies, &sc->capgbodies, sc->ngbodies + 1,
@@ -863,8 +900,9 @@ static cs_Status gather_body(const cs_World *w, cs_CallScratch *sc, const cs_Bod
   return CS_OK;
 }
 
-cs_Status cs_world_gather(cs_World *w, cs_CallScratch *sc, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
-                          unsigned mask, cs_FilterFn filter, void *ud) {
+/* cs_world_gather, along a sweep's path when one is given. */
+static cs_Status gather(cs_World *w, cs_CallScratch *sc, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
+                        const SweepPath *path, unsigned mask, cs_FilterFn filter, void *ud) {
   cs_BroadWalk it;
   cs_Body *b;
   cs_Status s = CS_OK;
@@ -876,9 +914,14 @@ cs_Status cs_world_gather(cs_World *w, cs_CallScratch *sc, const cs_ESpace *es, 
     cs_broad_walk_shared(&w->broad, &it, w->bodies, w->nbodies, lo, hi, mask);
   else cs_world_walk_begin(w, &it, lo, hi, mask);
   while (s == CS_OK && (b = cs_broad_walk_next(&w->broad, &it)) != NULL)
-    s = gather_body(w, sc, b, es, lo, hi, filter, ud);
+    s = gather_body(w, sc, b, es, lo, hi, path, filter, ud);
   cs_broad_walk_end(&w->broad, &it);
   return s;
+}
+
+cs_Status cs_world_gather(cs_World *w, cs_CallScratch *sc, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
+                          unsigned mask, cs_FilterFn filter, void *ud) {
+  return gather(w, sc, es, lo, hi, NULL, mask, filter, ud);
 }
 
 /* }================================================================== */
@@ -974,30 +1017,32 @@ static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec
 }
 
 /* Keeps the world's gathered triangles (for the box [lo, hi], mapped from
-** es) in the mover's cache; on allocation failure the cache is left empty.
+** es) in the mover's cache; on allocation failure (CS_ENOMEM) the cache is
+** left as it was, and the call fails: a cache emptied by a failure the
+** call absorbed moved the next calls' ellipsoid space, and the mover's
+** later moves differed in their last bits from a run without it (found by
+** an independent tester).
 ** When the mover and the call's scratch allocate alike (the Lua binding's
 ** state, the C default), the triangles move instead of being copied: the
 ** scratch's buffer becomes the cache's, and the cache's old one the
 ** scratch's for its next gather (sc->tris is then no longer the gathered
 ** set). */
-static void cache_store(const cs_World *w, cs_CallScratch *sc, cs_Mover *m,
-                        const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi) {
+static cs_Status cache_store(const cs_World *w, cs_CallScratch *sc, cs_Mover *m,
+                             const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi) {
   cs_GatherCache *c = &m->cache;
-  c->world = 0;
-  if (cs_grow(&m->alloc, (void **)&c->bodies, &c->capbodies, sc->ngbodies,
-              sizeof(cs_Body *)) != CS_OK)
-    return;
-  if (m->alloc.fn == sc->alloc.fn && m->alloc.ud == sc->alloc.ud) {
+  int moves = m->alloc.fn == sc->alloc.fn && m->alloc.ud == sc->alloc.ud;
+  if (cs_grow(&m->alloc, (void **)&c->bodies, &c->capbodies, sc->ngbodies, sizeof(cs_Body *)) != CS_OK ||
+      (!moves && cs_grow(&m->alloc, (void **)&c->tris, &c->captris, sc->ntris, sizeof(cs_TriES)) != CS_OK))
+    return CS_ENOMEM;             /* (growing keeps what it held) */
+  if (moves) {
     cs_TriES *t = c->tris;          /* nothing fails after this */
     size_t cap = c->captris;
     c->tris = sc->tris;
     c->captris = sc->captris;
     sc->tris = t;
     sc->captris = cap;
-  } else {
-    if (cs_grow(&m->alloc, (void **)&c->tris, &c->captris, sc->ntris, sizeof(cs_TriES)) != CS_OK)
-      return;
-    if (sc->ntris) memcpy(c->tris, sc->tris, sc->ntris * sizeof(cs_TriES));
+  } else if (sc->ntris) {
+    memcpy(c->tris, sc->tris, sc->ntris * sizeof(cs_TriES));
   }
   if (sc->ngbodies) memcpy((void *)c->bodies, (const void *)sc->gbodies, sc->ngbodies * sizeof(cs_Body *));
   /* what one long call grew them to goes back (a crowd's hitch of a frame
@@ -1015,6 +1060,7 @@ static void cache_store(const cs_World *w, cs_CallScratch *sc, cs_Mover *m,
   memcpy(c->q, m->q, sizeof c->q);
   c->lo = lo;
   c->hi = hi;
+  return CS_OK;
 }
 
 /* }================================================================== */
@@ -1364,12 +1410,11 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   set.ntris = sc->ntris;
   set.nonesided = sc->nonesided;
   set.bodies = sc->gbodies;
-  if (!m->filter) {
-    cache_store(w, sc, m, &es, lo, hi);
-    if (m->cache.world) {            /* the slide works on the cache's set */
-      set.tris = m->cache.tris;
-      set.bodies = m->cache.bodies;
-    }
+  if (!m->filter) {                  /* the slide works on the cache's set */
+    if ((s = cache_store(w, sc, m, &es, lo, hi)) != CS_OK)
+      return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
+    set.tris = m->cache.tris;
+    set.bodies = m->cache.bodies;
   }
   return slide(w, sc, m, &set);
 }
@@ -1437,6 +1482,8 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
   cs_Mat3 R = m3_identity();
   cs_Vec3 lo, hi, vel;
   cs_SweepHit sh;
+  SweepPath path;
+  double margin;
   long i, km = -1;
   size_t k, nells = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
@@ -1453,17 +1500,25 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
   }
   cs_espace_init(&es, p, r, &R, oriented);
   /* the box of the swept volume: the ellipsoid's box at both ends */
-  ellipsoid_box(&es, 1e-9 * (1 + v3_len(p) + v3_len(d)), &lo, &hi);
+  margin = 1e-9 * (1 + v3_len(p) + v3_len(d));
+  path.o = p;
+  path.d = d;
+  path.h = v3_add(cs_espace_half_extents(&es), v3(margin, margin, margin));
+  lo = v3_sub(p, path.h);
+  hi = v3_add(p, path.h);
   lo = v3_min(lo, v3_add(lo, d));
   hi = v3_max(hi, v3_add(hi, d));
+  /* and of the triangles in it, those along the way, when the box holds
+  ** far more than the way (a long diagonal's): that test costs the short
+  ** sweeps more than it saves them */
   if (own) w->busy = 1;
-  if (cs_world_gather(w, sc, &es, lo, hi, mask, NULL, NULL) != CS_OK) {
+  if (gather(w, sc, &es, lo, hi, box_holds_far_more(&path) ? &path : NULL, mask, NULL, NULL) != CS_OK) {
     if (own) w->busy = 0;
     return -(int)cs_fail(sc->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
   if (gather_movers(w, sc, self, 0, mask, &es, lo, hi, &nells) != CS_OK) {
     if (own) w->busy = 0;
-    return -(int)CS_ENOMEM;
+    return -(int)cs_fail(sc->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
   if (own) w->busy = 0;
   for (k = 0; hidden && k < sc->ntris; k++)
@@ -1690,7 +1745,7 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
   if (n == 0 || n == (size_t)-1 ||
       !(found = (Found *)cs_malloc_array(&w->alloc, n, sizeof *found))) {
     cs_scratch_release(&sc);
-    return n == 0 ? 0 : -1;
+    return n == 0 ? 0 : -(long)cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
   }
   /* found first, then given to fn (which may run queries) */
   for (k = 0; k < n; k++) {

@@ -5,6 +5,7 @@
 */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collideslide.h"
@@ -153,6 +154,154 @@ static void api_round_twenty_one(cs_Mesh *mesh, cs_World *w) {
 
 /* }================================================================== */
 
+/* {==================================================================
+** Found by an independent tester of allocation failures (round twenty-three)
+** ===================================================================*/
+
+static long alloc_count, alloc_fail_at;
+
+/* The default allocator, failing the alloc_fail_at-th request. */
+static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  (void)ud; (void)osize;
+  if (nsize == 0) { free(ptr); return NULL; }
+  if (++alloc_count == alloc_fail_at) return NULL;
+  return realloc(ptr, nsize);
+}
+
+static int keep_hit(void *ud, const cs_Hit *h) { (void)ud; (void)h; return 1; }
+static int keep_tri(void *ud, const cs_Body *b, unsigned t) { (void)ud; (void)b; (void)t; return 1; }
+static int keep_overlap(void *ud, const cs_Body *b, unsigned t, double d, const cs_Vec3 *n) {
+  (void)ud; (void)b; (void)t; (void)d; (void)n; return 1;
+}
+static int keep_mover(void *ud, const cs_Mover *o, double d, const cs_Vec3 *n) {
+  (void)ud; (void)o; (void)d; (void)n; return 1;
+}
+
+/* Every query that fails to allocate says so in the world's error: they
+** returned -1 (CS_ENOMEM) with cs_world_error still saying OK. */
+static void queries_out_of_memory(void) {
+  cs_Alloc a = {failing_alloc, NULL};
+  double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
+  unsigned ix[] = {0, 1, 2, 0, 2, 3};
+  cs_MeshDesc d = {v, 4, ix, 2, NULL, CS_BACKFACES_COLLIDE};
+  int q, seen = 0, bad = 0;
+  for (q = 0; q < 7; q++) {
+    long k;
+    for (k = 1; k < 50; k++) {
+      cs_Mesh *mesh;
+      cs_World *w;
+      cs_Body *b;
+      cs_Mover *m1, *m2;
+      cs_Vec3 p1 = {0, 0.5, 0}, p2 = {0.9, 0.5, 0}, o = {0, 5, 0}, dd = {0, -10, 0};
+      cs_Vec3 lo = {-1, -1, -1}, hi = {1, 1, 1}, r = {1, 1, 1}, sw = {1, 0, 0};
+      cs_Hit h;
+      long res = 0, before;
+      alloc_fail_at = 0;
+      if (cs_mesh_new(&a, &d, &mesh, NULL) != CS_OK || cs_world_new(&a, &w) != CS_OK ||
+          cs_world_add(w, mesh, &b) != CS_OK || cs_mover_new(&a, &m1) != CS_OK ||
+          cs_mover_new(&a, &m2) != CS_OK) {
+        expect(0, "out of memory: setup");
+        return;
+      }
+      cs_mover_set_position(m1, &p1);
+      cs_mover_set_position(m2, &p2);
+      cs_world_add_mover(w, m2);
+      before = alloc_count;
+      alloc_fail_at = alloc_count + k;
+      switch (q) {
+        case 0: res = cs_world_raycast_all(w, &o, &dd, ~0u, keep_hit, NULL); break;
+        case 1: res = cs_world_query_box(w, &lo, &hi, ~0u, keep_tri, NULL); break;
+        case 2: res = cs_world_overlap_ellipsoid(w, &p1, &r, NULL, ~0u, keep_overlap, NULL); break;
+        case 3: res = cs_world_overlap_movers(w, &p1, &r, NULL, ~0u, m1, keep_mover, NULL); break;
+        case 4: res = cs_world_overlap(w, &p1, &r, NULL, ~0u, m1, keep_overlap, keep_mover, NULL); break;
+        case 5: res = cs_world_sweep(w, m1, &sw, &h); break;
+        default: res = cs_world_sweep_ellipsoid(w, &p1, &r, NULL, &sw, ~0u, &h); break;
+      }
+      alloc_fail_at = 0;
+      if (res < 0) {
+        const cs_Error *e = cs_world_error(w);
+        seen++;
+        if (!(res == -(long)CS_ENOMEM && e->status == CS_ENOMEM && strcmp(e->message, "not enough memory") == 0)) {
+          printf("  query %d, allocation %ld: returned %ld, error %d \"%s\"\n", q, k, res, (int)e->status,
+                 e->message);
+          bad++;
+        }
+      }
+      cs_mover_free(m1);
+      cs_mover_free(m2);
+      cs_world_free(w);
+      cs_mesh_free(mesh);
+      if (alloc_count - before < k) break;   /* the call made fewer than k allocations */
+    }
+  }
+  expect(seen >= 7 && bad == 0, "out of memory: every query says CS_ENOMEM in the world's error");
+}
+
+/* A mover walking 30 frames over a bumpy floor, the k-th allocation of its
+** calls failing (0: none), a failed call retried as a caller would; its end. */
+static cs_Vec3 walk_with_failure(long k, int *retried) {
+  enum { G = 16 };
+  static double v[3 * (G + 1) * (G + 1)];
+  static unsigned ix[6 * G * G];
+  cs_Alloc a = {failing_alloc, NULL};
+  cs_MeshDesc d;
+  cs_Mesh *mesh;
+  cs_World *w;
+  cs_Body *b;
+  cs_Mover *m;
+  cs_Vec3 p = {-10, 1, -9}, walk = {0.35, 0, 0.3}, g = {0, -0.3, 0}, end = {0, 0, 0};
+  int i, j, t = 0, f;
+  for (i = 0; i <= G; i++)
+    for (j = 0; j <= G; j++) {
+      double *q = &v[3 * (i * (G + 1) + j)];
+      q[0] = -16 + 2.0 * j; q[2] = -16 + 2.0 * i; q[1] = 0.5 * sin(0.7 * i) * cos(0.5 * j);
+    }
+  for (i = 0; i < G; i++)
+    for (j = 0; j < G; j++) {
+      unsigned c0 = (unsigned)(i * (G + 1) + j), *q = &ix[6 * t++];
+      q[0] = c0; q[1] = c0 + G + 1; q[2] = c0 + 1; q[3] = c0 + 1; q[4] = c0 + G + 1; q[5] = c0 + G + 2;
+    }
+  memset(&d, 0, sizeof d);
+  d.vertices = v; d.vertex_count = (G + 1) * (G + 1); d.indices = ix; d.triangle_count = 2 * G * G;
+  alloc_fail_at = 0;
+  *retried = 0;
+  if (cs_mesh_new(&a, &d, &mesh, NULL) != CS_OK || cs_world_new(&a, &w) != CS_OK ||
+      cs_world_add(w, mesh, &b) != CS_OK || cs_mover_new(&a, &m) != CS_OK)
+    return end;
+  cs_mover_set_position(m, &p);
+  if (k > 0) alloc_fail_at = alloc_count + k;
+  for (f = 0; f < 30; f++)
+    if (cs_world_collide_and_slide(w, m, &walk, &g) != CS_OK) {
+      (*retried)++;
+      cs_world_collide_and_slide(w, m, &walk, &g);
+    }
+  alloc_fail_at = 0;
+  cs_mover_get_position(m, &end);
+  cs_mover_free(m);
+  cs_world_free(w);
+  cs_mesh_free(mesh);
+  return end;
+}
+
+/* A failed allocation either fails its call (the mover left as it was, a
+** retry giving the never-failing run's bits) or changes nothing: the
+** mover's gather cache, emptied by a failure the call absorbed, moved the
+** later calls' ellipsoid space, and their last bits. */
+static void walk_out_of_memory(void) {
+  int retried, k, same = 0, runs = 0;
+  cs_Vec3 ref = walk_with_failure(0, &retried), e;
+  for (k = 1; k < 40; k++) {
+    e = walk_with_failure(k, &retried);
+    runs++;
+    if (e.x == ref.x && e.y == ref.y && e.z == ref.z) same++;
+    else printf("  allocation %d failing: %a %a %a, never failing %a %a %a\n", k, e.x, e.y, e.z,
+                ref.x, ref.y, ref.z);
+  }
+  expect(ref.x > 0 && same == runs, "out of memory: a walk ends on the same bits, whichever allocation failed");
+}
+
+/* }================================================================== */
+
 int main(void) {
   cs_Alloc a = cs_default_alloc();
   double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
@@ -173,6 +322,8 @@ int main(void) {
   cs_mover_set_position(m, &p);
   api_round_ten(mesh, w);
   api_round_twenty_one(mesh, w);
+  queries_out_of_memory();
+  walk_out_of_memory();
 
   bad = walk; bad.y = NAN;
   expect(cs_world_collide_and_slide(w, m, &bad, NULL) == CS_EINVAL, "collide: NaN is CS_EINVAL");

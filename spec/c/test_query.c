@@ -720,6 +720,71 @@ static void test_ellipsoids(Stats *st, ref_Rng *r, Scene *sc, int n) {
   }
 }
 
+/* The sweep of an ellipsoid (cs_world_sweep_ellipsoid) against the
+** reference kernel on every triangle of the scene, mapped into the
+** ellipsoid's space by hand: long sweeps in every direction (their gather
+** keeps the triangles along the path only, through each body's placement:
+** turned, scaled, mirrored, sheared). */
+static void test_sweeps(Stats *st, ref_Rng *r, Scene *sc, int n) {
+  int q, i, k;
+  for (q = 0; q < n; q++) {
+    unsigned mask = ref_rng_uniform(r) < 0.5 ? ~0u : (unsigned)(ref_rng_uniform(r) * 16);
+    double a[3], qt[4], x, y, z, w, best = 2, len = q % 2 ? 24 : 6;
+    cs_Vec3 p, rad, d;
+    cs_Hit h;
+    Ell e;
+    ld de[3], dw[3];
+    int got;
+    size_t t;
+    rnd3(r, a, 12);
+    p.x = a[0]; p.y = a[1]; p.z = a[2];
+    rnd3(r, a, len);
+    d.x = a[0]; d.y = a[1]; d.z = a[2];
+    rad.x = ref_rng_range(r, 0.1, 1.5); rad.y = ref_rng_range(r, 0.1, 1.5);
+    rad.z = ref_rng_range(r, 0.1, 1.5);
+    rnd_quat(r, qt);
+    if (q % 3 == 0) { qt[0] = qt[1] = qt[2] = 0; qt[3] = 1; }
+    x = qt[0]; y = qt[1]; z = qt[2]; w = qt[3];
+    e.R[0][0] = 1 - 2 * (y * y + z * z); e.R[0][1] = 2 * (x * y - z * w); e.R[0][2] = 2 * (x * z + y * w);
+    e.R[1][0] = 2 * (x * y + z * w); e.R[1][1] = 1 - 2 * (x * x + z * z); e.R[1][2] = 2 * (y * z - x * w);
+    e.R[2][0] = 2 * (x * z - y * w); e.R[2][1] = 2 * (y * z + x * w); e.R[2][2] = 1 - 2 * (x * x + y * y);
+    e.p[0] = 0; e.p[1] = 0; e.p[2] = 0;
+    e.r[0] = rad.x; e.r[1] = rad.y; e.r[2] = rad.z;
+    dw[0] = d.x; dw[1] = d.y; dw[2] = d.z;
+    ell_to(&e, dw, de);                         /* (a displacement: p = 0) */
+    e.p[0] = p.x; e.p[1] = p.y; e.p[2] = p.z;
+    got = cs_world_sweep_ellipsoid(sc->world, &p, &rad, qt, &d, mask, &h);
+    for (i = 0; i < sc->nbodies; i++) {
+      const SMesh *m = &sc->meshes[sc->body_mesh[i]];
+      if (!body_live(sc, i, mask)) continue;
+      for (t = 0; t < m->ntris; t++) {
+        ld v[3][3], ve[3][3], fn[3], ge[3], g1[3], g2[3];
+        double base[3] = {0, 0, 0}, vel[3], va[3], vb[3], vc[3], tt, pt[3];
+        int one = m->backfaces == CS_BACKFACES_IGNORE;
+        if (m->degenerate[t]) continue;
+        world_tri(sc, i, t, v);
+        for (k = 0; k < 3; k++) ell_to(&e, v[k], ve[k]);
+        front_normal(sc, i, v, fn);           /* the winding the front faces */
+        lsub(g1, v[1], v[0]);
+        lsub(g2, v[2], v[0]);
+        lcross(ge, g1, g2);
+        for (k = 0; k < 3; k++) {
+          va[k] = (double)ve[0][k];
+          vb[k] = (double)(ldot(ge, fn) < 0 ? ve[2][k] : ve[1][k]);
+          vc[k] = (double)(ldot(ge, fn) < 0 ? ve[1][k] : ve[2][k]);
+          vel[k] = (double)de[k];
+        }
+        if (ref_sweep_sphere_triangle(base, vel, va, vb, vc, one, &tt, pt) && tt < best) best = tt;
+      }
+    }
+    if (got == 1)
+      check(st, best <= 1 && fabs(h.t - best) <= 1e-6, "sweep: t is the reference's first contact",
+            h.t, best);
+    else
+      check(st, got == 0 && best >= 1 - 1e-6, "sweep: a miss the reference misses too", got, best);
+  }
+}
+
 /* }================================================================== */
 
 /* {==================================================================
@@ -880,11 +945,13 @@ int main(int argc, char **argv) {
     test_closest(&st, &rng, &sc, 200);
     test_boxes(&st, &rng, &sc, 100);
     test_ellipsoids(&st, &rng, &sc, 100);
+    test_sweeps(&st, &rng, &sc, 100);
     edit_scene(&rng, &sc);            /* vertex edits without a refit, a body moved */
     test_rays(&st, &rng, &sc, 100);
     test_closest(&st, &rng, &sc, 100);
     test_boxes(&st, &rng, &sc, 50);
     test_ellipsoids(&st, &rng, &sc, 50);
+    test_sweeps(&st, &rng, &sc, 50);
     scene_free(&sc);
     check(&st, sc.counter.live == 0, "scene: everything freed", (double)sc.counter.live, 0);
   }

@@ -363,6 +363,49 @@ static void placements_far_away(Stats *st) {
 
 /* }================================================================== */
 
+/* {==================================================================
+** Found by an independent tester (round twenty-three): a sweep gathered
+** every triangle in its swept box, so a long diagonal sweep over a field
+** of rocks gathered the field (242,000 triangles, 122 ms for a hit 0.27 m
+** away). It gathers those along its path now; the call's scratch says how
+** many it swept.
+** ===================================================================*/
+
+static void diagonal_sweep_gather(Stats *st) {
+  enum { N = 100 };
+  static double v[9 * N * N];
+  Scene sc;
+  /* the line z = x + 0.5 passes 0.28 from every triangle, 0.1 to spare */
+  cs_Vec3 p = {-45, 0.15, -44.5}, r = {0.1, 0.1, 0.1}, d = {90, 0, 90};
+  cs_Hit h;
+  size_t i, j, k = 0;
+  int hit, hit2;
+  char detail[160];
+  for (i = 0; i < N; i++)               /* a small upright triangle every metre */
+    for (j = 0; j < N; j++) {
+      double x = (double)i - N / 2 + 0.5, z = (double)j - N / 2 + 0.5;
+      v[k++] = x - 0.1; v[k++] = 0; v[k++] = z;
+      v[k++] = x + 0.1; v[k++] = 0; v[k++] = z;
+      v[k++] = x; v[k++] = 0.3; v[k++] = z;
+    }
+  if (!scene_new(&sc, v, 3 * N * N, NULL, N * N)) {
+    report(st, 0, 0, "sweep gather along the path", "setup failed");
+    scene_free(&sc);
+    return;
+  }
+  hit = cs_world_sweep_ellipsoid(sc.w, &p, &r, NULL, &d, ~0u, &h);
+  snprintf(detail, sizeof detail, "%zu triangles swept of %d", sc.w->scratch.ntris, N * N);
+  report(st, hit == 0 && sc.w->scratch.ntris < 5 * N, 0,
+         "sweep gather: a diagonal sweep through a field sweeps the triangles along its path", detail);
+  p.z = -45;                            /* z = x: through the triangles */
+  hit2 = cs_world_sweep_ellipsoid(sc.w, &p, &r, NULL, &d, ~0u, &h);
+  report(st, hit2 == 1 && h.t * 90 < 0.5, 0,
+         "sweep gather: the same sweep along z = x meets the first triangle", "missed");
+  scene_free(&sc);
+}
+
+/* }================================================================== */
+
 int main(void) {
   Stats st = {0, 0, 0, 0};
   sweep_touching_floor(&st);
@@ -372,6 +415,7 @@ int main(void) {
   skin0_tilted_wall(&st);
   long_call_cache(&st);
   placements_far_away(&st);
+  diagonal_sweep_gather(&st);
   printf("%d known bugs, %d fixed\n", st.known, st.fixed);
   printf("%d passed, %d failed\n", st.passed, st.failed);
   return st.failed == 0 ? 0 : 1;
