@@ -351,7 +351,7 @@ static int mover_setRadius(lua_State *L) {
   check_mover_idle(L, 1, "setRadius");
   if (cs_mover_set_radius(m->mover, &r) != CS_OK) {
     const cs_Error *e = cs_mover_error(m->mover);
-    if (sphere) argfail(L, 2, "%s", e->message);   /* the one number, as rx */
+    if (sphere && e->arg > 0) argfail(L, 2, "%s", e->message);   /* the one number, as rx */
     core_fail(L, e, 1, NULL, "setRadius");
   }
   return 0;

@@ -145,3 +145,43 @@ describe("calls from inside callbacks, in coroutines", function()
     assert.are.equal(100, maxx)
   end)
 end)
+
+-- found by an independent tester comparing the bindings: the FFI binding
+-- wrote a refused collideAndSlide's gravity into the world's vector the
+-- running move reads (it fell 0.5, not 0.1); the C module said a busy
+-- refusal of setRadius(r) as an argument's error ("bad argument #1")
+describe("calls refused inside a filter", function()
+  it("leave the move under way as it was", function()
+    local world = cs.newWorld()
+    world:add(cs.newMesh(cs.box(1, -1, -1, 2, 3, 1)))
+    local other = cs.newMover { position = { -5, 0, -5 } }
+    local m = cs.newMover()
+    local refused
+    m.filter = function()
+      refused = select(2, pcall(world.collideAndSlide, world, other, 0, 0, 0, 0, -0.5, 0))
+      return "cross"
+    end
+    local x, y, z = world:collideAndSlide(m, 0.2, 0, 0, 0, -0.1, 0)
+    assert.matches("busy", refused)
+    assert.are.same({ 0.2, -0.1, 0 }, { x, y, z })
+    assert.are.same({ -5, 0, -5 }, { other:getPosition() })
+  end)
+
+  it("are said as the call's refusal, one radius or three", function()
+    local world = cs.newWorld()
+    world:add(cs.newMesh(cs.box(-1, -2, -1, 1, -1, 1)))
+    local other = cs.newMover { position = { 5, 0, 0 } }
+    world:addMover(other)                          -- added, not listed
+    local m = cs.newMover()
+    local said = {}
+    m.filter = function()
+      said[1] = select(2, pcall(other.setRadius, other, 0.3))
+      said[2] = select(2, pcall(other.setRadius, other, 0.3, 0.3, 0.3))
+      return "slide"
+    end
+    world:collideAndSlideMany({ m }, { 0, -0.1, 0 })
+    assert.matches("^setRadius: the mover is added to a world whose batch is under way", said[1])
+    assert.are.equal(said[2], said[1])
+    assert.are.same({ 0.5, 0.5, 0.5 }, { other:getRadius() })
+  end)
+end)

@@ -1949,10 +1949,10 @@ local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
       check_vec3(gx, gy, gz, 6, GXYZ)
     end
     grav = self._grav
-    grav.x, grav.y, grav.z = gx, gy, gz
   end
   check_not_moving(self, "collideAndSlide")
   check_mover_idle(m, "collideAndSlide")
+  if grav then grav.x, grav.y, grav.z = gx, gy, gz end
   local mp = m._p
   local s, failed, err
   local walk = self._walk
