@@ -129,7 +129,10 @@ const char *cs_status_string(cs_Status s);
 ** (qx, qy, qz, qw), in the order the declaration lists them; 0: none in
 ** particular. The Lua bindings turn it into "bad argument #n to 'name'
 ** (message)". A successful call may leave the previous error in place. A
-** message fits in 159 bytes, a batch's "mover i: " before it included. */
+** message fits in 159 bytes, a batch's "mover i: " before it included.
+** A call the allocator fails says CS_ENOMEM here too, and leaves its
+** objects as they were: retried with memory, it gives the bits a run that
+** never failed gives (no failure is absorbed into different results). */
 typedef struct cs_Error {
   cs_Status status;
   int arg;

@@ -26,6 +26,12 @@
 --     jit.off (a callback from compiled code aborts LuaJIT), the others
 --     (vectors through pointers) JIT-compile. A callback's error is parked,
 --     the core stopped, the error raised again.
+--   - An object's state is its table's fields whose names start with "_"
+--     (_p, the core pointer, ...): the binding's own, which a script must not
+--     write (nothing stops it, and a written _p is a dangling pointer).
+--   - A NULL cdata (ffi.cast("void *", 0)) equals nil in LuaJIT, so where an
+--     argument may be nil it is taken as nil here; the C module refuses it
+--     ("got cdata"). Found by an independent tester, both left as they are.
 -- See bench/RESULTS.md ("LuaJIT: FFI vs C module") for the speed of both.
 
 if type(jit) ~= "table" then            -- (plain Lua has no FFI: say which module to use)
