@@ -64,6 +64,16 @@ int cs_broad_pending(const cs_Broad *bp) {
   return 0;
 }
 
+int cs_broad_note_edits(cs_Broad *bp) {
+  size_t i;
+  for (i = 0; i < bp->nmeshes; i++)
+    if (mesh_edited(&bp->meshes[i])) {
+      bp->dirty = 1;
+      return 1;
+    }
+  return 0;
+}
+
 /* How many meshes in use were edited since the tree was built? */
 static unsigned meshes_edited(cs_Broad *bp) {
   size_t i;

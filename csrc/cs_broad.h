@@ -46,6 +46,10 @@ CS_INLINE void cs_broad_changed(cs_Broad *bp) { bp->rebuild = 1; }
 /* Is a refit or rebuild still to do (cs_broad_update), of the tree or of a
 ** mesh in use whose vertices were edited? */
 int cs_broad_pending(const cs_Broad *bp);
+/* While a walk is under way (the tree cannot be refitted): is a mesh in use
+** edited? Then the tree is marked not current, so that the walks begun
+** from now on visit the bodies one by one, refreshing their bounds. */
+int cs_broad_note_edits(cs_Broad *bp);
 /* Brings the tree up to date with the bodies[n] (refitting edited meshes
 ** and the bodies' bounds); not while a walk is under way. Returns how many
 ** meshes in use were found edited (the world's version moves by that). */

@@ -648,22 +648,36 @@ void cs_body_bounds(cs_Body *b, cs_Vec3 *lo, cs_Vec3 *hi) {
 ** The bodies near a box, through the broad phase
 ** ===================================================================*/
 
+/* Brings the broad phase up to date. Inside a walk (a query's callback)
+** the tree stays as it is, but a mesh edited there is noticed at once: the
+** walks and moves the callback runs next go body by body with the edited
+** bounds, and every mover gathers anew (they went on with the old
+** vertices, through a wall moved in by setVertex: found by an independent
+** tester). */
 void cs_world_sync(cs_World *w) {
-  if (cs_atomic_get(&w->broad.walks) == 0) {
-    unsigned edited = cs_broad_update(&w->broad, w->bodies, w->nbodies);
-    if (edited) {                       /* (writes nothing when nothing changed) */
-      size_t i;
-      w->version += edited;
+  unsigned edited;
+  size_t i;
+  if (cs_atomic_get(&w->broad.walks) > 0) {
+    if (cs_broad_note_edits(&w->broad)) {
+      w->version++;
       wide_change(w);
-      /* the bodies of an edited mesh moved (a room moved by its vertices
-      ** left a stuck mover's safe place behind its wall: found by an
-      ** independent tester) */
-      for (i = 0; i < w->nbodies; i++) {
-        cs_Body *b = w->bodies[i];
-        if (b->changed_mesh != b->mesh->version) {
-          b->changed = w->version;
-          b->changed_mesh = b->mesh->version;
-        }
+      for (i = 0; i < w->nbodies; i++)
+        if (cs_body_stale(w->bodies[i])) w->bodies[i]->changed = w->version;
+    }
+    return;
+  }
+  edited = cs_broad_update(&w->broad, w->bodies, w->nbodies);
+  if (edited) {                         /* (writes nothing when nothing changed) */
+    w->version += edited;
+    wide_change(w);
+    /* the bodies of an edited mesh moved (a room moved by its vertices left
+    ** a stuck mover's safe place behind its wall: found by an independent
+    ** tester) */
+    for (i = 0; i < w->nbodies; i++) {
+      cs_Body *b = w->bodies[i];
+      if (b->changed_mesh != b->mesh->version) {
+        b->changed = w->version;
+        b->changed_mesh = b->mesh->version;
       }
     }
   }

@@ -185,3 +185,52 @@ describe("calls refused inside a filter", function()
     assert.are.same({ 0.5, 0.5, 0.5 }, { other:getRadius() })
   end)
 end)
+
+-- found by an independent tester: a mesh edited inside a query callback was
+-- not seen by the moves and queries that callback ran next (the world's tree
+-- is not refitted under a walk): a mover with memory, and then any mover and
+-- a raycast, went through a wall moved in by setVertex
+describe("a mesh edited in a query callback", function()
+  local function scene(wallX)
+    local w = cs.newWorld()
+    w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))                   -- floor
+    local wall = cs.newMesh(cs.box(wallX, 0, -5, wallX + 1, 5, 5))
+    w:add(wall)
+    w:add(cs.newMesh(cs.box(-40, 0, -40, -39, 1, -39)))                  -- for the query to find
+    return w, wall
+  end
+  local function shift(mesh, dx)
+    for i = 1, mesh:vertexCount() do
+      local x, y, z = mesh:getVertex(i)
+      mesh:setVertex(i, x + dx, y, z)
+    end
+  end
+
+  it("is seen by the moves and queries the callback runs next", function()
+    local w, wall = scene(3)
+    local m = cs.newMover { radius = 0.5, position = { 0, 0.5, 0 } }
+    w:collideAndSlide(m, 2, 0, 0)                                         -- its memory
+    m:setPosition(0, 0.5, 0)
+    local warm, fresh
+    w:queryBox(-41, -1, -41, -38, 2, -38, function()
+      shift(wall, -2)                                                     -- the wall at x 1..2
+      warm = w:collideAndSlide(m, 2, 0, 0)
+      fresh = w:collideAndSlide(cs.newMover { radius = 0.5, position = { 0, 0.5, 0 } }, 2, 0, 0)
+      return false
+    end)
+    assert.is_true(warm < 0.5 and warm > 0.49, tostring(warm))
+    assert.are.equal(warm, fresh)
+
+    local w2, wall2 = scene(10)
+    w2:collideAndSlide(cs.newMover { radius = 0.5, position = { -20, 0.5, -20 } }, 0.1, 0, 0)
+    local x, t
+    w2:queryBox(-41, -1, -41, -38, 2, -38, function()
+      shift(wall2, -9)                                                    -- from x 10..11 to 1..2
+      x = w2:collideAndSlide(cs.newMover { radius = 0.5, position = { 0, 0.5, 0 } }, 3, 0, 0)
+      t = w2:raycast(0, 0.5, 0, 3, 0, 0)
+      return false
+    end)
+    assert.is_true(x < 0.5 and x > 0.49, tostring(x))
+    assert.near(1 / 3, t, 1e-12)
+  end)
+end)
