@@ -367,6 +367,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   w->undo_nlog = w->nlog;
   w->undo_slot = w->log[w->nlog % CS_CHANGE_LOG];     /* (the add's placement takes it) */
   w->undo_floor = w->floor_stamp;
+  w->undo_log_body = w->log_body;
   w->log_body = NULL;                    /* (b may be a removed body's memory) */
   w->undo_rebuild = w->broad.rebuild;
   w->undo_dirty = w->broad.dirty;
@@ -426,7 +427,10 @@ void cs_world_remove(cs_World *w, cs_Body *b) {
     w->nlog = w->undo_nlog;               /* (the add's placement: dropped) */
     w->log[w->nlog % CS_CHANGE_LOG] = w->undo_slot;
     w->floor_stamp = w->undo_floor;
-    w->log_body = NULL;
+    w->log_body = w->undo_log_body;      /* (a placement after it widens the same
+                                         ** entry: a refused add changed the next
+                                         ** moves' last bits, found by an
+                                         ** independent tester) */
     w->broad.rebuild = w->undo_rebuild;
     w->broad.dirty = w->undo_dirty;
   }

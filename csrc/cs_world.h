@@ -94,6 +94,7 @@ struct cs_World {
   cs_Body *undo_body;
   unsigned undo_version, undo_old_version;
   uint64_t undo_stamp, undo_wide, undo_nlog, undo_floor;
+  const cs_Body *undo_log_body;
   cs_ChangeEntry undo_slot;
   int undo_rebuild, undo_dirty;
   cs_CallScratch scratch;   /* the single calls' (cs_world_collide_and_slide) */

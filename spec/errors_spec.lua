@@ -519,6 +519,46 @@ describe("World", function()
       assert.are.same(run(false), run(true))
     end)
 
+    -- found by an independent tester: the undo of a refused add forgot whose
+    -- placement the world's newest change entry logs, so the body's next
+    -- placement opened a new entry instead of widening that one, and a mover's
+    -- cache was judged otherwise
+    it("refused between two placements of a body, leaves the next moves bit for bit the same", function()
+      local fv, ft, N = {}, {}, 40
+      for i = 0, N do
+        for j = 0, N do
+          fv[#fv + 1] = i * 0.5 - 10
+          fv[#fv + 1] = 0.05 * math.sin(i * 1.7) * math.cos(j * 1.3)
+          fv[#fv + 1] = j * 0.5 - 10
+        end
+      end
+      for i = 0, N - 1 do
+        for j = 0, N - 1 do
+          local a = i * (N + 1) + j + 1
+          local b, c = a + 1, a + N + 1
+          for _, k in ipairs { a, b, c, b, c + 1, c } do ft[#ft + 1] = k end
+        end
+      end
+      local floor, crate, other = cs.newMesh(fv, ft), cs.newMesh(cs.box(-0.5, -0.5, -0.5, 0.5, 0.5, 0.5)),
+        cs.newMesh(cs.box(-0.1, -0.1, -0.1, 0.1, 0.1, 0.1))
+      local SINGULAR = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+      local function run(refused)
+        local w = cs.newWorld()
+        w:add(floor)
+        local A = w:add(crate, 1.1, 0.6, 0.3)
+        local m = cs.newMover { radius = 0.5, position = { 0.1234567, 0.55, 0.0987654 } }
+        for f = 1, 40 do
+          A:setTransform(1.1 + f * 0.1, 0.6, 0.3)
+          w:collideAndSlide(m, 0.0131, -0.002, 0.0077, 0, -0.003, 0)
+          if refused then assert.is_false((pcall(w.add, w, other, SINGULAR))) end
+          A:setTransform(1.1 + f * 0.1 + 0.05, 0.6, 0.3)
+          w:collideAndSlide(m, 0.0131, -0.002, 0.0077, 0, -0.003, 0)
+        end
+        return { m:getPosition() }
+      end
+      assert.are.same(run(false), run(true))
+    end)
+
     it("rejects a missing or wrong mesh, and adds nothing", function()
       local w = cs.newWorld()
       fails_with(function() w:add() end, "bad argument #1 to 'add'", "collideslide.Mesh expected, got no value")
