@@ -29,6 +29,7 @@ typedef struct cs_SensorScratch {
   size_t npath, cappath, caplen;
   double *hits;           /* one segment's crossing parameters */
   size_t caphits;
+  cs_U32Buf ids;          /* the triangles near one segment */
   cs_SensorEvent *events;
   size_t nevents, capevents;
   cs_SensorRef *inside;   /* the sensors the centre ends inside of */
