@@ -10,6 +10,13 @@
 #include "collideslide.h"
 
 #define CS_INLINE static inline
+/* A function the compiler must inline (a walk specialised for each of its
+** callers' constant arguments); an ordinary inline one elsewhere. */
+#if defined(__GNUC__)
+#define CS_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define CS_ALWAYS_INLINE CS_INLINE
+#endif
 
 CS_INLINE cs_Vec3 v3(double x, double y, double z) { cs_Vec3 r; r.x = x; r.y = y; r.z = z; return r; }
 CS_INLINE cs_Vec3 v3_add(cs_Vec3 a, cs_Vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }

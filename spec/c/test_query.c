@@ -659,12 +659,20 @@ static void ell_to(const Ell *e, const ld x[3], ld out[3]) {
     out[i] = (e->R[0][i] * d[0] + e->R[1][i] * d[1] + e->R[2][i] * d[2]) / e->r[i];
 }
 
+/* e's rotation from the unit quaternion q (x, y, z, w). */
+static void ell_rotation(Ell *e, const double q[4]) {
+  double x = q[0], y = q[1], z = q[2], w = q[3];
+  e->R[0][0] = 1 - 2 * (y * y + z * z); e->R[0][1] = 2 * (x * y - z * w); e->R[0][2] = 2 * (x * z + y * w);
+  e->R[1][0] = 2 * (x * y + z * w); e->R[1][1] = 1 - 2 * (x * x + z * z); e->R[1][2] = 2 * (y * z - x * w);
+  e->R[2][0] = 2 * (x * z - y * w); e->R[2][1] = 2 * (y * z + x * w); e->R[2][2] = 1 - 2 * (x * x + y * y);
+}
+
 static void test_ellipsoids(Stats *st, ref_Rng *r, Scene *sc, int n) {
   static TriCtx c;
   int q, i, j, k;
   for (q = 0; q < n; q++) {
     unsigned mask = ref_rng_uniform(r) < 0.5 ? ~0u : (unsigned)(ref_rng_uniform(r) * 16);
-    double a[3], qt[4], x, y, z, w;
+    double a[3], qt[4];
     cs_Vec3 p, rad;
     Ell e;
     long count;
@@ -675,10 +683,7 @@ static void test_ellipsoids(Stats *st, ref_Rng *r, Scene *sc, int n) {
     rad.z = ref_rng_range(r, 0.2, 2.5);
     rnd_quat(r, qt);
     if (q % 3 == 0) { qt[0] = qt[1] = qt[2] = 0; qt[3] = 1; }
-    x = qt[0]; y = qt[1]; z = qt[2]; w = qt[3];
-    e.R[0][0] = 1 - 2 * (y * y + z * z); e.R[0][1] = 2 * (x * y - z * w); e.R[0][2] = 2 * (x * z + y * w);
-    e.R[1][0] = 2 * (x * y + z * w); e.R[1][1] = 1 - 2 * (x * x + z * z); e.R[1][2] = 2 * (y * z - x * w);
-    e.R[2][0] = 2 * (x * z - y * w); e.R[2][1] = 2 * (y * z + x * w); e.R[2][2] = 1 - 2 * (x * x + y * y);
+    ell_rotation(&e, qt);
     e.p[0] = p.x; e.p[1] = p.y; e.p[2] = p.z;
     e.r[0] = rad.x; e.r[1] = rad.y; e.r[2] = rad.z;
     c.n = 0;
@@ -729,7 +734,7 @@ static void test_sweeps(Stats *st, ref_Rng *r, Scene *sc, int n) {
   int q, i, k;
   for (q = 0; q < n; q++) {
     unsigned mask = ref_rng_uniform(r) < 0.5 ? ~0u : (unsigned)(ref_rng_uniform(r) * 16);
-    double a[3], qt[4], x, y, z, w, best = 2, len = q % 2 ? 24 : 6;
+    double a[3], qt[4], best = 2, len = q % 2 ? 24 : 6;
     cs_Vec3 p, rad, d;
     cs_Hit h;
     Ell e;
@@ -744,10 +749,7 @@ static void test_sweeps(Stats *st, ref_Rng *r, Scene *sc, int n) {
     rad.z = ref_rng_range(r, 0.1, 1.5);
     rnd_quat(r, qt);
     if (q % 3 == 0) { qt[0] = qt[1] = qt[2] = 0; qt[3] = 1; }
-    x = qt[0]; y = qt[1]; z = qt[2]; w = qt[3];
-    e.R[0][0] = 1 - 2 * (y * y + z * z); e.R[0][1] = 2 * (x * y - z * w); e.R[0][2] = 2 * (x * z + y * w);
-    e.R[1][0] = 2 * (x * y + z * w); e.R[1][1] = 1 - 2 * (x * x + z * z); e.R[1][2] = 2 * (y * z - x * w);
-    e.R[2][0] = 2 * (x * z - y * w); e.R[2][1] = 2 * (y * z + x * w); e.R[2][2] = 1 - 2 * (x * x + y * y);
+    ell_rotation(&e, qt);
     e.p[0] = 0; e.p[1] = 0; e.p[2] = 0;
     e.r[0] = rad.x; e.r[1] = rad.y; e.r[2] = rad.z;
     dw[0] = d.x; dw[1] = d.y; dw[2] = d.z;
