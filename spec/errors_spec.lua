@@ -1216,3 +1216,33 @@ describe("numbers in messages and tostring", function()
     assert.are.equal("-0.91958618164062", require("collideslide.check").num2str(-0.919586181640625))
   end)
 end)
+
+-- found by independent testers: on LuaJIT a NULL cdata compares equal to
+-- nil, and the FFI binding's collideAndSlideMany took it for out, moved its
+-- movers, then failed in rawset; the Lua layer failed in its internals
+-- (pairs, #, indexing)
+describe("a NULL cdata where a table or a number may be nil", function()
+  it("is refused before anything moves, in the call's words", function()
+    if not rawget(_G, "jit") then return end
+    local NULL = require("ffi").cast("void *", 0)
+    local w = cs.newWorld()
+    w:add(cs.newMesh(cs.box(-5, -1, -5, 5, 0, 5)))
+    local m = cs.newMover { position = { 0, 0.5, 0 } }
+    local function refused(pattern, f, ...)
+      local ok, e = pcall(f, ...)
+      assert.is_false(ok)
+      assert.truthy(tostring(e):find(pattern), tostring(e))
+    end
+    refused("out must be a table or nil, got cdata", w.collideAndSlideMany, w, { m }, { 1, 0, 0 }, NULL)
+    refused("grounded must be a table or nil, got cdata", w.collideAndSlideMany, w, { m }, { 1, 0, 0 }, nil, NULL)
+    assert.are.same({ 0, 0.5, 0 }, { m:getPosition() })
+    refused("maxDistance must be a number, got cdata", w.closestPoint, w, 0, 3, 0, NULL)
+    refused("table expected, got cdata", cs.newCharacter, NULL)
+    refused("table or nil expected, got cdata", cs.contacts, m, NULL)
+    local ch = cs.newCharacter { position = { 0, 1, 0 } }
+    refused("table or nil expected, got cdata", ch.contacts, ch, NULL)
+    refused("list of inputs or nil expected, got cdata", cs.updateCharacters, w, { ch }, 1 / 60, NULL)
+    refused("bad argument #9 to 'raycastDir' %(mask must be an integer bitmask, got cdata%)",
+      w.raycastDir, w, 0, 3, 0, 0, -1, 0, 10, NULL)
+  end)
+end)

@@ -328,7 +328,7 @@ end
 -- of the function bind(core) returns.
 local function construct(newMover, settings)
   check.notModule(settings, "newCharacter", 2)
-  if settings ~= nil and check.tname(settings) ~= "table" then
+  if not rawequal(settings, nil) and check.tname(settings) ~= "table" then   -- (NULL cdata == nil)
     error("bad argument #1 to 'newCharacter' (table expected, got " .. check.tname(settings) .. ")", 3)
   end
   local self = {}
@@ -710,7 +710,7 @@ end
 function Character:contacts(list)
   checkSelf(self, "contacts", "([list])")
   check.alive(self.mover, "getPosition", 1, "contacts")
-  if list ~= nil and check.tname(list) ~= "table" then
+  if not rawequal(list, nil) and check.tname(list) ~= "table" then
     check.argerror(2, "contacts", "table or nil expected, got " .. check.tname(list))
   end
   local l, n = contactList(self.mover, list or {})
@@ -1175,7 +1175,7 @@ local function updateMany(world, chars, dt, inputs)
   if check.tname(chars) ~= "table" then
     error("bad argument #2 to 'updateCharacters' (list of characters expected, got " .. check.tname(chars) .. ")", 2)
   end
-  if inputs ~= nil and check.tname(inputs) ~= "table" then
+  if not rawequal(inputs, nil) and check.tname(inputs) ~= "table" then
     error("bad argument #4 to 'updateCharacters' (list of inputs or nil expected, got " .. check.tname(inputs) .. ")", 2)
   end
   -- one input table for the list (its fields went unread: found by an

@@ -29,9 +29,13 @@
 --   - An object's state is its table's fields whose names start with "_"
 --     (_p, the core pointer, ...): the binding's own, which a script must not
 --     write (nothing stops it, and a written _p is a dangling pointer).
---   - A NULL cdata (ffi.cast("void *", 0)) equals nil in LuaJIT, so where an
---     argument may be nil it is taken as nil here; the C module refuses it
---     ("got cdata"). Found by an independent tester, both left as they are.
+--   - A NULL cdata (ffi.cast("void *", 0)) compares equal to nil in LuaJIT,
+--     so several arguments that may be nil take it as nil here (newMesh's
+--     indices and options, add's transform, filter, skin, gravity, masks,
+--     callbacks) where the C module refuses it ("got cdata"); the lists and
+--     tables a call fills (collideAndSlideMany's out and grounded, contacts'
+--     list) and closestPoint's maxDistance refuse it in both. Found by
+--     independent testers; the first is left as it is.
 -- See bench/RESULTS.md ("LuaJIT: FFI vs C module") for the speed of both.
 
 if type(jit) ~= "table" then            -- (plain Lua has no FFI: say which module to use)
@@ -2042,8 +2046,11 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   check_table(movers, 2, moves == nil and out == nil and grounded == nil)
   check_table(moves, 3, out == nil and grounded == nil)
   -- (plain tables: one of ours, a table here too, is no list to write into)
-  if out ~= nil and (type(out) ~= "table" or ours(out)) then argerror(4, "out must be a table or nil, got " .. tname(out)) end
-  if grounded ~= nil and (type(grounded) ~= "table" or ours(grounded)) then
+  -- (rawequal: a NULL cdata == nil in LuaJIT, and it went on to fail in
+  -- rawset after the batch had moved its movers: found by an independent
+  -- tester)
+  if not rawequal(out, nil) and (type(out) ~= "table" or ours(out)) then argerror(4, "out must be a table or nil, got " .. tname(out)) end
+  if not rawequal(grounded, nil) and (type(grounded) ~= "table" or ours(grounded)) then
     argerror(5, "grounded must be a table or nil, got " .. tname(grounded))
   end
   local n, len = #movers, #moves
@@ -2226,7 +2233,7 @@ function World.closestPoint(self, x, y, z, maxd, mask)
   check_world(self, 1)
   check_vec3(x, y, z, 2, XYZ, maxd, mask)
   local mk = opt_mask(mask, 6)
-  if maxd ~= nil and type(maxd) ~= "number" then
+  if not rawequal(maxd, nil) and type(maxd) ~= "number" then
     argerror(5, "maxDistance must be a number, got " .. tname(maxd))
   end
   check_not_moving(self, "closestPoint")

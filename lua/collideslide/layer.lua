@@ -336,7 +336,7 @@ local function build(core)
         .. (m == nil and "no value" or check.tname(m)))
     end
     check.alive(m, "getPosition", 1, "contacts")   -- closed: in contacts' words
-    if list ~= nil and check.tname(list) ~= "table" then
+    if not rawequal(list, nil) and check.tname(list) ~= "table" then   -- (NULL cdata == nil)
       check.argerror(2, "contacts", "table or nil expected, got " .. check.tname(list))
     end
     local l, n = character.contactList(m, list or {})
@@ -369,7 +369,7 @@ local function build(core)
       check.argerror(8, "raycastDir", (maxDistance < 0 and "maxDistance must be >= 0, got "
         or "maxDistance is out of range (> 1e30), got ") .. check.num2str(maxDistance))
     end
-    if mask ~= nil and type(mask) ~= "number" then   -- (the other queries' words)
+    if not rawequal(mask, nil) and type(mask) ~= "number" then   -- (the other queries' words)
       check.argerror(9, "raycastDir", "mask must be an integer bitmask, got " .. check.tname(mask))
     end
     if mask ~= nil and (mask ~= math.floor(mask) or mask < -2147483648 or mask > 4294967295) then
