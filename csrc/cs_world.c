@@ -1553,6 +1553,10 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
     }
   }
   if (km >= 0) {
+    /* a start with the centre inside the other mover: the distance's normal
+    ** is the other's outward one, and the sweep's points toward the swept
+    ** centre (es's origin; it pointed away: found by an independent tester) */
+    if (sh.t == 0 && v3_dot(sh.normal, sh.point) > 0) sh.normal = v3_neg(sh.normal);
     hit->t = sh.t;
     hit->point = cs_espace_from(&es, sh.point);
     hit->normal = cs_espace_normal_from(&es, sh.normal);

@@ -855,3 +855,25 @@ describe("Movers that meet", function()
     end)
   end)
 end)
+
+-- found by an independent tester: a sweep whose centre starts inside an
+-- added mover gave that mover's outward normal, pointing away from the swept
+-- centre, where the docs say the normal points toward it
+describe("a sweep starting with its centre inside an added mover", function()
+  it("gives t = 0 and a normal from the contact toward the swept centre", function()
+    local w = cs.newWorld()
+    w:addMover(cs.newMover { radius = 1, position = { 0, 0, 0 } })
+    for _, c in ipairs { { 0.5, 0.2, 0 }, { 0, 0, 0 }, { -0.3, 0.1, 0.4 } } do
+      local t, px, py, pz, nx, ny, nz = w:sweepEllipsoid(c[1], c[2], c[3], 0.5, 0.5, 0.5, 1, 0, 0)
+      assert.are.equal(0, t)
+      local tx, ty, tz = c[1] - px, c[2] - py, c[3] - pz
+      local l = math.sqrt(tx * tx + ty * ty + tz * tz)
+      assert.near(1, math.sqrt(nx * nx + ny * ny + nz * nz), 1e-12)
+      assert.is_true((nx * tx + ny * ty + nz * tz) / l > 0.999)
+    end
+    local b = cs.newMover { radius = 0.3, position = { 0.2, 0, 0 } }
+    local t, _, _, _, nx = w:sweep(b, 1, 0, 0)
+    assert.are.equal(0, t)
+    assert.near(-1, nx, 1e-12)
+  end)
+end)
