@@ -71,17 +71,17 @@ static int double_cmp(const void *pa, const void *pb) {
 }
 
 /* Where the segment p + s d, lying in the plane of triangle abc (within
-** rounding), enters and leaves the triangle: s[0..count), in [0, 1]. The
-** ray test meets no such triangle (parallel), and at an edge shared with
-** it the other triangle's hit is on its own edge, which rounding may drop:
-** a path along an L-shaped sensor's inner face, passing into the solid at
-** the inner corner's edge, had no hit there, and its stretch inside was
-** never sampled (found by an independent tester, 160 of 249 such
-** passages). */
-static int coplanar_hits(cs_Vec3 p, cs_Vec3 d, const cs_Vec3 v[3], double s[2]) {
+** rounding), is in the triangle: [s[0], s[1]] within [0, 1]; 0 when it is
+** not in that plane or misses the triangle. The ray test meets no such
+** triangle (parallel), and at an edge shared with it the other triangle's
+** hit is on its own edge, which rounding may drop: a path along an
+** L-shaped sensor's inner face, passing into the solid at the inner
+** corner's edge, had no hit there, and its stretch inside was never
+** sampled (found by an independent tester, 160 of 249 such passages). */
+static int coplanar_span(cs_Vec3 p, cs_Vec3 d, const cs_Vec3 v[3], double s[2]) {
   cs_Vec3 n = v3_cross(v3_sub(v[1], v[0]), v3_sub(v[2], v[0]));
   double nn = v3_dot(n, n), e0 = v3_dot(n, v3_sub(p, v[0])), e1 = e0 + v3_dot(n, d), tol, lo = 0, hi = 1;
-  int k, count = 0;
+  int k;
   /* both ends within tol of the plane: e^2 <= tol^2 |n|^2, before a root */
   tol = 1e-12 * (1 + v3_maxabs(p) + v3_maxabs(d) + v3_maxabs(v[0]));
   if (!(nn > 0 && e0 * e0 <= tol * tol * nn && e1 * e1 <= tol * tol * nn)) return 0;
@@ -95,9 +95,9 @@ static int coplanar_hits(cs_Vec3 p, cs_Vec3 d, const cs_Vec3 v[3], double s[2]) 
     else hi = fmin(hi, -f0 / fd);
   }
   if (!(lo <= hi)) return 0;
-  if (lo > 0) s[count++] = lo;
-  if (hi < 1) s[count++] = hi;
-  return count;
+  s[0] = lo;
+  s[1] = hi;
+  return 1;
 }
 
 /* Appends s to the hits. */
@@ -110,18 +110,47 @@ static cs_Status add_hit(const cs_Alloc *a, double **buf, size_t *cap, size_t *n
   return CS_OK;
 }
 
+/* Adds the ends of the union of the spans[0..n) (pairs, sorted here) that
+** lie inside (0, 1): where the segment leaves a face's plane region, not
+** where it passes from one of the face's triangles to the next (a path
+** 1e-13 inside a finely split face gave two hits a triangle, each stretch
+** sampled over the whole mesh: 20 times slower, found by an independent
+** tester). */
+static cs_Status add_span_ends(cs_SensorScratch *sc, size_t nspans, size_t *n) {
+  double *sp = sc->spans, lo, hi;
+  size_t i;
+  cs_Status st;
+  if (nspans == 0) return CS_OK;
+  qsort(sp, nspans, 2 * sizeof(double), double_cmp);   /* (by their starts) */
+  lo = sp[0];
+  hi = sp[1];
+  for (i = 1; i <= nspans; i++) {
+    if (i < nspans && sp[2 * i] <= hi) {    /* overlaps or touches: one region */
+      hi = fmax(hi, sp[2 * i + 1]);
+      continue;
+    }
+    if (lo > 0 && (st = add_hit(&sc->alloc, &sc->hits, &sc->caphits, n, lo)) != CS_OK) return st;
+    if (hi < 1 && (st = add_hit(&sc->alloc, &sc->hits, &sc->caphits, n, hi)) != CS_OK) return st;
+    if (i < nspans) {
+      lo = sp[2 * i];
+      hi = sp[2 * i + 1];
+    }
+  }
+  return CS_OK;
+}
+
 /* The sorted parameters in (0, 1) where the segment p + s d (mesh space)
 ** meets a triangle; the ray test is watertight (cs_ray_triangle), so a
 ** segment through an edge or vertex meets at least one of its triangles,
-** and where the segment lies in a triangle's plane, its way in and out of
-** that triangle (coplanar_hits). The triangles asked are those the mesh's
-** tree finds near the segment (every one was asked: a mover inside a
-** sensor of 16,000 triangles paid 1 ms a call). */
+** and where the segment lies in triangles' planes, its way in and out of
+** the region they cover (coplanar_span, add_span_ends). The triangles
+** asked are those the mesh's tree finds near the segment (every one was
+** asked: a mover inside a sensor of 16,000 triangles paid 1 ms a call). */
 static cs_Status segment_hits(const cs_Mesh *m, cs_Vec3 p, cs_Vec3 d, cs_SensorScratch *sc,
                               size_t *n) {
   const cs_Alloc *a = &sc->alloc;
   double **buf = &sc->hits, pad = 1e-9 * (1 + v3_maxabs(p) + v3_maxabs(d));
-  size_t *cap = &sc->caphits, i;
+  size_t *cap = &sc->caphits, i, nspans = 0;
   cs_Vec3 lo = v3_min(p, v3_add(p, d)), hi = v3_max(p, v3_add(p, d)), g = v3(pad, pad, pad);
   cs_Status st;
   *n = 0;
@@ -131,8 +160,7 @@ static cs_Status segment_hits(const cs_Mesh *m, cs_Vec3 p, cs_Vec3 d, cs_SensorS
   for (i = 0; i < sc->ids.count; i++) {
     const uint32_t *ix = m->tris + 3 * (size_t)sc->ids.data[i];
     cs_Vec3 v[3];
-    double s, sc2[2];
-    int k, nc;
+    double s;
     v[0] = cs_mesh_vert(m, ix[0]);
     v[1] = cs_mesh_vert(m, ix[1]);
     v[2] = cs_mesh_vert(m, ix[2]);
@@ -142,11 +170,12 @@ static cs_Status segment_hits(const cs_Mesh *m, cs_Vec3 p, cs_Vec3 d, cs_SensorS
     ** winding number is sampled, so none is skipped */
     if (cs_ray_triangle(p, d, v[0], v[1], v[2], 1.0, &s) && (st = add_hit(a, buf, cap, n, s)) != CS_OK)
       return st;
-    nc = coplanar_hits(p, d, v, sc2);     /* (a segment that is nearly in the
-                                          ** plane may cross it inside too) */
-    for (k = 0; k < nc; k++)
-      if ((st = add_hit(a, buf, cap, n, sc2[k])) != CS_OK) return st;
+    /* (a segment that is nearly in the plane may cross it inside too) */
+    if ((st = cs_grow(a, (void **)&sc->spans, &sc->capspans, 2 * nspans + 2, sizeof(double))) != CS_OK)
+      return st;
+    nspans += (size_t)coplanar_span(p, d, v, sc->spans + 2 * nspans);
   }
+  if ((st = add_span_ends(sc, nspans, n)) != CS_OK) return st;
   if (*n > 1) qsort(*buf, *n, sizeof(double), double_cmp);
   return CS_OK;
 }

@@ -30,6 +30,8 @@ typedef struct cs_SensorScratch {
   double *hits;           /* one segment's crossing parameters */
   size_t caphits;
   cs_U32Buf ids;          /* the triangles near one segment */
+  double *spans;          /* its stretches in triangles' planes, [lo, hi] pairs */
+  size_t capspans;
   cs_SensorEvent *events;
   size_t nevents, capevents;
   cs_SensorRef *inside;   /* the sensors the centre ends inside of */

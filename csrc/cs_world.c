@@ -95,6 +95,7 @@ void cs_scratch_release(cs_CallScratch *sc) {
   cs_free(a, ss->len, ss->caplen * sizeof(double));
   cs_free(a, ss->hits, ss->caphits * sizeof(double));
   cs_u32buf_free(a, &ss->ids);
+  cs_free(a, ss->spans, ss->capspans * sizeof(double));
   cs_free(a, ss->events, ss->capevents * sizeof(cs_SensorEvent));
   cs_free(a, ss->inside, ss->capinside * sizeof(cs_SensorRef));
 }

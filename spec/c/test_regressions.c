@@ -406,6 +406,78 @@ static void diagonal_sweep_gather(Stats *st) {
 
 /* }================================================================== */
 
+/* {==================================================================
+** Found by an independent tester (round twenty-three): a path 1e-13 inside
+** a finely split sensor face lay in each crossed triangle's plane, and
+** gave two hits a triangle, each stretch between them sampled over the
+** whole mesh (20 times slower). The hits of a face's plane region are its
+** ends now; the scratch's hit buffer says how many a segment had.
+** ===================================================================*/
+
+static void sensor_face_plane_hits(Stats *st) {
+  enum { N = 32, M = N + 1 };
+  static double v[3 * M * M * M];
+  static unsigned ix[3 * 12 * N * N], id[M * M * M];
+  cs_Alloc al = cs_default_alloc();
+  cs_MeshDesc d;
+  cs_Mesh *mesh = NULL;
+  cs_World *w = NULL;
+  cs_Mover *m = NULL;
+  cs_Sensor *sn = NULL;
+  cs_Vec3 p = {0.0123, 1 - 1e-13, 0.0217}, walk = {0.9, 0, 0.837}, zero = {0, 0, 0};
+  cs_Vec3 r = {0.01, 0.01, 0.01};
+  size_t nv = 0, nt = 0;
+  int ax, side, a, b, k, ok;
+  char detail[120];
+  memset(id, 0, sizeof id);
+  /* a closed unit box of N x N quads a face, vertices shared (id: 1-based
+  ** index of the lattice point, 0 for none yet) */
+  for (ax = 0; ax < 3; ax++)
+    for (side = 0; side < 2; side++)
+      for (a = 0; a < N; a++)
+        for (b = 0; b < N; b++) {
+          unsigned c[4];
+          static const int da[4] = {0, 1, 1, 0}, db[4] = {0, 0, 1, 1};
+          for (k = 0; k < 4; k++) {
+            int q[3], slot;
+            q[ax] = side * N; q[(ax + 1) % 3] = a + da[k]; q[(ax + 2) % 3] = b + db[k];
+            slot = (q[0] * M + q[1]) * M + q[2];
+            if (!id[slot]) {
+              v[3 * nv] = (double)q[0] / N; v[3 * nv + 1] = (double)q[1] / N; v[3 * nv + 2] = (double)q[2] / N;
+              id[slot] = (unsigned)++nv;
+            }
+            c[k] = id[slot] - 1;
+          }
+          if (side) {
+            ix[3 * nt] = c[0]; ix[3 * nt + 1] = c[1]; ix[3 * nt + 2] = c[2];
+            ix[3 * nt + 3] = c[0]; ix[3 * nt + 4] = c[2]; ix[3 * nt + 5] = c[3];
+          } else {
+            ix[3 * nt] = c[0]; ix[3 * nt + 1] = c[2]; ix[3 * nt + 2] = c[1];
+            ix[3 * nt + 3] = c[0]; ix[3 * nt + 4] = c[3]; ix[3 * nt + 5] = c[2];
+          }
+          nt += 2;
+        }
+  memset(&d, 0, sizeof d);
+  d.vertices = v; d.vertex_count = nv; d.indices = ix; d.triangle_count = nt;
+  ok = cs_mesh_new(&al, &d, &mesh, NULL) == CS_OK && cs_world_new(&al, &w) == CS_OK &&
+       cs_mover_new(&al, &m) == CS_OK && cs_world_add_sensor(w, mesh, &sn, NULL, NULL) == CS_OK;
+  if (ok) {
+    cs_mover_set_radius(m, &r);
+    cs_mover_set_position(m, &p);
+    ok = cs_world_collide_and_slide(w, m, &zero, NULL) == CS_OK &&
+         cs_world_collide_and_slide(w, m, &walk, NULL) == CS_OK;
+  }
+  snprintf(detail, sizeof detail, "%s; room for %zu hits after a walk over %d triangles of the face",
+           ok ? "ran" : "setup failed", w ? w->scratch.sensor.caphits : 0, 2 * N);
+  report(st, ok && w->scratch.sensor.caphits <= 16, 0,
+         "sensor: a path in a split face's plane has the region's ends as hits", detail);
+  if (m) cs_mover_free(m);
+  if (w) cs_world_free(w);
+  if (mesh) cs_mesh_free(mesh);
+}
+
+/* }================================================================== */
+
 int main(void) {
   Stats st = {0, 0, 0, 0};
   sweep_touching_floor(&st);
@@ -416,6 +488,7 @@ int main(void) {
   long_call_cache(&st);
   placements_far_away(&st);
   diagonal_sweep_gather(&st);
+  sensor_face_plane_hits(&st);
   printf("%d known bugs, %d fixed\n", st.known, st.fixed);
   printf("%d passed, %d failed\n", st.passed, st.failed);
   return st.failed == 0 ? 0 : 1;
