@@ -288,13 +288,17 @@ static int meeting_pairs(const Batch *B, Pairs *P, size_t cap) {
   return ok;
 }
 
-/* Each mover's level: 0, or one more than the highest it waits for; and
-** none lower than a filtered mover's listed before it, so that a filter's
-** error stops every later mover on any number of threads, as it stops the
-** loop (run_filtered): a mover after it in a wave before its own had moved
-** already, with 2 threads and not with 1 (found by an independent tester). */
+/* Each mover's level: 0, or one more than the highest it waits for; none
+** lower than a filtered mover's listed before it, so that a filter's error
+** stops every later mover on any number of threads, as it stops the loop
+** (run_filtered): a mover after it in a wave before its own had moved
+** already, with 2 threads and not with 1 (found by an independent tester);
+** and a filtered mover's above every mover's listed before it, so that its
+** filter reads them moved, as in the loop (it runs first in its wave, and
+** read an earlier mover of that wave unmoved on 2 threads: the next
+** tester). */
 static int levels(Batch *B, const Pairs *P) {
-  size_t i, n = B->n, floor_level = 0;
+  size_t i, n = B->n, floor_level = 0, top = 0;
   size_t *start = (size_t *)cs_malloc_array(&B->w->alloc, n + 1, sizeof(size_t));
   size_t *from;
   if (!start) return 0;
@@ -314,7 +318,11 @@ static int levels(Batch *B, const Pairs *P) {
       if (B->e[from[k]].level + 1 > B->e[i].level) B->e[i].level = B->e[from[k]].level + 1;
     /* never before a filtered mover listed earlier (run_filtered) */
     if (B->e[i].level < floor_level) B->e[i].level = floor_level;
-    if (B->e[i].filtered) floor_level = B->e[i].level;
+    if (B->e[i].filtered) {
+      if (i > 0 && B->e[i].level < top + 1) B->e[i].level = top + 1;
+      floor_level = B->e[i].level;
+    }
+    if (B->e[i].level > top) top = B->e[i].level;
   }
   cs_free(&B->w->alloc, from, (P->n + 1) * sizeof(size_t));
   cs_free(&B->w->alloc, start, (n + 1) * sizeof(size_t));
@@ -326,7 +334,7 @@ static int levels(Batch *B, const Pairs *P) {
 static int plan(Batch *B) {
   Pairs P;
   size_t i, nadded = 0, prev = (size_t)-1;
-  int ok = 1;
+  int ok = 1, late_filter = 0;
   P.p = NULL; P.n = P.cap = 0; P.alloc = &B->w->alloc;
   for (i = 0; i < B->n; i++) nadded += B->e[i].added;
   if (nadded) {
@@ -338,12 +346,13 @@ static int plan(Batch *B) {
     if (B->e[i].filtered) {
       if (prev != (size_t)-1) ok = push_pair(&P, prev, i);
       prev = i;
+      late_filter |= i > 0;
     }
     g = B->e[i].start.ground_mover;           /* as the checks found it */
     if (ok && g && g->batch_stamp == B->movers[i]->batch_stamp)
       ok = push_pair(&P, g->batch_index, i);
   }
-  if (ok && P.n > 0) ok = levels(B, &P);     /* none: every level is 0 */
+  if (ok && (P.n > 0 || late_filter)) ok = levels(B, &P);   /* none: every level is 0 */
   cs_free(&B->w->alloc, P.p, P.cap * sizeof(Pair));
   return ok;
 }

@@ -667,3 +667,42 @@ describe("world:collideAndSlideMany", function()
     end)
   end)
 end)
+
+-- found by an independent tester: a filtered mover ran first in its wave,
+-- before the movers listed ahead of it in that wave, so its filter read them
+-- unmoved on 2 threads and more (and moved on 1, as in the loop)
+describe("a filter reading a mover listed before its own", function()
+  it("reads it moved, as the loop does, on every thread count", function()
+    local function run(threads)
+      local w = cs.newWorld()
+      w:setThreads(math.max(threads, 1))                         -- (0: the loop)
+      w:add(cs.newMesh(cs.box(-100, -1, -100, 100, 0, 100)))
+      w:add(cs.newMesh(cs.box(1, 0, -5, 1.5, 3, 5)), 0, 0, 50)   -- a wall ahead of the last mover
+      local movers, moves = {}, {}
+      for i = 1, 32 do                                          -- apart: one wave on the threads
+        movers[i] = cs.newMover { radius = 0.5, position = { -60 + 4 * i, 0.5, -40 } }
+      end
+      local key = movers[1]
+      local last = cs.newMover { radius = 0.5, position = { 0, 0.5, 50 } }
+      last.filter = function() return key:getPosition() > 0 and "cross" or "slide" end
+      movers[33] = last
+      for i = 1, 33 do
+        for k = 1, 6 do moves[6 * (i - 1) + k] = k == 5 and -0.01 or 0 end
+      end
+      moves[1], moves[6 * 32 + 1] = 60, 3                        -- the key to x = 4; the last at the wall
+      if threads == 0 then
+        for i = 1, 33 do
+          local k = 6 * (i - 1)
+          w:collideAndSlide(movers[i], moves[k + 1], moves[k + 2], moves[k + 3], moves[k + 4], moves[k + 5],
+            moves[k + 6])
+        end
+      else
+        w:collideAndSlideMany(movers, moves)
+      end
+      return positions(movers)
+    end
+    local want = run(0)
+    assert.are.equal(3, want[33][1])                             -- crossed: the key had moved
+    for _, k in ipairs { 1, 2, 3, 8 } do assert.are.same(want, run(k)) end
+  end)
+end)
