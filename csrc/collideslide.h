@@ -226,7 +226,8 @@ cs_Status cs_world_set_friction(cs_World *world, int tag, double coefficient);
 double cs_world_get_friction(const cs_World *world, int tag);
 
 /* A body point p lands at T + R(q) * (S * p). q need not be normalised
-** (it is normalised here; it must not be zero). Scale components must be
+** (it is normalised here; it must not be zero, and its squared length must
+** lie in [DBL_MIN, DBL_MAX]: "quaternion length out of range"). Scale components must be
 ** in [CS_MIN_SCALE, CS_MAX_COORD] in magnitude (negative mirrors), and the
 ** corners of the mesh's bounds, placed, within 2 CS_MAX_COORD (CS_ERANGE: a
 ** mesh within CS_MAX_COORD turned any way stays inside; a later edit of
@@ -325,7 +326,9 @@ void cs_mover_get_position(const cs_Mover *m, cs_Vec3 *out);
 /* Radii must be finite, in [CS_MIN_RADIUS, CS_MAX_COORD]. */
 cs_Status cs_mover_set_radius(cs_Mover *m, const cs_Vec3 *r);
 void cs_mover_get_radius(const cs_Mover *m, cs_Vec3 *out);
-/* Unit quaternion (normalised here; must not be zero). */
+/* Unit quaternion (normalised here; must not be zero, and its squared
+** length must lie in [DBL_MIN, DBL_MAX], as the up vector's: CS_EINVAL,
+** "quaternion length out of range"). */
 cs_Status cs_mover_set_orientation(cs_Mover *m, const double q[4]);
 void cs_mover_get_orientation(const cs_Mover *m, double q[4]);
 /* Up must be nonzero and its squared length a finite double no smaller
@@ -378,7 +381,11 @@ cs_Status cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
 /* The filter for other movers (NULL: none); ud as for cs_mover_set_filter.
 ** Every mover setter returns CS_EBUSY while a batch that lists the mover,
 ** or that runs in the world the mover is added to, is under way (see
-** cs_world_collide_and_slide_many); else CS_OK (or its checks' status). */
+** cs_world_collide_and_slide_many); the setters of its place, shape and
+** settings (position, radius, orientation, up, cs_mover_set, automatic
+** skin) also during the mover's own move, from its filter ("the mover is
+** busy (its move is under way: called from a filter)"); else CS_OK (or its
+** checks' status). */
 cs_Status cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud);
 
 /* Results of the last call. */

@@ -114,7 +114,6 @@ struct cs_Mover {
   ** change stamp clean_stamp; until the mover or that world changes, the next
   ** call need not look for overlaps. */
   int clean;
-  int reshaped;           /* a setter cleared clean during the mover's call */
   uint64_t clean_stamp;   /* the world's change stamp then (cs_World.stamp) */
   cs_GatherCache cache;
   cs_Error err;           /* of the last failed setter (cs_mover_error) */

@@ -1439,19 +1439,15 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   return slide(w, sc, m, &set);
 }
 
-/* move_in, with the mover marked as moving meanwhile (a placement from its
-** filter must not take it along: carry_riders). A setter its filter called
-** (m->reshaped) leaves it not known clean: the call's end found it clean
-** for its old shape (found by an independent tester: a radius grown from a
-** filter stayed in the floor for good). */
+/* move_in, with the mover marked as moving meanwhile: a placement from its
+** filter must not take it along (carry_riders), and its own setters refuse
+** (cs_mover.c: a radius grown from its filter left it in the floor). */
 static cs_Status move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk,
                       const cs_Vec3 *gravity, const cs_MoveStart *st) {
   cs_Status s;
   m->moving = 1;
-  m->reshaped = 0;
   s = move_in(w, sc, m, walk, gravity, st);
   m->moving = 0;
-  if (m->reshaped) m->clean = 0;
   return s;
 }
 
@@ -1634,9 +1630,11 @@ cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
   if (s == CS_EINVAL)
     /* (within the header's 159 bytes: the longer words ran past it and were
     ** cut; found by an independent tester) */
-    return cs_fail(&w->err, s, 1, "mesh is not closed: edge %u-%u (0-based) has %d triangle%s, "
-                   "not a pair wound opposite ways (shared vertices, one winding)", (unsigned)bad[0],
-                   (unsigned)bad[1], u, u == 1 ? "" : "s");
+    /* (vertices from 1, as the header's convention and the Lua bindings
+    ** say; it said "edge 0-1 (0-based)": an independent tester) */
+    return cs_fail(&w->err, s, 1, "mesh is not closed: the edge from vertex %lu to vertex %lu has "
+                   "%d triangle%s, not two wound opposite ways (shared vertices, one winding)",
+                   (unsigned long)bad[0] + 1, (unsigned long)bad[1] + 1, u, u == 1 ? "" : "s");
   if (s == CS_OK && w->nsensors == w->capsensors)
     s = cs_grow(&w->alloc, (void **)&w->sensors, &w->capsensors, w->nsensors + 1,
                 sizeof(cs_Sensor *));
