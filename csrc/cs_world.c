@@ -1379,6 +1379,12 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   size_t nells = 0, k;
   cs_Status s;
   int clear;
+  /* the filter as the call began: one that clears itself from its first
+  ** answer left a set gathered without the triangles it crossed, which the
+  ** call then kept as the mover's unfiltered cache (a mover fell through its
+  ** floor for good: found by an independent tester) */
+  cs_FilterFn filter = m->filter;
+  void *filter_ud = m->filter_ud;
   cs_espace_init(&es, m->pos, m->radius, &m->rot, m->oriented);
   /* A start not known to be clear may need pushing out of something: room
   ** for that too, a diameter, so the push never lands in ungathered
@@ -1388,7 +1394,7 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   ** es from the start); they move between calls, so a start that overlaps
   ** one of them is not known clear */
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
-  clear = m->clean && m->world == w->id && !m->filter && unchanged_since(w, m->clean_stamp, lo, hi);
+  clear = m->clean && m->world == w->id && !filter && unchanged_since(w, m->clean_stamp, lo, hi);
   if ((s = gather_movers(w, sc, m, 1, m->collides_with, &es, lo, hi, &nells)) != CS_OK)
     return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   for (k = 0; clear && k < nells; k++)    /* the centre is es's origin */
@@ -1423,14 +1429,14 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
     set.bodies = m->cache.bodies;
     return slide(w, sc, m, &set);
   }
-  if (!m->filter) cache_box(w, m, &lo, &hi);
-  s = cs_world_gather(w, sc, &es, lo, hi, m->collides_with, m->filter, m->filter_ud);
+  if (!filter) cache_box(w, m, &lo, &hi);
+  s = cs_world_gather(w, sc, &es, lo, hi, m->collides_with, filter, filter_ud);
   if (s != CS_OK) return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
   set.tris = sc->tris;
   set.ntris = sc->ntris;
   set.nonesided = sc->nonesided;
   set.bodies = sc->gbodies;
-  if (!m->filter) {                  /* the slide works on the cache's set */
+  if (!filter) {                     /* the slide works on the cache's set */
     if ((s = cache_store(w, sc, m, &es, lo, hi)) != CS_OK)
       return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
     set.tris = m->cache.tris;
@@ -1445,9 +1451,14 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
 static cs_Status move(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk,
                       const cs_Vec3 *gravity, const cs_MoveStart *st) {
   cs_Status s;
+  int filtered = m->filter != NULL;
   m->moving = 1;
   s = move_in(w, sc, m, walk, gravity, st);
   m->moving = 0;
+  /* a filtered call ends clear of what its filter let it meet only: the
+  ** next call, maybe without the filter, must not trust it (a mover whose
+  ** filter crossed the floor and then cleared itself stayed in the floor) */
+  if (filtered) m->clean = 0;
   return s;
 }
 
