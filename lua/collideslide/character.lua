@@ -1118,7 +1118,7 @@ function Character:update(world, dt, input)
   end
   local derr = checkDt(dt)
   if derr then check.argerror(3, "update", derr) end
-  if input ~= nil and check.tname(input) ~= "table" then
+  if not rawequal(input, nil) and check.tname(input) ~= "table" then   -- (NULL cdata == nil)
     check.argerror(4, "update", "table or nil expected, got " .. check.tname(input))
   end
   local ierr = checkInput(input or NO_INPUT)
@@ -1205,7 +1205,7 @@ local function updateMany(world, chars, dt, inputs)
         .. "than the world %s)", i, MIXED), 2)
     end
     local input = inputs and inputs[i]
-    if input ~= nil and check.tname(input) ~= "table" then
+    if not rawequal(input, nil) and check.tname(input) ~= "table" then
       error(format("bad argument #4 to 'updateCharacters' (input %d: table or nil expected, got %s)",
         i, check.tname(input)), 2)
     end

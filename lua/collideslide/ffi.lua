@@ -438,14 +438,14 @@ end
 local check = require "collideslide.check"
 local fmtnum, check_tname = check.num2str, check.tname
 local function tname(v, none)
-  if v == nil and none then return "no value" end
+  if rawequal(v, nil) and none then return "no value" end   -- (a NULL cdata is a value)
   return check_tname(v)
 end
 
 -- True when every argument is nil (the arguments after a nil one: was it given?).
 local function allnil(...)
   for i = 1, select("#", ...) do
-    if select(i, ...) ~= nil then return false end
+    if not rawequal(select(i, ...), nil) then return false end
   end
   return true
 end
