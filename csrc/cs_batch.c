@@ -75,7 +75,7 @@ typedef struct Batch {
 
 cs_Status cs_world_set_threads(cs_World *w, int k) {
   char b[CS_NUMBUF];
-  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (w->busy) return cs_fail_status(&w->err, CS_EBUSY);
   if (k < 1 || k > CS_MAX_THREADS)
     return cs_fail(&w->err, CS_EINVAL, 1, "threads must be in 1..%d, got %s", CS_MAX_THREADS,
                    cs_fmtnum(b, (double)k));
@@ -536,7 +536,7 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
   int t;
   cs_Status s;
   if (failed) *failed = n;
-  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (w->busy) return cs_fail_status(&w->err, CS_EBUSY);
   if (stride != 3 && stride != 6)
     return cs_fail(&w->err, CS_EINVAL, 0, "the stride must be 3 or 6, got %d", stride);
   if (n == 0) return cs_ok(&w->err);

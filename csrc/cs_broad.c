@@ -53,25 +53,25 @@ CS_INLINE int mesh_edited(const cs_MeshRef *r) {
   return r->mesh->dirty || r->mesh->version != r->version;
 }
 
-int cs_broad_pending(const cs_Broad *bp) {
+/* Was a mesh in use edited since the tree last saw it? */
+static int any_mesh_edited(const cs_Broad *bp) {
   size_t i;
-  if (bp->dirty || bp->rebuild) return 1;
-  /* an edit after cs_world_prepare left the tree and the mesh as they were:
-  ** the calls of the contract went on with the old vertices (found by an
-  ** independent tester: a mover fell through a floor raised past it) */
   for (i = 0; i < bp->nmeshes; i++)
     if (mesh_edited(&bp->meshes[i])) return 1;
   return 0;
 }
 
+int cs_broad_pending(const cs_Broad *bp) {
+  /* an edit after cs_world_prepare left the tree and the mesh as they were:
+  ** the calls of the contract went on with the old vertices (found by an
+  ** independent tester: a mover fell through a floor raised past it) */
+  return bp->dirty || bp->rebuild || any_mesh_edited(bp);
+}
+
 int cs_broad_note_edits(cs_Broad *bp) {
-  size_t i;
-  for (i = 0; i < bp->nmeshes; i++)
-    if (mesh_edited(&bp->meshes[i])) {
-      bp->dirty = 1;
-      return 1;
-    }
-  return 0;
+  if (!any_mesh_edited(bp)) return 0;
+  bp->dirty = 1;
+  return 1;
 }
 
 /* How many meshes in use were edited since the tree was built? */

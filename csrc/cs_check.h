@@ -11,6 +11,11 @@
 
 /* Records s, arg and the formatted message in e; returns s. */
 cs_Status cs_fail(cs_Error *e, cs_Status s, int arg, const char *fmt, ...);
+/* cs_fail with no argument at fault and the status's own words
+** (cs_status_string: "not enough memory", ...). */
+CS_INLINE cs_Status cs_fail_status(cs_Error *e, cs_Status s) {
+  return cs_fail(e, s, 0, "%s", cs_status_string(s));
+}
 CS_INLINE cs_Status cs_ok(cs_Error *e) { e->status = CS_OK; e->arg = 0; e->message[0] = '\0'; return CS_OK; }
 
 /* A number as the messages show it: NaN, inf, -inf, or %.14g. */

@@ -204,13 +204,6 @@ static int box_walk_body(void *ud, const QBody *qb) {
   return 1;
 }
 
-/* -1 (CS_ENOMEM) for a query whose allocation failed, said in the world's
-** error as every other call's (these returned -1 with cs_world_error
-** still saying OK: found by an independent tester). */
-static long query_nomem(cs_World *w) {
-  return -(long)cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
-}
-
 /* Visits the non-degenerate triangles of every body in mask whose tree
 ** bounds meet the world box [lo, hi], with their world vertices (a superset
 ** of those that meet it exactly). Returns 1 when done, 0 when fn stopped,
@@ -460,7 +453,7 @@ long cs_world_raycast_all(cs_World *w, const cs_Vec3 *op, const cs_Vec3 *dp, uns
     }
   }
   cs_free(&w->alloc, q.hits, q.caphits * sizeof(HitRec));
-  return r < 0 ? query_nomem(w) : count;
+  return r < 0 ? -(long)cs_fail_status(&w->err, CS_ENOMEM) : count;
 }
 
 /* }================================================================== */
@@ -604,7 +597,8 @@ long cs_world_query_box(cs_World *w, const cs_Vec3 *lop, const cs_Vec3 *hip, uns
   q.ud = ud;
   q.count = 0;
   if (lo.x > hi.x || lo.y > hi.y || lo.z > hi.z) return 0;
-  return visit_box(w, lo, hi, mask, box_triangle_fn, &q) < 0 ? query_nomem(w) : q.count;
+  return visit_box(w, lo, hi, mask, box_triangle_fn, &q) < 0 ? -(long)cs_fail_status(&w->err, CS_ENOMEM)
+                                                              : q.count;
 }
 
 /* The ellipsoid's frame: x_e = diag(1/r) R^T (x - p), E = R diag(r). */
@@ -689,7 +683,7 @@ long cs_world_overlap_ellipsoid(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *r
   }
   h = v3(e[0], e[1], e[2]);
   return visit_box(w, v3_sub(p, h), v3_add(p, h), mask, ell_triangle_fn, &eq) < 0
-         ? query_nomem(w) : eq.count;
+         ? -(long)cs_fail_status(&w->err, CS_ENOMEM) : eq.count;
 }
 
 /* cs_world_overlap's triangle callback: the caller's, noting a stop. */

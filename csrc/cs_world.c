@@ -345,7 +345,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   *out = NULL;
   /* (each failure in the world's error, as the header says: an independent
   ** tester found the last call's still there) */
-  if (w->busy) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
+  if (w->busy) return cs_fail_status(&w->err, s);
   if ((w->nbodies == w->capbodies &&
        (s = cs_grow(&w->alloc, (void **)&w->bodies, &w->capbodies, w->nbodies + 1,
                     sizeof(cs_Body *))) != CS_OK) ||
@@ -354,13 +354,13 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
        (s = cs_grow(&w->alloc, (void **)&w->free_bodies, &w->capfree,
                     w->nfree + w->nbodies + 1, sizeof(cs_Body *))) != CS_OK) ||
       (s = cs_broad_mesh_ref(&w->broad, mesh, 1)) != CS_OK)
-    return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
+    return cs_fail_status(&w->err, s);
   if (w->nfree > 0) {             /* reuse a removed body's memory */
     b = w->free_bodies[--w->nfree];
     gen = b->generation;
   } else if (!(b = cs_malloc(&w->alloc, sizeof *b))) {
     cs_broad_mesh_ref(&w->broad, mesh, -1);
-    return cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
+    return cs_fail_status(&w->err, CS_ENOMEM);
   }
   memset(b, 0, sizeof *b);
   w->undo_old_version = w->version;
@@ -463,7 +463,7 @@ cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
   if (w->nfriction == w->capfriction) {
     s = cs_grow(&w->alloc, (void **)&w->friction, &w->capfriction, w->nfriction + 1,
                 sizeof(cs_FrictionEntry));
-    if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
+    if (s != CS_OK) return cs_fail_status(&w->err, s);
   }
   w->friction[w->nfriction].tag = tag;
   w->friction[w->nfriction].coefficient = c;
@@ -702,7 +702,7 @@ int cs_world_pending(const cs_World *w) {
 }
 
 cs_Status cs_world_prepare(cs_World *w) {
-  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (w->busy) return cs_fail_status(&w->err, CS_EBUSY);
   cs_world_refit(w);
   /* a refit that could not allocate leaves its work pending, which the
   ** calls of the contract would then do at the same time */
@@ -842,7 +842,6 @@ static int map_triangle(const cs_Mesh *mesh, uint32_t t, const BodyMap *bm,
   return 1;
 }
 
-/* Gathers one body's triangles; see cs_world_gather. */
 /* A sweep's path for its gather: the shape's box, half extents h, from
 ** world point o along d (gather_body). */
 typedef struct SweepPath { cs_Vec3 o, d, h; } SweepPath;
@@ -880,6 +879,7 @@ static cs_Status query_body(cs_CallScratch *sc, const cs_Body *b, cs_Vec3 blo, c
                               &sc->ids);
 }
 
+/* Gathers one body's triangles; see cs_world_gather. */
 static cs_Status gather_body(const cs_World *w, cs_CallScratch *sc, const cs_Body *b, const cs_ESpace *es,
                              cs_Vec3 lo, cs_Vec3 hi, const SweepPath *path, cs_FilterFn filter, void *ud) {
   const cs_Mesh *mesh = b->mesh;
@@ -1091,14 +1091,14 @@ static cs_Status cache_store(const cs_World *w, cs_CallScratch *sc, cs_Mover *m,
 
 cs_Status cs_world_add_mover(cs_World *w, cs_Mover *m) {
   cs_Status s;
-  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (w->busy) return cs_fail_status(&w->err, CS_EBUSY);
   if (m->in_batch)     /* (a C filter of another world's batch; the Lua ones refuse first) */
     return cs_fail(&w->err, CS_EBUSY, 1, "the mover is in a batch under way (collideAndSlideMany): "
                    "add it after the call");
   if (m->set)
     return cs_fail(&w->err, CS_EINVAL, 1, "the mover is in a world already (remove it there first)");
   s = cs_moverset_add(&w->movers, &w->alloc, m);
-  if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
+  if (s != CS_OK) return cs_fail_status(&w->err, s);
   /* a mover added where it stands is taken along from the next placement of
   ** its ground (found by an independent tester: one that landed before it
   ** was added stayed behind once) */
@@ -1107,7 +1107,7 @@ cs_Status cs_world_add_mover(cs_World *w, cs_Mover *m) {
 }
 
 cs_Status cs_world_remove_mover(cs_World *w, cs_Mover *m) {
-  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (w->busy) return cs_fail_status(&w->err, CS_EBUSY);
   if (m->set != &w->movers) return cs_fail(&w->err, CS_EINVAL, 1, "the mover is not in this world");
   if (m->in_batch)     /* listed in another world's batch: its threads read m->set */
     return cs_fail(&w->err, CS_EBUSY, 1, "the mover is in a batch under way (collideAndSlideMany): "
@@ -1267,7 +1267,7 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   s = cs_slide_move(m, set, &ends_clear);
   if (s == CS_ERANGE)
     return cs_fail(sc->err, s, 1, "the move leaves the range of doubles; the mover is left as it was");
-  if (s != CS_OK) return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
+  if (s != CS_OK) return cs_fail_status(sc->err, s);
   m->last_move = v3_sub(m->pos, before);
   m->travel = v3_add(m->travel, m->last_move);
   m->carried = 0;
@@ -1396,7 +1396,7 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
   clear = m->clean && m->world == w->id && !filter && unchanged_since(w, m->clean_stamp, lo, hi);
   if ((s = gather_movers(w, sc, m, 1, m->collides_with, &es, lo, hi, &nells)) != CS_OK)
-    return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
+    return cs_fail_status(sc->err, s);
   for (k = 0; clear && k < nells; k++)    /* the centre is es's origin */
     if (cs_ellipsoid_distance(&sc->ells[k], v3(0, 0, 0), NULL, NULL) < 1) clear = 0;
   /* one-sided triangles let a move end in them (passed from behind): the
@@ -1431,14 +1431,14 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   }
   if (!filter) cache_box(w, m, &lo, &hi);
   s = cs_world_gather(w, sc, &es, lo, hi, m->collides_with, filter, filter_ud);
-  if (s != CS_OK) return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
+  if (s != CS_OK) return cs_fail_status(sc->err, s);
   set.tris = sc->tris;
   set.ntris = sc->ntris;
   set.nonesided = sc->nonesided;
   set.bodies = sc->gbodies;
   if (!filter) {                     /* the slide works on the cache's set */
     if ((s = cache_store(w, sc, m, &es, lo, hi)) != CS_OK)
-      return cs_fail(sc->err, s, 0, "%s", cs_status_string(s));
+      return cs_fail_status(sc->err, s);
     set.tris = m->cache.tris;
     set.bodies = m->cache.bodies;
   }
@@ -1477,7 +1477,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
                                      const cs_Vec3 *gravity) {
   cs_MoveStart st;
   cs_Status s;
-  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (w->busy) return cs_fail_status(&w->err, CS_EBUSY);
   if ((s = cs_world_check_batch_free(&w->err, m)) != CS_OK) return s;
   if ((s = cs_world_check_move(w, &w->err, m, walk, gravity, &st)) != CS_OK) return s;
   w->busy = 1;
@@ -1515,7 +1515,7 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
   size_t k, nells = 0;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
   int own = sc == &w->scratch;   /* the world's scratch: not while a move holds it */
-  if (own && w->busy) return -(int)cs_fail(sc->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (own && w->busy) return -(int)cs_fail_status(sc->err, CS_EBUSY);
   if (cs_check_vec(sc->err, darg, DXYZ, &d) != CS_OK ||
       check_reach(sc->err, darg, v3_len(d), &r, NULL) != CS_OK)
     return -(int)sc->err->status;
@@ -1541,11 +1541,11 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
   if (own) w->busy = 1;
   if (gather(w, sc, &es, lo, hi, box_holds_far_more(&path) ? &path : NULL, mask, NULL, NULL) != CS_OK) {
     if (own) w->busy = 0;
-    return -(int)cs_fail(sc->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
+    return -(int)cs_fail_status(sc->err, CS_ENOMEM);
   }
   if (gather_movers(w, sc, self, 0, mask, &es, lo, hi, &nells) != CS_OK) {
     if (own) w->busy = 0;
-    return -(int)cs_fail(sc->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
+    return -(int)cs_fail_status(sc->err, CS_ENOMEM);
   }
   if (own) w->busy = 0;
   for (k = 0; hidden && k < sc->ntris; k++)
@@ -1632,7 +1632,7 @@ cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
   int u = 0;
   cs_Status s;
   *out = NULL;
-  if (w->busy) return cs_fail(&w->err, CS_EBUSY, 0, "%s", cs_status_string(CS_EBUSY));
+  if (w->busy) return cs_fail_status(&w->err, CS_EBUSY);
   s = cs_mesh_check_closed(mesh, &w->alloc, bad, &u);
   if (bad_edge) { bad_edge[0] = bad[0]; bad_edge[1] = bad[1]; }
   if (uses) *uses = u;
@@ -1650,7 +1650,7 @@ cs_Status cs_world_add_sensor(cs_World *w, cs_Mesh *mesh, cs_Sensor **out,
     s = cs_grow(&w->alloc, (void **)&w->sensors, &w->capsensors, w->nsensors + 1,
                 sizeof(cs_Sensor *));
   if (s == CS_OK && !(sn = cs_malloc(&w->alloc, sizeof *sn))) s = CS_ENOMEM;
-  if (s != CS_OK) return cs_fail(&w->err, s, 0, "%s", cs_status_string(s));
+  if (s != CS_OK) return cs_fail_status(&w->err, s);
   memset(sn, 0, sizeof *sn);
   sn->world = w;
   sn->world_id = w->id;
@@ -1778,7 +1778,7 @@ long cs_world_overlap_movers(cs_World *w, const cs_Vec3 *pp, const cs_Vec3 *rp, 
   if (n == 0 || n == (size_t)-1 ||
       !(found = (Found *)cs_malloc_array(&w->alloc, n, sizeof *found))) {
     cs_scratch_release(&sc);
-    return n == 0 ? 0 : -(long)cs_fail(&w->err, CS_ENOMEM, 0, "%s", cs_status_string(CS_ENOMEM));
+    return n == 0 ? 0 : -(long)cs_fail_status(&w->err, CS_ENOMEM);
   }
   /* found first, then given to fn (which may run queries) */
   for (k = 0; k < n; k++) {
