@@ -37,6 +37,8 @@ struct cs_Body {
   unsigned generation;    /* bumped when removed (and when reused) */
   int alive;              /* in its world (removed bodies are kept for reuse) */
   int riders;             /* an added mover stood on it at its last call (a hint) */
+  uint32_t broad_leaf;    /* its leaf in the world's tree (cs_broad.c), when in it */
+  int broad_queued;       /* in the tree's list of bodies to refit */
 };
 
 /* Where the body's placement puts p, a point of its mesh's space: A p + T. */

@@ -23,25 +23,41 @@ typedef struct cs_BroadNode {
 typedef struct cs_Broad {
   cs_Alloc alloc;
   cs_BroadNode *nodes;
-  size_t nnodes, capnodes;
-  cs_Body **items;
-  size_t capitems;
+  uint32_t *parents;      /* of each node (CS_BROAD_NONE at the root) */
+  size_t nnodes, capnodes, capparents;
+  cs_Body **items;        /* every body, enabled or not (the walks skip those
+                          ** that are not): enabling one changes no box */
+  size_t nitems, capitems;
   int dirty;              /* bodies moved since it was fitted: refit */
-  int rebuild;            /* bodies added, removed or enabled: rebuild */
+  int rebuild;            /* bodies added or removed: rebuild */
   int ok;                 /* it is usable (not after an allocation failure) */
   int walks;              /* walks under way (a callback's nested query, or
                           ** queries on other threads): cs_atomic_* only */
   int refits;             /* refits since the last rebuild */
-  cs_MeshRef *meshes;     /* distinct meshes in use */
+  size_t moved_since;     /* bodies refitted since the last rebuild */
+  cs_Body **moved;        /* the bodies moved since the last fit, to refit
+                          ** along their paths to the root alone */
+  size_t nmoved, capmoved;
+  int refit_all;          /* more moved than the list holds: refit it all */
+  cs_MeshRef *meshes;     /* distinct meshes in use, each watched
+                          ** (cs_mesh_watch, slot: its place here) */
   size_t nmeshes, capmeshes;
+  int mesh_edits;         /* set by the meshes: one of them was edited */
+  size_t work;            /* nodes, bodies and meshes the last update looked
+                          ** at: what it cost (the C tests read it) */
 } cs_Broad;
+
+#define CS_BROAD_NONE 0xffffffffu
 
 void cs_broad_init(cs_Broad *bp, const cs_Alloc *a);
 void cs_broad_free(cs_Broad *bp);
-/* Counts a body's use of a mesh (delta +1 or -1). */
+/* Counts a body's use of a mesh (delta +1 or -1); the first use watches
+** the mesh's edits, the last lets go (the mesh must outlive its uses). */
 cs_Status cs_broad_mesh_ref(cs_Broad *bp, cs_Mesh *mesh, int delta);
-/* Bodies moved (refit), or were added, removed or enabled (rebuild). */
-CS_INLINE void cs_broad_moved(cs_Broad *bp) { bp->dirty = 1; }
+/* Body b moved: the next update refits the nodes above it (a body not in
+** the tree yet waits for the rebuild its adding asked). */
+void cs_broad_moved(cs_Broad *bp, cs_Body *b);
+/* Bodies were added or removed: the next update rebuilds. */
 CS_INLINE void cs_broad_changed(cs_Broad *bp) { bp->rebuild = 1; }
 /* Is a refit or rebuild still to do (cs_broad_update), of the tree or of a
 ** mesh in use whose vertices were edited? */
@@ -80,8 +96,8 @@ void cs_broad_walk_shared(const cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *
                           size_t n, cs_Vec3 lo, cs_Vec3 hi, unsigned mask);
 cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it);
 void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it);
-/* The bounds of every enabled body of bodies[n]; returns 0 when there is
-** none. */
+/* A box holding every enabled body of bodies[n] (and, when the tree is
+** current, perhaps disabled ones); returns 0 when there is none. */
 int cs_broad_bounds(const cs_Broad *bp, cs_Body *const *bodies, size_t n,
                     cs_Vec3 *lo, cs_Vec3 *hi);
 

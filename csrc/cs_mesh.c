@@ -184,6 +184,7 @@ void cs_mesh_free(cs_Mesh *m) {
   cs_bvh_free(&m->bvh, &a);
   cs_free(&a, m->verts, 3 * (size_t)m->nverts * sizeof(double));
   cs_free(&a, m->tris, 3 * (size_t)m->ntris * sizeof(uint32_t));
+  cs_free(&a, m->watch, m->capwatch * sizeof(cs_MeshWatch));
   cs_free(&a, m->tags, (size_t)m->ntris * sizeof(int32_t));
   cs_free(&a, m->flags, m->ntris);
   cs_free(&a, m, sizeof *m);
@@ -252,6 +253,13 @@ static cs_Status check_placed_coord(cs_Mesh *m, int arg, size_t vertex, const ch
 }
 
 /* CS_EBUSY while a world placing m runs a batch (cs_Mesh.batches). */
+/* After an edit or a refit: a new version, and the worlds told. */
+static void mesh_changed(cs_Mesh *m) {
+  size_t i;
+  m->version++;
+  for (i = 0; i < m->nwatch; i++) *m->watch[i].flag = 1;
+}
+
 static cs_Status check_not_batched(cs_Mesh *m) {
   if (cs_atomic_get(&m->batches) == 0) return CS_OK;
   return cs_fail(&m->err, CS_EBUSY, 0, "the mesh is placed in a world whose batch is under way "
@@ -276,7 +284,7 @@ cs_Status cs_mesh_set_vertex(cs_Mesh *m, size_t i, const cs_Vec3 *p) {
   v = m->verts + 3 * i;
   v[0] = p->x; v[1] = p->y; v[2] = p->z;
   m->dirty = 1;
-  m->version++;
+  mesh_changed(m);
   return CS_OK;
 }
 
@@ -307,5 +315,33 @@ void cs_mesh_refit(cs_Mesh *m) {
   mesh_compute_bounds(m);
   cs_bvh_refit(&m->bvh, m->verts, m->tris);
   m->dirty = 0;
-  m->version++;
+  mesh_changed(m);
 }
+
+/* {==================================================================
+** Watchers: the worlds placing the mesh, told of its edits
+** ===================================================================*/
+
+cs_Status cs_mesh_watch(cs_Mesh *m, int *flag, size_t slot) {
+  cs_Status s = cs_grow(&m->alloc, (void **)&m->watch, &m->capwatch, m->nwatch + 1,
+                        sizeof(cs_MeshWatch));
+  if (s != CS_OK) return s;
+  m->watch[m->nwatch].flag = flag;
+  m->watch[m->nwatch].slot = slot;
+  m->nwatch++;
+  return CS_OK;
+}
+
+cs_MeshWatch *cs_mesh_watcher(cs_Mesh *m, const int *flag) {
+  size_t i;
+  for (i = 0; i < m->nwatch; i++)
+    if (m->watch[i].flag == flag) return &m->watch[i];
+  return NULL;
+}
+
+void cs_mesh_unwatch(cs_Mesh *m, const int *flag) {
+  cs_MeshWatch *w = cs_mesh_watcher(m, flag);
+  if (w) *w = m->watch[--m->nwatch];
+}
+
+/* }================================================================== */

@@ -10,6 +10,12 @@
 
 enum { CS_TRI_DEGENERATE = 1 };
 
+/* A world's broad phase that places the mesh and wants to hear of its
+** edits (cs_broad.c): *flag is set at every vertex edit and refit, so that
+** a world notices an edit without asking each of its meshes at every call;
+** slot is the watcher's own (where it keeps the mesh). */
+typedef struct cs_MeshWatch { int *flag; size_t slot; } cs_MeshWatch;
+
 struct cs_Mesh {
   cs_Alloc alloc;
   double *verts;          /* 3 * nverts */
@@ -33,7 +39,16 @@ struct cs_Mesh {
                           ** refused then (a filter's edit would reach the
                           ** batch's other movers by the thread count) */
   cs_Error err;           /* of the last failed call (cs_mesh_error) */
+  cs_MeshWatch *watch;    /* one per world placing it (a few) */
+  size_t nwatch, capwatch;
 };
+
+/* Adds a watcher (flag and its slot); CS_ENOMEM. */
+cs_Status cs_mesh_watch(cs_Mesh *m, int *flag, size_t slot);
+/* The watcher of flag, or NULL. */
+cs_MeshWatch *cs_mesh_watcher(cs_Mesh *m, const int *flag);
+/* Removes the watcher of flag (none: nothing). */
+void cs_mesh_unwatch(cs_Mesh *m, const int *flag);
 
 /* Is the mesh closed (every edge used as often in one direction as in the
 ** other)? CS_EINVAL with bad[0..1] an open edge's vertices and *uses the

@@ -181,7 +181,7 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
   cs_body_update_bounds(b);
   if (b->world) {
     int moved = memcmp(&oldA, A, sizeof oldA) != 0 || memcmp(&oldT, &t, sizeof t) != 0;
-    cs_broad_moved(&b->world->broad);
+    cs_broad_moved(&b->world->broad, b);
     b->world->version++;
     if (moved) {                                 /* (placed where it was: no change) */
       b->changed = b->world->version;
@@ -630,8 +630,7 @@ unsigned cs_body_get_layers(const cs_Body *b) { return b->layers; }
 cs_Status cs_body_set_enabled(cs_Body *b, int e) {
   int changed = b->enabled != (e != 0);
   if (b->world->batching) return refuse_in_batch(b->world);
-  b->enabled = e != 0;
-  cs_broad_changed(&b->world->broad);
+  b->enabled = e != 0;   /* (the tree holds disabled bodies too: no refit) */
   b->world->version++;
   wide_change(b->world);
   if (changed) b->changed = b->world->version;

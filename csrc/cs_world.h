@@ -121,7 +121,8 @@ void cs_world_sync(cs_World *w);
 ** box [lo, hi]: cs_world_walk_begin, then cs_broad_walk_next(&w->broad, it)
 ** until NULL, then cs_broad_walk_end(&w->broad, it). */
 void cs_world_walk_begin(cs_World *w, cs_BroadWalk *it, cs_Vec3 lo, cs_Vec3 hi, unsigned mask);
-/* The bounds of every enabled body; returns 0 when there is none. */
+/* A box holding every enabled body (perhaps disabled ones too: an upper
+** bound); returns 0 when there is none. */
 int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi);
 
 /* Gathers into sc->tris every triangle of every body (mask permitting) whose

@@ -1,0 +1,194 @@
+/*
+** test_broad.c: the world's tree over its bodies (cs_broad.c) costs what a
+** change touches, not the world's size (an independent tester's cost
+** cliffs, round 24): a world of many distinct meshes, one body placed,
+** enabled or given layers a frame among many still ones. Each case checks
+** the broad phase's own count of the work its last update did (cs_Broad.work)
+** and, on the clock, that a call after such a change costs about what a
+** call without it does (CPU time, the best of several rounds, with a wide
+** margin: before the fix the ratios were 50 to 500). Prints "N passed, M
+** failed" last.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cs_internal.h"
+#include "by_value.h"
+#include "scenes.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *name, const char *detail) {
+  if (ok) passed++;
+  else { failed++; printf("FAIL %s: %s\n", name, detail); }
+}
+
+#define NBODIES 20000
+
+typedef struct Scene {
+  cs_World *w;
+  cs_Mover *m;
+  cs_Mesh *floor, *shared;
+  cs_Mesh *own[NBODIES];   /* distinct meshes, or NULL */
+  cs_Body *bodies[NBODIES];
+} Scene;
+
+static Scene sc;
+static const double Q1[4] = {0, 0, 0, 1};
+static const cs_Vec3 S1 = {1, 1, 1};
+
+/* A floor under the mover at the origin and NBODIES small boxes 1 km away,
+** each of its own mesh (distinct) or all of one. */
+static void scene_make(cs_Alloc *a, int distinct) {
+  size_t i;
+  cs_Body *fb;
+  cs_Vec3 at = {0, 0.5, 0};
+  memset(&sc, 0, sizeof sc);
+  sc.floor = scene_box(a, v3(-50, -1, -50), v3(50, 0, 50));
+  sc.shared = scene_box(a, v3(0, 0, 0), v3(1, 1, 1));
+  cs_world_new(a, &sc.w);
+  cs_world_add(sc.w, sc.floor, &fb);
+  for (i = 0; i < NBODIES; i++) {
+    cs_Vec3 t = {1000 + 2.0 * (double)(i % 100), 0, 2.0 * (double)(i / 100)};
+    cs_Mesh *mesh = sc.shared;
+    if (distinct) mesh = sc.own[i] = scene_box(a, v3(0, 0, 0), v3(1, 1, 1));
+    cs_world_add(sc.w, mesh, &sc.bodies[i]);
+    cs_body_set_transform(sc.bodies[i], &t, Q1, &S1);
+  }
+  cs_mover_new(a, &sc.m);
+  cs_mover_set_position(sc.m, &at);
+}
+
+static void scene_free(void) {
+  size_t i;
+  cs_mover_free(sc.m);
+  cs_world_free(sc.w);
+  for (i = 0; i < NBODIES; i++) cs_mesh_free(sc.own[i]);
+  cs_mesh_free(sc.floor);
+  cs_mesh_free(sc.shared);
+}
+
+/* One step of the mover: a little walk back and forth and gravity. */
+static void step(int k) {
+  cs_Vec3 walk = {k % 2 ? 0.01 : -0.01, 0, 0}, grav = {0, -0.01, 0};
+  cs_world_collide_and_slide(sc.w, sc.m, &walk, &grav);
+}
+
+typedef void (*Change)(int k);
+
+static void no_change(int k) { (void)k; }
+static void place_one(int k) {     /* a door swinging 1 km away */
+  cs_Vec3 t = {1000, (k % 2) ? 0.5 : 0.0, 0};
+  cs_body_set_transform(sc.bodies[0], &t, Q1, &S1);
+}
+static void toggle_one(int k) { cs_body_set_enabled(sc.bodies[7], k % 2); }
+static void layer_one(int k) { cs_body_set_layers(sc.bodies[9], (k % 2) ? 1u : 2u); }
+
+/* CPU seconds a frame of change + step, the best of 5 rounds of n frames. */
+static double frame_cost(Change change, int n) {
+  double best = HUGE_VAL;
+  int r, k;
+  for (r = 0; r < 5; r++) {
+    clock_t c0 = clock();
+    double t;
+    for (k = 0; k < n; k++) { change(k); step(k); }
+    t = (double)(clock() - c0) / CLOCKS_PER_SEC / n;
+    if (t < best) best = t;
+  }
+  return best;
+}
+
+/* A change and a step cost within `margin` times a step alone (plus a
+** microsecond for the change's own work and the clock's grain). */
+static void check_cost(const char *name, Change change, double margin) {
+  char detail[160];
+  double base = frame_cost(no_change, 2000), with = frame_cost(change, 2000);
+  snprintf(detail, sizeof detail, "%.3g us a frame against %.3g us without the change",
+           with * 1e6, base * 1e6);
+  check(with <= margin * base + 1e-6, name, detail);
+}
+
+/* The work of the broad phase's last update after one change. */
+static size_t work_after(Change change, int k) {
+  change(k);
+  step(k);
+  return sc.w->broad.work;
+}
+
+static void distinct_meshes(cs_Alloc *a) {
+  char detail[120];
+  size_t work;
+  scene_make(a, 1);
+  step(0);
+  step(1);
+  work = work_after(no_change, 2);
+  snprintf(detail, sizeof detail, "the update looked at %lu things", (unsigned long)work);
+  check(work == 0, "distinct meshes: a call with nothing changed asks no mesh", detail);
+  {
+    double distinct = frame_cost(no_change, 2000), shared;
+    scene_free();
+    scene_make(a, 0);
+    step(0);
+    shared = frame_cost(no_change, 2000);
+    snprintf(detail, sizeof detail, "%.3g us a step with %d distinct meshes, %.3g us with one",
+             distinct * 1e6, NBODIES, shared * 1e6);
+    check(distinct <= 4 * shared + 1e-6, "distinct meshes: a step costs as with one mesh", detail);
+  }
+  scene_free();
+}
+
+static void one_body_changes(cs_Alloc *a) {
+  char detail[120];
+  size_t work;
+  scene_make(a, 0);
+  step(0);
+  work = work_after(place_one, 1);
+  snprintf(detail, sizeof detail, "the update looked at %lu things", (unsigned long)work);
+  check(work > 0 && work < 100, "one body placed: its path refitted alone", detail);
+  work = work_after(toggle_one, 0);
+  snprintf(detail, sizeof detail, "the update looked at %lu things", (unsigned long)work);
+  check(work < 100, "one body disabled: no rebuild", detail);
+  work = work_after(toggle_one, 1);
+  snprintf(detail, sizeof detail, "the update looked at %lu things", (unsigned long)work);
+  check(work < 100, "one body enabled: no rebuild", detail);
+  check_cost("one body placed a frame", place_one, 4);
+  check_cost("one body enabled and disabled a frame", toggle_one, 4);
+  check_cost("one body's layers changed a frame", layer_one, 4);
+  scene_free();
+}
+
+/* A disabled body is skipped by the calls, an enabled one met, with the
+** tree holding both. */
+static void disabled_skipped(cs_Alloc *a) {
+  cs_Mesh *floor = scene_box(a, v3(-5, -1, -5), v3(5, 0, 5));
+  cs_World *w = NULL;
+  cs_Mover *m = NULL;
+  cs_Body *b = NULL;
+  cs_Vec3 at = {0, 2, 0}, walk = {0, 0, 0}, grav = {0, -5, 0}, p;
+  int k;
+  cs_world_new(a, &w);
+  cs_world_add(w, floor, &b);
+  cs_mover_new(a, &m);
+  for (k = 0; k < 3; k++) {
+    cs_body_set_enabled(b, k != 1);
+    cs_mover_set_position(m, &at);
+    cs_world_collide_and_slide(w, m, &walk, &grav);
+    cs_mover_get_position(m, &p);
+    check(k == 1 ? p.y < -2.9 : fabs(p.y - 0.5) < 0.01,
+          k == 1 ? "a disabled floor is fallen through" : "an enabled floor holds", "");
+  }
+  cs_mover_free(m);
+  cs_world_free(w);
+  cs_mesh_free(floor);
+}
+
+int main(void) {
+  cs_Alloc a = cs_default_alloc();
+  disabled_skipped(&a);
+  distinct_meshes(&a);
+  one_body_changes(&a);
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
