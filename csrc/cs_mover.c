@@ -85,11 +85,15 @@ cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p) {
   cs_Status s = cs_check_vec(&m->err, 1, cs_names_xyz, p);
   if (s != CS_OK) return s;
   if (refuse_busy(m) != CS_OK) return CS_EBUSY;
+  /* put back where it is (an engine writing its positions back each frame):
+  ** nothing changes, so that the next call does what it would have done */
+  if (memcmp(p, &m->pos, sizeof *p) == 0) return CS_OK;
   m->pos = *p;
   if (m->set) cs_moverset_moved(m->set, m);
   m->has_safe = 0;        /* a teleport: the old safe place means nothing, */
   m->ground_body = NULL;  /* nor does the platform it stood on, */
-  m->carried = 0;         /* nor its taking it along */
+  m->carried = 0;         /* nor its taking it along, */
+  m->placed_anew = 1;     /* nor the ground it stood on */
   unclean(m);
   return CS_OK;
 }

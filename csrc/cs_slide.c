@@ -1105,7 +1105,7 @@ static double step_gain(const Slide *s, cs_Vec3 walk, cs_Vec3 dir_w) {
 static int stood_on_plane(const Slide *s, cs_Vec3 start, const cs_Contact *c) {
   const cs_Mover *m = s->m;
   cs_Vec3 ground, n, low;
-  if (m->ground != CS_GROUND_ON) return 0;
+  if (!cs_mover_grounded(m)) return 0;
   /* where that point is now, and that plane: its platform's carry took the
   ** point along, and its turn the plane (a mover not added to the world is
   ** carried at its call; a ramp turned about up: other testers) */
@@ -1316,6 +1316,7 @@ static void classify_ground(Slide *s) {
     }
   }
   m->ground = (cs_GroundState)state;
+  m->placed_anew = 0;
   m->has_ground = state == CS_GROUND_ON || state == CS_GROUND_STEEP;
   m->ground_body = NULL;
   m->ground_mover = NULL;
@@ -1423,7 +1424,7 @@ static void commit_sensors(Slide *s) {
 cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   Slide s;
   const cs_ESpace *es = set->es;
-  int grounded = m->ground == CS_GROUND_ON, stuck = CLEAR, jumping;
+  int grounded = cs_mover_grounded(m), stuck = CLEAR, jumping;
   cs_Status st;
   cs_Vec3 end;
   size_t i;

@@ -266,7 +266,7 @@ static int carry_push(cs_World *w, cs_Mover *m, size_t *n) {
 ** carries: a mover leaning on another's steep side (ground STEEP) was
 ** dragged off with it (found by an independent tester). */
 CS_INLINE int rides(const cs_World *w, const cs_Mover *m, const cs_Mover *g) {
-  return m->world == w->id && m->ground == CS_GROUND_ON && m->ground_mover == g &&
+  return m->world == w->id && cs_mover_grounded(m) && m->ground_mover == g &&
          g->id == m->ground_mover_id && (g->layers & m->collides_with);
 }
 

@@ -179,3 +179,47 @@ describe("Mover", function()
     end)
   end)
 end)
+
+-- A teleport (an independent tester's round 24): the next call starts as a
+-- new mover's would, and putting a mover back where it is changes nothing.
+describe("mover:setPosition and the next call", function()
+  -- a floor at y = 0 for x < 0 and one 0.2 lower for x > 0
+  local function ledge()
+    local w = cs.newWorld()
+    w:add(cs.newMesh(cs.box(-20, -1, -20, 0, 0, 20)))
+    w:add(cs.newMesh(cs.box(0, -1.2, -20, 20, -0.2, 20)))
+    return w
+  end
+  local function stander(w, x)
+    local m = cs.newMover { radius = 0.5, position = { x, 0.5, 0 } }
+    m.snapDistance = 0.3
+    m.stepHeight = 0.3
+    w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+    assert.are.equal("ground", m:getGroundState())
+    return m
+  end
+
+  it("does not snap a teleported mover down from the ground it left", function()
+    local w = ledge()
+    local a = stander(w, -5)
+    a:setPosition(5, 0.45, 0)                     -- 0.15 above the lower floor
+    local fresh = cs.newMover { radius = 0.5, position = { 5, 0.45, 0 } }
+    fresh.snapDistance, fresh.stepHeight = 0.3, 0.3
+    local ax, ay, az, ag = w:collideAndSlide(a, 0.1, 0, 0, 0, -0.01, 0)
+    local fx, fy, fz, fg = w:collideAndSlide(fresh, 0.1, 0, 0, 0, -0.01, 0)
+    assert.are.same({ fx, fy, fz, fg }, { ax, ay, az, ag })
+    assert.is_true(ay > 0.4, "fell 0.01 as a new mover does, got y = " .. ay)
+    assert.are.equal("air", a:getGroundState())
+  end)
+
+  it("put back where it is, leaves the next call as it was (snapping off the ledge)", function()
+    local w = ledge()
+    local a, b = stander(w, -0.05), stander(w, -0.05)
+    b:setPosition(b:getPosition())
+    local ax, ay, az = w:collideAndSlide(a, 0.6, 0, 0, 0, -0.01, 0)
+    local bx, by, bz = w:collideAndSlide(b, 0.6, 0, 0, 0, -0.01, 0)
+    assert.is_true(ay < 0.31, "the grounded mover snapped down to the lower floor, y = " .. ay)
+    assert.are.same({ ax, ay, az }, { bx, by, bz })
+    assert.are.equal(a:getGroundState(), b:getGroundState())
+  end)
+end)

@@ -476,6 +476,48 @@ static void sensor_face_plane_hits(Stats *st) {
   if (mesh) cs_mesh_free(mesh);
 }
 
+/* A mover put back where it is between two calls (an engine writing its
+** positions back each frame) must make the same second call: it ended in
+** the air 0.38 above where it snapped without the put-back (found by an
+** independent tester, round 24). */
+static void setpos_self(Stats *st) {
+#include "setpos_scene.inc"
+  cs_Alloc al = cs_default_alloc();
+  cs_Vec3 end[2], before;
+  int k, ok = 1;
+  char detail[160];
+  for (k = 0; k < 2; k++) {
+    cs_MeshDesc d;
+    cs_Mesh *mesh = NULL;
+    cs_World *w = NULL;
+    cs_Body *b;
+    cs_Mover *m = NULL;
+    memset(&d, 0, sizeof d);
+    d.vertices = tv; d.vertex_count = (size_t)ntri * 3; d.triangle_count = (size_t)ntri;
+    ok = ok && cs_mesh_new(&al, &d, &mesh, NULL) == CS_OK && cs_world_new(&al, &w) == CS_OK &&
+         cs_world_add(w, mesh, &b) == CS_OK && cs_mover_new(&al, &m) == CS_OK;
+    if (ok) {
+      cs_mover_set_radius(m, &r);
+      cs_mover_set_orientation(m, q);
+      cs_mover_set(m, CS_STEP_HEIGHT, 0.3);
+      cs_mover_set(m, CS_SNAP_DISTANCE, 0.3);
+      cs_mover_set_position(m, &p);
+      ok = cs_world_collide_and_slide(w, m, &wk0, &g0) == CS_OK;
+      cs_mover_get_position(m, &before);
+      if (k) cs_mover_set_position(m, &before);    /* the same doubles */
+      ok = ok && cs_world_collide_and_slide(w, m, &wk1, &g1) == CS_OK;
+      cs_mover_get_position(m, &end[k]);
+    }
+    if (m) cs_mover_free(m);
+    if (w) cs_world_free(w);
+    if (mesh) cs_mesh_free(mesh);
+  }
+  snprintf(detail, sizeof detail, "%s; y %.17g without the put-back, %.17g with it",
+           ok ? "ran" : "setup failed", ok ? end[0].y : 0, ok ? end[1].y : 0);
+  report(st, ok && memcmp(&end[0], &end[1], sizeof end[0]) == 0, 0,
+         "mover: put back where it is, the next call is the same", detail);
+}
+
 /* }================================================================== */
 
 int main(void) {
@@ -489,6 +531,7 @@ int main(void) {
   placements_far_away(&st);
   diagonal_sweep_gather(&st);
   sensor_face_plane_hits(&st);
+  setpos_self(&st);
   printf("%d known bugs, %d fixed\n", st.known, st.fixed);
   printf("%d passed, %d failed\n", st.passed, st.failed);
   return st.failed == 0 ? 0 : 1;
