@@ -225,7 +225,8 @@ size_t cs_world_body_count(const cs_World *world);
 cs_Status cs_world_set_friction(cs_World *world, int tag, double coefficient);
 double cs_world_get_friction(const cs_World *world, int tag);
 
-/* A body point p lands at T + R(q) * (S * p). q need not be normalised
+/* A body point p lands at T + R(q) * (S * p); a NULL t, q or s is no
+** translation, turn or scale. q need not be normalised
 ** (it is normalised here; it must not be zero, and its squared length must
 ** lie in [DBL_MIN, DBL_MAX]: "quaternion length out of range"). Scale components must be
 ** in [CS_MIN_SCALE, CS_MAX_COORD] in magnitude (negative mirrors), and the

@@ -516,13 +516,22 @@ static cs_Status check_placed(cs_Error *e, int arg, cs_Body *b, const cs_Mat3 *A
 }
 
 /* The transform of a body or a sensor's placement; errors go to e. */
+/* NULL tp, q or sp: no translation, turn or scale (the queries take a NULL
+** q so; here it crashed: found by an independent tester). */
 static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const double q[4],
                                const cs_Vec3 *sp) {
+  static const double q1[4] = {0, 0, 0, 1};
+  static const cs_Vec3 zero = {0, 0, 0}, one = {1, 1, 1};
   double qn[4], l, lim;
   cs_Mat3 R, A, Ainv;
-  cs_Vec3 t = *tp, s = *sp;
+  cs_Vec3 t, s;
   cs_Status st;
   int i, j;
+  if (!tp) tp = &zero;
+  if (!q) q = q1;
+  if (!sp) sp = &one;
+  t = *tp;
+  s = *sp;
   if ((st = cs_check_vec(e, 1, cs_names_xyz, tp)) != CS_OK ||
       (st = cs_check_quat(e, 4, QXYZW, q)) != CS_OK ||
       (st = check_scale(e, 8, SXYZ[0], s.x)) != CS_OK ||

@@ -376,6 +376,25 @@ static void filter_clearing_itself(void) {
   }
 }
 
+/* NULL parts of a transform: none of it (an independent tester, round 24:
+** it crashed). */
+static void transform_null_parts(cs_Body *b) {
+  static const double q[4] = {0, 0, 0.6, 0.8};
+  cs_Vec3 t = {1, 2, 3}, s = {2, 2, 2};
+  double m[16];
+  expect(cs_body_set_transform(b, &t, NULL, NULL) == CS_OK, "transform: NULL q and s taken");
+  cs_body_get_matrix(b, m);
+  expect(m[0] == 1 && m[5] == 1 && m[10] == 1 && m[12] == 1 && m[13] == 2 && m[14] == 3,
+         "transform: NULL q and s are no turn and no scale");
+  expect(cs_body_set_transform(b, NULL, q, &s) == CS_OK, "transform: NULL t taken");
+  cs_body_get_matrix(b, m);
+  expect(m[12] == 0 && m[13] == 0 && m[14] == 0 && fabs(m[0] - 2 * (1 - 2 * 0.36)) < 1e-15,
+         "transform: NULL t is no translation");
+  expect(cs_body_set_transform(b, NULL, NULL, NULL) == CS_OK, "transform: all NULL taken");
+  cs_body_get_matrix(b, m);
+  expect(m[0] == 1 && m[5] == 1 && m[10] == 1 && m[12] == 0, "transform: all NULL is the identity");
+}
+
 int main(void) {
   cs_Alloc a = cs_default_alloc();
   double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
@@ -400,6 +419,7 @@ int main(void) {
   sensor_message_from_one();
   filter_clearing_itself();
   walk_out_of_memory();
+  transform_null_parts(b);
 
   bad = walk; bad.y = NAN;
   expect(cs_world_collide_and_slide(w, m, &bad, NULL) == CS_EINVAL, "collide: NaN is CS_EINVAL");
