@@ -132,7 +132,11 @@ const char *cs_status_string(cs_Status s);
 ** message fits in 159 bytes, a batch's "mover i: " before it included.
 ** A call the allocator fails says CS_ENOMEM here too, and leaves its
 ** objects as they were: retried with memory, it gives the bits a run that
-** never failed gives (no failure is absorbed into different results). */
+** never failed gives (no failure is absorbed into different results).
+** Two failures are worked around instead, with the same bits, and the call
+** succeeds: the world's tree over its bodies (its calls then visit every
+** body until a later update can build it) and the threads of a batch (it
+** runs on those that started, or on the calling thread alone). */
 typedef struct cs_Error {
   cs_Status status;
   int arg;

@@ -395,6 +395,22 @@ static void transform_null_parts(cs_Body *b) {
   expect(m[0] == 1 && m[5] == 1 && m[10] == 1 && m[12] == 0, "transform: all NULL is the identity");
 }
 
+/* A call scratch that cannot be allocated says so in the world's error (it
+** returned CS_ENOMEM with the error saying OK: an independent tester). */
+static void scratch_out_of_memory(void) {
+  cs_Alloc a = {failing_alloc, NULL};
+  cs_World *w = NULL;
+  cs_CallScratch *sc = (cs_CallScratch *)&a;
+  alloc_count = 0;
+  alloc_fail_at = 0;
+  if (cs_world_new(&a, &w) != CS_OK) { expect(0, "scratch: setup"); return; }
+  alloc_fail_at = alloc_count + 1;
+  expect(cs_call_scratch_new(w, &sc) == CS_ENOMEM && sc == NULL, "scratch: CS_ENOMEM, no scratch");
+  expect(cs_world_error(w)->status == CS_ENOMEM, "scratch: the world's error says CS_ENOMEM");
+  alloc_fail_at = 0;
+  cs_world_free(w);
+}
+
 int main(void) {
   cs_Alloc a = cs_default_alloc();
   double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
@@ -420,6 +436,7 @@ int main(void) {
   filter_clearing_itself();
   walk_out_of_memory();
   transform_null_parts(b);
+  scratch_out_of_memory();
 
   bad = walk; bad.y = NAN;
   expect(cs_world_collide_and_slide(w, m, &bad, NULL) == CS_EINVAL, "collide: NaN is CS_EINVAL");
