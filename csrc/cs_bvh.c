@@ -31,7 +31,6 @@
 /* From this depth on every split is a median split, so 2^30 triangles
 ** (CS_MAX_TRIANGLES) end in leaves of <= 8 by depth 32 + 27 = 59. */
 #define CS_BVH_MEDIAN_DEPTH 32
-#define CS_BVH_STACK    64    /* build and walks: more than the deepest leaf */
 /* Relative slack of the walks' box tests: a subtraction, a reciprocal and a
 ** product (or a square and a sum) each round by half an ulp, so widening by
 ** 8 ulps never prunes a box that exact arithmetic would touch. */
@@ -1065,18 +1064,26 @@ static int bvh_seg_box(const cs_BvhSeg *g, const double lo[3], const double hi[3
 
 /* Appends to out every triangle whose own double bounds meet [lo, hi]
 ** (inclusive) and, with a segment g, whose bounds grown by g->pad it meets;
-** CS_ENOMEM when out cannot grow (it keeps what it got). Inlined into both
-** queries, so the box query pays nothing for the segment's test. */
+** CS_ENOMEM when out cannot grow (it keeps what it got). Inlined into the
+** queries, so the box query pays nothing for the segment's test. With a
+** cursor c, the walk stops after the leaf that brings out to max entries
+** and the next call goes on from there (c->sp 0: the walk is done). */
 CS_ALWAYS_INLINE cs_Status query_walk(const cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                                       const uint32_t *tris, cs_Vec3 lo, cs_Vec3 hi,
-                                      const cs_BvhSeg *g, cs_U32Buf *out) {
-  uint32_t stack[CS_BVH_STACK + 1];
+                                      const cs_BvhSeg *g, cs_U32Buf *out, cs_BvhCursor *c,
+                                      size_t max) {
+  uint32_t own[CS_BVH_STACK + 1], *stack = c ? c->stack : own;
   double ql[3], qh[3], tl[3], th[3], nl[3], nh[3];
   int sp = 0, k;
-  if (bvh->node_count == 0) return CS_OK;
+  if (c) {
+    if (c->sp < 0) { c->sp = 0; if (bvh->node_count) stack[sp++] = 0; }
+    else sp = c->sp;
+  } else {
+    if (bvh->node_count == 0) return CS_OK;
+    stack[sp++] = 0;
+  }
   ql[0] = lo.x; ql[1] = lo.y; ql[2] = lo.z;
   qh[0] = hi.x; qh[1] = hi.y; qh[2] = hi.z;
-  stack[sp++] = 0;
   while (sp > 0) {
     uint32_t id = stack[--sp], i;
     const cs_BvhNode *n = bvh->nodes + id;
@@ -1099,16 +1106,28 @@ CS_ALWAYS_INLINE cs_Status query_walk(const cs_Bvh *bvh, const cs_Alloc *a, cons
         if (tl[k] > qh[k] || th[k] < ql[k]) break;
       if (k == 3 && (!g || bvh_seg_box(g, tl, th))) {
         cs_Status s = cs_u32buf_push(a, out, t);
-        if (s != CS_OK) return s;
+        if (s != CS_OK) { if (c) c->sp = 0; return s; }
       }
     }
+    if (c && out->count >= max) break;
   }
+  if (c) c->sp = sp;
   return CS_OK;
 }
 
 cs_Status cs_bvh_query_box(const cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                            const uint32_t *tris, cs_Vec3 lo, cs_Vec3 hi, cs_U32Buf *out) {
-  return query_walk(bvh, a, verts, tris, lo, hi, NULL, out);
+  return query_walk(bvh, a, verts, tris, lo, hi, NULL, out, NULL, 0);
+}
+
+/* The box query a part at a time: a query's callback that stops early ends
+** the walk there (queryBox over a 980,000-triangle terrain stopped at its
+** first triangle took 10 ms, the whole box gathered first: found by an
+** independent tester). */
+cs_Status cs_bvh_query_box_some(const cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
+                                const uint32_t *tris, cs_Vec3 lo, cs_Vec3 hi, cs_BvhCursor *c,
+                                size_t max, cs_U32Buf *out) {
+  return query_walk(bvh, a, verts, tris, lo, hi, NULL, out, c, max);
 }
 
 /* The box query keeping only the triangles along a segment: the gather of
@@ -1124,7 +1143,7 @@ cs_Status cs_bvh_query_segment(const cs_Bvh *bvh, const cs_Alloc *a, const doubl
   g.d[0] = d.x; g.d[1] = d.y; g.d[2] = d.z;
   g.pad[0] = pad.x; g.pad[1] = pad.y; g.pad[2] = pad.z;
   for (k = 0; k < 3; k++) g.inv[k] = 1.0 / g.d[k];
-  return query_walk(bvh, a, verts, tris, lo, hi, &g, out);
+  return query_walk(bvh, a, verts, tris, lo, hi, &g, out, NULL, 0);
 }
 
 /* A node the walk will come back to: its entry (ray) or distance (point). */

@@ -41,6 +41,17 @@ void cs_bvh_refit(cs_Bvh *bvh, const double *verts, const uint32_t *tris);
 /* Appends to out the triangles whose own bounds meet the box [lo, hi]. */
 cs_Status cs_bvh_query_box(const cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                            const uint32_t *tris, cs_Vec3 lo, cs_Vec3 hi, cs_U32Buf *out);
+/* The same a part at a time: each call appends the triangles of the next
+** leaves until out holds max or more (a leaf's worth past it at most);
+** the cursor, set up by cs_bvh_cursor_start, holds where the walk stands,
+** and its sp is 0 once the walk is done. */
+#define CS_BVH_STACK 64       /* build and walks: more than the deepest leaf */
+typedef struct cs_BvhCursor { uint32_t stack[CS_BVH_STACK + 1]; int sp; } cs_BvhCursor;
+CS_INLINE void cs_bvh_cursor_start(cs_BvhCursor *c) { c->sp = -1; }
+CS_INLINE int cs_bvh_cursor_done(const cs_BvhCursor *c) { return c->sp == 0; }
+cs_Status cs_bvh_query_box_some(const cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
+                                const uint32_t *tris, cs_Vec3 lo, cs_Vec3 hi, cs_BvhCursor *c,
+                                size_t max, cs_U32Buf *out);
 /* The same, keeping only the triangles whose bounds, grown by pad[k] along
 ** each axis k, the segment o + s d (s in [0, 1]) meets: a sweep's gather. */
 cs_Status cs_bvh_query_segment(const cs_Bvh *bvh, const cs_Alloc *a, const double *verts,

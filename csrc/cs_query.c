@@ -185,22 +185,29 @@ typedef struct BoxWalk {
 } BoxWalk;
 
 /* BodyFn of visit_box: the body's tree queried with the box in body space. */
+/* The tree is walked a part at a time (BOX_PART triangles), so that a
+** callback that stops early stops the walk too. */
+#define BOX_PART 64
 static int box_walk_body(void *ud, const QBody *qb) {
   BoxWalk *bw = (BoxWalk *)ud;
   cs_Vec3 blo, bhi, v[3];
+  cs_BvhCursor cur;
   size_t i;
-  bw->ids.count = 0;
   qbody_box_in(qb, bw->lo, bw->hi, &blo, &bhi);
-  if (cs_bvh_query_box(&qb->mesh->bvh, bw->alloc, qb->mesh->verts, qb->mesh->tris,
-                       blo, bhi, &bw->ids) != CS_OK)
-    return -1;
-  for (i = 0; i < bw->ids.count; i++) {
-    uint32_t t = bw->ids.data[i];
-    int r;
-    if (!qbody_triangle(qb, t, v)) continue;
-    r = bw->fn(bw->ud, qb, t, v);
-    if (r <= 0) return r;
-  }
+  cs_bvh_cursor_start(&cur);
+  do {
+    bw->ids.count = 0;
+    if (cs_bvh_query_box_some(&qb->mesh->bvh, bw->alloc, qb->mesh->verts, qb->mesh->tris,
+                              blo, bhi, &cur, BOX_PART, &bw->ids) != CS_OK)
+      return -1;
+    for (i = 0; i < bw->ids.count; i++) {
+      uint32_t t = bw->ids.data[i];
+      int r;
+      if (!qbody_triangle(qb, t, v)) continue;
+      r = bw->fn(bw->ud, qb, t, v);
+      if (r <= 0) return r;
+    }
+  } while (!cs_bvh_cursor_done(&cur));
   return 1;
 }
 

@@ -1,13 +1,14 @@
 /*
-** test_broad.c: the world's tree over its bodies (cs_broad.c) costs what a
-** change touches, not the world's size (an independent tester's cost
-** cliffs, round 24): a world of many distinct meshes, one body placed,
-** enabled or given layers a frame among many still ones. Each case checks
-** the broad phase's own count of the work its last update did (cs_Broad.work)
-** and, on the clock, that a call after such a change costs about what a
-** call without it does (CPU time, the best of several rounds, with a wide
-** margin: before the fix the ratios were 50 to 500). Prints "N passed, M
-** failed" last.
+** test_costs.c: calls cost what their work costs, not the world's size (an
+** independent tester's cost cliffs, round 24). The world's tree over its
+** bodies (cs_broad.c): a world of many distinct meshes, one body placed,
+** enabled or given layers a frame among many still ones; each case checks
+** the broad phase's own count of the work its last update did
+** (cs_Broad.work) and, on the clock, that a call after such a change costs
+** about what a call without it does. A query whose callback stops early
+** stops its walk. The clock's checks take CPU time, the best of several
+** rounds, with a wide margin: before the fixes the ratios were 50 to 3,800.
+** Prints "N passed, M failed" last.
 */
 #include <math.h>
 #include <stdio.h>
@@ -184,11 +185,77 @@ static void disabled_skipped(cs_Alloc *a) {
   cs_mesh_free(floor);
 }
 
+static int stop_at_first(void *ud, const cs_Body *b, unsigned t) {
+  (void)b; (void)t;
+  ++*(long *)ud;
+  return 0;
+}
+
+/* CPU seconds of one queryBox over [-h, h] around the middle of the terrain
+** w whose callback stops at the first triangle, the best of 5 rounds. */
+static double stopped_query_cost(cs_World *w, double h, long *calls) {
+  cs_Vec3 lo = {-h, -10, -h}, hi = {h, 10, h};
+  double best = HUGE_VAL;
+  int r, k;
+  for (r = 0; r < 5; r++) {
+    clock_t c0 = clock();
+    double t;
+    for (k = 0; k < 20; k++) cs_world_query_box(w, &lo, &hi, ~0u, stop_at_first, calls);
+    t = (double)(clock() - c0) / CLOCKS_PER_SEC / 20;
+    if (t < best) best = t;
+  }
+  return best;
+}
+
+/* queryBox over a whole 320,000-triangle terrain, stopped at its first
+** triangle, costs about what a 1 m box does (it gathered the box's
+** triangles first: 3,800 times as much on 980,000). */
+static void query_stops_early(cs_Alloc *a) {
+  enum { N = 400 };
+  static double v[3 * (N + 1) * (N + 1)];
+  static unsigned ix[6 * N * N];
+  cs_MeshDesc d;
+  cs_Mesh *mesh = NULL;
+  cs_World *w = NULL;
+  cs_Body *b;
+  long calls = 0;
+  double small, whole;
+  char detail[160];
+  int i, j, n = 0;
+  for (i = 0; i <= N; i++)
+    for (j = 0; j <= N; j++) {
+      double *p = v + 3 * (i * (N + 1) + j);
+      p[0] = i - N / 2; p[1] = 0.1 * sin(i * 0.7) * cos(j * 0.3); p[2] = j - N / 2;
+    }
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++) {
+      unsigned q = (unsigned)(i * (N + 1) + j);
+      ix[n++] = q; ix[n++] = q + 1; ix[n++] = q + N + 1;
+      ix[n++] = q + 1; ix[n++] = q + N + 2; ix[n++] = q + N + 1;
+    }
+  memset(&d, 0, sizeof d);
+  d.vertices = v; d.vertex_count = (N + 1) * (N + 1); d.indices = ix; d.triangle_count = 2 * N * N;
+  if (cs_mesh_new(a, &d, &mesh, NULL) != CS_OK || cs_world_new(a, &w) != CS_OK ||
+      cs_world_add(w, mesh, &b) != CS_OK) {
+    check(0, "queryBox stopped early: setup", "");
+    return;
+  }
+  small = stopped_query_cost(w, 0.5, &calls);
+  whole = stopped_query_cost(w, N, &calls);
+  snprintf(detail, sizeof detail, "%.3g us over the whole terrain, %.3g us over 1 m; %ld callbacks",
+           whole * 1e6, small * 1e6, calls);
+  check(calls == 200 && whole <= 20 * small + 2e-6,
+        "queryBox stopped at its first triangle costs about a small box's", detail);
+  cs_world_free(w);
+  cs_mesh_free(mesh);
+}
+
 int main(void) {
   cs_Alloc a = cs_default_alloc();
   disabled_skipped(&a);
   distinct_meshes(&a);
   one_body_changes(&a);
+  query_stops_early(&a);
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
