@@ -448,6 +448,20 @@ static cs_Status refuse_in_batch(cs_World *w) {
                  "the world is running a batch (collideAndSlideMany): edit it after the call");
 }
 
+/* The place of tag in the friction table, kept in the order of the tags,
+** or where it would go: a gather looks up every triangle's (a linear
+** search made a call 7 times dearer with 10,000 tags: found by an
+** independent tester). */
+static size_t friction_place(const cs_World *w, int tag) {
+  size_t lo = 0, hi = w->nfriction;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (w->friction[mid].tag < tag) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
   size_t i;
   char b[CS_NUMBUF];
@@ -458,24 +472,26 @@ cs_Status cs_world_set_friction(cs_World *w, int tag, double c) {
     return cs_fail(&w->err, CS_EINVAL, 2, "coefficient must be in [0, 1], got %s", cs_fmtnum(b, c));
   w->version++;
   wide_change(w);
-  for (i = 0; i < w->nfriction; i++)
-    if (w->friction[i].tag == tag) { w->friction[i].coefficient = c; return CS_OK; }
+  i = friction_place(w, tag);
+  if (i < w->nfriction && w->friction[i].tag == tag) {
+    w->friction[i].coefficient = c;
+    return CS_OK;
+  }
   if (w->nfriction == w->capfriction) {
     s = cs_grow(&w->alloc, (void **)&w->friction, &w->capfriction, w->nfriction + 1,
                 sizeof(cs_FrictionEntry));
     if (s != CS_OK) return cs_fail_status(&w->err, s);
   }
-  w->friction[w->nfriction].tag = tag;
-  w->friction[w->nfriction].coefficient = c;
+  memmove(w->friction + i + 1, w->friction + i, (w->nfriction - i) * sizeof(cs_FrictionEntry));
+  w->friction[i].tag = tag;
+  w->friction[i].coefficient = c;
   w->nfriction++;
   return CS_OK;
 }
 
 double cs_world_get_friction(const cs_World *w, int tag) {
-  size_t i;
-  for (i = 0; i < w->nfriction; i++)
-    if (w->friction[i].tag == tag) return w->friction[i].coefficient;
-  return 0.0;
+  size_t i = friction_place(w, tag);
+  return i < w->nfriction && w->friction[i].tag == tag ? w->friction[i].coefficient : 0.0;
 }
 
 /* A scale component: nonzero, at least CS_MIN_SCALE and at most
