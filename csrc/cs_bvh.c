@@ -993,13 +993,18 @@ cs_Status cs_bvh_build(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
 void cs_bvh_free(cs_Bvh *bvh, const cs_Alloc *a) {
   cs_free(a, bvh->nodes, (size_t)bvh->node_count * sizeof *bvh->nodes);
   cs_free(a, bvh->prims, (size_t)bvh->prim_count * sizeof *bvh->prims);
+  if (bvh->parent) cs_free(a, bvh->parent, (size_t)bvh->node_count * sizeof *bvh->parent);
+  if (bvh->leaf_of) cs_free(a, bvh->leaf_of, (size_t)bvh->leaf_of_count * sizeof *bvh->leaf_of);
   memset(bvh, 0, sizeof *bvh);
 }
 
-/* Returns the bytes the tree holds: its nodes and its triangle list. */
+/* Returns the bytes the tree holds: its nodes and its triangle list (and
+** the maps of cs_bvh_refit_some, once made). */
 size_t cs_bvh_memory(const cs_Bvh *bvh) {
   return (size_t)bvh->node_count * sizeof *bvh->nodes
-       + (size_t)bvh->prim_count * sizeof *bvh->prims;
+       + (size_t)bvh->prim_count * sizeof *bvh->prims
+       + (bvh->parent ? (size_t)bvh->node_count * sizeof *bvh->parent : 0)
+       + (bvh->leaf_of ? (size_t)bvh->leaf_of_count * sizeof *bvh->leaf_of : 0);
 }
 
 /* Recomputes every node's bounds from the moved vertices, keeping the shape.
@@ -1015,6 +1020,63 @@ void cs_bvh_refit(cs_Bvh *bvh, const double *verts, const uint32_t *tris) {
       bvh_node_union(n, n + 1, bvh->nodes + n->index);
     }
   }
+}
+
+/* The maps of cs_bvh_refit_some: each node's parent, each triangle's leaf. */
+static cs_Status bvh_make_maps(cs_Bvh *bvh, const cs_Alloc *a, uint32_t ntris) {
+  uint32_t i, j;
+  bvh->parent = cs_malloc_array(a, bvh->node_count, sizeof *bvh->parent);
+  bvh->leaf_of = cs_malloc_array(a, ntris, sizeof *bvh->leaf_of);
+  if (!bvh->parent || !bvh->leaf_of) {
+    if (bvh->parent) cs_free(a, bvh->parent, (size_t)bvh->node_count * sizeof *bvh->parent);
+    if (bvh->leaf_of) cs_free(a, bvh->leaf_of, (size_t)ntris * sizeof *bvh->leaf_of);
+    bvh->parent = bvh->leaf_of = NULL;
+    return CS_ENOMEM;
+  }
+  bvh->leaf_of_count = ntris;
+  for (i = 0; i < ntris; i++) bvh->leaf_of[i] = UINT32_MAX;
+  if (bvh->node_count) bvh->parent[0] = UINT32_MAX;
+  for (i = 0; i < bvh->node_count; i++) {
+    const cs_BvhNode *n = bvh->nodes + i;
+    if (n->count == 0) {
+      bvh->parent[i + 1] = i;
+      bvh->parent[n->index] = i;
+    } else {
+      for (j = 0; j < n->count; j++) bvh->leaf_of[bvh->prims[n->index + j]] = i;
+    }
+  }
+  return CS_OK;
+}
+
+CS_INLINE int same_bounds(const float lo[3], const float hi[3], const cs_BvhNode *n) {
+  return lo[0] == n->lo[0] && lo[1] == n->lo[1] && lo[2] == n->lo[2] &&
+         hi[0] == n->hi[0] && hi[1] == n->hi[1] && hi[2] == n->hi[2];
+}
+
+/* A vertex edit of a 980,000-triangle terrain refitted every node: 36 ms a
+** frame for one vertex (found by an independent tester). Each edited
+** triangle's leaf, then its ancestors up to the first left as it was. */
+cs_Status cs_bvh_refit_some(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
+                            const uint32_t *tris, uint32_t ntris, const uint32_t *ids, size_t n) {
+  size_t k;
+  if (!bvh->parent) {
+    cs_Status s = bvh_make_maps(bvh, a, ntris);
+    if (s != CS_OK) return s;
+  }
+  for (k = 0; k < n; k++) {
+    uint32_t id = ids[k] < bvh->leaf_of_count ? bvh->leaf_of[ids[k]] : UINT32_MAX;
+    while (id != UINT32_MAX) {
+      cs_BvhNode *nd = bvh->nodes + id;
+      float lo[3], hi[3];
+      memcpy(lo, nd->lo, sizeof lo);
+      memcpy(hi, nd->hi, sizeof hi);
+      if (nd->count) bvh_leaf_box(verts, tris, bvh->prims + nd->index, nd->count, nd->lo, nd->hi);
+      else bvh_node_union(nd, nd + 1, bvh->nodes + nd->index);
+      if (same_bounds(lo, hi, nd)) break;
+      id = bvh->parent[id];
+    }
+  }
+  return CS_OK;
 }
 
 /* Returns 1 and the root's bounds (conservative for every triangle in the

@@ -20,6 +20,10 @@ typedef struct cs_Bvh {
   cs_BvhNode *nodes;
   uint32_t *prims;      /* triangle indices in leaf order (skipped ones left out) */
   uint32_t node_count, prim_count;
+  /* made by the first cs_bvh_refit_some, for the edits that follow: */
+  uint32_t *parent;     /* of each node (UINT32_MAX at the root) */
+  uint32_t *leaf_of;    /* of each triangle (UINT32_MAX when skipped) */
+  uint32_t leaf_of_count;
 } cs_Bvh;
 
 /* Above this many triangles the tree's top is linear (Morton order), each
@@ -38,6 +42,13 @@ void cs_bvh_free(cs_Bvh *bvh, const cs_Alloc *a);
 size_t cs_bvh_memory(const cs_Bvh *bvh);
 /* Recomputes every node's bounds after vertices moved (same topology). */
 void cs_bvh_refit(cs_Bvh *bvh, const double *verts, const uint32_t *tris);
+/* The same for the leaves holding the n triangles ids[] and the nodes above
+** them alone: a few edited vertices of a large mesh (ntris: the mesh's
+** triangle count). The first call makes the maps from triangles to leaves
+** and from nodes to parents (4 bytes a triangle and a node, kept with the
+** tree); CS_ENOMEM when it cannot, and nothing is refitted. */
+cs_Status cs_bvh_refit_some(cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
+                            const uint32_t *tris, uint32_t ntris, const uint32_t *ids, size_t n);
 /* Appends to out the triangles whose own bounds meet the box [lo, hi]. */
 cs_Status cs_bvh_query_box(const cs_Bvh *bvh, const cs_Alloc *a, const double *verts,
                            const uint32_t *tris, cs_Vec3 lo, cs_Vec3 hi, cs_U32Buf *out);

@@ -185,6 +185,12 @@ void cs_mesh_free(cs_Mesh *m) {
   cs_free(&a, m->verts, 3 * (size_t)m->nverts * sizeof(double));
   cs_free(&a, m->tris, 3 * (size_t)m->ntris * sizeof(uint32_t));
   cs_free(&a, m->watch, m->capwatch * sizeof(cs_MeshWatch));
+  cs_free(&a, m->edits, m->capedits * sizeof(uint32_t));
+  cs_free(&a, m->touched, m->captouched * sizeof(uint32_t));
+  if (m->vt_start) {
+    cs_free(&a, m->vt_start, ((size_t)m->nverts + 1) * sizeof(uint32_t));
+    cs_free(&a, m->vt_tris, 3 * (size_t)m->ntris * sizeof(uint32_t));
+  }
   cs_free(&a, m->tags, (size_t)m->ntris * sizeof(int32_t));
   cs_free(&a, m->flags, m->ntris);
   cs_free(&a, m, sizeof *m);
@@ -201,7 +207,8 @@ int cs_mesh_backfaces(const cs_Mesh *m) { return m->backfaces; }
 size_t cs_mesh_memory(const cs_Mesh *m) {
   return sizeof *m + 3 * (size_t)m->nverts * sizeof(double)
        + (size_t)m->ntris * (3 * sizeof(uint32_t) + 1 + (m->tags ? sizeof(int32_t) : 0))
-       + cs_bvh_memory(&m->bvh);
+       + cs_bvh_memory(&m->bvh)
+       + (m->vt_start ? ((size_t)m->nverts + 1 + 3 * (size_t)m->ntris) * sizeof(uint32_t) : 0);
 }
 
 void cs_mesh_bounds(cs_Mesh *m, cs_Vec3 *lo, cs_Vec3 *hi) {
@@ -253,6 +260,88 @@ static cs_Status check_placed_coord(cs_Mesh *m, int arg, size_t vertex, const ch
 }
 
 /* CS_EBUSY while a world placing m runs a batch (cs_Mesh.batches). */
+/* {==================================================================
+** Edits of a few vertices: their triangles refitted alone
+** ===================================================================*/
+
+/* Past this many edited vertices (and a share of the mesh) between two
+** refits, a whole refit is cheaper than the edited triangles' paths. */
+#define EDITS_MAX(m) (64 + (size_t)(m)->ntris / 256)
+
+/* Does a vertex moving from a to b along one axis leave the bounds [lo, hi]
+** it lay on, inward (so that they may shrink)? */
+CS_INLINE int leaves_bound(double a, double b, double lo, double hi) {
+  return (a == lo && b > a) || (a == hi && b < a);
+}
+
+/* Notes vertex i moving to p: its bounds grow to p at once; a vertex that
+** leaves them inward has them made again at the refit (a pass over the
+** vertices: the one cost of an edit that follows the mesh's size). */
+static void note_edit(cs_Mesh *m, uint32_t i, cs_Vec3 p) {
+  cs_Vec3 old = cs_mesh_vert(m, i);
+  if (!m->bounds_stale &&
+      (leaves_bound(old.x, p.x, m->lo.x, m->hi.x) || leaves_bound(old.y, p.y, m->lo.y, m->hi.y) ||
+       leaves_bound(old.z, p.z, m->lo.z, m->hi.z)))
+    m->bounds_stale = 1;
+  m->lo = v3_min(m->lo, p);
+  m->hi = v3_max(m->hi, p);
+  if (m->edit_all) return;
+  if (m->nedits >= EDITS_MAX(m) ||
+      cs_grow(&m->alloc, (void **)&m->edits, &m->capedits, m->nedits + 1, sizeof(uint32_t)) != CS_OK)
+    m->edit_all = 1;
+  else
+    m->edits[m->nedits++] = i;
+}
+
+/* Each vertex's triangles (a counting sort of the index list). */
+static cs_Status make_adjacency(cs_Mesh *m) {
+  size_t n3 = 3 * (size_t)m->ntris, i;
+  m->vt_start = cs_malloc_array(&m->alloc, (size_t)m->nverts + 1, sizeof(uint32_t));
+  m->vt_tris = cs_malloc_array(&m->alloc, n3, sizeof(uint32_t));
+  if (!m->vt_start || !m->vt_tris) {
+    cs_free(&m->alloc, m->vt_start, ((size_t)m->nverts + 1) * sizeof(uint32_t));
+    cs_free(&m->alloc, m->vt_tris, n3 * sizeof(uint32_t));
+    m->vt_start = m->vt_tris = NULL;
+    return CS_ENOMEM;
+  }
+  memset(m->vt_start, 0, ((size_t)m->nverts + 1) * sizeof(uint32_t));
+  for (i = 0; i < n3; i++) m->vt_start[m->tris[i] + 1]++;
+  for (i = 0; i < m->nverts; i++) m->vt_start[i + 1] += m->vt_start[i];
+  for (i = 0; i < n3; i++) m->vt_tris[m->vt_start[m->tris[i]]++] = (uint32_t)(i / 3);
+  for (i = m->nverts; i > 0; i--) m->vt_start[i] = m->vt_start[i - 1];   /* back to the starts */
+  m->vt_start[0] = 0;
+  return CS_OK;
+}
+
+/* The refit of the edited vertices' triangles: their degenerate flags and
+** tree paths (the bounds: note_edit). CS_ENOMEM: nothing done. */
+static cs_Status refit_edited(cs_Mesh *m) {
+  size_t k, n = 0;
+  if (!m->vt_start && make_adjacency(m) != CS_OK) return CS_ENOMEM;
+  for (k = 0; k < m->nedits; k++) {
+    uint32_t v = m->edits[k], j;
+    for (j = m->vt_start[v]; j < m->vt_start[v + 1]; j++) {
+      if (cs_grow(&m->alloc, (void **)&m->touched, &m->captouched, n + 1, sizeof(uint32_t)) != CS_OK)
+        return CS_ENOMEM;
+      m->touched[n++] = m->vt_tris[j];
+    }
+  }
+  if (cs_bvh_refit_some(&m->bvh, &m->alloc, m->verts, m->tris, m->ntris, m->touched, n) != CS_OK)
+    return CS_ENOMEM;
+  for (k = 0; k < n; k++) {
+    uint32_t t = m->touched[k];
+    const uint32_t *i = m->tris + 3 * (size_t)t;
+    int deg = i[0] == i[1] || i[1] == i[2] || i[0] == i[2] ||
+              triangle_degenerate(cs_mesh_vert(m, i[0]), cs_mesh_vert(m, i[1]),
+                                  cs_mesh_vert(m, i[2]));
+    m->ndegenerate += (uint32_t)deg - (uint32_t)(m->flags[t] & CS_TRI_DEGENERATE);
+    m->flags[t] = deg ? CS_TRI_DEGENERATE : 0;
+  }
+  return CS_OK;
+}
+
+/* }================================================================== */
+
 /* After an edit or a refit: a new version, and the worlds told. */
 static void mesh_changed(cs_Mesh *m) {
   size_t i;
@@ -282,6 +371,7 @@ cs_Status cs_mesh_set_vertex(cs_Mesh *m, size_t i, const cs_Vec3 *p) {
       (s = check_placed_coord(m, 4, 0, "z", p->z)) != CS_OK)
     return s;
   v = m->verts + 3 * i;
+  note_edit(m, (uint32_t)i, *p);
   v[0] = p->x; v[1] = p->y; v[2] = p->z;
   m->dirty = 1;
   mesh_changed(m);
@@ -305,15 +395,23 @@ cs_Status cs_mesh_set_vertices(cs_Mesh *m, const double *xyz) {
       return CS_ERANGE;
   }
   memcpy(m->verts, xyz, 3 * (size_t)m->nverts * sizeof(double));
+  m->edit_all = 1;
   cs_mesh_refit(m);
   return CS_OK;
 }
 
-/* After vertex edits: degenerate flags, bounds and the tree's boxes. */
+/* After vertex edits: degenerate flags, bounds and the tree's boxes; those
+** of the edited vertices' triangles alone when they are few. */
 void cs_mesh_refit(cs_Mesh *m) {
-  m->ndegenerate = mesh_flag_degenerates(m);
-  mesh_compute_bounds(m);
-  cs_bvh_refit(&m->bvh, m->verts, m->tris);
+  if (m->edit_all || m->nedits == 0 || refit_edited(m) != CS_OK) {
+    m->ndegenerate = mesh_flag_degenerates(m);
+    mesh_compute_bounds(m);
+    cs_bvh_refit(&m->bvh, m->verts, m->tris);
+  } else if (m->bounds_stale) {
+    mesh_compute_bounds(m);
+  }
+  m->nedits = 0;
+  m->edit_all = m->bounds_stale = 0;
   m->dirty = 0;
   mesh_changed(m);
 }

@@ -41,6 +41,16 @@ struct cs_Mesh {
   cs_Error err;           /* of the last failed call (cs_mesh_error) */
   cs_MeshWatch *watch;    /* one per world placing it (a few) */
   size_t nwatch, capwatch;
+  /* The vertices edited since the last refit, so that a few edits of a
+  ** large mesh refit only their triangles (all: too many, refit it all). */
+  uint32_t *edits;
+  size_t nedits, capedits;
+  int edit_all;
+  int bounds_stale;       /* an edit moved a vertex that lay on lo or hi */
+  uint32_t *vt_start;     /* the triangles of vertex v: vt_tris[vt_start[v] .. */
+  uint32_t *vt_tris;      /* vt_start[v + 1]), made at the first such refit */
+  uint32_t *touched;      /* scratch: the triangles of the edited vertices */
+  size_t captouched;
 };
 
 /* Adds a watcher (flag and its slot); CS_ENOMEM. */

@@ -401,7 +401,8 @@ static TreeStats check_tree(const cs_Bvh *bvh, const Mesh *m) {
       CHECK(lo.x <= mlo[0] && lo.y <= mlo[1] && lo.z <= mlo[2]
             && hi.x >= mhi[0] && hi.y >= mhi[1] && hi.z >= mhi[2]);
   }
-  CHECK(cs_bvh_memory(bvh) == (size_t)bvh->node_count * 32 + (size_t)bvh->prim_count * 4);
+  CHECK(cs_bvh_memory(bvh) == (size_t)bvh->node_count * 32 + (size_t)bvh->prim_count * 4
+        + (bvh->parent ? (size_t)bvh->node_count * 4 : 0) + (size_t)bvh->leaf_of_count * 4);
   free(seen_tri);
   free(seen_prim);
   return st;
@@ -755,6 +756,51 @@ static void case_refit(void) {
   mesh_free(&m);
   m = make_heightfield(50, 0, 0);
   refit_compare(&m, move_heightfield);
+  mesh_free(&m);
+}
+
+/* The refit of a few triangles' paths (cs_bvh_refit_some) leaves the very
+** nodes a whole refit makes: random vertices moved a few at a time, the
+** triangles that use them refitted, the nodes compared with a copy refitted
+** whole. */
+static void case_refit_some(void) {
+  Mesh m = make_heightfield(60, 0, 0);
+  cs_Bvh a, b;
+  uint32_t ids[64];
+  int round;
+  alloc_reset((size_t)-1);
+  CHECK(cs_bvh_build(&a, &g_alloc, m.v, m.t, NULL, m.nt) == CS_OK);
+  CHECK(cs_bvh_build(&b, &g_alloc, m.v, m.t, NULL, m.nt) == CS_OK);
+  for (round = 0; round < 200; round++) {
+    size_t n = 0;
+    uint32_t e, t, k;
+    for (e = 0; e < 1 + rnd_int(4); e++) {
+      uint32_t vtx = rnd_int(m.nv);
+      m.v[3 * vtx + rnd_int(3)] += rnd_range(-3, 3);
+      for (t = 0; t < m.nt && n < 64; t++)
+        for (k = 0; k < 3; k++)
+          if (m.t[3 * t + k] == vtx) { ids[n++] = t; break; }
+    }
+    CHECK(cs_bvh_refit_some(&a, &g_alloc, m.v, m.t, m.nt, ids, n) == CS_OK);
+    cs_bvh_refit(&b, m.v, m.t);
+    CHECK(a.node_count == b.node_count &&
+          memcmp(a.nodes, b.nodes, a.node_count * sizeof *a.nodes) == 0);
+  }
+  check_tree(&a, &m);
+  cs_bvh_free(&a, &g_alloc);
+  cs_bvh_free(&b, &g_alloc);
+  CHECK(g_ta.live == 0 && !g_ta.bad_size);
+  {                   /* the maps cannot be made: CS_ENOMEM, nothing changed */
+    cs_Bvh c;
+    alloc_reset((size_t)-1);
+    CHECK(cs_bvh_build(&c, &g_alloc, m.v, m.t, NULL, m.nt) == CS_OK);
+    g_ta.limit = g_ta.calls;
+    ids[0] = 0;
+    CHECK(cs_bvh_refit_some(&c, &g_alloc, m.v, m.t, m.nt, ids, 1) == CS_ENOMEM);
+    CHECK(c.parent == NULL && c.leaf_of == NULL);
+    cs_bvh_free(&c, &g_alloc);
+    CHECK(g_ta.live == 0 && !g_ta.bad_size);
+  }
   mesh_free(&m);
 }
 
@@ -1185,6 +1231,7 @@ int main(int argc, char **argv) {
   run_case("far from the origin: conservative float bounds", case_soup_far);
   run_case("heightfield: queries, rays, points = brute force", case_heightfield);
   run_case("refit = brute force = fresh build", case_refit);
+  run_case("refit of a few triangles = whole refit", case_refit_some);
   run_case("empty and all-skipped", case_empty);
   run_case("one triangle, flat rays", case_one);
   run_case("identical centroids", case_identical);
