@@ -678,6 +678,27 @@ describe("Character", function()
       assert.matches("input.x must be a finite number, got NaN", errorOf(ch.update, ch, world, DT, { x = 0 / 0 }))
     end)
 
+    -- found by an independent tester: jump = 0 (isDown and 1 or 0, a C
+    -- habit) jumped, as 0 is true in Lua; the flags take booleans only
+    it("refuses a jump or run that is not true, false or nil", function()
+      local world = scene()
+      local ch = standing(world)
+      local x = ch.position[1]
+      assert.matches("bad argument #4 to 'update' %(input.jump must be true or false, got number 0 %(0 is true in Lua%)%)",
+        errorOf(ch.update, ch, world, DT, { jump = 0 }))
+      assert.matches("%(input.run must be true or false, got number 1%)",
+        errorOf(ch.update, ch, world, DT, { x = 1, run = 1 }))
+      assert.matches("%(input.jump must be true or false, got string%)",
+        errorOf(ch.update, ch, world, DT, { jump = "yes" }))
+      assert.matches("bad argument #4 to 'updateCharacters' %(input 2: input.run must be true or false, got number 0 %(0 is true in Lua%)%)",
+        errorOf(cs.updateCharacters, world, { ch, standing(world) }, DT, { {}, { run = 0 } }))
+      assert.are.equal(x, ch.position[1])                -- refused: nothing moved
+      ch:update(world, DT, { jump = false, run = false })
+      assert.is_true(ch.onGround)
+      ch:update(world, DT, { jump = true })
+      assert.is_true(ch.jumped)
+    end)
+
     -- Lua 5.3+: the integer math.mininteger as input.x is a full step left
     -- (-x of it wraps back to itself among integers)
     it("takes math.mininteger as input like any huge number", function()

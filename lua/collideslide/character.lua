@@ -7,8 +7,9 @@
     ch:push(0, 12, 0)                     -- once: a jump pad (or knockback across up)
     local list, n = ch:contacts()         -- also ch:contactCount(), ch:getContact(i)
 
-Input keys: x, z (-1..1, the move direction), jump, run, yaw (radians: x and z
-turned about up, for camera-relative input); any other key is an error.
+Input keys: x, z (-1..1, the move direction), jump, run (true, false or nil:
+0 is true in Lua, so a number is refused), yaw (radians: x and z turned about
+up, for camera-relative input); any other key is an error.
 
 Settings: plain fields, checked and applied at the next update (so changing one
 between frames takes effect on the next frame). A bad value raises an error
@@ -781,9 +782,14 @@ local function hitCeiling(m, ux, uy, uz)
   return false
 end
 
--- The numeric input keys, checked in this order (a list made once: an update
--- makes no garbage).
-local NUMERIC_INPUTS = { "x", "z", "yaw" }
+-- The input keys that are flags: true, false or nil only. Any value but nil
+-- and false is true in Lua, so jump = 0 (a C habit: isDown and 1 or 0)
+-- jumped every time it could (found by an independent tester).
+local BOOLEAN_INPUTS = { jump = true, run = true }
+local function flagError(name, v)
+  return format("input.%s must be true or false, got %s%s%s", name, check.tname(v),
+    type(v) == "number" and " " .. describe(v) or "", v == 0 and " (0 is true in Lua)" or "")
+end
 
 -- The input table's error text, or nil when it is good.
 local function checkInput(input)
@@ -797,9 +803,11 @@ local function checkInput(input)
       .. hint .. "'? ") or "") .. "keys: x, z, jump, run, yaw" .. (k == "y" and
       "; to jump set jump = true, to push use character:push" or "") .. ")"
   end
-  for _, name in ipairs(NUMERIC_INPUTS) do            -- (in this order, whatever pairs() takes)
+  for _, name in ipairs(INPUT_ORDER) do               -- (in this order, whatever pairs() takes)
     local v = rawget(input, name)
-    if v ~= nil and not isFinite(v) then
+    if v ~= nil and BOOLEAN_INPUTS[name] then
+      if type(v) ~= "boolean" then return flagError(name, v) end
+    elseif v ~= nil and not isFinite(v) then
       return "input." .. name .. " must be a finite number, got " .. describe(v)
     end
   end
