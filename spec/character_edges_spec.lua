@@ -350,6 +350,17 @@ describe("Character edges", function()
         .. "isOnGround%(%)%); the character keeps it in character%.onGround$",
         errorOf(function() return ch:isOnGround() end))
       assert.matches("its mover has %(character%.mover:wasStuck%(%)%)$", errorOf(function() return ch:wasStuck() end))
+      -- a method misspelt in case is named as one, as a misspelt field is
+      -- (it said "unknown field 'Update'" without a hint: found by an
+      -- independent tester)
+      local w = cs.newWorld()
+      assert.matches(FILE .. "unknown method 'Update' %(did you mean 'update'%?%)$",
+        errorOf(function() ch:Update(w, 1 / 60) end))
+      assert.matches(FILE .. "unknown method 'getposition' %(did you mean 'getPosition'%?%)$",
+        errorOf(function() return ch:getposition() end))
+      assert.matches(FILE .. "unknown method 'contactcount' %(did you mean 'contactCount'%?%)$",
+        errorOf(function() return ch:contactcount() end))
+      assert.matches(FILE .. "unknown field 'nosuchname'$", errorOf(function() return ch.nosuchname end))
       -- settings that default to nil read nil
       assert.is_nil(ch.skin)
       assert.is_nil(ch.filter)

@@ -308,6 +308,11 @@ local READ_NAMES = { "fallVelocity", "groundState", "jumped", "mover", "onGround
   "sensorEvents", "velocity" }
 for _, name in ipairs(SETTING_NAMES) do READ_NAMES[#READ_NAMES + 1] = name end
 
+-- The character's methods, for the hints: ch:Update(...) said "unknown field
+-- 'Update'" with no hint, where a misspelt field got one (found by an
+-- independent tester). Filled once the methods are defined (below).
+local METHOD_NAMES = {}
+
 -- Reading a name the character does not know is an error too: a misspelt
 -- read (ch.onground) was nil without a word, and ch:isOnGround() "attempt to
 -- call a nil value" (found by an independent tester). Settings that default
@@ -320,8 +325,12 @@ function Character.__index(self, k)
     error(format("a character has no method '%s': its mover has (character.mover:%s())%s", k, k,
       m and ("; the character keeps it in " .. m) or ""), 2)
   end
-  local hint = check.suggest(k, READ_NAMES)
-  error(format("unknown field '%s'%s", check.keyKind(k) == "string" and k or "(a NUL-holding string key)",
+  local hint, kind = check.suggest(k, READ_NAMES), "field"
+  if not hint then                              -- (no name is both)
+    hint = check.suggest(k, METHOD_NAMES)
+    if hint then kind = "method" end
+  end
+  error(format("unknown %s '%s'%s", kind, check.keyKind(k) == "string" and k or "(a NUL-holding string key)",
     hint and (" (did you mean '" .. hint .. "'?)") or ""), 2)
 end
 
@@ -1321,6 +1330,11 @@ local function updateMany(world, chars, dt, inputs)
     endUpdate(chars[i], out[j - 2], out[j - 1], out[j], grounded[i])
   end
 end
+
+for name, v in pairs(Character) do
+  if type(v) == "function" and name:sub(1, 1) ~= "_" then METHOD_NAMES[#METHOD_NAMES + 1] = name end
+end
+table.sort(METHOD_NAMES)
 
 return { new = newCharacter, bind = bind, Character = Character, updateMany = updateMany,
   contactList = contactList, setPlatformVelocity = setPlatformVelocity }
