@@ -97,6 +97,54 @@ describe("Character", function()
         assert.is_true(ch.onGround)
       end)
     end
+
+    -- found by an independent tester: a new character had no ground state
+    -- before its first move, so one placed standing on the floor took its
+    -- first update in the air (0.23 m/s of walkSpeed 4 at 60 Hz)
+    it("walks at walkSpeed from its first update when placed standing, in a loop and a batch alike", function()
+      for _, dt in ipairs { DT, 0.1, 0.5 } do
+        local world = scene()
+        local ch = cs.newCharacter { position = { 0, 0.904, 0 } }   -- ry + skin over the floor
+        ch:update(world, dt, { x = 1 })
+        assert.near(4, ch.velocity[1], 1e-9)
+        assert.is_true(ch.onGround)
+        assert.are.equal("ground", ch.groundState)
+      end
+      -- one placed in the air still falls, with air control only
+      local world = scene()
+      local high = cs.newCharacter { position = { 0, 1.5, 0 } }
+      high:update(world, DT, { x = 1 })
+      assert.is_true(high.velocity[1] < 1)
+      assert.is_false(high.onGround)
+      -- a jump on the first update takes off
+      local jumper = cs.newCharacter { position = { 0, 0.904, 0 } }
+      jumper:update(world, DT, { jump = true })
+      assert.is_true(jumper.jumped)
+      -- a batch of new characters gives the loop's bits, with added movers
+      -- (solid to each other: one standing on another) and without
+      for _, add in ipairs { false, true } do
+        local function make(w)
+          local list = { cs.newCharacter { position = { 3, 0.904, 0 } },
+            cs.newCharacter { position = { 3, 2.708, 0 } },            -- on the first's head
+            cs.newCharacter { position = { -3, 1.2, 0 } } }
+          if add then for _, c in ipairs(list) do w:addMover(c.mover) end end
+          return list
+        end
+        local wa, wb = scene(), scene()
+        local a, b = make(wa), make(wb)
+        local inputs = { { x = 1 }, { z = 1 }, { x = -1 } }
+        for _ = 1, 3 do
+          for i = 1, 3 do a[i]:update(wa, DT, inputs[i]) end
+          cs.updateCharacters(wb, b, DT, inputs)
+        end
+        for i = 1, 3 do
+          assert.are.same(a[i].position, b[i].position)
+          assert.are.same(a[i].velocity, b[i].velocity)
+          assert.are.equal(a[i].groundState, b[i].groundState)
+        end
+        assert.near(4, b[1].velocity[1], 1e-9)
+      end
+    end)
   end)
 
   describe("when jumping", function()

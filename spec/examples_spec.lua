@@ -61,7 +61,7 @@ local EXAMPLES = {
     "across the floor %(120 m%): %d+%.%d s",
   },
   level_logic = {
-    "frame %d+: entered the hall at x = 10%.00 %(t = 0%.%d+ of the frame's path%): the door opens",
+    "frame %d+: entered the hall at x = 10%.%d%d %(t = [01]%.%d+ of the frame's path%): the door opens",
     "walked through the open door: x = 2%d%.%d+",
     "dash frame 1: enter the checkpoint at t = 0%.5000 %(x = 105%.000%)",
     "dash frame 1: exit the checkpoint at t = 0%.5010 %(x = 105%.010%)",

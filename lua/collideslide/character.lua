@@ -356,6 +356,7 @@ local function construct(newMover, settings)
   self.velocity = { 0.0, 0.0, 0.0 }            -- (floats, as updates leave them on 5.3+)
   self.fallVelocity = { 0.0, 0.0, 0.0 }
   self.onGround, self.groundState, self.jumped = false, "air", false
+  self._fresh = true                            -- never moved: settle probes the ground
   self.sensorEvents = {}
   self._hx, self._hy, self._hz = 0.0, 0.0, 0.0  -- horizontal velocity (m/s)
   self._sent = {}                               -- what the mover was last given
@@ -1077,6 +1078,7 @@ local function endUpdate(self, x, y, z, on)
   -- the new state
   local f, p = self.fallVelocity, self.position
   self.onGround, self.groundState, self.jumped = onGround, m:getGroundState(), jumped
+  self._fresh = false
   f[1], f[2], f[3] = fx, fy, fz
   self._hx, self._hy, self._hz = hx, hy, hz
   self._px, self._py, self._pz = px, py, pz
@@ -1096,6 +1098,36 @@ local function endUpdate(self, x, y, z, on)
     end
     self.sensorEvents = ev
   end
+end
+
+-- A new character has no ground state until its first move, so one placed
+-- standing on a floor took its first update in the air: air control, 0.23
+-- m/s of walkSpeed 4 at 60 Hz (found by an independent tester). Before the
+-- first move (the mover placed and sized: after _apply), a probe down of
+-- two skins, as the core's own for a mover placed on a floor
+-- (cs_slide.c, ground_below), finds walkable ground below: the character
+-- then stands on it. Returns true when it set onGround (the update's
+-- velocities are to be taken anew), and false when the probe was not asked
+-- for or found none. A probe the world refuses (called from a filter)
+-- finds none: the move then says why.
+local function settle(self, world)
+  if not rawget(self, "_fresh") or self.onGround then return false end
+  local ux, uy, uz = unitUp(self.up)
+  local f = self.fallVelocity
+  if f[1] * ux + f[2] * uy + f[3] * uz > 0 then return false end   -- rising (a push up)
+  local m = self.mover
+  local d = -2.0 * m.skin
+  local ok, t, _, _, _, nx, ny, nz = pcall(world.sweep, world, m, d * ux, d * uy, d * uz)
+  if not (ok and t) then return false end
+  local nu = nx * ux + ny * uy + nz * uz
+  if not (nu > 1e-9 and nu >= cos(self.slopeLimit * (math.pi / 180.0)) - 1e-12) then return false end
+  self.onGround, self.groundState = true, "ground"
+  return true
+end
+
+-- settle undone (an update that is refused after it changes nothing).
+local function unsettle(self)
+  self.onGround, self.groundState = false, "air"
 end
 
 -- An update with dt = 0 moves nothing and crosses no sensor: its list is
@@ -1156,6 +1188,14 @@ function Character:update(world, dt, input)
   if not wx then error("character:update: " .. wy, 2) end
   local busy = applyOrBusy(self, undo)
   if busy then error("character:update: " .. busy, 2) end
+  if settle(self, world) then
+    wx, wy, wz, gx, gy, gz = beginUpdate(self, dt, input)
+    if not wx then
+      unsettle(self)
+      undoApply(self, undo)
+      error("character:update: " .. wy, 2)
+    end
+  end
   local x, y, z, on = moveOne(self, world, undo, wx, wy, wz, gx, gy, gz)
   if not x then error("character:update: " .. y, 2) end
   endUpdate(self, x, y, z, on)
@@ -1232,7 +1272,7 @@ local function updateMany(world, chars, dt, inputs)
   local derr = checkDt(dt)
   if derr then error("bad argument #3 to 'updateCharacters' (" .. derr .. ")", 2) end
   calls = calls + 1
-  local loop, stamp = false, calls
+  local loop, stamp, added = false, calls, world:moverCount() > 0
   for i = 1, n do
     local c = chars[i]
     local err = c:_check()
@@ -1242,7 +1282,10 @@ local function updateMany(world, chars, dt, inputs)
     -- the loop's bits need the loop when a character is listed twice, or when
     -- one after the first was moved or resized by the script: the loop's
     -- earlier updates meet it where it was, one batch where it goes
-    loop = loop or LISTED[c] == stamp or (i > 1 and reshaped(c))
+    -- (a new one after the first likewise, when the world holds added
+    -- movers: its ground probe meets those listed before it where the loop
+    -- has moved them; no mover's move changes the bodies it meets else)
+    loop = loop or LISTED[c] == stamp or (i > 1 and (reshaped(c) or (rawget(c, "_fresh") and added)))
     LISTED[c] = stamp
   end
   if loop and dt > 0 then
@@ -1251,7 +1294,14 @@ local function updateMany(world, chars, dt, inputs)
       local undo = clear(c._undo)
       local busy = applyOrBusy(c, undo)
       if busy then error(format("updateCharacters: character %d: %s", i, busy), 2) end
-      local x, y, z, on = moveOne(c, world, undo, beginUpdate(c, dt, inputs and inputs[i]))
+      local settled = settle(c, world)
+      local wx, wy, wz, gx, gy, gz = beginUpdate(c, dt, inputs and inputs[i])
+      if not wx then                            -- (only a settled one's can fail here)
+        if settled then unsettle(c) end
+        undoApply(c, undo)
+        error(format("updateCharacters: character %d: %s", i, wy), 2)
+      end
+      local x, y, z, on = moveOne(c, world, undo, wx, wy, wz, gx, gy, gz)
       if not x then   -- (a busy world refuses the first: nothing moved)
         error(y:find("^the world is busy") and "updateCharacters: " .. y
           or format("updateCharacters: character %d: %s", i, y), 2)
@@ -1278,9 +1328,15 @@ local function updateMany(world, chars, dt, inputs)
   for i = #moves, 6 * n + 1, -1 do moves[i] = nil end
   for i = 1, n do
     local c, j = chars[i], 6 * i
+    local settled = settle(c, world)
     movers[i] = c.mover
     moves[j - 5], moves[j - 4], moves[j - 3], moves[j - 2], moves[j - 1], moves[j] =
       beginUpdate(c, dt, inputs and inputs[i])
+    if not moves[j - 5] then                    -- (only a settled one's can fail here)
+      if settled then unsettle(c) end
+      for k = 1, n do undoApply(chars[k], chars[k]._undo) end
+      error(format("updateCharacters: character %d: %s", i, moves[j - 4]), 2)
+    end
   end
   local ok, err = pcall(world.collideAndSlideMany, world, movers, moves, out, grounded)
   local busy = not ok and busyWords(err)
