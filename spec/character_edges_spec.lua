@@ -33,6 +33,24 @@ describe("Character edges", function()
   -- Lua 5.3+: the up's length was summed in integer arithmetic, whose squares
   -- wrap: {0, 2^32, 0} was refused as a NaN move, {0, math.mininteger, 0} too
   -- (after the mover took it), and {0, math.maxinteger, 0} jumped to 7.7e17
+  -- README and API.md's z-up words (an independent tester found the default
+  -- radius lying on its side and input.z doing nothing with up = {0, 0, 1})
+  describe("in a z-up world, as the docs say", function()
+    it("stands on radius {0.4, 0.4, 0.9} and walks the xy plane with x and yaw", function()
+      local w = cs.newWorld()
+      w:add(cs.newBuilder():box(-10, -10, -1, 10, 10, 0):mesh())
+      local ch = cs.newCharacter { position = { 0, 0, 0.904 }, up = { 0, 0, 1 }, radius = { 0.4, 0.4, 0.9 } }
+      for _ = 1, 30 do ch:update(w, 1 / 60, { x = 1, yaw = math.pi / 2 }) end
+      assert.near(0, ch.position[1], 1e-9)
+      assert.near(2, ch.position[2], 1e-6)
+      assert.near(0.904, ch.position[3], 1e-6)
+      assert.is_true(ch.onGround)
+      ch:update(w, 1 / 60, { z = -1 })                 -- along up: no walk
+      assert.near(0, ch.velocity[1], 1e-9)
+      assert.near(0, ch.velocity[2], 1e-9)
+    end)
+  end)
+
   describe("with integer up components", function()
     it("moves as with the floats of the same value", function()
       if not math.tointeger then return end       -- (5.1, LuaJIT: no integers)
