@@ -335,7 +335,10 @@ static int crowd_raise(lua_State *L, const Crowd *a, size_t nf, size_t n, size_t
   const CallCtx *c;
   for (k = 0; k < nf && a->ctx[k].failed != CTX_RAISED && a->ctx[k].failed != CTX_BADRESULT; k++) {}
   c = k < nf ? &a->ctx[k] : NULL;                    /* the filter that stopped it, if one did */
-  if (c && c->failed == CTX_RAISED && !lua_isstring(L, err)) {
+  /* (lua_type: lua_isstring is true for a number too, which came as a
+  ** string in the message where collideAndSlide raises it as it is: found
+  ** by an independent tester) */
+  if (c && c->failed == CTX_RAISED && lua_type(L, err) != LUA_TSTRING) {
     lua_pushvalue(L, err);
     return lua_error(L);
   }

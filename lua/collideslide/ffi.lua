@@ -2029,7 +2029,7 @@ local function many_fail(w, s, failed, err, n, stride, out, grounded)
   if at < n then many_results(w, n, out, grounded) end
   local what
   if failed == CTX_RAISED then
-    if type(err) ~= "string" and type(err) ~= "number" then error(err, 0) end
+    if type(err) ~= "string" then error(err, 0) end    -- (a number too, as the C module)
     what = format("the filter of mover %d raised an error: %s", at + 1, err)
   elseif failed == CTX_BADRESULT then
     what = format("the filter of mover %d %s", at + 1, filter_returned(err))
