@@ -131,9 +131,10 @@ static unsigned index_value(lua_State *L, int arg, int t, size_t elem, size_t tr
             lua_typename(L, ty));
   if (!isfinite(d) || d != floor(d))
     argfail(L, arg, "triangle %s: index %s is not an integer", fmtnum(b, (double)tri), fmtnum(c, d));
+  /* an index 0: 0-based indices, named (found by an independent tester) */
   if (d < 1 || d > (double)nverts)
-    argfail(L, arg, "triangle %s: index %s out of range 1..%s", fmtnum(b, (double)tri),
-            fmtnum(c, d), fmtnum(e, (double)nverts));
+    argfail(L, arg, "triangle %s: index %s out of range 1..%s%s", fmtnum(b, (double)tri),
+            fmtnum(c, d), fmtnum(e, (double)nverts), d == 0 ? " (indices are 1-based)" : "");
   return (unsigned)d - 1;
 }
 

@@ -169,7 +169,7 @@ describe("Mesh", function()
       fails_with(function() cs.newMesh(FLOOR_V, { 1, 2, 3, 1, 3, 99 }) end,
         "bad argument #2 to 'newMesh'", "(triangle 2: index 99 out of range 1..4)")
       fails_with(function() cs.newMesh(FLOOR_V, { 0, 2, 3 }) end,
-        "(triangle 1: index 0 out of range 1..4)")
+        "(triangle 1: index 0 out of range 1..4 (indices are 1-based))")   -- (0-based ones, named)
       fails_with(function() cs.newMesh(FLOOR_V, { 1, 2, -3 }) end,
         "(triangle 1: index -3 out of range 1..4)")
       fails_with(function() cs.newMesh(FLOOR_V, { { 1, 2, 3 }, { 1, 3, 5 } }) end,

@@ -805,7 +805,8 @@ local function index_value(arg, x, tri, _, nverts)
   if x - x ~= 0 or x ~= floor(x) then
     argerror(arg, format("triangle %s: index %s is not an integer", fmtnum(tri), fmtnum(x)))
   end
-  argerror(arg, format("triangle %s: index %s out of range 1..%s", fmtnum(tri), fmtnum(x), fmtnum(nverts)))
+  argerror(arg, format("triangle %s: index %s out of range 1..%s%s", fmtnum(tri), fmtnum(x), fmtnum(nverts),
+    x == 0 and " (indices are 1-based)" or ""))     -- (0: 0-based indices; an independent tester)
 end
 
 -- The vertices and the indices: their words, element reader and array type.
