@@ -124,6 +124,15 @@ void check_not_module(lua_State *L, int arg, const char *fname) {
   if (is) argfail(L, arg, "got the collideslide module: call it with a dot, cs.%s(...)", fname);
 }
 
+/* A call that takes one object (what: "mover") at last refuses a non-nil
+** argument after it, the first one: world:addMover(a, b) added a alone
+** (found by an independent tester). */
+void check_one(lua_State *L, int last, const char *what, const char *fname) {
+  int i, top = lua_gettop(L);
+  for (i = last + 1; i <= top; i++)
+    if (!lua_isnil(L, i)) argfail(L, i, "one %s expected: call %s once per %s", what, fname, what);
+}
+
 int fail_at(lua_State *L, int arg, const char *fname, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -136,6 +136,7 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define check_mesh csl_check_mesh
 #define check_mover csl_check_mover
 #define check_not_moving csl_check_not_moving
+#define check_one csl_check_one
 #define check_sensor csl_check_sensor
 #define check_type csl_check_type
 #define check_world csl_check_world
@@ -208,6 +209,7 @@ extern const char *const QXYZW[4];
 int argfail(lua_State *L, int arg, const char *fmt, ...);
 void check_table(lua_State *L, int arg);
 void check_not_module(lua_State *L, int arg, const char *fname);
+void check_one(lua_State *L, int last, const char *what, const char *fname);
 int body___index(lua_State *L);
 void check_array_end(lua_State *L, int arg, int t, size_t n, const char *what);
 void check_array_tail(lua_State *L, int arg, int t, size_t n, const char *what);

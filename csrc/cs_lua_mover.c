@@ -506,6 +506,7 @@ int world_addMover(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   MoverUD *m = check_mover_idle(L, 2, "addMover");
   cs_Status s;
+  check_one(L, 2, "mover", "addMover");
   check_idle(L, w, "addMover");
   if (cs_mover_added_to(m->mover) != NULL)
     argfail(L, 2, "the mover is in a world already (world:removeMover it there first)");
@@ -525,6 +526,7 @@ int world_addMover(lua_State *L) {
 int world_removeMover(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   MoverUD *m = check_mover_idle(L, 2, "removeMover");
+  check_one(L, 2, "mover", "removeMover");
   check_idle(L, w, "removeMover");
   if (cs_mover_added_to(m->mover) != w->world) argfail(L, 2, "the mover is not in this world");
   cs_world_remove_mover(w->world, m->mover);

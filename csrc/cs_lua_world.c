@@ -144,11 +144,34 @@ WorldUD *world_of(lua_State *L, const cs_World *cw) {
   return w != NULL && w->world == cw ? w : NULL;
 }
 
+/* cs.newWorld takes no arguments: one given was dropped without a word (a
+** level's mesh gave an empty world, {threads = 2} one thread: found by an
+** independent tester). The first non-nil one is refused, with the fix for
+** the likely ones. */
+static void check_no_args(lua_State *L) {
+  int i, top = lua_gettop(L);
+  const char *t, *fix = "";
+  for (i = 1; i <= top && lua_isnil(L, i); i++) {}
+  if (i > top) return;
+  if (i == 1) check_not_module(L, 1, "newWorld");
+  t = tname(L, i);
+  if (strcmp(t, MESH_MT) == 0) fix = ": add meshes with world:add(mesh)";
+  else if (strcmp(t, "collideslide.Builder") == 0) fix = ": add its mesh with world:add(builder:mesh())";
+  else if (lua_type(L, i) == LUA_TTABLE) {
+    lua_pushliteral(L, "threads");
+    lua_rawget(L, i);
+    if (!lua_isnil(L, -1)) fix = ": a world has no options; world:setThreads(k) sets its threads";
+  }
+  argfail(L, i, "no arguments expected, got %s%s", t, fix);
+}
+
 /* cs.newWorld() -> world */
 int cs_newWorld(lua_State *L) {
   cs_Alloc a = lua_alloc(L);
   cs_Status s;
-  WorldUD *w = (WorldUD *)new_object(L, WORLD_T);
+  WorldUD *w;
+  check_no_args(L);
+  w = (WorldUD *)new_object(L, WORLD_T);
   w->world = NULL; w->busy = 0; w->moving = 0; w->buf = NULL; w->bufsize = 0;
   lua_newtable(L);                      /* lightuserdata(BodyUD *) -> handle */
   csL_setuservalue(L, -2);
@@ -251,6 +274,7 @@ int world_add(lua_State *L) {
 int world_remove(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   BodyUD *b = (BodyUD *)check_type(L, 2, BODY_T);
+  check_one(L, 2, "body", "remove");
   if (b->w != w) argfail(L, 2, "body belongs to another world");
   if (b->body == NULL) argfail(L, 2, "body was removed from its world");
   check_idle(L, w, "remove");
@@ -513,6 +537,7 @@ int world_addSensor(lua_State *L) {
 int world_removeSensor(lua_State *L) {
   WorldUD *w = check_world(L, 1);
   SensorUD *sn = (SensorUD *)check_type(L, 2, SENSOR_T);
+  check_one(L, 2, "sensor", "removeSensor");
   if (sn->w != w) argfail(L, 2, "sensor belongs to another world");
   if (sn->sensor == NULL) argfail(L, 2, "sensor was removed from its world");
   check_idle(L, w, "removeSensor");

@@ -500,6 +500,43 @@ describe("Mesh", function()
 end)
 
 describe("World", function()
+  -- found by an independent tester: cs.newWorld(level) gave an empty world,
+  -- cs.newWorld{threads = 2} one thread, world:addMover(a, b) added a alone
+  describe("arguments it would drop", function()
+    it("newWorld takes none, and names the fix for the likely ones", function()
+      local level = floor_mesh()
+      fails_with(function() cs.newWorld(level) end, "bad argument #1 to 'newWorld' (no arguments "
+        .. "expected, got collideslide.Mesh: add meshes with world:add(mesh))")
+      fails_with(function() cs.newWorld { threads = 2 } end, "bad argument #1 to 'newWorld' (no arguments "
+        .. "expected, got table: a world has no options; world:setThreads(k) sets its threads)")
+      fails_with(function() cs.newWorld(cs.newBuilder()) end,
+        "(no arguments expected, got collideslide.Builder: add its mesh with world:add(builder:mesh()))")
+      fails_with(function() cs:newWorld() end, "'newWorld' on bad self (got the collideslide "
+        .. "module: call it with a dot, cs.newWorld(...))")
+      fails_with(function() cs.newWorld(nil, 2) end, "bad argument #2 to 'newWorld' (no arguments expected, got number)")
+      assert.are.equal(0, cs.newWorld(nil):bodyCount())       -- (nil is no argument)
+    end)
+
+    it("addMover, removeMover, remove and removeSensor take one object", function()
+      local w, _, body, m = scene()
+      local other = cs.newMover { radius = 0.5, position = { 3, 0.6, 0 } }
+      fails_with(function() w:addMover(m, other) end,
+        "bad argument #2 to 'addMover' (one mover expected: call addMover once per mover)")
+      assert.are.equal(0, w:moverCount())
+      w:addMover(m, nil)
+      w:addMover(other)
+      fails_with(function() w:removeMover(m, other) end,
+        "bad argument #2 to 'removeMover' (one mover expected: call removeMover once per mover)")
+      assert.are.equal(2, w:moverCount())
+      fails_with(function() w:remove(body, body) end, "bad argument #2 to 'remove' (one body expected: call remove once per body)")
+      assert.are.equal(1, w:bodyCount())
+      local sensor = w:addSensor(cs.newMesh(cs.box(0, 0, 0, 1, 1, 1)))
+      fails_with(function() w:removeSensor(sensor, 1) end,
+        "bad argument #2 to 'removeSensor' (one sensor expected: call removeSensor once per sensor)")
+      assert.are.equal(1, w:sensorCount())
+    end)
+  end)
+
   describe(":add", function()
     -- found by an independent tester: the refused placement's add and
     -- remove moved the world's version, and the next move took another path

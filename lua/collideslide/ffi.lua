@@ -1025,6 +1025,17 @@ local World, Body, Sensor = {}, {}, {}     -- methods
 
 local function check_world(v, arg, none) return check_live(v, WORLD_MT, arg, none) end
 
+-- A call that takes one object (what: "mover") refuses a non-nil argument
+-- after it (`...`), the first one: world:addMover(a, b) added a alone (found
+-- by an independent tester; the C module's check_one).
+local function check_one(what, fname, ...)
+  for i = 1, select("#", ...) do
+    if not rawequal(select(i, ...), nil) then
+      argerror(2 + i, format("one %s expected: call %s once per %s", what, fname, what))
+    end
+  end
+end
+
 -- Adding or removing bodies from inside one of the world's own filters or query
 -- callbacks would change the body list the core is walking: refused.
 local function check_idle(w, fname)
@@ -1143,8 +1154,24 @@ local function world_finalizer(uses)
   return f
 end
 
---- cs.newWorld() -> world
-local function newWorld()
+--- cs.newWorld() -> world. It takes no arguments: one given was dropped
+-- without a word (a level's mesh gave an empty world, {threads = 2} one
+-- thread: found by an independent tester); the first non-nil one is refused,
+-- with the fix for the likely ones (the C module's check_no_args).
+local function newWorld(...)
+  if not allnil(...) then
+    local i = 1
+    while rawequal(select(i, ...), nil) do i = i + 1 end
+    local v = select(i, ...)
+    if i == 1 then check.notModule(v, "newWorld", 1, newWorld) end
+    local t, fix = tname(v), ""
+    if t == MESH_MT.__name then fix = ": add meshes with world:add(mesh)"
+    elseif t == "collideslide.Builder" then fix = ": add its mesh with world:add(builder:mesh())"
+    elseif type(v) == "table" and rawget(v, "threads") ~= nil then
+      fix = ": a world has no options; world:setThreads(k) sets its threads"
+    end
+    argerror(i, format("no arguments expected, got %s%s", t, fix))
+  end
   WORLD_OUT[0] = nil
   local s = C.cs_world_new(ALLOC, WORLD_OUT)
   if s ~= C.CS_OK then status_error("newWorld", s) end
@@ -1240,6 +1267,7 @@ function BODY_K.create(w, mesh)
   return BODY_OUT[0]
 end
 
+do                        -- (a block: the main chunk is at Lua's 200 locals)
 local BAD_EDGE, EDGE_USES = ffi.new("unsigned[2]"), ffi.new("int[1]")
 function SENSOR_K.create(w, mesh)
   SENSOR_OUT[0] = nil
@@ -1253,6 +1281,7 @@ function SENSOR_K.create(w, mesh)
   end
   if s ~= C.CS_OK then status_error("addSensor", s) end
   return SENSOR_OUT[0]
+end
 end
 
 -- A live handle of kind K; errors to argument arg of fname (nil: the running function).
@@ -1293,9 +1322,10 @@ local function add_placed(self, K, fname, ...)
 end
 
 --- world:remove(body), world:removeSensor(sensor): the handle is dead afterwards.
-local function remove_placed(self, K, fname, h)
+local function remove_placed(self, K, fname, h, ...)
   check_world(self, 1)
   check_is(h, K.mt, 2, true)
+  check_one(K.what, fname, ...)
   if not rawequal(h._w, self) then argerror(2, K.what .. " belongs to another world") end
   if not h._p then argerror(2, K.what .. " was removed from its world") end
   check_idle(self, fname)
@@ -1315,8 +1345,8 @@ function World.addSensor(self, ...) return (add_placed(self, SENSOR_K, "addSenso
 -- saw a plain table for the mesh its varargs forwarded ("collideslide.Mesh
 -- expected, got table"); interpreted, 0 in 60. (Adding is not a hot call.)
 jit.off(add_placed)
-function World.remove(self, h) remove_placed(self, BODY_K, "remove", h) end
-function World.removeSensor(self, h) remove_placed(self, SENSOR_K, "removeSensor", h) end
+function World.remove(self, h, ...) remove_placed(self, BODY_K, "remove", h, ...) end
+function World.removeSensor(self, h, ...) remove_placed(self, SENSOR_K, "removeSensor", h, ...) end
 
 -- What bodies and sensors share: placement, mesh, fields layers and userdata
 -- (which stays readable and writable after the removal).
@@ -1739,10 +1769,11 @@ end
 
 --- world:addMover(mover), world:removeMover(mover)
 for name, add in next, { addMover = true, removeMover = false } do
-  World[name] = function(self, m)
+  World[name] = function(self, m, ...)
     check_world(self, 1)
     check_mover(m, 2, true)
     check_mover_idle(m, name)
+    check_one("mover", name, ...)
     check_idle(self, name)
     local w = C.cs_mover_added_to(m._p)
     if add and w ~= nil then
