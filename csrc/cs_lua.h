@@ -54,6 +54,7 @@ extern const csl_Type csl_types[5];
 #define SENSOR_T (&csl_types[4])
 
 #define STACK_EXTRA 16              /* slots a callback needs (11 at most) */
+#define MAX_NESTING 150             /* calls that call back, nested in one world (check_nesting) */
 
 enum { BUV_WORLD = 1, BUV_MESH, BUV_USERDATA };       /* body handle user value */
 enum { MUV_FILTER = 1, MUV_CONTACTS, MUV_GROUND, MUV_EVENTS, MUV_GMOVER };  /* mover user value */
@@ -136,6 +137,7 @@ static CS_UNUSED size_t dkey_slot(const MoverUD *m, const void *k, size_t n) {
 #define check_mesh csl_check_mesh
 #define check_mover csl_check_mover
 #define check_not_moving csl_check_not_moving
+#define check_nesting csl_check_nesting
 #define check_one csl_check_one
 #define check_sensor csl_check_sensor
 #define check_type csl_check_type
@@ -223,6 +225,7 @@ MeshUD *check_mesh(lua_State *L, int arg);
 MoverUD *check_mover(lua_State *L, int arg);
 const char *type_hint(const char *want, const char *got);
 void check_not_moving(lua_State *L, WorldUD *w, const char *fname);
+void check_nesting(lua_State *L, WorldUD *w, const char *fname);
 SensorUD *check_sensor(lua_State *L, int arg);
 void *check_type(lua_State *L, int arg, const csl_Type *t);
 void *new_object(lua_State *L, const csl_Type *t);

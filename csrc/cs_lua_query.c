@@ -235,6 +235,7 @@ static int world_collideAndSlide(lua_State *L) {
   if (hasg) grav = to_vec3(L, 6, GXYZ);
   check_not_moving(L, w, "collideAndSlide");
   if (m->busy) luaL_error(L, "collideAndSlide: the mover is busy (its move is under way: called from a filter)");
+  if (m->filtered) check_nesting(L, w, "collideAndSlide");
   lua_settop(L, 8);
   c.failed = CTX_OK;
   if (m->filtered) {      /* (without a filter, the stack below waits for the handles) */
@@ -460,6 +461,7 @@ static int world_collideAndSlideMany(lua_State *L) {
     for (j = 0; j < stride; j++) a.moves[k + (size_t)j] = (double)lua_tonumber(L, top + j + 1);
     lua_settop(L, top);
   }
+  if (nf > 0) check_nesting(L, w, "collideAndSlideMany");
   csL_getuservalue(L, 1);                             /* MANY_BODIES */
   lua_pushnil(L);                                     /* MANY_ERR: a filter's error */
   src = 2;
@@ -738,6 +740,7 @@ static unsigned query_begin(lua_State *L, WorldUD *w, CallCtx *c, int fn, unsign
   check_callback(L, fn);
   mask = opt_mask(L, fn + 1, dflt);
   check_not_moving(L, w, fname);
+  check_nesting(L, w, fname);
   lua_settop(L, fn + 1);
   ctx_init(L, c, 1, fn, 0);
   w->busy++;

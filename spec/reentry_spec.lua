@@ -234,3 +234,69 @@ describe("a mesh edited in a query callback", function()
     assert.near(1 / 3, t, 1e-12)
   end)
 end)
+
+-- Queries nested in their own callbacks: the C module on LuaJIT overflowed
+-- the C stack at some 3,000 levels (a segfault: found by an independent
+-- tester), 5.1 and 5.4 stopped at about 200 with "C stack overflow". Every
+-- binding now refuses the 151st level of one world, in the same words.
+describe("nested queries", function()
+  local LIMIT = "queries and moves nested too deeply in callbacks (150 levels in one world)"
+
+  -- kind: the call of each level; a move with a filter (collideAndSlide,
+  -- collideAndSlideMany) cannot nest in its own world, so it is the 151st
+  -- level of queryBoxes.
+  for _, kind in ipairs { "queryBox", "overlapEllipsoid", "raycastAll", "collideAndSlide", "collideAndSlideMany" } do
+    it("stop at 150 levels of one world: " .. kind, function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-10, -1, -10, 10, 0, 10)))
+      local m = cs.newMover { radius = 0.5, position = { 0, 0.6, 0 } }
+      m.filter = function() return "slide" end
+      local deepest = 0
+      local function q(d)
+        deepest = d
+        if d > 300 then return end    -- (without the limit, LuaJIT's C stack held this many)
+        local function again() q(d + 1); return false end
+        if kind == "overlapEllipsoid" then return w:overlapEllipsoid(0, 0, 0, 1, 1, 1, again) end
+        if kind == "raycastAll" then return w:raycastAll(0, 5, 0, 0, -10, 0, again) end
+        if kind == "collideAndSlide" and d == 151 then return w:collideAndSlide(m, 0, -0.2, 0) end
+        if kind == "collideAndSlideMany" and d == 151 then return w:collideAndSlideMany({ m }, { 0, -0.2, 0 }) end
+        return w:queryBox(-1, -1, -1, 1, 1, 1, again)
+      end
+      local ok, e = pcall(q, 1)
+      assert.is_false(ok)
+      assert.is_truthy(tostring(e):find(kind .. ": " .. LIMIT, 1, true), tostring(e))
+      assert.are.equal(151, deepest)
+      -- the world is idle again, and a move of 150 levels' depth runs
+      w:remove(w:add(cs.newMesh(cs.box(0, 0, 0, 1, 1, 1))))
+      assert.is_true(w:queryBox(-1, -1, -1, 1, 1, 1) > 0)
+      if kind == "collideAndSlide" or kind == "collideAndSlideMany" then
+        local moved = false
+        local function q2(d)       -- the move as the 150th level
+          if d == 150 then
+            if kind == "collideAndSlide" then w:collideAndSlide(m, 0, -0.2, 0)
+            else w:collideAndSlideMany({ m }, { 0, -0.2, 0 }) end
+            moved = true
+            return
+          end
+          return w:queryBox(-1, -1, -1, 1, 1, 1, function() q2(d + 1); return false end)
+        end
+        q2(1)
+        assert.is_true(moved)
+      end
+    end)
+  end
+
+  it("count each world's levels", function()
+    local a, b = cs.newWorld(), cs.newWorld()
+    for _, w in ipairs { a, b } do w:add(cs.newMesh(cs.box(-10, -1, -10, 10, 0, 10))) end
+    local deepest = 0
+    local function q(d)            -- a, b, a, b, ...: 75 levels of each by 150
+      deepest = d
+      if d == 150 then return 0 end
+      local w = d % 2 == 1 and a or b
+      return w:queryBox(-1, -1, -1, 1, 1, 1, function() q(d + 1); return false end)
+    end
+    q(1)
+    assert.are.equal(150, deepest)
+  end)
+end)

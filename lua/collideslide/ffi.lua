@@ -1054,6 +1054,16 @@ local function check_not_moving(w, fname)
   if w._moving then busy_moving(fname) end
 end
 
+-- Queries, and moves with a filter, nested in the callbacks of the same world
+-- (a callback that runs the query again), are refused past 150 levels, as the
+-- C module refuses them (its check_nesting: LuaJIT's C stack overflowed at
+-- some 3,000, a segfault; found by an independent tester).
+local function check_nesting(w, fname)
+  if w._busy >= 150 then
+    raise(fname .. ": queries and moves nested too deeply in callbacks (150 levels in one world)")
+  end
+end
+
 local resolve_pending     -- (world): the contacts of its movers, see Movers
 
 -- A transform in the forms of body:setTransform, the n values a[off + 1 ..
@@ -1875,6 +1885,7 @@ end
 -- collideAndSlide with the mover's filter: a C call that calls back, so never
 -- JIT-compiled. Returns the status, and the failure and error of the filter.
 function slide_filtered(w, m, walk, grav)
+  check_nesting(w, "collideAndSlide")
   if not m._resolved then resolve(m) end    -- the old handles, during the call
   if set_filters(m, true, nil) ~= C.CS_OK then
     raise("collideAndSlide: " .. ffi.string(C.cs_mover_error(m._p).message))
@@ -1892,6 +1903,7 @@ jit.off(slide_filtered)
 -- this thread, in list order, while its threads move the others. list: the
 -- movers as they were listed (kept while the filters run).
 function many_filtered(w, list, n, stride)
+  check_nesting(w, "collideAndSlideMany")
   local fns = {}
   for i = 1, n do
     local m = list[i]
@@ -1959,6 +1971,7 @@ function run_query(w, fname, fnarg, fn, mask, dflt, kind, a, b, c, d)
   local mk = dflt
   if mask ~= nil or dflt == nil then mk = opt_mask(mask, fnarg + 1) end
   check_not_moving(w, fname)
+  check_nesting(w, fname)
   ctx_enter(w, { fn = fn })
   local n
   local has = fn ~= nil
