@@ -300,3 +300,63 @@ describe("nested queries", function()
     assert.are.equal(150, deepest)
   end)
 end)
+
+-- A debug hook that raises (a sandbox's time limit: a count hook calling
+-- error()) at any instruction of a call that calls back. The FFI binding's
+-- own code between setting and clearing its busy state left the world and
+-- the mover busy for good, and in an FFI callback outside its pcall the
+-- error unwound through the core, which stayed busy (found by an independent
+-- tester). Every count from 1 until the hook no longer fires inside the call.
+describe("a debug hook that raises during a call", function()
+  local function scene()
+    local w = cs.newWorld()
+    w:add(cs.newMesh(cs.box(-10, -1, -10, 10, 0, 10)))
+    w:add(cs.newMesh(cs.box(0.8, 0, -1, 2, 2, 1)))
+    local m = cs.newMover { radius = 0.5, position = { 0, 0.5, 0 } }
+    m.filter = function() local x = 0; for i = 1, 3 do x = x + i end; return "slide" end
+    local others = {}
+    for i = 1, 6 do others[i] = cs.newMover { radius = 0.2, position = { -8 + 2 * i, 0.2, 5 } } end
+    return w, m, others
+  end
+
+  local CALLS = {
+    collideAndSlide = function(w, m) return w:collideAndSlide(m, 1, 0, 0, 0, -0.1, 0) end,
+    collideAndSlideMany = function(w, m, others)
+      w:setThreads(2)
+      local list, moves = { m }, { 1, 0, 0, 0, -0.1, 0 }
+      for i, o in ipairs(others) do list[i + 1] = o; for k = 1, 6 do moves[#moves + 1] = k == 5 and -0.1 or 0 end end
+      return w:collideAndSlideMany(list, moves)
+    end,
+    queryBox = function(w)
+      return w:queryBox(-2, -1, -2, 2, 1, 2, function() local x = 0; for i = 1, 3 do x = x + i end end)
+    end,
+  }
+
+  for _, name in ipairs { "collideAndSlide", "collideAndSlideMany", "queryBox" } do
+    it("leaves the world and the mover usable: " .. name, function()
+      local call, fired, n = CALLS[name], 0, 0
+      repeat
+        n = n + 1
+        local w, m, others = scene()
+        local hit = false
+        local ok = pcall(function()
+          debug.sethook(function() if not hit then hit = true; error("time limit", 0) end end, "", n)
+          call(w, m, others)
+          debug.sethook()
+        end)
+        debug.sethook()
+        if hit then fired = fired + 1 end
+        assert.are.equal(hit, not ok)
+        -- the world and the mover are idle
+        assert.is_truthy(w:raycast(0, 5, 0, 0, -10, 0))
+        w:remove(w:add(cs.newMesh(cs.box(5, 0, 5, 6, 1, 6))))
+        m.filter = nil
+        w:collideAndSlide(m, 0.1, 0, 0, 0, -0.1, 0)
+        m:setPosition(0, 0.5, 0)
+        assert.are.equal(2, w:queryBox(-2, -1, -2, 2, 1, 2, function() end) > 0 and 2 or 0)
+        getmetatable(w).__close(w)
+      until not hit
+      assert.is_true(fired > 5, tostring(fired))
+    end)
+  end
+end)

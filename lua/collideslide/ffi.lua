@@ -26,6 +26,9 @@
 --     jit.off (a callback from compiled code aborts LuaJIT), the others
 --     (vectors through pointers) JIT-compile. A callback's error is parked,
 --     the core stopped, the error raised again.
+--   - A debug hook set with debug.sethook is off while this file's code runs
+--     inside a call that calls back, on in the script's callbacks (its count
+--     starts again at each): see ctx_enter.
 --   - An object's state is its table's fields whose names start with "_"
 --     (_p, the core pointer, ...): the binding's own, which a script must not
 --     write (nothing stops it, and a written _p is a dangling pointer).
@@ -1832,18 +1835,62 @@ do                        -- (a block: the main chunk is at Lua's 200 locals)
 -- prev (the context it interrupted).
 local X = { failed = CTX_OK }
 
+-- A debug hook may raise at any instruction (a sandbox's time limit: a count
+-- hook calling error()). In the binding's own code between ctx_enter and
+-- ctx_leave it left the world and mover busy for good, and in an FFI
+-- callback outside its pcall it unwound through the core, which stayed busy
+-- too (found by an independent tester; the C module runs that code in C,
+-- where no hook runs). So from ctx_enter to ctx_leave the hook is off, and
+-- on again only while the script's own callbacks run (user_call): the hook
+-- set with debug.sethook in Lua (x.hook, x.hmask, x.hcount), that is; one
+-- set from C ("external hook") cannot be set again from Lua and stays on.
 local function ctx_enter(w, x)
+  local f, mask, count = debug.gethook()       -- (a hook raising here finds nothing set)
+  if type(f) == "function" then debug.sethook() else f = nil end
+  x.hook, x.hmask, x.hcount = f, mask, count
   x.bodies, x.movers, x.failed, x.prev = w._bodies, w._movers, CTX_OK, X
   X = x
   w._busy = w._busy + 1
 end
 
--- Back to the interrupted context; returns what the callbacks left.
+-- Back to the interrupted context, and the hook on; returns what the
+-- callbacks left.
 local function ctx_leave(w)
   w._busy = w._busy - 1
   local x = X
   X = x.prev
+  if x.hook then debug.sethook(x.hook, x.hmask, x.hcount) end
   return x.failed, x.err
+end
+
+local hooked_pcall
+do                        -- (a block: the main chunk is at Lua's 200 locals)
+-- The hook off again after the script's callback, kept as the callback left
+-- it (set, changed or cleared there) for the next callback and ctx_leave.
+local function hook_off(x)
+  local f, mask, count = debug.gethook()
+  if f ~= nil and type(f) ~= "function" then x.hook = nil; return end   -- (from C: left on)
+  debug.sethook()
+  x.hook, x.hmask, x.hcount = f, mask, count
+end
+
+-- fn(...)'s first result, with the hook on while fn runs; under xpcall with
+-- unhook_err, which turns it off when fn raised.
+local function user_call(fn, ...)
+  local x = X
+  if x.hook then debug.sethook(x.hook, x.hmask, x.hcount) end
+  local r = fn(...)
+  if x.hook then hook_off(x) end
+  return r
+end
+local function unhook_err(e)
+  if X.hook then hook_off(X) end
+  return e
+end
+
+-- pcall(fn, ...) for the callbacks when a hook is set (X.hook): the plain
+-- pcall otherwise, which costs half as much a callback.
+function hooked_pcall(fn, ...) return xpcall(user_call, unhook_err, fn, ...) end
 end
 
 local RESPONSE = { slide = 0, touch = 1, cross = 2 }
@@ -1867,11 +1914,12 @@ end
 -- filter(mover, body, tag); asked about another added mover: filter(mover, other, 0).
 local filter_cb = ffi.cast("cs_FilterFn", function(ud, body, tag)
   local fn, m = filter_of(ud)
-  return filter_result(pcall(fn, m, body ~= nil and X.bodies[ptr_addr(body)] or nil, tag))
+  return filter_result((X.hook and hooked_pcall or pcall)(fn, m, body ~= nil and X.bodies[ptr_addr(body)] or nil,
+    tag))
 end)
 local mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(ud, other)
   local fn, m = filter_of(ud)
-  return filter_result(pcall(fn, m, X.movers[ptr_addr(other)], 0))
+  return filter_result((X.hook and hooked_pcall or pcall)(fn, m, X.movers[ptr_addr(other)], 0))
 end)
 
 -- Puts the filter callbacks on mover m (ud: its place in a batch), or takes
@@ -1887,10 +1935,11 @@ end
 function slide_filtered(w, m, walk, grav)
   check_nesting(w, "collideAndSlide")
   if not m._resolved then resolve(m) end    -- the old handles, during the call
+  ctx_enter(w, { fn = m._filter, self = m })
   if set_filters(m, true, nil) ~= C.CS_OK then
+    ctx_leave(w)
     raise("collideAndSlide: " .. ffi.string(C.cs_mover_error(m._p).message))
   end
-  ctx_enter(w, { fn = m._filter, self = m })
   w._moving, m._busy = true, true
   local s = slide_call(w._p, m._p, walk, grav)
   w._moving, m._busy = false, false
@@ -1905,6 +1954,7 @@ jit.off(slide_filtered)
 function many_filtered(w, list, n, stride)
   check_nesting(w, "collideAndSlideMany")
   local fns = {}
+  ctx_enter(w, { fns = fns, list = list })     -- (first: see ctx_enter)
   for i = 1, n do
     local m = list[i]
     if m._filter then
@@ -1914,7 +1964,6 @@ function many_filtered(w, list, n, stride)
     end
     m._busy = true
   end
-  ctx_enter(w, { fns = fns, list = list })
   w._moving = true
   local s = many_call(w._p, w._blist, n, w._bmoves, stride, w._bout, w._bmoved, w._bfailed)
   w._moving = false
@@ -1935,29 +1984,34 @@ local function q_call(ok, r)
   return r == false and 0 or 1
 end
 
--- The query kinds' FFI callbacks. queryBox: fn(body, triangle, tag)
-local tri_cb = ffi.cast("cs_TriFn", function(_, body, tri)
+-- The query kinds' FFI callbacks (in a table: the main chunk is at Lua's 200
+-- locals). queryBox: fn(body, triangle, tag)
+local QCB = {}
+QCB.tri = ffi.cast("cs_TriFn", function(_, body, tri)
   local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
-  return q_call(pcall(X.fn, X.bodies[ptr_addr(body)], tri + 1, tag))
+  return q_call((X.hook and hooked_pcall or pcall)(X.fn, X.bodies[ptr_addr(body)], tri + 1, tag))
 end)
 
 -- overlapEllipsoid, overlap: fn(body, triangle, depth, nx, ny, nz, tag)
-local overlap_cb = ffi.cast("cs_OverlapFn", function(_, body, tri, depth, n)
+QCB.overlap = ffi.cast("cs_OverlapFn", function(_, body, tri, depth, n)
   local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
-  return q_call(pcall(X.fn, X.bodies[ptr_addr(body)], tri + 1, depth, n.x, n.y, n.z, tag))
+  return q_call((X.hook and hooked_pcall or pcall)(X.fn, X.bodies[ptr_addr(body)], tri + 1, depth, n.x, n.y,
+    n.z, tag))
 end)
 
 -- and an added mover the ellipsoid overlaps: fn(mover, 1, depth, nx, ny, nz, 0)
-local mover_overlap_cb = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
-  return q_call(pcall(X.fn, X.movers[ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
+QCB.mover_overlap = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
+  return q_call((X.hook and hooked_pcall or pcall)(X.fn, X.movers[ptr_addr(other)], 1, depth, n.x, n.y, n.z,
+    0))
 end)
 
 -- raycastAll: fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
-local hit_cb = ffi.cast("cs_HitFn", function(_, h)
+QCB.hit = ffi.cast("cs_HitFn", function(_, h)
   local p, n = h.point, h.normal
   local other = h.mover ~= nil and X.movers[ptr_addr(h.mover)] or
     h.body ~= nil and X.bodies[ptr_addr(h.body)] or nil
-  return q_call(pcall(X.fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1, other, h.tag))
+  return q_call((X.hook and hooked_pcall or pcall)(X.fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1,
+    other, h.tag))
 end)
 
 -- Runs the query of kind ("box", "overlap", "ray": a C function that calls
@@ -1975,11 +2029,11 @@ function run_query(w, fname, fnarg, fn, mask, dflt, kind, a, b, c, d)
   ctx_enter(w, { fn = fn })
   local n
   local has = fn ~= nil
-  if kind == "box" then n = C.cs_world_query_box(w._p, a, b, mk, has and tri_cb or nil, nil)
-  elseif kind == "ray" then n = C.cs_world_raycast_all(w._p, a, b, mk, has and hit_cb or nil, nil)
+  if kind == "box" then n = C.cs_world_query_box(w._p, a, b, mk, has and QCB.tri or nil, nil)
+  elseif kind == "ray" then n = C.cs_world_raycast_all(w._p, a, b, mk, has and QCB.hit or nil, nil)
   else                                  -- the triangles, then the added movers (d: one to leave out)
-    n = C.cs_world_overlap(w._p, a, b, c, mk, d, has and overlap_cb or nil,
-      has and mover_overlap_cb or nil, nil)
+    n = C.cs_world_overlap(w._p, a, b, c, mk, d, has and QCB.overlap or nil,
+      has and QCB.mover_overlap or nil, nil)
   end
   local failed, err = ctx_leave(w)
   if failed ~= CTX_OK then ctx_raise(fname, C.CS_EABORT, failed, err) end
