@@ -851,6 +851,37 @@ describe("Character", function()
   end)
 
   describe("as a crowd (cs.updateCharacters)", function()
+    -- a filter pushing or teleporting a character in its update: the update
+    -- writes its state after the move, so the change was lost (in the batch
+    -- for good, where the loop kept it: an independent tester, round 24);
+    -- refused, and the characters work afterwards
+    it("refuses a push or teleport of a character in its update, from a filter", function()
+      local world = scene()
+      local a, b = standing(world), standing(world)
+      b:setPosition(3, b.position[2], b.position[3])
+      local what
+      a.filter = function()
+        if what == "push" then b:push(30, 0, 0) elseif what == "teleport" then b:setPosition(5, 1, 5)
+        elseif what == "self" then a:push(0, 5, 0) end
+        return "slide"
+      end
+      cs.updateCharacters(world, { a, b }, DT)   -- (b placed by the script: one frame in a loop)
+      for _, w in ipairs { "push", "teleport" } do
+        what = w
+        local e = errorOf(cs.updateCharacters, world, { a, b }, DT)
+        assert.is_truthy(e:find("the character is in its update", 1, true), e)
+      end
+      what = "self"
+      local e = errorOf(a.update, a, world, DT)
+      assert.is_truthy(e:find("character:push: the character is in its update", 1, true), e)
+      what = nil
+      a.filter = nil
+      cs.updateCharacters(world, { a, b }, DT)
+      b:push(1, 0, 0)
+      b:setPosition(4, b.position[2], b.position[3])
+      assert.are.equal(4, (b:getPosition()))
+    end)
+
     -- {a, nil, b}: b would be skipped unseen (# may stop at 1)
     it("refuses a list with a hole", function()
       local world = scene()

@@ -357,6 +357,7 @@ local function construct(newMover, settings)
   self.fallVelocity = { 0.0, 0.0, 0.0 }
   self.onGround, self.groundState, self.jumped = false, "air", false
   self._fresh = true                            -- never moved: settle probes the ground
+  self._updating = false                        -- its move is under way: see moveOne
   self.sensorEvents = {}
   self._hx, self._hy, self._hz = 0.0, 0.0, 0.0  -- horizontal velocity (m/s)
   self._sent = {}                               -- what the mover was last given
@@ -577,7 +578,9 @@ end
 -- update changes nothing (found by an independent tester); other errors (a
 -- filter's) are raised again as they are.
 local function moveOne(self, world, undo, wx, wy, wz, gx, gy, gz)
+  self._updating = true                         -- (push and setPosition refuse)
   local ok, x, y, z, on = pcall(world.collideAndSlide, world, self.mover, wx, wy, wz, gx, gy, gz)
+  self._updating = false
   if ok then return x, y, z, on end
   local busy = busyWords(x)
   if not (busy or rangeError(x, "collideAndSlide")) then error(x, 0) end
@@ -586,6 +589,15 @@ local function moveOne(self, world, undo, wx, wy, wz, gx, gy, gz)
 end
 
 local XYZ = { "x", "y", "z" }
+
+-- A character's update writes its velocities and position after its move, so
+-- a push or teleport made from a filter during it (its own filter, or any
+-- filter of a cs.updateCharacters batch that lists it) was lost, in the batch
+-- for good where the loop of updates kept it (found by an independent
+-- tester): refused in these words.
+local IN_UPDATE = "the character is in its update (called from a filter during its update, or during "
+  .. "a cs.updateCharacters call that lists it), which writes its velocities and position after its "
+  .. "move: %s it after the update"
 
 -- check.num's number, also within +-1e30 (the core's range), as the core words it.
 local rangedNum = check.coord
@@ -615,6 +627,7 @@ function Character:setPosition(x, y, z)
         XYZ[i], XYZ[i], describe(v[i])))
     end
   end
+  if rawget(self, "_updating") then error("character:setPosition: " .. format(IN_UPDATE, "teleport"), 2) end
   local p = rawget(self, "position")
   if check.tname(p) ~= "table" then            -- (the script wrote something else there)
     p = { 0, 0, 0 }
@@ -655,6 +668,7 @@ function Character:push(vx, vy, vz)
   -- (found by independent testers: a bad up wrote NaN into fallVelocity for
   -- good, and a number written into fallVelocity was copied into what update
   -- compares it with, so the write went through)
+  if rawget(self, "_updating") then error("character:push: " .. format(IN_UPDATE, "push"), 2) end
   local err = CHECKS.up(self.up, "up") or stateError(self)
   if err then error("character:push: " .. err, 2) end
   local ux, uy, uz = unitUp(self.up)
@@ -1338,7 +1352,9 @@ local function updateMany(world, chars, dt, inputs)
       error(format("updateCharacters: character %d: %s", i, moves[j - 4]), 2)
     end
   end
+  for i = 1, n do chars[i]._updating = true end  -- (push and setPosition refuse)
   local ok, err = pcall(world.collideAndSlideMany, world, movers, moves, out, grounded)
+  for i = 1, n do chars[i]._updating = false end
   local busy = not ok and busyWords(err)
   if not ok and (busy or rangeError(err, "collideAndSlideMany")) then
     -- refused before any mover moved (the carry of a platform, which
