@@ -801,6 +801,19 @@ describe("Body", function()
       -- gave infinite overlap depths and NaN normals)
       fails_with(function() body:setTransform(1e-25, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1) end,
         "bad argument #1 to 'setTransform'", "matrix is too close to singular")
+      fails_with(function() body:setTransform(0.99e-20, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1) end,
+        "bad argument #1 to 'setTransform'", "matrix is too close to singular")
+      -- a placement scaled by exactly 1e-20 (turned, or along two axes) is
+      -- taken back from its own matrix (a third of the turns were refused:
+      -- an independent tester, round 24)
+      for k = 1, 50 do
+        local a = k * 0.37
+        body:setTransform(1, 2, 3, 0, 0, math.sin(a), math.cos(a), 1e-20, 1, 1)
+        body:setTransform({ body:getTransform() })
+        body:setTransform(1, 2, 3, math.sin(a), 0, 0, math.cos(a), 1e-20, 1e-20, 1)
+        body:setTransform({ body:getTransform() })
+      end
+      body:setTransform(1, 2, 3)
       fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 1, 1, 1e-30, 1) end,
         "bad argument #9 to 'setTransform'", "scale sy is too small (|sy| < 1e-20), got 1e-30")
       fails_with(function() body:setTransform(0, 0, 0, 0, 0, 0, 1, -1e-21, 1, 1) end,
