@@ -1562,17 +1562,64 @@ static void hit_to_world(const cs_CallScratch *sc, const cs_ESpace *es, const cs
 /* The sweep of any ellipsoid, leaving out mover self and the triangles of
 ** body hidden (NULL: none); darg is the number of d.x among the call's
 ** numbers (the mover's sweep has only d). */
+/* The first hit of the sweep by vel (e-space; the whole way is t in [0, 1])
+** among what lies along the part of the way t in [ta, tb]: the triangles
+** and added movers in the box the shape sweeps through there. *i and *km
+** (-1: none) name the triangle or mover of the hit, which is the first of
+** the whole way when it comes before tb: whatever the sweep meets before tb
+** lies in the boxes of the parts up to tb. A status. */
+static cs_Status sweep_part(cs_World *w, cs_CallScratch *sc, const cs_Mover *self,
+                            const cs_Body *hidden, const cs_ESpace *es, const SweepPath *way,
+                            double ta, double tb, unsigned mask, cs_SweepHit *sh, long *i,
+                            long *km) {
+  SweepPath path;
+  cs_Vec3 lo, hi, vel = cs_espace_vec_to(es, way->d);
+  size_t k, nells = 0;
+  path.o = v3_madd(way->o, way->d, ta);
+  path.d = v3_scale(way->d, tb - ta);
+  path.h = way->h;
+  if (ta == 0 && tb == 1) path.d = way->d;       /* (the whole way: its own doubles) */
+  lo = v3_sub(path.o, path.h);
+  hi = v3_add(path.o, path.h);
+  lo = v3_min(lo, v3_add(lo, path.d));
+  hi = v3_max(hi, v3_add(hi, path.d));
+  /* and of the triangles in it, those along the way, when the box holds
+  ** far more than the way (a long diagonal's): that test costs the short
+  ** sweeps more than it saves them */
+  if (gather(w, sc, es, lo, hi, box_holds_far_more(&path) ? &path : NULL, mask, NULL, NULL) != CS_OK ||
+      gather_movers(w, sc, self, 0, mask, es, lo, hi, &nells) != CS_OK)
+    return CS_ENOMEM;
+  for (k = 0; hidden && k < sc->ntris; k++)
+    if (sc->gbodies[sc->tris[k].body] == hidden) sc->tris[k].response = CS_RESPONSE_CROSS;
+  *km = -1;
+  *i = cs_sweep_triangles(v3(0, 0, 0), vel, sc->tris, sc->ntris, tb, CS_SWEEP_ONCE, sh);
+  for (k = 0; k < nells; k++) {            /* an added mover met earlier wins */
+    cs_SweepHit eh;
+    if (cs_sweep_ellipsoid(v3(0, 0, 0), vel, &sc->ells[k], *i >= 0 || *km >= 0 ? sh->t : tb, 0, &eh) &&
+        (*i < 0 && *km < 0 ? 1 : eh.t < sh->t)) {
+      *sh = eh;
+      *km = (long)k;
+    }
+  }
+  return CS_OK;
+}
+
+/* A sweep longer than this many times the shape's half extent goes by
+** parts, each twice as long as the one before, from a first part of that
+** length: a sweep of 10,000 m through a wall a metre away gathered every
+** triangle along the 10,000 m first (1.3 ms for 10,000 walls: found by an
+** independent tester), now those of the parts up to its hit. */
+#define SWEEP_PART 8.0
+
 static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self,
                            const cs_Body *hidden, cs_Vec3 p, cs_Vec3 r, const double q[4],
                            cs_Vec3 d, unsigned mask, cs_Hit *hit, int darg) {
   cs_ESpace es;
   cs_Mat3 R = m3_identity();
-  cs_Vec3 lo, hi, vel;
   cs_SweepHit sh;
-  SweepPath path;
-  double margin;
-  long i, km = -1;
-  size_t k, nells = 0;
+  SweepPath way;
+  double margin, hmax, len, ta = 0, part;
+  long i = -1, km = -1;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
   int own = sc == &w->scratch;   /* the world's scratch: not while a move holds it */
   if (own && w->busy) return -(int)cs_fail_status(sc->err, CS_EBUSY);
@@ -1586,40 +1633,26 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
     R = m3_from_quat(qn);
   }
   cs_espace_init(&es, p, r, &R, oriented);
-  /* the box of the swept volume: the ellipsoid's box at both ends */
+  /* the box of the swept volume: the ellipsoid's box along the way */
   margin = 1e-9 * (1 + v3_len(p) + v3_len(d));
-  path.o = p;
-  path.d = d;
-  path.h = v3_add(cs_espace_half_extents(&es), v3(margin, margin, margin));
-  lo = v3_sub(p, path.h);
-  hi = v3_add(p, path.h);
-  lo = v3_min(lo, v3_add(lo, d));
-  hi = v3_max(hi, v3_add(hi, d));
-  /* and of the triangles in it, those along the way, when the box holds
-  ** far more than the way (a long diagonal's): that test costs the short
-  ** sweeps more than it saves them */
+  way.o = p;
+  way.d = d;
+  way.h = v3_add(cs_espace_half_extents(&es), v3(margin, margin, margin));
+  hmax = fmax(fmax(way.h.x, way.h.y), way.h.z);
+  len = v3_len(d);
+  part = len > SWEEP_PART * hmax ? SWEEP_PART * hmax / len : 1.0;
   if (own) w->busy = 1;
-  if (gather(w, sc, &es, lo, hi, box_holds_far_more(&path) ? &path : NULL, mask, NULL, NULL) != CS_OK) {
-    if (own) w->busy = 0;
-    return -(int)cs_fail_status(sc->err, CS_ENOMEM);
-  }
-  if (gather_movers(w, sc, self, 0, mask, &es, lo, hi, &nells) != CS_OK) {
-    if (own) w->busy = 0;
-    return -(int)cs_fail_status(sc->err, CS_ENOMEM);
+  for (;;) {
+    double tb = ta + part >= 0.5 ? 1.0 : ta + part;    /* (the last part takes the rest) */
+    if (sweep_part(w, sc, self, hidden, &es, &way, ta, tb, mask, &sh, &i, &km) != CS_OK) {
+      if (own) w->busy = 0;
+      return -(int)cs_fail_status(sc->err, CS_ENOMEM);
+    }
+    if (i >= 0 || km >= 0 || tb == 1.0) break;
+    ta = tb;
+    part *= 2;
   }
   if (own) w->busy = 0;
-  for (k = 0; hidden && k < sc->ntris; k++)
-    if (sc->gbodies[sc->tris[k].body] == hidden) sc->tris[k].response = CS_RESPONSE_CROSS;
-  vel = cs_espace_vec_to(&es, d);
-  i = cs_sweep_triangles(v3(0, 0, 0), vel, sc->tris, sc->ntris, 1.0, CS_SWEEP_ONCE, &sh);
-  for (k = 0; k < nells; k++) {            /* an added mover met earlier wins */
-    cs_SweepHit eh;
-    if (cs_sweep_ellipsoid(v3(0, 0, 0), vel, &sc->ells[k], i >= 0 || km >= 0 ? sh.t : 1.0, 0, &eh) &&
-        (i < 0 && km < 0 ? 1 : eh.t < sh.t)) {
-      sh = eh;
-      km = (long)k;
-    }
-  }
   if (km >= 0) {
     /* a start with the centre inside the other mover: the distance's normal
     ** is the other's outward one, and the sweep's points toward the swept
