@@ -190,20 +190,22 @@ CS_INLINE int same_box(cs_Vec3 lo, cs_Vec3 hi, const cs_BroadNode *n) {
          hi.x == n->hi.x && hi.y == n->hi.y && hi.z == n->hi.z;
 }
 
-/* Node bounds from the bodies' current bounds; children come after their
-** parent, so one backward pass sees them first. */
+/* A node's bounds: its bodies' (a leaf) or its children's union. */
+static void fit_node(cs_Broad *bp, cs_BroadNode *node) {
+  if (node->count > 0) {
+    node_bounds(node, bp->items + node->index, node->count);
+  } else {
+    const cs_BroadNode *l = node + 1, *r = &bp->nodes[node->index];
+    node->lo = v3_min(l->lo, r->lo);
+    node->hi = v3_max(l->hi, r->hi);
+  }
+}
+
+/* Every node's bounds from the bodies' current bounds; children come after
+** their parent, so one backward pass sees them first. */
 static void refit(cs_Broad *bp) {
   size_t i = bp->nnodes;
-  while (i-- > 0) {
-    cs_BroadNode *node = &bp->nodes[i];
-    if (node->count > 0) {
-      node_bounds(node, bp->items + node->index, node->count);
-    } else {
-      const cs_BroadNode *l = node + 1, *r = &bp->nodes[node->index];
-      node->lo = v3_min(l->lo, r->lo);
-      node->hi = v3_max(l->hi, r->hi);
-    }
-  }
+  while (i-- > 0) fit_node(bp, &bp->nodes[i]);
   bp->work += bp->nnodes;
 }
 
@@ -213,13 +215,7 @@ static void refit_path(cs_Broad *bp, uint32_t id) {
   while (id != CS_BROAD_NONE) {
     cs_BroadNode *node = &bp->nodes[id];
     cs_Vec3 lo = node->lo, hi = node->hi;
-    if (node->count > 0) {
-      node_bounds(node, bp->items + node->index, node->count);
-    } else {
-      const cs_BroadNode *l = node + 1, *r = &bp->nodes[node->index];
-      node->lo = v3_min(l->lo, r->lo);
-      node->hi = v3_max(l->hi, r->hi);
-    }
+    fit_node(bp, node);
     bp->work++;
     if (same_box(lo, hi, node)) return;
     id = bp->parents[id];
