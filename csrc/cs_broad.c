@@ -390,25 +390,79 @@ void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it) {
   it->counted = 0;
 }
 
-int cs_broad_bounds(const cs_Broad *bp, cs_Body *const *bodies, size_t n,
-                    cs_Vec3 *lo, cs_Vec3 *hi) {
-  size_t i;
-  int any = 0;
-  if (bp->ok && !bp->dirty && !bp->rebuild) {
-    if (bp->nnodes == 0) return 0;
-    *lo = bp->nodes[0].lo;
-    *hi = bp->nodes[0].hi;
-    return 1;
+/* The squared distance from p to the box [lo, hi] (0 inside), shrunk by
+** CS_BROAD_NEAR_SLACK: never above the true one. */
+static double near_d2(cs_Vec3 p, cs_Vec3 lo, cs_Vec3 hi) {
+  cs_Vec3 g = v3_max(v3_max(v3_sub(lo, p), v3_sub(p, hi)), v3(0, 0, 0));
+  return v3_len2(g) * (1 - CS_BROAD_NEAR_SLACK);
+}
+
+/* closestPoint far from everything searched boxes growing 4 times at a
+** time and visited every body in the last (5.5 ms 5 km above 100,000
+** bodies: found by an independent tester); nearest first, the boxes past
+** the best distance found are never opened. */
+void cs_broad_near_begin(cs_Broad *bp, cs_BroadNear *it, cs_Body *const *bodies, size_t n,
+                         cs_Vec3 p, unsigned mask) {
+  it->p = p;
+  it->mask = mask;
+  it->all = bodies;
+  it->nall = n;
+  it->top = 0;
+  it->counted = 0;
+  it->one_by_one = !bp->ok || bp->dirty || bp->rebuild;
+  it->i = 0;
+  it->end = it->one_by_one ? n : 0;
+  if (!it->one_by_one && bp->nnodes) {
+    it->stack[0].node = 0;
+    it->stack[0].d2 = near_d2(p, bp->nodes[0].lo, bp->nodes[0].hi);
+    it->top = 1;
+    cs_atomic_add(&bp->walks, 1);   /* (as cs_broad_walk_begin) */
+    it->counted = 1;
   }
-  for (i = 0; i < n; i++) {
-    cs_Body *b = bodies[i];
-    if (!b->enabled) continue;
-    cs_body_refresh(b);
-    *lo = any ? v3_min(*lo, b->lo) : b->lo;
-    *hi = any ? v3_max(*hi, b->hi) : b->hi;
-    any = 1;
+}
+
+cs_Body *cs_broad_near_next(cs_Broad *bp, cs_BroadNear *it, double max_d2) {
+  if (it->one_by_one) {
+    while (it->i < it->end) {
+      cs_Body *b = it->all[it->i++];
+      cs_body_refresh(b);
+      if (b->enabled && (b->layers & it->mask) && near_d2(it->p, b->lo, b->hi) <= max_d2) return b;
+    }
+    return NULL;
   }
-  return any;
+  for (;;) {
+    const cs_BroadNode *node;
+    uint32_t id;
+    while (it->i < it->end) {
+      cs_Body *b = bp->items[it->i++];
+      if (b->enabled && (b->layers & it->mask) && near_d2(it->p, b->lo, b->hi) <= max_d2) return b;
+    }
+    do {
+      if (it->top == 0) return NULL;
+      --it->top;
+    } while (it->stack[it->top].d2 > max_d2);
+    id = it->stack[it->top].node;
+    node = &bp->nodes[id];
+    if (node->count == 0) {   /* the farther child below the nearer on the stack */
+      uint32_t l = id + 1, r = node->index;
+      double dl = near_d2(it->p, bp->nodes[l].lo, bp->nodes[l].hi);
+      double dr = near_d2(it->p, bp->nodes[r].lo, bp->nodes[r].hi);
+      int near_left = dl <= dr;
+      it->stack[it->top].node = near_left ? r : l;
+      it->stack[it->top].d2 = near_left ? dr : dl;
+      it->stack[it->top + 1].node = near_left ? l : r;
+      it->stack[it->top + 1].d2 = near_left ? dl : dr;
+      it->top += 2;
+      continue;
+    }
+    it->i = node->index;
+    it->end = (size_t)node->index + node->count;
+  }
+}
+
+void cs_broad_near_end(cs_Broad *bp, cs_BroadNear *it) {
+  if (it->counted) cs_atomic_add(&bp->walks, -1);
+  it->counted = 0;
 }
 
 /* }================================================================== */

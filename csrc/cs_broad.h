@@ -96,9 +96,26 @@ void cs_broad_walk_shared(const cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *
                           size_t n, cs_Vec3 lo, cs_Vec3 hi, unsigned mask);
 cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it);
 void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it);
-/* A box holding every enabled body of bodies[n] (and, when the tree is
-** current, perhaps disabled ones); returns 0 when there is none. */
-int cs_broad_bounds(const cs_Broad *bp, cs_Body *const *bodies, size_t n,
-                    cs_Vec3 *lo, cs_Vec3 *hi);
+/* A walk over the enabled bodies of mask nearest a point first (a
+** closest-point query): depth first, the nearer child before the farther,
+** skipping every box farther than the max_d2 each step is given (the
+** square of the best distance found so far; the tests are widened by
+** CS_BROAD_NEAR_SLACK for rounding). Over a tree that is not current it
+** visits every body. Ends with cs_broad_near_end. */
+#define CS_BROAD_NEAR_SLACK 1e-6
+typedef struct cs_BroadNear {
+  cs_Vec3 p;
+  unsigned mask;
+  cs_Body *const *all;
+  size_t nall;
+  size_t i, end;
+  int one_by_one, counted;
+  size_t top;
+  struct { uint32_t node; double d2; } stack[CS_BROAD_STACK];
+} cs_BroadNear;
+void cs_broad_near_begin(cs_Broad *bp, cs_BroadNear *it, cs_Body *const *bodies, size_t n,
+                         cs_Vec3 p, unsigned mask);
+cs_Body *cs_broad_near_next(cs_Broad *bp, cs_BroadNear *it, double max_d2);
+void cs_broad_near_end(cs_Broad *bp, cs_BroadNear *it);
 
 #endif

@@ -533,33 +533,29 @@ static int point_body_fn(void *ud, const QBody *qb) {
 int cs_world_closest_point(cs_World *w, const cs_Vec3 *pp, double max_distance,
                            unsigned mask, cs_Hit *hit) {
   PointQuery q;
-  cs_Vec3 lo, hi, p;
-  double r, far;
-  char b[CS_NUMBUF];
+  cs_BroadNear it;
+  cs_Body *b;
+  cs_Vec3 p;
+  char buf[CS_NUMBUF];
   if (cs_check_vec(&w->err, 1, cs_names_xyz, pp) != CS_OK) return -(int)w->err.status;
   if (max_distance != max_distance)
     return -(int)cs_fail(&w->err, CS_EINVAL, 4, "maxDistance is NaN");
   if (!(max_distance >= 0))
     return -(int)cs_fail(&w->err, CS_EINVAL, 4, "maxDistance must be >= 0, got %s",
-                         cs_fmtnum(b, max_distance));
+                         cs_fmtnum(buf, max_distance));
   p = *pp;
   q.p = p;
   q.qb = NULL;
   q.found = 0;
-  if (!cs_world_bounds(w, &lo, &hi)) return 0;
-  /* A long reach would visit every body: search boxes of half size r that
-  ** grow 4 times at a time instead; a hit within r is the nearest, since
-  ** every nearer triangle lies in that box. */
-  far = v3_len(v3_max(v3_sub(hi, p), v3_sub(p, lo)));
-  for (r = 1.0; r < max_distance && r < far && !q.found; r *= 4) {
-    q.best = r;
-    for_bodies(w, v3_sub(p, v3(r, r, r)), v3_add(p, v3(r, r, r)), mask, point_body_fn, &q);
+  q.best = max_distance;
+  /* the bodies nearest first, none farther than the best found so far */
+  cs_world_near_begin(w, &it, p, mask);
+  while ((b = cs_broad_near_next(&w->broad, &it, q.best < HUGE_VAL ? q.best * q.best * (1 + 1e-9)
+                                                                    : HUGE_VAL)) != NULL) {
+    QBody qb;
+    if (qbody_init(&qb, b, mask)) point_body_fn(&q, &qb);
   }
-  if (!q.found) {
-    r = max_distance;
-    q.best = max_distance;
-    for_bodies(w, v3_sub(p, v3(r, r, r)), v3_add(p, v3(r, r, r)), mask, point_body_fn, &q);
-  }
+  cs_broad_near_end(&w->broad, &it);
   if (!q.found) return 0;
   if (hit) *hit = q.rec.hit;
   return 1;

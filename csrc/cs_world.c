@@ -788,9 +788,9 @@ void cs_world_walk_begin(cs_World *w, cs_BroadWalk *it, cs_Vec3 lo, cs_Vec3 hi, 
   cs_broad_walk_begin(&w->broad, it, w->bodies, w->nbodies, lo, hi, mask);
 }
 
-int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi) {
+void cs_world_near_begin(cs_World *w, cs_BroadNear *it, cs_Vec3 p, unsigned mask) {
   cs_world_sync(w);
-  return cs_broad_bounds(&w->broad, w->bodies, w->nbodies, lo, hi);
+  cs_broad_near_begin(&w->broad, it, w->bodies, w->nbodies, p, mask);
 }
 
 /* }================================================================== */

@@ -121,10 +121,9 @@ void cs_world_sync(cs_World *w);
 ** box [lo, hi]: cs_world_walk_begin, then cs_broad_walk_next(&w->broad, it)
 ** until NULL, then cs_broad_walk_end(&w->broad, it). */
 void cs_world_walk_begin(cs_World *w, cs_BroadWalk *it, cs_Vec3 lo, cs_Vec3 hi, unsigned mask);
-/* A box holding every enabled body (perhaps disabled ones too: an upper
-** bound); returns 0 when there is none. */
-int cs_world_bounds(cs_World *w, cs_Vec3 *lo, cs_Vec3 *hi);
-
+/* The same for a walk of the bodies nearest p first (cs_broad_near_next,
+** cs_broad_near_end). */
+void cs_world_near_begin(cs_World *w, cs_BroadNear *it, cs_Vec3 p, unsigned mask);
 /* Gathers into sc->tris every triangle of every body (mask permitting) whose
 ** bounds meet the world box [lo, hi], mapped into es. With a filter, calls
 ** it once per (body, tag). Returns CS_EABORT when the filter aborts. */
