@@ -59,7 +59,9 @@
 ** OWNERSHIP: every object is created through a cs_Alloc the caller gives and
 ** freed with its *_free function; the library holds no global state but an
 ** atomic counter of world ids. A mesh must outlive the bodies that use it
-** (the Lua bindings guarantee this). A world may be used by one thread at a
+** (the Lua bindings guarantee this), with one exception: a world whose
+** meshes were freed may still be freed, and nothing else (as a Lua state's
+** close frees them in no set order). A world may be used by one thread at a
 ** time; worlds are independent, but a mesh they share is not: an edited mesh
 ** (cs_mesh_set_vertex) is refit by the first call that uses it, so refit it
 ** (cs_mesh_refit, or cs_world_prepare on each world in turn) before worlds

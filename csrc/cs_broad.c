@@ -24,8 +24,12 @@ void cs_broad_init(cs_Broad *bp, const cs_Alloc *a) {
 }
 
 void cs_broad_free(cs_Broad *bp) {
-  size_t i;
-  for (i = 0; i < bp->nmeshes; i++) cs_mesh_unwatch(bp->meshes[i].mesh, &bp->mesh_edits);
+  /* the meshes are not touched (one may be freed already: a Lua state's
+  ** close frees in no set order); they drop the orphaned flag */
+  if (bp->edits) {
+    bp->edits->orphan = 1;
+    cs_edit_flag_drop(bp->edits);
+  }
   cs_free(&bp->alloc, bp->nodes, bp->capnodes * sizeof(cs_BroadNode));
   cs_free(&bp->alloc, bp->parents, bp->capparents * sizeof(uint32_t));
   cs_free(&bp->alloc, bp->items, bp->capitems * sizeof(cs_Body *));
@@ -37,15 +41,20 @@ void cs_broad_free(cs_Broad *bp) {
 ** few worlds that place the mesh), so that adding a body of a world of
 ** many meshes does not search them all. */
 cs_Status cs_broad_mesh_ref(cs_Broad *bp, cs_Mesh *mesh, int delta) {
-  cs_MeshWatch *watch = cs_mesh_watcher(mesh, &bp->mesh_edits);
+  cs_MeshWatch *watch;
   cs_MeshRef *r;
   size_t i;
+  if (!bp->edits) {
+    if (delta < 0) return CS_OK;
+    if (!(bp->edits = cs_edit_flag_new(&bp->alloc))) return CS_ENOMEM;
+  }
+  watch = cs_mesh_watcher(mesh, bp->edits);
   if (!watch) {
     cs_Status s;
     if (delta < 0) return CS_OK;
     if ((s = cs_grow(&bp->alloc, (void **)&bp->meshes, &bp->capmeshes, bp->nmeshes + 1,
                      sizeof(cs_MeshRef))) != CS_OK ||
-        (s = cs_mesh_watch(mesh, &bp->mesh_edits, bp->nmeshes)) != CS_OK)
+        (s = cs_mesh_watch(mesh, bp->edits, bp->nmeshes)) != CS_OK)
       return s;
     i = bp->nmeshes++;
     bp->meshes[i].mesh = mesh;
@@ -57,9 +66,9 @@ cs_Status cs_broad_mesh_ref(cs_Broad *bp, cs_Mesh *mesh, int delta) {
   r = &bp->meshes[i];
   r->count += delta;
   if (r->count <= 0) {
-    cs_mesh_unwatch(mesh, &bp->mesh_edits);
+    cs_mesh_unwatch(mesh, bp->edits);
     *r = bp->meshes[--bp->nmeshes];
-    if (i < bp->nmeshes) cs_mesh_watcher(r->mesh, &bp->mesh_edits)->slot = i;
+    if (i < bp->nmeshes) cs_mesh_watcher(r->mesh, bp->edits)->slot = i;
   }
   return CS_OK;
 }
@@ -72,7 +81,7 @@ CS_INLINE int mesh_edited(const cs_MeshRef *r) {
 /* Was a mesh in use edited since the tree last saw it? Its watcher's flag
 ** says so, without asking each mesh (a world of 30,000 props, each of its
 ** own mesh, asked them all at every call: found by an independent tester). */
-CS_INLINE int any_mesh_edited(const cs_Broad *bp) { return bp->mesh_edits; }
+CS_INLINE int any_mesh_edited(const cs_Broad *bp) { return bp->edits && bp->edits->edited; }
 
 int cs_broad_pending(const cs_Broad *bp) {
   /* an edit after cs_world_prepare left the tree and the mesh as they were:
@@ -92,7 +101,7 @@ int cs_broad_note_edits(cs_Broad *bp) {
 static unsigned meshes_edited(cs_Broad *bp) {
   size_t i;
   unsigned edited = 0;
-  if (!bp->mesh_edits) return 0;
+  if (!any_mesh_edited(bp)) return 0;
   for (i = 0; i < bp->nmeshes; i++) {
     cs_MeshRef *r = &bp->meshes[i];
     if (mesh_edited(r)) {
@@ -102,7 +111,7 @@ static unsigned meshes_edited(cs_Broad *bp) {
     }
   }
   bp->work += bp->nmeshes;
-  bp->mesh_edits = 0;
+  bp->edits->edited = 0;
   return edited;
 }
 

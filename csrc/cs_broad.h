@@ -42,7 +42,8 @@ typedef struct cs_Broad {
   cs_MeshRef *meshes;     /* distinct meshes in use, each watched
                           ** (cs_mesh_watch, slot: its place here) */
   size_t nmeshes, capmeshes;
-  int mesh_edits;         /* set by the meshes: one of them was edited */
+  cs_EditFlag *edits;     /* set by the meshes: one of them was edited
+                          ** (made at the first mesh's use) */
   size_t work;            /* nodes, bodies and meshes the last update looked
                           ** at: what it cost (the C tests read it) */
 } cs_Broad;

@@ -10,6 +10,9 @@
 #include "cs_mesh.h"
 #include "cs_thread.h"
 
+static void remove_watch(cs_Mesh *m, size_t k);
+static void drop_orphans(cs_Mesh *m);
+
 /* A triangle is degenerate when its area is zero relative to its size:
 ** |(b-a) x (c-a)| <= 1e-12 (|b-a|^2 + |c-a|^2). Rounding of an exactly
 ** collinear triple stays below that; a real sliver (1000 m by 1e-6 m) does
@@ -184,6 +187,7 @@ void cs_mesh_free(cs_Mesh *m) {
   cs_bvh_free(&m->bvh, &a);
   cs_free(&a, m->verts, 3 * (size_t)m->nverts * sizeof(double));
   cs_free(&a, m->tris, 3 * (size_t)m->ntris * sizeof(uint32_t));
+  while (m->nwatch > 0) remove_watch(m, m->nwatch - 1);
   cs_free(&a, m->watch, m->capwatch * sizeof(cs_MeshWatch));
   cs_free(&a, m->edits, m->capedits * sizeof(uint32_t));
   cs_free(&a, m->touched, m->captouched * sizeof(uint32_t));
@@ -346,7 +350,8 @@ static cs_Status refit_edited(cs_Mesh *m) {
 static void mesh_changed(cs_Mesh *m) {
   size_t i;
   m->version++;
-  for (i = 0; i < m->nwatch; i++) *m->watch[i].flag = 1;
+  drop_orphans(m);
+  for (i = 0; i < m->nwatch; i++) m->watch[i].flag->edited = 1;
 }
 
 static cs_Status check_not_batched(cs_Mesh *m) {
@@ -420,26 +425,60 @@ void cs_mesh_refit(cs_Mesh *m) {
 ** Watchers: the worlds placing the mesh, told of its edits
 ** ===================================================================*/
 
-cs_Status cs_mesh_watch(cs_Mesh *m, int *flag, size_t slot) {
-  cs_Status s = cs_grow(&m->alloc, (void **)&m->watch, &m->capwatch, m->nwatch + 1,
-                        sizeof(cs_MeshWatch));
+cs_EditFlag *cs_edit_flag_new(const cs_Alloc *a) {
+  cs_EditFlag *f = (cs_EditFlag *)cs_malloc(a, sizeof *f);
+  if (!f) return NULL;
+  f->edited = 0;
+  f->refs = 1;
+  f->orphan = 0;
+  f->alloc = *a;
+  return f;
+}
+
+void cs_edit_flag_drop(cs_EditFlag *f) {
+  if (--f->refs == 0) {
+    cs_Alloc a = f->alloc;
+    cs_free(&a, f, sizeof *f);
+  }
+}
+
+/* Removes watcher k (its flag let go of). */
+static void remove_watch(cs_Mesh *m, size_t k) {
+  cs_edit_flag_drop(m->watch[k].flag);
+  m->watch[k] = m->watch[--m->nwatch];
+}
+
+/* Drops the watchers whose world is gone. */
+static void drop_orphans(cs_Mesh *m) {
+  size_t k = 0;
+  while (k < m->nwatch) {
+    if (m->watch[k].flag->orphan) remove_watch(m, k);
+    else k++;
+  }
+}
+
+cs_Status cs_mesh_watch(cs_Mesh *m, cs_EditFlag *flag, size_t slot) {
+  cs_Status s;
+  drop_orphans(m);
+  s = cs_grow(&m->alloc, (void **)&m->watch, &m->capwatch, m->nwatch + 1, sizeof(cs_MeshWatch));
   if (s != CS_OK) return s;
   m->watch[m->nwatch].flag = flag;
   m->watch[m->nwatch].slot = slot;
   m->nwatch++;
+  flag->refs++;
   return CS_OK;
 }
 
-cs_MeshWatch *cs_mesh_watcher(cs_Mesh *m, const int *flag) {
+cs_MeshWatch *cs_mesh_watcher(cs_Mesh *m, const cs_EditFlag *flag) {
   size_t i;
   for (i = 0; i < m->nwatch; i++)
     if (m->watch[i].flag == flag) return &m->watch[i];
   return NULL;
 }
 
-void cs_mesh_unwatch(cs_Mesh *m, const int *flag) {
+void cs_mesh_unwatch(cs_Mesh *m, const cs_EditFlag *flag) {
   cs_MeshWatch *w = cs_mesh_watcher(m, flag);
-  if (w) *w = m->watch[--m->nwatch];
+  if (w) remove_watch(m, (size_t)(w - m->watch));
 }
 
 /* }================================================================== */

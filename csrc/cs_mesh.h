@@ -10,11 +10,28 @@
 
 enum { CS_TRI_DEGENERATE = 1 };
 
-/* A world's broad phase that places the mesh and wants to hear of its
-** edits (cs_broad.c): *flag is set at every vertex edit and refit, so that
-** a world notices an edit without asking each of its meshes at every call;
-** slot is the watcher's own (where it keeps the mesh). */
-typedef struct cs_MeshWatch { int *flag; size_t slot; } cs_MeshWatch;
+/* A world's flag of mesh edits (cs_broad.c), set by every vertex edit and
+** refit of the meshes it places, so that a world notices an edit without
+** asking each of its meshes at every call. It is shared: the world and
+** each mesh watching for it hold a reference, and it is freed with the
+** last, so that whichever of them is freed first (a world or a mesh at a
+** Lua state's close, whose finalizers run in no set order) the other never
+** reads freed memory. A world gone leaves it an orphan, which its meshes
+** drop at their next edit or watch. */
+typedef struct cs_EditFlag {
+  int edited;
+  int refs;
+  int orphan;             /* its world is gone */
+  cs_Alloc alloc;
+} cs_EditFlag;
+/* A new flag (refs 1, its world's), or NULL. */
+cs_EditFlag *cs_edit_flag_new(const cs_Alloc *a);
+/* Lets go of one reference; the last frees it. */
+void cs_edit_flag_drop(cs_EditFlag *f);
+
+/* A world watching the mesh: its flag, and the watcher's own slot (where
+** it keeps the mesh). */
+typedef struct cs_MeshWatch { cs_EditFlag *flag; size_t slot; } cs_MeshWatch;
 
 struct cs_Mesh {
   cs_Alloc alloc;
@@ -53,12 +70,12 @@ struct cs_Mesh {
   size_t captouched;
 };
 
-/* Adds a watcher (flag and its slot); CS_ENOMEM. */
-cs_Status cs_mesh_watch(cs_Mesh *m, int *flag, size_t slot);
+/* Adds a watcher (flag, referenced, and its slot); CS_ENOMEM. */
+cs_Status cs_mesh_watch(cs_Mesh *m, cs_EditFlag *flag, size_t slot);
 /* The watcher of flag, or NULL. */
-cs_MeshWatch *cs_mesh_watcher(cs_Mesh *m, const int *flag);
-/* Removes the watcher of flag (none: nothing). */
-void cs_mesh_unwatch(cs_Mesh *m, const int *flag);
+cs_MeshWatch *cs_mesh_watcher(cs_Mesh *m, const cs_EditFlag *flag);
+/* Removes the watcher of flag and lets go of it (none: nothing). */
+void cs_mesh_unwatch(cs_Mesh *m, const cs_EditFlag *flag);
 
 /* Is the mesh closed (every edge used as often in one direction as in the
 ** other)? CS_EINVAL with bad[0..1] an open edge's vertices and *uses the

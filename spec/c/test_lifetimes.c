@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collideslide.h"
+#include "cs_internal.h"
 #include "by_value.h"
 #include "scenes.h"
 #include "../../fuzz/fuzz_alloc.h"
@@ -153,6 +153,39 @@ static void ground_body(cs_Alloc *a, int reuse, const char *mode) {
   cs_mesh_free(fl);
 }
 
+/* Meshes and worlds freed in either order (a Lua state's close finalizes
+** them in no set order): the world freed after the meshes its bodies place
+** touches none of them (it read a freed mesh's list of the worlds told of
+** its edits: ASan, the FFI binding's close), and a mesh edited and freed
+** after its worlds writes to none of theirs; a mesh placed in many worlds
+** come and gone keeps no more than the live ones. */
+static void free_orders(cs_Alloc *a, int reuse, const char *mode) {
+  cs_Mesh *mesh = floor_mesh(a, 0);
+  cs_World *w[3];
+  cs_Body *b;
+  cs_Vec3 p = {0, 1, 0};
+  int k;
+  (void)reuse;
+  for (k = 0; k < 3; k++) {
+    cs_world_new(a, &w[k]);
+    cs_world_add(w[k], mesh, &b);
+  }
+  cs_world_free(w[0]);
+  cs_mesh_set_vertex(mesh, 0, &p);            /* the freed world's flag dropped here */
+  check(mesh->nwatch == 2, mode, "free orders", "a freed world's watcher kept by the edit");
+  for (k = 0; k < 50; k++) {                  /* worlds come and go */
+    cs_World *t;
+    cs_world_new(a, &t);
+    cs_world_add(t, mesh, &b);
+    cs_world_free(t);
+  }
+  cs_world_new(a, &w[0]);
+  cs_world_add(w[0], mesh, &b);
+  check(mesh->nwatch == 3, mode, "free orders", "watchers of freed worlds piled up");
+  cs_mesh_free(mesh);                          /* before the worlds that place it */
+  for (k = 0; k < 3; k++) cs_world_free(w[k]);
+}
+
 int main(void) {
   int reuse;
   for (reuse = 1; reuse >= 0; reuse--) {
@@ -162,6 +195,7 @@ int main(void) {
     stale_cache(&a, reuse, mode);
     ghost_floor(&a, reuse, mode);
     ground_body(&a, reuse, mode);
+    free_orders(&a, reuse, mode);
     check(st.live == 0, mode, "leaks", "bytes left allocated");
     fa_drain(&st);
   }
