@@ -54,7 +54,7 @@ extern const csl_Type csl_types[5];
 #define SENSOR_T (&csl_types[4])
 
 #define STACK_EXTRA 16              /* slots a callback needs (11 at most) */
-#define MAX_NESTING 150             /* calls that call back, nested in one world (check_nesting) */
+#define MAX_NESTING 150             /* calls that call back, nested in a Lua state (check_nesting) */
 
 enum { BUV_WORLD = 1, BUV_MESH, BUV_USERDATA };       /* body handle user value */
 enum { MUV_FILTER = 1, MUV_CONTACTS, MUV_GROUND, MUV_EVENTS, MUV_GMOVER };  /* mover user value */
@@ -71,6 +71,8 @@ typedef struct WorldUD {
   cs_World *world;      /* NULL once closed */
   int busy;             /* > 0 while a filter or a query callback may run */
   int moving;           /* inside collideAndSlide (its filter may run) */
+  int *depth;           /* the Lua state's calls that call back, nested, in
+                        ** all its worlds (check_nesting; the registry's) */
   void *buf;            /* collideAndSlideMany's arrays (Lua's allocator; freed at close) */
   size_t bufsize;
 } WorldUD;

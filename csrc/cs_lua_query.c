@@ -247,10 +247,12 @@ static int world_collideAndSlide(lua_State *L) {
     cs_mover_set_mover_filter(m->mover, mover_filter_trampoline, &c);
   }
   w->busy++;
+  ++*w->depth;
   w->moving = 1;
   m->busy = 1;
   s = cs_world_collide_and_slide(w->world, m->mover, &walk, hasg ? &grav : NULL);
   w->busy--;
+  --*w->depth;
   w->moving = 0;
   m->busy = 0;
   cs_mover_set_filter(m->mover, NULL, NULL);
@@ -383,6 +385,7 @@ static int crowd_check_fail(lua_State *L, WorldUD *w, const Crowd *a, size_t at,
 static void crowd_done(WorldUD *w, const Crowd *a, size_t n, size_t nf) {
   size_t i;
   w->busy--;
+  --*w->depth;
   w->moving = 0;
   for (i = 0; i < n; i++) {
     MoverUD *m = (MoverUD *)cs_mover_get_userdata(a->list[i]);
@@ -502,6 +505,7 @@ static int world_collideAndSlideMany(lua_State *L) {
   for (i = 0; i < n; i++) ((MoverUD *)cs_mover_get_userdata(a.list[i]))->busy = 1;
   if (n > 0) memset(a.moved, 0, n);     /* (a.moved is NULL before any batch) */
   w->busy++;
+  ++*w->depth;
   w->moving = 1;
   s = cs_world_collide_and_slide_many(w->world, a.list, n, a.moves, stride, a.out, a.moved, &failed);
   crowd_done(w, &a, n, nf);
@@ -744,12 +748,14 @@ static unsigned query_begin(lua_State *L, WorldUD *w, CallCtx *c, int fn, unsign
   lua_settop(L, fn + 1);
   ctx_init(L, c, 1, fn, 0);
   w->busy++;
+  ++*w->depth;
   return mask;
 }
 
 static int query_done(lua_State *L, WorldUD *w, const CallCtx *c, long count, const char *fname,
                       int base) {
   w->busy--;
+  --*w->depth;
   if (c->failed != CTX_OK) return ctx_raise(L, c, fname, CS_EABORT);
   if (count == -(long)CS_EINVAL || count == -(long)CS_ERANGE)
     return core_fail(L, cs_world_error(w->world), base, NULL, fname);

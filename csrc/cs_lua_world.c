@@ -33,16 +33,32 @@ void check_not_moving(lua_State *L, WorldUD *w, const char *fname) {
     luaL_error(L, "%s: the world is busy (called from inside a filter of the same world)", fname);
 }
 
-/* Queries, and moves with a filter, nested in the callbacks of the same
-** world (a callback that runs the query again), each level a few C
+/* Queries, and moves with a filter, nested in callbacks (a callback that
+** runs the query again, in its world or another), each level a few C
 ** frames: LuaJIT has no limit on C calls, and some 3,000 levels overflowed
 ** the C stack (a segfault: found by an independent tester), where 5.1 and
-** 5.4 stop at about 200 ("C stack overflow"). Refused below that, in the
-** same words on every Lua and in the FFI binding. */
+** 5.4 stop at about 200 ("C stack overflow"). Refused below that, counted
+** over all the state's worlds (counted per world, 26 worlds nested in
+** turn overflowed it again: the next tester), in the same words on every
+** Lua and in the FFI binding. */
 void check_nesting(lua_State *L, WorldUD *w, const char *fname) {
-  if (w->busy >= MAX_NESTING)
-    luaL_error(L, "%s: queries and moves nested too deeply in callbacks (%d levels in one world)",
-               fname, MAX_NESTING);
+  if (*w->depth >= MAX_NESTING)
+    luaL_error(L, "%s: queries and moves nested too deeply in callbacks (%d levels)", fname,
+               MAX_NESTING);
+}
+
+/* The state's nesting count (check_nesting), in the registry. */
+static char DEPTH_KEY;
+static int *state_depth(lua_State *L) {
+  int *d;
+  csL_rawgetp(L, LUA_REGISTRYINDEX, &DEPTH_KEY);
+  d = (int *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  if (d) return d;
+  d = (int *)lua_newuserdata(L, sizeof(int));
+  *d = 0;
+  csL_rawsetp(L, LUA_REGISTRYINDEX, &DEPTH_KEY);
+  return d;
 }
 
 static BodyUD *check_body(lua_State *L, int arg) {
@@ -185,6 +201,7 @@ int cs_newWorld(lua_State *L) {
   check_no_args(L);
   w = (WorldUD *)new_object(L, WORLD_T);
   w->world = NULL; w->busy = 0; w->moving = 0; w->buf = NULL; w->bufsize = 0;
+  w->depth = state_depth(L);
   lua_newtable(L);                      /* lightuserdata(BodyUD *) -> handle */
   csL_setuservalue(L, -2);
   push_worlds(L);                       /* (before the core world: may raise) */

@@ -1057,13 +1057,15 @@ local function check_not_moving(w, fname)
   if w._moving then busy_moving(fname) end
 end
 
--- Queries, and moves with a filter, nested in the callbacks of the same world
--- (a callback that runs the query again), are refused past 150 levels, as the
--- C module refuses them (its check_nesting: LuaJIT's C stack overflowed at
--- some 3,000, a segfault; found by an independent tester).
+-- Queries, and moves with a filter, nested in callbacks (a callback that runs
+-- the query again, in its world or another), are refused past 150 levels over
+-- all the worlds, as the C module refuses them (its check_nesting: LuaJIT's C
+-- stack overflowed at some 3,000, a segfault; counted per world, 26 worlds in
+-- turn overflowed it: found by independent testers). DEPTH: the levels now.
+local DEPTH = 0
 local function check_nesting(w, fname)
-  if w._busy >= 150 then
-    raise(fname .. ": queries and moves nested too deeply in callbacks (150 levels in one world)")
+  if DEPTH >= 150 then
+    raise(fname .. ": queries and moves nested too deeply in callbacks (150 levels)")
   end
 end
 
@@ -1851,12 +1853,14 @@ local function ctx_enter(w, x)
   x.bodies, x.movers, x.failed, x.prev = w._bodies, w._movers, CTX_OK, X
   X = x
   w._busy = w._busy + 1
+  DEPTH = DEPTH + 1
 end
 
 -- Back to the interrupted context, and the hook on; returns what the
 -- callbacks left.
 local function ctx_leave(w)
   w._busy = w._busy - 1
+  DEPTH = DEPTH - 1
   local x = X
   X = x.prev
   if x.hook then debug.sethook(x.hook, x.hmask, x.hcount) end
