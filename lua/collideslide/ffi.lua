@@ -1057,18 +1057,6 @@ local function check_not_moving(w, fname)
   if w._moving then busy_moving(fname) end
 end
 
--- Queries, and moves with a filter, nested in callbacks (a callback that runs
--- the query again, in its world or another), are refused past 150 levels over
--- all the worlds, as the C module refuses them (its check_nesting: LuaJIT's C
--- stack overflowed at some 3,000, a segfault; counted per world, 26 worlds in
--- turn overflowed it: found by independent testers). DEPTH: the levels now.
-local DEPTH = 0
-local function check_nesting(w, fname)
-  if DEPTH >= 150 then
-    raise(fname .. ": queries and moves nested too deeply in callbacks (150 levels)")
-  end
-end
-
 local resolve_pending     -- (world): the contacts of its movers, see Movers
 
 -- A transform in the forms of body:setTransform, the n values a[off + 1 ..
@@ -1835,7 +1823,19 @@ do                        -- (a block: the main chunk is at Lua's 200 locals)
 -- movers, by the place in the list their callbacks get as ud); bodies and
 -- movers (its world's handles); failed and err (what a callback left);
 -- prev (the context it interrupted).
-local X = { failed = CTX_OK }
+local X = { failed = CTX_OK, depth = 0 }
+
+-- Queries, and moves with a filter, nested in callbacks (a callback that runs
+-- the query again, in its world or another), are refused past 150 levels over
+-- all the worlds, as the C module refuses them (its check_nesting: LuaJIT's C
+-- stack overflowed at some 3,000, a segfault; counted per world, 26 worlds in
+-- turn overflowed it: found by independent testers). The levels now: the
+-- running call's context's depth (X, ctx_enter).
+local function check_nesting(w, fname)
+  if X.depth >= 150 then
+    raise(fname .. ": queries and moves nested too deeply in callbacks (150 levels)")
+  end
+end
 
 -- A debug hook may raise at any instruction (a sandbox's time limit: a count
 -- hook calling error()). In the binding's own code between ctx_enter and
@@ -1851,16 +1851,15 @@ local function ctx_enter(w, x)
   if type(f) == "function" then debug.sethook() else f = nil end
   x.hook, x.hmask, x.hcount = f, mask, count
   x.bodies, x.movers, x.failed, x.prev = w._bodies, w._movers, CTX_OK, X
+  x.depth = X.depth + 1
   X = x
   w._busy = w._busy + 1
-  DEPTH = DEPTH + 1
 end
 
 -- Back to the interrupted context, and the hook on; returns what the
 -- callbacks left.
 local function ctx_leave(w)
   w._busy = w._busy - 1
-  DEPTH = DEPTH - 1
   local x = X
   X = x.prev
   if x.hook then debug.sethook(x.hook, x.hmask, x.hcount) end
