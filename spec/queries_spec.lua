@@ -696,6 +696,33 @@ describe("World", function()
       end
       assert.are.equal(0, missed)
     end)
+
+    -- the same for small triangles modelled 1e4 from the origin (1 in 5
+    -- gave nil past the first fix, whose share allowed the rounding of the
+    -- origin only: the next tester)
+    it("gives t = 0 along a small one-sided triangle far from the origin", function()
+      local r = H.rng(2424)
+      local missed, n = 0, 0
+      for _ = 1, 200 do
+        local v = {}
+        for k = 1, 9 do v[k] = 1e4 + r:range(-0.1, 0.1) end
+        local ab = { v[4] - v[1], v[5] - v[2], v[6] - v[3] }
+        local ac = { v[7] - v[1], v[8] - v[2], v[9] - v[3] }
+        local nx, ny, nz = ab[2] * ac[3] - ab[3] * ac[2], ab[3] * ac[1] - ab[1] * ac[3], ab[1] * ac[2] - ab[2] * ac[1]
+        local l = math.sqrt(nx * nx + ny * ny + nz * nz)
+        if l > 0.002 then
+          n = n + 1
+          local ow = cs.newWorld()
+          ow:add(cs.newMesh(v, { 1, 2, 3 }, { backfaces = "ignore" }))
+          local m = cs.newMover { radius = 0.5, orientation = { 0.3, -0.5, 0.2, 0.7 },
+            position = { (v[1] + v[4] + v[7]) / 3 + 0.1 * nx / l, (v[2] + v[5] + v[8]) / 3 + 0.1 * ny / l,
+                         (v[3] + v[6] + v[9]) / 3 + 0.1 * nz / l } }
+          if ow:sweep(m, ab[1], ab[2], ab[3]) ~= 0 then missed = missed + 1 end
+        end
+      end
+      assert.is_true(n > 100)
+      assert.are.equal(0, missed)
+    end)
   end)
 
   describe(":closestPoint", function()
