@@ -249,8 +249,9 @@ cs_Status cs_body_set_transform(cs_Body *body, const cs_Vec3 *t, const double q[
                                 const cs_Vec3 *s);
 /* A general affine map: m is 4x4 column-major (m[12..14] the translation);
 ** its 3x3 part must be invertible, its elements within CS_MAX_COORD, and it
-** must shrink no direction below CS_MIN_SCALE (less 1e-7 of it for rounding;
-** CS_EINVAL, CS_ERANGE), the
+** must shrink no direction below CS_MIN_SCALE (less 1e-7 of it for rounding,
+** or for a condition number c over 1e5 the rounding of its inverse, about
+** 2.2e-16 c; CS_EINVAL, CS_ERANGE), the
 ** placed mesh as above. Messages number its elements from 1, as Lua does
 ** ("m[14] is NaN" for m[13]). */
 cs_Status cs_body_set_matrix(cs_Body *body, const double m[16]);
