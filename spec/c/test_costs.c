@@ -21,9 +21,11 @@
 
 static int passed, failed;
 
+/* Prints each case with its figures (bench/RESULTS.md quotes them). */
 static void check(int ok, const char *name, const char *detail) {
   if (ok) passed++;
-  else { failed++; printf("FAIL %s: %s\n", name, detail); }
+  else failed++;
+  printf("%s %s%s%s\n", ok ? "ok  " : "FAIL", name, *detail ? ": " : "", detail);
 }
 
 #define NBODIES 20000
