@@ -212,7 +212,8 @@ size_t cs_mesh_memory(const cs_Mesh *m) {
   return sizeof *m + 3 * (size_t)m->nverts * sizeof(double)
        + (size_t)m->ntris * (3 * sizeof(uint32_t) + 1 + (m->tags ? sizeof(int32_t) : 0))
        + cs_bvh_memory(&m->bvh)
-       + (m->vt_start ? ((size_t)m->nverts + 1 + 3 * (size_t)m->ntris) * sizeof(uint32_t) : 0);
+       + (m->vt_start ? ((size_t)m->nverts + 1 + 3 * (size_t)m->ntris) * sizeof(uint32_t) : 0)
+       + (m->capedits + m->captouched) * sizeof(uint32_t);   /* (not the worlds watching it) */
 }
 
 void cs_mesh_bounds(cs_Mesh *m, cs_Vec3 *lo, cs_Vec3 *hi) {

@@ -309,6 +309,44 @@ describe("collideslide.ffi's module", function()
     assert.are.equal("ok\n", out)
   end)
 
+  -- a count hook raising from the n-th instruction on (a sandbox's time
+  -- limit) in a filtered mover's second call, JIT off so that it fires in
+  -- the binding's own code: resolving the first call's handles, a raise
+  -- between its two marks broke the mover for good (an independent tester:
+  -- n = 107)
+  it("leaves a mover whose handles were being resolved usable under a raising hook", function()
+    local code = [[
+      local cs = require "collideslide.ffi"
+      local MAIN = debug.getinfo(1, "f").func
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-20, -1, -20, 20, 0, 20)))
+      local broken = 0
+      for n = 1, 200 do
+        local m = cs.newMover { radius = 0.5, position = { 0, 0.51, 0 } }
+        m.filter = function() return "slide" end
+        w:collideAndSlide(m, 0.1, 0, 0, 0, -0.1, 0)
+        local count = 0
+        pcall(function()
+          debug.sethook(function()
+            count = count + 1
+            if count >= n and debug.getinfo(2, "f").func ~= MAIN then error("time limit", 0) end
+          end, "", 1)
+          w:collideAndSlide(m, 0.1, 0, 0, 0, -0.1, 0)
+        end)
+        debug.sethook()
+        if not pcall(function() m:getGroundBody(); w:collideAndSlide(m, 0.1, 0, 0, 0, -0.1, 0) end) then
+          broken = broken + 1
+        end
+      end
+      io.write("broken ", broken, "\n")
+    ]]
+    local cmd = ("LUA_PATH=%q %s -joff -e %q 2>&1"):format(package.path, H.LUA, code)
+    local p = io.popen(cmd)
+    local out = p:read("*a")
+    p:close()
+    assert.are.equal("broken 0\n", out)
+  end)
+
   it("finalizes live worlds, meshes, bodies and movers at the state's close", function()
     local code = [[
       local cs = require "collideslide.ffi"

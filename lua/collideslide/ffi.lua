@@ -1634,7 +1634,6 @@ end
 -- bodies of the world of that call (which has changed none since).
 local function resolve(m)
   local w = m._cworld
-  m._resolved, m._cworld = true, false
   local p, bodies, handles, movers = m._p, w._bodies, m._contacts, w._movers
   local n = tonumber(C.cs_mover_contact_count(p))
   for i = 0, n - 1 do
@@ -1655,6 +1654,12 @@ local function resolve(m)
   end
   for i = n + 1, m._nevents do events[i] = nil end
   m._nevents = n
+  -- done: marked last, and _resolved before _cworld, so that a debug hook
+  -- raising anywhere in here leaves the mover to resolve again (marked first,
+  -- a raise between the two stores left _resolved false and _cworld gone:
+  -- every later call of the mover failed; found by an independent tester)
+  m._resolved = true
+  m._cworld = false
 end
 
 -- After a call of m in world w: the handles of its contacts are resolved when
