@@ -330,9 +330,8 @@ void cs_mover_free(cs_Mover *mover);
 ** report in their world's error). */
 const cs_Error *cs_mover_error(const cs_Mover *mover);
 
-/* A teleport: the next call starts as a new mover's would (no snap, step
-** or ride from the ground of the last call, whose ground state and contacts
-** the getters still give). The position it has, bit for bit, changes
+/* A teleport: the next call does not snap, step or ride from the ground of
+** the last call (whose ground state and contacts the getters still give). The position it has, bit for bit, changes
 ** nothing: an engine may write its positions back every frame. */
 cs_Status cs_mover_set_position(cs_Mover *m, const cs_Vec3 *p);
 void cs_mover_get_position(const cs_Mover *m, cs_Vec3 *out);

@@ -850,6 +850,33 @@ describe("Character", function()
     end)
   end)
 
+  -- a teleport takes the ground away: its next update starts as a new
+  -- character's (it jumped in mid-air 10 m up, and walked at air control
+  -- once put on a floor: an independent tester, round 24)
+  describe("when teleported", function()
+    it("does not jump in mid-air from the ground it left", function()
+      local world = scene()
+      local a = standing(world)
+      a:setPosition(a.position[1], a.position[2] + 10, a.position[3])
+      a:update(world, DT, { jump = true })
+      assert.is_false(a.jumped)
+      assert.is_true(a.fallVelocity[2] < 0)
+    end)
+
+    it("walks at walkSpeed once put on a floor, as a new character placed there", function()
+      local world = scene()
+      local b = cs.newCharacter { position = { 0, 20, 5 } }
+      for _ = 1, 5 do b:update(world, DT) end
+      local y = standing(world).position[2]
+      b:setPosition(0, y, 5)
+      b:update(world, DT, { x = 1 })
+      local c = cs.newCharacter { position = { 0, y, 10 } }
+      c:update(world, DT, { x = 1 })
+      assert.are.equal(c.position[1], b.position[1])
+      assert.is_true(b.position[1] > 0.9 * b.walkSpeed * DT)
+    end)
+  end)
+
   describe("as a crowd (cs.updateCharacters)", function()
     -- a filter pushing or teleporting a character in its update: the update
     -- writes its state after the move, so the change was lost (in the batch

@@ -358,6 +358,7 @@ local function construct(newMover, settings)
   self.onGround, self.groundState, self.jumped = false, "air", false
   self._fresh = true                            -- never moved: settle probes the ground
   self._updating = false                        -- its move is under way: see moveOne
+  self._reground = false                        -- a teleport took its ground: see settle
   self.sensorEvents = {}
   self._hx, self._hy, self._hz = 0.0, 0.0, 0.0  -- horizontal velocity (m/s)
   self._sent = {}                               -- what the mover was last given
@@ -469,6 +470,11 @@ function Character:_apply(undo)
   if p[1] ~= q[1] or p[2] ~= q[2] or p[3] ~= q[3] then
     m:setPosition(p[1], p[2], p[3])
     q[1], q[2], q[3] = p[1], p[2], p[3]
+    -- a teleport: the ground it stood on is not under it (it jumped in mid
+    -- air 10 m above, and walked at air control once put on a floor: found
+    -- by an independent tester); settle probes the ground as for a new one
+    self._fresh = true
+    if self.onGround then self.onGround, self.groundState, self._reground = false, "air", true end
   end
 end
 
@@ -1125,16 +1131,18 @@ end
 -- for or found none. A probe the world refuses (called from a filter)
 -- finds none: the move then says why.
 local function settle(self, world)
-  if not rawget(self, "_fresh") or self.onGround then return false end
+  local changed = rawget(self, "_reground")   -- (a teleport took its ground away)
+  self._reground = false
+  if not rawget(self, "_fresh") or self.onGround then return changed end
   local ux, uy, uz = unitUp(self.up)
   local f = self.fallVelocity
-  if f[1] * ux + f[2] * uy + f[3] * uz > 0 then return false end   -- rising (a push up)
+  if f[1] * ux + f[2] * uy + f[3] * uz > 0 then return changed end   -- rising (a push up)
   local m = self.mover
   local d = -2.0 * m.skin
   local ok, t, _, _, _, nx, ny, nz = pcall(world.sweep, world, m, d * ux, d * uy, d * uz)
-  if not (ok and t) then return false end
+  if not (ok and t) then return changed end
   local nu = nx * ux + ny * uy + nz * uz
-  if not (nu > 1e-9 and nu >= cos(self.slopeLimit * (math.pi / 180.0)) - 1e-12) then return false end
+  if not (nu > 1e-9 and nu >= cos(self.slopeLimit * (math.pi / 180.0)) - 1e-12) then return changed end
   self.onGround, self.groundState = true, "ground"
   return true
 end
