@@ -394,10 +394,14 @@ cs_Body *cs_broad_walk_next(cs_Broad *bp, cs_BroadWalk *it) {
   }
 }
 
-void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it) {
-  if (it->counted) cs_atomic_add(&bp->walks, -1);
-  it->counted = 0;
+/* A tree walk under way is counted, so that nothing updates the tree under
+** it (atomic: queries may run on several threads); its end uncounts it. */
+static void walk_uncount(cs_Broad *bp, int *counted) {
+  if (*counted) cs_atomic_add(&bp->walks, -1);
+  *counted = 0;
 }
+
+void cs_broad_walk_end(cs_Broad *bp, cs_BroadWalk *it) { walk_uncount(bp, &it->counted); }
 
 /* The squared distance from p to the box [lo, hi] (0 inside), shrunk by
 ** CS_BROAD_NEAR_SLACK: never above the true one. */
@@ -469,9 +473,6 @@ cs_Body *cs_broad_near_next(cs_Broad *bp, cs_BroadNear *it, double max_d2) {
   }
 }
 
-void cs_broad_near_end(cs_Broad *bp, cs_BroadNear *it) {
-  if (it->counted) cs_atomic_add(&bp->walks, -1);
-  it->counted = 0;
-}
+void cs_broad_near_end(cs_Broad *bp, cs_BroadNear *it) { walk_uncount(bp, &it->counted); }
 
 /* }================================================================== */

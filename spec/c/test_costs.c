@@ -89,18 +89,32 @@ static void place_one(int k) {     /* a door swinging 1 km away */
 static void toggle_one(int k) { cs_body_set_enabled(sc.bodies[7], k % 2); }
 static void layer_one(int k) { cs_body_set_layers(sc.bodies[9], (k % 2) ? 1u : 2u); }
 
-/* CPU seconds a frame of change + step, the best of 5 rounds of n frames. */
-static double frame_cost(Change change, int n) {
+/* CPU seconds a call of op(ud, k), k = 0 .. n - 1, the best of 5 rounds. */
+typedef void (*Op)(void *ud, int k);
+static double best_cpu(Op op, void *ud, int n) {
   double best = HUGE_VAL;
   int r, k;
   for (r = 0; r < 5; r++) {
     clock_t c0 = clock();
     double t;
-    for (k = 0; k < n; k++) { change(k); step(k); }
+    for (k = 0; k < n; k++) op(ud, k);
     t = (double)(clock() - c0) / CLOCKS_PER_SEC / n;
     if (t < best) best = t;
   }
   return best;
+}
+
+typedef struct ChangeOp { Change change; } ChangeOp;
+static void change_and_step(void *ud, int k) {
+  ((ChangeOp *)ud)->change(k);
+  step(k);
+}
+
+/* CPU seconds a frame of change + step, the best of 5 rounds of n frames. */
+static double frame_cost(Change change, int n) {
+  ChangeOp c;
+  c.change = change;
+  return best_cpu(change_and_step, &c, n);
 }
 
 /* A change and a step cost within `margin` times a step alone (plus a
@@ -195,18 +209,19 @@ static int stop_at_first(void *ud, const cs_Body *b, unsigned t) {
 
 /* CPU seconds of one queryBox over [-h, h] around the middle of the terrain
 ** w whose callback stops at the first triangle, the best of 5 rounds. */
+typedef struct QueryOp { cs_World *w; cs_Vec3 lo, hi; long *calls; } QueryOp;
+static void stopped_query(void *ud, int k) {
+  QueryOp *q = (QueryOp *)ud;
+  (void)k;
+  cs_world_query_box(q->w, &q->lo, &q->hi, ~0u, stop_at_first, q->calls);
+}
 static double stopped_query_cost(cs_World *w, double h, long *calls) {
-  cs_Vec3 lo = {-h, -10, -h}, hi = {h, 10, h};
-  double best = HUGE_VAL;
-  int r, k;
-  for (r = 0; r < 5; r++) {
-    clock_t c0 = clock();
-    double t;
-    for (k = 0; k < 20; k++) cs_world_query_box(w, &lo, &hi, ~0u, stop_at_first, calls);
-    t = (double)(clock() - c0) / CLOCKS_PER_SEC / 20;
-    if (t < best) best = t;
-  }
-  return best;
+  QueryOp q;
+  q.w = w;
+  q.lo = v3(-h, -10, -h);
+  q.hi = v3(h, 10, h);
+  q.calls = calls;
+  return best_cpu(stopped_query, &q, 20);
 }
 
 /* An N x N terrain of unit cells (2 N^2 triangles) around the origin,
@@ -327,19 +342,18 @@ static void terrain_edits(cs_Alloc *a) {
 ** set for 10,000 tags or for one: every gather looks up each triangle's
 ** friction (a linear search: 7 times the cost). The lookups give each tag
 ** its own coefficient. */
-static double friction_run(cs_World *w, cs_Mover *m) {
+typedef struct RunOp { cs_World *w; cs_Mover *m; } RunOp;
+static void friction_step(void *ud, int k) {
+  RunOp *r = (RunOp *)ud;
   cs_Vec3 start = {-45, 0.5, 0}, walk = {0.9, 0, 0}, grav = {0, -0.01, 0};
-  double best = HUGE_VAL;
-  int r, k;
-  for (r = 0; r < 5; r++) {
-    clock_t c0 = clock();
-    double t;
-    cs_mover_set_position(m, &start);
-    for (k = 0; k < 100; k++) cs_world_collide_and_slide(w, m, &walk, &grav);
-    t = (double)(clock() - c0) / CLOCKS_PER_SEC / 100;
-    if (t < best) best = t;
-  }
-  return best;
+  if (k == 0) cs_mover_set_position(r->m, &start);
+  cs_world_collide_and_slide(r->w, r->m, &walk, &grav);
+}
+static double friction_run(cs_World *w, cs_Mover *m) {
+  RunOp r;
+  r.w = w;
+  r.m = m;
+  return best_cpu(friction_step, &r, 100);
 }
 
 static void friction_tags(cs_Alloc *a) {
@@ -395,20 +409,25 @@ static void friction_tags(cs_Alloc *a) {
 
 /* CPU seconds of one sweepEllipsoid of radius 0.25 from the origin along
 ** +x by len, the best of 5 rounds; *t its hit's t times len. */
-static double sweep_cost(cs_World *w, double len, double *t) {
-  cs_Vec3 p = {0, 0.1, 0.2}, r = {0.25, 0.25, 0.25}, d = {len, 0, 0};
+typedef struct SweepOp { cs_World *w; cs_Vec3 d; } SweepOp;
+static int sweep_once(SweepOp *s, cs_Hit *h) {
+  cs_Vec3 p = {0, 0.1, 0.2}, r = {0.25, 0.25, 0.25};
+  return cs_world_sweep_ellipsoid(s->w, &p, &r, NULL, &s->d, ~0u, h);
+}
+static void sweep_op(void *ud, int k) {
   cs_Hit h;
-  double best = HUGE_VAL;
-  int k, n;
-  for (k = 0; k < 5; k++) {
-    clock_t c0 = clock();
-    double c;
-    for (n = 0; n < 50; n++) cs_world_sweep_ellipsoid(w, &p, &r, NULL, &d, ~0u, &h);
-    c = (double)(clock() - c0) / CLOCKS_PER_SEC / 50;
-    if (c < best) best = c;
-  }
-  *t = cs_world_sweep_ellipsoid(w, &p, &r, NULL, &d, ~0u, &h) == 1 ? h.t * len : -1;
-  return best;
+  (void)k;
+  sweep_once((SweepOp *)ud, &h);
+}
+static double sweep_cost(cs_World *w, double len, double *t) {
+  SweepOp s;
+  cs_Hit h;
+  double c;
+  s.w = w;
+  s.d = v3(len, 0, 0);
+  c = best_cpu(sweep_op, &s, 50);
+  *t = sweep_once(&s, &h) == 1 ? h.t * len : -1;
+  return c;
 }
 
 /* A sweep 4,005 m long through 4,000 walls a metre apart, its hit at the
@@ -451,19 +470,16 @@ static void long_sweep(cs_Alloc *a) {
 
 /* CPU seconds of one closestPoint from p (no limit), the best of 5 rounds;
 ** *d its distance. */
+static void closest_op(void *ud, int k) {
+  cs_Hit h;
+  (void)k;
+  cs_world_closest_point(sc.w, (const cs_Vec3 *)ud, HUGE_VAL, ~0u, &h);
+}
 static double closest_cost(cs_Vec3 p, double *d) {
   cs_Hit h;
-  double best = HUGE_VAL;
-  int k, n;
-  for (k = 0; k < 5; k++) {
-    clock_t c0 = clock();
-    double c;
-    for (n = 0; n < 200; n++) cs_world_closest_point(sc.w, &p, HUGE_VAL, ~0u, &h);
-    c = (double)(clock() - c0) / CLOCKS_PER_SEC / 200;
-    if (c < best) best = c;
-  }
+  double c = best_cpu(closest_op, &p, 200);
   *d = cs_world_closest_point(sc.w, &p, HUGE_VAL, ~0u, &h) == 1 ? h.t : -1;
-  return best;
+  return c;
 }
 
 /* closestPoint 5 km above a field of 20,000 bodies costs about what it
