@@ -578,3 +578,42 @@ describe("Character edges", function()
     end)
   end)
 end)
+
+-- A count hook raising from the n-th instruction on (a sandbox's time limit)
+-- during a batch of characters, in a child state: a raise between the character's velocity and
+-- what it keeps of it left it refusing every update for good, 'velocity and
+-- fallVelocity are state' (an independent tester: 13 of 1,500 counts on
+-- LuaJIT, both bindings)
+describe("a character under a raising debug hook", function()
+  local H = require "helper"
+  it("updates again once the hook is gone", function()
+    local code = [[
+      local cs = require(os.getenv("CS_BACKEND") == "ffi" and "collideslide.ffi" or "collideslide")
+      local MAIN = debug.getinfo(1, "f").func
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-20, -1, -20, 20, 0, 20)))
+      local broken = 0
+      for n = 1, 1500, 1 do
+        local ch = cs.newCharacter { position = { -3, 0.9, 0 } }
+        local count = 0
+        pcall(function()
+          debug.sethook(function()
+            count = count + 1
+            if count >= n and debug.getinfo(2, "f").func ~= MAIN then error("time limit", 0) end
+          end, "", 1)
+          cs.updateCharacters(w, { ch }, 1 / 60, { { x = 1 } })
+        end)
+        debug.sethook()
+        if not pcall(function() ch:update(w, 1 / 60, { x = 1 }); ch:push(1, 0, 0) end) then
+          broken = broken + 1
+        end
+      end
+      io.write("broken ", broken, "\n")
+    ]]
+    local cmd = ("LUA_PATH=%q LUA_CPATH=%q %s -e %q 2>&1"):format(package.path, package.cpath, H.LUA, code)
+    local p = io.popen(cmd)
+    local out = p:read("*a")
+    p:close()
+    assert.are.equal("broken 0\n", out)
+  end)
+end)
