@@ -313,15 +313,17 @@ static void rebuild(cs_Broad *bp, cs_Body *const *bodies, size_t nbodies) {
   bp->ok = 1;
 }
 
-/* Brings the tree up to date. The world calls it only when no walk is
-** under way: a callback's nested query then visits the bodies one by one.
+/* Brings the tree up to date; writes nothing when nothing changed (the
+** queries of the job-system contract call it on several threads at once:
+** TSan saw the work count reset there). The world calls it only when no
+** walk is under way: a callback's nested query then visits the bodies one
+** by one.
 ** A rebuild restores the tree's quality after REBUILD_EVERY refits that
 ** moved as many bodies as it holds (every body moving every frame: each
 ** 64 frames; one door of many: rarely). */
 unsigned cs_broad_update(cs_Broad *bp, cs_Body *const *bodies, size_t nbodies) {
   unsigned edited;
   CS_ASSERT(cs_atomic_get(&bp->walks) == 0);
-  bp->work = 0;
   edited = meshes_edited(bp);
   if (edited) bp->dirty = bp->refit_all = 1;
   if (!bp->dirty && !bp->rebuild) return edited;

@@ -44,8 +44,9 @@ typedef struct cs_Broad {
   size_t nmeshes, capmeshes;
   cs_EditFlag *edits;     /* set by the meshes: one of them was edited
                           ** (made at the first mesh's use) */
-  size_t work;            /* nodes, bodies and meshes the last update looked
-                          ** at: what it cost (the C tests read it) */
+  size_t work;            /* nodes, bodies and meshes the updates looked at
+                          ** so far (the C tests read its growth: what an
+                          ** update cost) */
 } cs_Broad;
 
 #define CS_BROAD_NONE 0xffffffffu

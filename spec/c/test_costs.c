@@ -3,7 +3,7 @@
 ** independent tester's cost cliffs, round 24). The world's tree over its
 ** bodies (cs_broad.c): a world of many distinct meshes, one body placed,
 ** enabled or given layers a frame among many still ones; each case checks
-** the broad phase's own count of the work its last update did
+** the broad phase's own count of the work its updates did
 ** (cs_Broad.work) and, on the clock, that a call after such a change costs
 ** about what a call without it does. A query whose callback stops early
 ** stops its walk. The clock's checks take CPU time, the best of several
@@ -127,11 +127,12 @@ static void check_cost(const char *name, Change change, double margin) {
   check(with <= margin * base + 1e-6, name, detail);
 }
 
-/* The work of the broad phase's last update after one change. */
+/* The work of the broad phase's updates for one change and a step. */
 static size_t work_after(Change change, int k) {
+  size_t before = sc.w->broad.work;
   change(k);
   step(k);
-  return sc.w->broad.work;
+  return sc.w->broad.work - before;
 }
 
 static void distinct_meshes(cs_Alloc *a) {
