@@ -909,6 +909,27 @@ describe("Character", function()
       assert.are.equal(4, (b:getPosition()))
     end)
 
+    -- new numbers written into a character's position from a filter during
+    -- the call teleport it at the next call (the batch wrote them over:
+    -- lost for good; an independent tester)
+    it("keeps a position written from a filter during the call, for the next call", function()
+      local world = scene()
+      local a, b = standing(world), standing(world)
+      b:setPosition(3, b.position[2], b.position[3])
+      cs.updateCharacters(world, { a, b }, DT)
+      local wrote = false
+      a.filter = function()
+        if not wrote then wrote = true; b.position = { -3, b.position[2], 2 } end
+        return "slide"
+      end
+      cs.updateCharacters(world, { a, b }, DT)
+      a.filter = nil
+      cs.updateCharacters(world, { a, b }, DT)
+      assert.is_true(wrote)
+      assert.is_true(math.abs(b.position[1] + 3) < 0.1 and math.abs(b.position[3] - 2) < 0.1,
+        ("b at %g %g"):format(b.position[1], b.position[3]))
+    end)
+
     -- {a, nil, b}: b would be skipped unseen (# may stop at 1)
     it("refuses a list with a hole", function()
       local world = scene()
