@@ -264,7 +264,6 @@ static cs_Status check_placed_coord(cs_Mesh *m, int arg, size_t vertex, const ch
                  cs_fmtnum(b, m->max_extent), cs_fmtnum(c, x));
 }
 
-/* CS_EBUSY while a world placing m runs a batch (cs_Mesh.batches). */
 /* {==================================================================
 ** Edits of a few vertices: their triangles refitted alone
 ** ===================================================================*/
@@ -355,6 +354,7 @@ static void mesh_changed(cs_Mesh *m) {
   for (i = 0; i < m->nwatch; i++) m->watch[i].flag->edited = 1;
 }
 
+/* CS_EBUSY while a world placing m runs a batch (cs_Mesh.batches). */
 static cs_Status check_not_batched(cs_Mesh *m) {
   if (cs_atomic_get(&m->batches) == 0) return CS_OK;
   return cs_fail(&m->err, CS_EBUSY, 0, "the mesh is placed in a world whose batch is under way "
