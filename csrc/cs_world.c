@@ -567,9 +567,9 @@ static cs_Status check_placed(cs_Error *e, int arg, cs_Body *b, const cs_Mat3 *A
   return CS_OK;
 }
 
-/* The transform of a body or a sensor's placement; errors go to e. */
-/* NULL tp, q or sp: no translation, turn or scale (the queries take a NULL
-** q so; here it crashed: found by an independent tester). */
+/* The transform of a body or a sensor's placement; errors go to e. A NULL
+** tp, q or sp is no translation, turn or scale (the queries take a NULL q
+** so; here it crashed: found by an independent tester). */
 static cs_Status set_transform(cs_Body *b, cs_Error *e, const cs_Vec3 *tp, const double q[4],
                                const cs_Vec3 *sp) {
   static const double q1[4] = {0, 0, 0, 1};
@@ -1559,9 +1559,6 @@ static void hit_to_world(const cs_CallScratch *sc, const cs_ESpace *es, const cs
   hit->mover = NULL;
 }
 
-/* The sweep of any ellipsoid, leaving out mover self and the triangles of
-** body hidden (NULL: none); darg is the number of d.x among the call's
-** numbers (the mover's sweep has only d). */
 /* The first hit of the sweep by vel (e-space; the whole way is t in [0, 1])
 ** among what lies along the part of the way t in [ta, tb]: the triangles
 ** and added movers in the box the shape sweeps through there. *i and *km
@@ -1570,10 +1567,10 @@ static void hit_to_world(const cs_CallScratch *sc, const cs_ESpace *es, const cs
 ** lies in the boxes of the parts up to tb. A status. */
 static cs_Status sweep_part(cs_World *w, cs_CallScratch *sc, const cs_Mover *self,
                             const cs_Body *hidden, const cs_ESpace *es, const SweepPath *way,
-                            double ta, double tb, unsigned mask, cs_SweepHit *sh, long *i,
-                            long *km) {
+                            cs_Vec3 vel, double ta, double tb, unsigned mask, cs_SweepHit *sh,
+                            long *i, long *km) {
   SweepPath path;
-  cs_Vec3 lo, hi, vel = cs_espace_vec_to(es, way->d);
+  cs_Vec3 lo, hi;
   size_t k, nells = 0;
   path.o = v3_madd(way->o, way->d, ta);
   path.d = v3_scale(way->d, tb - ta);
@@ -1611,6 +1608,9 @@ static cs_Status sweep_part(cs_World *w, cs_CallScratch *sc, const cs_Mover *sel
 ** independent tester), now those of the parts up to its hit. */
 #define SWEEP_PART 8.0
 
+/* The sweep of any ellipsoid, leaving out mover self and the triangles of
+** body hidden (NULL: none); darg is the number of d.x among the call's
+** numbers (the mover's sweep has only d). */
 static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self,
                            const cs_Body *hidden, cs_Vec3 p, cs_Vec3 r, const double q[4],
                            cs_Vec3 d, unsigned mask, cs_Hit *hit, int darg) {
@@ -1618,6 +1618,7 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
   cs_Mat3 R = m3_identity();
   cs_SweepHit sh;
   SweepPath way;
+  cs_Vec3 vel;
   double margin, hmax, len, ta = 0, part;
   long i = -1, km = -1;
   int oriented = q && !(q[0] == 0 && q[1] == 0 && q[2] == 0);
@@ -1641,10 +1642,11 @@ static int sweep_ellipsoid(cs_World *w, cs_CallScratch *sc, const cs_Mover *self
   hmax = fmax(fmax(way.h.x, way.h.y), way.h.z);
   len = v3_len(d);
   part = len > SWEEP_PART * hmax ? SWEEP_PART * hmax / len : 1.0;
+  vel = cs_espace_vec_to(&es, d);
   if (own) w->busy = 1;
   for (;;) {
     double tb = ta + part >= 0.5 ? 1.0 : ta + part;    /* (the last part takes the rest) */
-    if (sweep_part(w, sc, self, hidden, &es, &way, ta, tb, mask, &sh, &i, &km) != CS_OK) {
+    if (sweep_part(w, sc, self, hidden, &es, &way, vel, ta, tb, mask, &sh, &i, &km) != CS_OK) {
       if (own) w->busy = 0;
       return -(int)cs_fail_status(sc->err, CS_ENOMEM);
     }
