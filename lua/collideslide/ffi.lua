@@ -1836,7 +1836,7 @@ local X = { failed = CTX_OK, depth = 0 }
 -- stack overflowed at some 3,000, a segfault; counted per world, 26 worlds in
 -- turn overflowed it: found by independent testers). The levels now: the
 -- running call's context's depth (X, ctx_enter).
-local function check_nesting(w, fname)
+local function check_nesting(fname)
   if X.depth >= 150 then
     raise(fname .. ": queries and moves nested too deeply in callbacks (150 levels)")
   end
@@ -1941,7 +1941,7 @@ end
 -- collideAndSlide with the mover's filter: a C call that calls back, so never
 -- JIT-compiled. Returns the status, and the failure and error of the filter.
 function slide_filtered(w, m, walk, grav)
-  check_nesting(w, "collideAndSlide")
+  check_nesting("collideAndSlide")
   if not m._resolved then resolve(m) end    -- the old handles, during the call
   ctx_enter(w, { fn = m._filter, self = m })
   if set_filters(m, true, nil) ~= C.CS_OK then
@@ -1960,7 +1960,7 @@ jit.off(slide_filtered)
 -- this thread, in list order, while its threads move the others. list: the
 -- movers as they were listed (kept while the filters run).
 function many_filtered(w, list, n, stride)
-  check_nesting(w, "collideAndSlideMany")
+  check_nesting("collideAndSlideMany")
   local fns = {}
   ctx_enter(w, { fns = fns, list = list })     -- (first: see ctx_enter)
   for i = 1, n do
@@ -2033,7 +2033,7 @@ function run_query(w, fname, fnarg, fn, mask, dflt, kind, a, b, c, d)
   local mk = dflt
   if mask ~= nil or dflt == nil then mk = opt_mask(mask, fnarg + 1) end
   check_not_moving(w, fname)
-  check_nesting(w, fname)
+  check_nesting(fname)
   ctx_enter(w, { fn = fn })
   local n
   local has = fn ~= nil
