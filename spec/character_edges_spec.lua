@@ -587,33 +587,21 @@ end)
 describe("a character under a raising debug hook", function()
   local H = require "helper"
   it("updates again once the hook is gone", function()
-    local code = [[
+    local code = H.RAISING_HOOK .. [[
       local cs = require(os.getenv("CS_BACKEND") == "ffi" and "collideslide.ffi" or "collideslide")
-      local MAIN = debug.getinfo(1, "f").func
       local w = cs.newWorld()
       w:add(cs.newMesh(cs.box(-20, -1, -20, 20, 0, 20)))
       local broken = 0
-      for n = 1, 1500, 1 do
+      for n = 1, 1500 do
         local ch = cs.newCharacter { position = { -3, 0.9, 0 } }
-        local count = 0
-        pcall(function()
-          debug.sethook(function()
-            count = count + 1
-            if count >= n and debug.getinfo(2, "f").func ~= MAIN then error("time limit", 0) end
-          end, "", 1)
-          cs.updateCharacters(w, { ch }, 1 / 60, { { x = 1 } })
-        end)
-        debug.sethook()
+        under_raising_hook(n, function() cs.updateCharacters(w, { ch }, 1 / 60, { { x = 1 } }) end)
         if not pcall(function() ch:update(w, 1 / 60, { x = 1 }); ch:push(1, 0, 0) end) then
           broken = broken + 1
         end
       end
       io.write("broken ", broken, "\n")
     ]]
-    local cmd = ("LUA_PATH=%q LUA_CPATH=%q %s -e %q 2>&1"):format(package.path, package.cpath, H.LUA, code)
-    local p = io.popen(cmd)
-    local out = p:read("*a")
-    p:close()
+    local out = H.child(code)
     assert.are.equal("broken 0\n", out)
   end)
 end)

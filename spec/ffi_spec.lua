@@ -315,9 +315,8 @@ describe("collideslide.ffi's module", function()
   -- between its two marks broke the mover for good (an independent tester:
   -- n = 107)
   it("leaves a mover whose handles were being resolved usable under a raising hook", function()
-    local code = [[
+    local code = H.RAISING_HOOK .. [[
       local cs = require "collideslide.ffi"
-      local MAIN = debug.getinfo(1, "f").func
       local w = cs.newWorld()
       w:add(cs.newMesh(cs.box(-20, -1, -20, 20, 0, 20)))
       local broken = 0
@@ -325,25 +324,14 @@ describe("collideslide.ffi's module", function()
         local m = cs.newMover { radius = 0.5, position = { 0, 0.51, 0 } }
         m.filter = function() return "slide" end
         w:collideAndSlide(m, 0.1, 0, 0, 0, -0.1, 0)
-        local count = 0
-        pcall(function()
-          debug.sethook(function()
-            count = count + 1
-            if count >= n and debug.getinfo(2, "f").func ~= MAIN then error("time limit", 0) end
-          end, "", 1)
-          w:collideAndSlide(m, 0.1, 0, 0, 0, -0.1, 0)
-        end)
-        debug.sethook()
+        under_raising_hook(n, function() w:collideAndSlide(m, 0.1, 0, 0, 0, -0.1, 0) end)
         if not pcall(function() m:getGroundBody(); w:collideAndSlide(m, 0.1, 0, 0, 0, -0.1, 0) end) then
           broken = broken + 1
         end
       end
       io.write("broken ", broken, "\n")
     ]]
-    local cmd = ("LUA_PATH=%q %s -joff -e %q 2>&1"):format(package.path, H.LUA, code)
-    local p = io.popen(cmd)
-    local out = p:read("*a")
-    p:close()
+    local out = H.child(code, "-joff")
     assert.are.equal("broken 0\n", out)
   end)
 

@@ -35,6 +35,39 @@ function H.count(n, min)
   return math.max(min or 1, math.floor(n * H.scale))
 end
 
+-- The output (stdout and stderr) of `code` run by a child interpreter of
+-- this one, with this state's module paths; flags: the interpreter's own
+-- ("-joff"), or nil.
+function H.child(code, flags)
+  local cmd = ("LUA_PATH=%q LUA_CPATH=%q %s %s-e %q 2>&1"):format(package.path, package.cpath, H.LUA,
+    flags and flags .. " " or "", code)
+  local p = io.popen(cmd)
+  local out = p:read("*a")
+  p:close()
+  return out
+end
+
+-- For a child's code (H.child), first in its chunk: under_raising_hook(n, f)
+-- runs f under a count hook that raises "time limit" at every instruction
+-- from the n-th on outside the chunk itself (a sandbox's time limit), then
+-- clears the hook.
+H.RAISING_HOOK = [[
+  local MAIN = debug.getinfo(1, "f").func
+  local under_raising_hook
+  function under_raising_hook(n, f)
+    local count = 0
+    pcall(function()
+      debug.sethook(function()
+        count = count + 1
+        local at = debug.getinfo(2, "f").func
+        if count >= n and at ~= MAIN and at ~= under_raising_hook then error("time limit", 0) end
+      end, "", 1)
+      f()
+    end)
+    debug.sethook()
+  end
+]]
+
 -- A plain `busted` (no make) has no LUA_PATH/LUA_CPATH: find ./lua, ./spec
 -- and the module built for this interpreter. make exports both, and the
 -- sanitized run points LUA_CPATH elsewhere: leave them alone then.
