@@ -52,6 +52,14 @@ static int grow_from_filter(void *ud, const cs_Body *b, int tag) {
 ** (it kept the last call's); a mover's filter cannot grow it during its move
 ** (the move ended with the new radius 1.48 in the floor, pushed out only by
 ** the next call: round twenty-three), as the Lua bindings refuse it. */
+/* A 20 x 20 floor at y = 0 facing up, two triangles. */
+static cs_Status new_floor(const cs_Alloc *a, cs_Mesh **out) {
+  static const double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
+  static const unsigned ix[] = {0, 1, 2, 0, 2, 3};
+  cs_MeshDesc d = {v, 4, ix, 2, NULL, CS_BACKFACES_COLLIDE};
+  return cs_mesh_new(a, &d, out, NULL);
+}
+
 static void api_round_ten(cs_Mesh *mesh, cs_World *w) {
   cs_Alloc a = cs_default_alloc();
   unsigned idx[3] = {7, 7, 7};
@@ -189,9 +197,6 @@ static int keep_mover(void *ud, const cs_Mover *o, double d, const cs_Vec3 *n) {
 ** returned -1 (CS_ENOMEM) with cs_world_error still saying OK. */
 static void queries_out_of_memory(void) {
   cs_Alloc a = {failing_alloc, NULL};
-  double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
-  unsigned ix[] = {0, 1, 2, 0, 2, 3};
-  cs_MeshDesc d = {v, 4, ix, 2, NULL, CS_BACKFACES_COLLIDE};
   int q, seen = 0, bad = 0;
   for (q = 0; q < 7; q++) {
     long k;
@@ -205,7 +210,7 @@ static void queries_out_of_memory(void) {
       cs_Hit h;
       long res = 0, before;
       alloc_fail_at = 0;
-      if (cs_mesh_new(&a, &d, &mesh, NULL) != CS_OK || cs_world_new(&a, &w) != CS_OK ||
+      if (new_floor(&a, &mesh) != CS_OK || cs_world_new(&a, &w) != CS_OK ||
           cs_world_add(w, mesh, &b) != CS_OK || cs_mover_new(&a, &m1) != CS_OK ||
           cs_mover_new(&a, &m2) != CS_OK) {
         expect(0, "out of memory: setup");
@@ -348,16 +353,13 @@ static int clear_own_filter(void *ud, const cs_Body *b, int tag) {
 
 static void filter_clearing_itself(void) {
   cs_Alloc a = cs_default_alloc();
-  double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
-  unsigned ix[] = {0, 1, 2, 0, 2, 3};
-  cs_MeshDesc d = {v, 4, ix, 2, NULL, CS_BACKFACES_COLLIDE};
   cs_Mesh *floor;
   cs_World *w;
   cs_Body *b;
   cs_Vec3 p = {0, 0.7, 0}, walk = {0.01, 0, 0}, grav = {0, -0.1, 0}, down = {0, -0.6, 0};
   int i, pass;
   for (pass = 0; pass < 2; pass++) {    /* a call in the air; one into the floor */
-    if (cs_mesh_new(&a, &d, &floor, NULL) != CS_OK || cs_world_new(&a, &w) != CS_OK ||
+    if (new_floor(&a, &floor) != CS_OK || cs_world_new(&a, &w) != CS_OK ||
         cs_world_add(w, floor, &b) != CS_OK || cs_mover_new(&a, &self_clearing) != CS_OK) {
       expect(0, "filter clearing itself: setup");
       return;
@@ -413,9 +415,6 @@ static void scratch_out_of_memory(void) {
 
 int main(void) {
   cs_Alloc a = cs_default_alloc();
-  double v[] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, 10, 0, -10};
-  unsigned ix[] = {0, 1, 2, 0, 2, 3};
-  cs_MeshDesc d = {v, 4, ix, 2, NULL, CS_BACKFACES_COLLIDE};
   cs_Mesh *mesh;
   cs_World *w;
   cs_Body *b;
@@ -423,7 +422,7 @@ int main(void) {
   cs_Hit hit;
   cs_Vec3 p = {0, 0.6, 0}, walk = {0.1, 0, 0}, bad, got;
   double q0[4] = {0, 0, 0, 0};
-  if (cs_mesh_new(&a, &d, &mesh, NULL) != CS_OK || cs_world_new(&a, &w) != CS_OK ||
+  if (new_floor(&a, &mesh) != CS_OK || cs_world_new(&a, &w) != CS_OK ||
       cs_world_add(w, mesh, &b) != CS_OK || cs_mover_new(&a, &m) != CS_OK) {
     puts("setup failed");
     return 1;
