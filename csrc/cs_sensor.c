@@ -16,12 +16,16 @@
 ** Inside: the winding number
 ** ===================================================================*/
 
+#define FOUR_PI (4 * 3.14159265358979323846)
+
 /* The winding number of the mesh around p (mesh space): the sum of the
 ** solid angles its triangles subtend at p, over 4 pi. Each solid angle by
 ** Van Oosterom and Strackee (1983): tan(omega / 2) = a.(b x c) /
 ** (|a||b||c| + (a.b)|c| + (b.c)|a| + (c.a)|b|), with a, b, c the vertices
 ** relative to p. Exactly an integer away from the surface, up to rounding;
-** +1 or -1 inside a closed mesh (the sign is its orientation). */
+** +1 or -1 inside a closed mesh (the sign is its orientation). The loop
+** body is solid_angle's, written out: a call a triangle made the scan 6%
+** slower. */
 static double winding_number(const cs_Mesh *m, cs_Vec3 p) {
   double sum = 0;
   uint32_t t;
@@ -34,7 +38,19 @@ static double winding_number(const cs_Mesh *m, cs_Vec3 p) {
     double den = la * lb * lc + v3_dot(a, b) * lc + v3_dot(b, c) * la + v3_dot(c, a) * lb;
     sum += 2 * atan2(num, den);
   }
-  return sum / (4 * 3.14159265358979323846);
+  return sum / FOUR_PI;
+}
+
+/* The solid angle triangle t subtends at p (mesh space), as in
+** winding_number. */
+static double solid_angle(const cs_Mesh *m, uint32_t t, cs_Vec3 p) {
+  const uint32_t *ix = m->tris + 3 * (size_t)t;
+  cs_Vec3 a = v3_sub(cs_mesh_vert(m, ix[0]), p), b = v3_sub(cs_mesh_vert(m, ix[1]), p);
+  cs_Vec3 c = v3_sub(cs_mesh_vert(m, ix[2]), p);
+  double la = v3_len(a), lb = v3_len(b), lc = v3_len(c);
+  double num = v3_dot(a, v3_cross(b, c));
+  double den = la * lb * lc + v3_dot(a, b) * lc + v3_dot(b, c) * la + v3_dot(c, a) * lb;
+  return 2 * atan2(num, den);
 }
 
 /* A world point in the placed mesh's own space. */
@@ -49,13 +65,15 @@ static int inside_mesh(const cs_Mesh *m, cs_Vec3 p_mesh) {
   return fabs(winding_number(m, p_mesh)) > 0.5 + 1e-9;
 }
 
+/* Is the world point p in the placed mesh's bounds? */
+static int in_bounds(const cs_Body *pl, cs_Vec3 p) {
+  return !(p.x < pl->lo.x || p.y < pl->lo.y || p.z < pl->lo.z ||
+           p.x > pl->hi.x || p.y > pl->hi.y || p.z > pl->hi.z);
+}
+
 int cs_sensor_contains_point(const cs_Sensor *s, cs_Vec3 p) {
   const cs_Body *pl = &s->place;
-  cs_Vec3 q = to_mesh(pl, p);
-  if (p.x < pl->lo.x || p.y < pl->lo.y || p.z < pl->lo.z ||
-      p.x > pl->hi.x || p.y > pl->hi.y || p.z > pl->hi.z)
-    return 0;
-  return inside_mesh(pl->mesh, q);
+  return in_bounds(pl, p) && inside_mesh(pl->mesh, to_mesh(pl, p));
 }
 
 /* }================================================================== */
@@ -192,6 +210,13 @@ static cs_Status segment_hits(const cs_Mesh *m, cs_Vec3 p, cs_Vec3 d, cs_SensorS
 ** there) is still sampled (1e-12 missed it: the next tester). */
 #define SENSOR_TINY_REL 4e-15
 
+/* The world distance from p within which a point is on the surface, within
+** rounding (a quarter of SENSOR_TINY_REL, so that the middle of a stretch
+** that is sampled is not). */
+static double near_tol(cs_Vec3 p) {
+  return 0.25 * SENSOR_TINY_REL * (1 + v3_maxabs(p));
+}
+
 /* A near_surface walk: the placed mesh, the world point and the squared
 ** world distance that counts as on the surface; found when a triangle is
 ** that near. */
@@ -200,6 +225,7 @@ typedef struct NearQuery {
   cs_Vec3 p;
   double tol2;
   int found;
+  uint32_t tri;           /* the triangle found */
 } NearQuery;
 
 static int near_triangle_fn(void *ud, uint32_t tri, double *max_d2) {
@@ -211,50 +237,145 @@ static int near_triangle_fn(void *ud, uint32_t tri, double *max_d2) {
   (void)max_d2;
   for (k = 0; k < 3; k++) v[k] = cs_body_to_world(q->pl, cs_mesh_vert(m, ix[k]));
   c = cs_closest_on_triangle(q->p, v[0], v[1], v[2], &feature);
-  if (v3_len2(v3_sub(c, q->p)) <= q->tol2) { q->found = 1; return 0; }
+  if (v3_len2(v3_sub(c, q->p)) <= q->tol2) {
+    q->found = 1;
+    q->tri = tri;
+    return 0;
+  }
   return 1;
 }
 
-/* Is the world point p within rounding of the placed surface (a quarter of
-** SENSOR_TINY_REL, so that the middle of a stretch that is sampled is not)?
+/* Is the world point p within rounding of the placed surface (near_tol)?
 ** There the winding number goes either way. The triangles tested are the
 ** mesh tree's within twice that distance mapped into mesh space (|Ainv| <=
 ** 1 / sigma_min), and a little more for rounding: a scan of every triangle
 ** made a 4,800-triangle sensor's crossings twice as slow (an independent
-** tester). */
-static int near_surface(const cs_Sensor *s, cs_Vec3 p) {
+** tester). *tri is the triangle found (when it is not NULL). */
+static int near_surface(const cs_Sensor *s, cs_Vec3 p, uint32_t *tri) {
   const cs_Body *pl = &s->place;
-  double tol = 0.25 * SENSOR_TINY_REL * (1 + v3_maxabs(p)), r;
+  double tol = near_tol(p), r;
   cs_Vec3 pm = to_mesh(pl, p);
   NearQuery q;
   q.pl = pl;
   q.p = p;
   q.tol2 = tol * tol;
   q.found = 0;
+  q.tri = 0;
   r = 2 * tol / pl->sigma_min + 1e-12 * (1 + v3_maxabs(pm));
   cs_bvh_closest(&pl->mesh->bvh, pm, r * r, near_triangle_fn, &q);
+  if (tri) *tri = q.tri;
   return q.found;
+}
+
+/* Is the winding number w that of a point away from the surface (a whole
+** number, up to rounding)? */
+static int whole(double w) {
+  return fabs(w - floor(w + 0.5)) < 0.25;
+}
+
+/* A walk summing, over the triangles near two points, how much more solid
+** angle each subtends at p1 than at p0. */
+typedef struct SidesQuery {
+  const cs_Mesh *m;
+  cs_Vec3 p0, p1;
+  double diff;
+} SidesQuery;
+
+static int sides_triangle_fn(void *ud, uint32_t tri, double *max_d2) {
+  SidesQuery *q = (SidesQuery *)ud;
+  (void)max_d2;
+  q->diff += solid_angle(q->m, tri, q->p1) - solid_angle(q->m, tri, q->p0);
+  return 1;
+}
+
+/* The winding number at p1, given w0 at p0 (mesh space), 2 h apart: w0 and
+** the change of the triangles within r = 1e6 h of their middle c (the
+** mesh tree's); a triangle farther away changes by less than h / r of a
+** turn, and all of them together by about as much (the solid angle of a
+** surface seen from beyond r changes at most about 1 / r a unit of
+** length). One scan of the mesh instead of two: a mover gliding along a
+** face of a 10,800-triangle sensor paid 0.37 ms a call with two, 0.19 ms
+** with one, about what a call inside it pays (0.18 ms). */
+static double winding_across(const cs_Mesh *m, double w0, cs_Vec3 p0, cs_Vec3 p1, cs_Vec3 c,
+                             double h) {
+  SidesQuery q;
+  double r = 1e6 * h;
+  q.m = m;
+  q.p0 = p0;
+  q.p1 = p1;
+  q.diff = 0;
+  cs_bvh_closest(&m->bvh, c, r * r, sides_triangle_fn, &q);
+  return w0 + q.diff / FOUR_PI;
+}
+
+/* The state around pm (mesh space), which is within rounding of triangle
+** tri (near_surface): the winding number a step off tri's plane on either
+** side. When both are whole numbers (away from any surface) and both 0 or
+** both not, the state is known: the face is the real boundary only where
+** the winding number changes between 0 and not 0, and a face of one closed
+** part inside another (1 and 2 around it) or two parts' coinciding faces
+** (1 and 1) are inside. Otherwise pm is on the real boundary or on an
+** edge, and *known is 0. Every point near a triangle was unknown: a path
+** along such an inner face, a call stopping on it and a teleport onto it
+** gave no enter (found by an independent tester, 7 of 5,000 random
+** sensors of overlapping boxes). The step is 4 times the world distance
+** the near test allows, in mesh space (|Ainv| <= 1 / sigma_min), so that
+** a point that near the real boundary has its two sides across it, plus as
+** much of the magnitude of pm and tri's vertices, for the rounding of the
+** winding number's triple products next to tri: about 1e-14 of the
+** coordinates' size, well below the thinnest sensor the specs catch. */
+static int sides_state(const cs_Sensor *sn, cs_Vec3 p, cs_Vec3 pm, uint32_t tri, int *known) {
+  const cs_Mesh *m = sn->place.mesh;
+  const uint32_t *ix = m->tris + 3 * (size_t)tri;
+  cs_Vec3 a = cs_mesh_vert(m, ix[0]), b = cs_mesh_vert(m, ix[1]), c = cs_mesh_vert(m, ix[2]);
+  cs_Vec3 n = v3_cross(v3_sub(b, a), v3_sub(c, a));
+  double scale = 1 + v3_maxabs(pm) + fmax(v3_maxabs(a), fmax(v3_maxabs(b), v3_maxabs(c)));
+  double h = 4 * (near_tol(p) / sn->place.sigma_min + 0.25 * SENSOR_TINY_REL * scale), nn;
+  double w0, w1;
+  *known = 0;
+  nn = v3_len(n);
+  if (!(nn > 0)) return 0;
+  n = v3_scale(n, h / nn);
+  w0 = winding_number(m, v3_add(pm, n));
+  w1 = winding_across(m, w0, v3_add(pm, n), v3_sub(pm, n), pm, h);
+  if (!whole(w0) || !whole(w1) || (fabs(w0) > 0.5) != (fabs(w1) > 0.5)) return 0;
+  *known = 1;
+  return fabs(w0) > 0.5;
+}
+
+/* The state at the world point p (pm in mesh space): its winding number,
+** or when p is within rounding of the surface, the sides' (sides_state). */
+static int point_state(const cs_Sensor *sn, cs_Vec3 p, cs_Vec3 pm, int *known) {
+  uint32_t tri;
+  *known = 1;
+  if (!near_surface(sn, p, &tri)) return inside_mesh(sn->place.mesh, pm);
+  return sides_state(sn, p, pm, tri, known);
 }
 
 /* The state on the stretch [s0, s1] of the segment a + s d (world space;
 ** am + s dm in mesh space): the winding number at its middle or, when that
 ** lies on the surface, at its three-quarter point, its quarter point or
-** its end; `state` when all of them do, with *known 0 (1 otherwise). A
-** path along a face meets none of that face's triangles (parallel) and may
-** pass a hair outside the next face's edge, so it has no hit where it
-** leaves the sensor: a move along a turned box's face and out past its
-** edge ended inside (found by an independent tester, 3% of such moves). */
+** its end; when all of them do, the sides of the face at its middle
+** (sides_state), and `state` with *known 0 when those differ (1
+** otherwise). A path along a face meets none of that face's triangles
+** (parallel) and may pass a hair outside the next face's edge, so it has
+** no hit where it leaves the sensor: a move along a turned box's face and
+** out past its edge ended inside (found by an independent tester, 3% of
+** such moves). */
 static int stretch_state(const cs_Sensor *sn, cs_Vec3 a, cs_Vec3 d, cs_Vec3 am, cs_Vec3 dm,
                          double s0, double s1, int state, int *known) {
   static const double at[4] = {0.5, 0.75, 0.25, 1.0};
-  int k;
+  double mid = s0 + 0.5 * (s1 - s0);
+  uint32_t tri = 0, tri_mid = 0;
+  int k, now;
   *known = 1;
   for (k = 0; k < 4; k++) {
     double s = s0 + at[k] * (s1 - s0);
-    if (!near_surface(sn, v3_madd(a, d, s))) return inside_mesh(sn->place.mesh, v3_madd(am, dm, s));
+    if (!near_surface(sn, v3_madd(a, d, s), &tri)) return inside_mesh(sn->place.mesh, v3_madd(am, dm, s));
+    if (k == 0) tri_mid = tri;
   }
-  *known = 0;
-  return state;
+  now = sides_state(sn, v3_madd(a, d, mid), v3_madd(am, dm, mid), tri_mid, known);
+  return *known ? now : state;
 }
 
 /* The state becomes now at t along the path: an event when it changes. */
@@ -275,6 +396,16 @@ static double at_start(int sampled, double l, double total) {
   return sampled && total > 0 ? l / total : 0.0;
 }
 
+/* The state of a path that is sampled nowhere: its start point's, unless
+** that is on the real boundary (point_state); outside the sensor's box it
+** is outside. */
+static cs_Status start_state(cs_SensorScratch *sc, const cs_Sensor *sn, cs_Vec3 p, int *state) {
+  const cs_Body *pl = &sn->place;
+  int known = 1, now = 0;
+  if (in_bounds(pl, p)) now = point_state(sn, p, to_mesh(pl, p), &known);
+  return known ? set_state(sc, sn, state, now, 0.0) : CS_OK;
+}
+
 /* Walks one sensor along the polyline path[0..n) (world space; len[i] the
 ** length up to point i, len[n - 1] > 0 or the path is a point) starting
 ** from the state *inside, and appends an event at every change of state.
@@ -291,8 +422,7 @@ static double at_start(int sampled, double l, double total) {
 ** gave no enter, found by an independent tester in 1.6% of such paths). A
 ** segment that misses the sensor's box is outside. A path too short to
 ** sample anywhere takes the state of its start point, unless that lies on
-** the surface. *inside ends as the
-** state at the path's end. */
+** the real boundary. *inside ends as the state at the path's end. */
 cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const double *len,
                           size_t n, int *inside, cs_SensorScratch *sc) {
   const cs_Body *pl = &sensor->place;
@@ -324,7 +454,7 @@ cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const do
         prev = next > prev ? next : prev;
         continue;
       }
-      if (k > 0 || !sure || (i > 0 && near_surface(sensor, a))) {
+      if (k > 0 || !sure || (i > 0 && near_surface(sensor, a, NULL))) {
         int known;
         now = stretch_state(sensor, a, d, am, dm, prev, next, state, &known);
         if ((st = set_state(sc, sensor, &state, now, at_start(sampled, len[i] + prev * seg, total))) != CS_OK)
@@ -335,9 +465,7 @@ cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const do
       prev = next;
     }
   }
-  if (!sampled && (now = cs_sensor_contains_point(sensor, path[0])) != state &&
-      !near_surface(sensor, path[0]) && (st = set_state(sc, sensor, &state, now, 0.0)) != CS_OK)
-    return st;
+  if (!sampled && (st = start_state(sc, sensor, path[0], &state)) != CS_OK) return st;
   *inside = state;
   return CS_OK;
 }
