@@ -462,6 +462,38 @@ describe("Mesh", function()
         "transform element 13 must be a number, got userdata")
       assert.are.equal(1, w:bodyCount())
     end)
+
+    -- (the FFI binding's objects are tables: mesh:setVertices(mover) said
+    -- "expected 4 vertices (the mesh's vertexCount), got 0" there, found by
+    -- an independent tester; and backfaces = mover "got table")
+    it("are no table where a table goes, in the C module's words", function()
+      local w, mesh, body, m = scene()
+      local before = mesh_state(mesh)
+      for _, o in ipairs { m, mesh, w, body } do
+        local name = tostring(o):match("^collideslide%.%a+")
+        fails_with(function() mesh:setVertices(o) end,
+          "bad argument #1 to 'setVertices' (table expected, got " .. name .. ")")
+        fails_with(function() cs.newMesh(FLOOR_V, FLOOR_I, { backfaces = o }) end,
+          "bad argument #3 to 'newMesh' (options.backfaces must be \"collide\" or \"ignore\", got userdata)")
+        fails_with(function() cs.newMesh(o) end, "bad argument #1 to 'newMesh' (table expected, got " .. name .. ")")
+        fails_with(function() cs.newMesh(FLOOR_V, o) end, "bad argument #2 to 'newMesh' (table expected, got " .. name .. ")")
+        fails_with(function() cs.newMesh({ 0, 0, 0, 1, 0, 0, 0, 0, 1 }, nil, o) end,
+          "bad argument #3 to 'newMesh' (table expected, got " .. name .. ")")
+        fails_with(function() cs.newMesh(FLOOR_V, FLOOR_I, { tags = o }) end,
+          "bad argument #3 to 'newMesh' (options.tags must be a table, got userdata)")
+        fails_with(function() cs.newMover(o) end, "bad argument #1 to 'newMover' (table expected, got " .. name .. ")")
+        fails_with(function() cs.newMover { position = o } end,
+          "bad argument #1 to 'newMover' (position must be a table {x, y, z}, got " .. name .. ")")
+        fails_with(function() w:add(mesh, o) end, "bad argument #2 to 'add' (transform: expected 3, 7, 10 or 16 "
+          .. "numbers or a table of them, got 1 values)")
+        fails_with(function() w:collideAndSlideMany({ m }, { 0, 0, 0 }, o) end,
+          "bad argument #3 to 'collideAndSlideMany' (out must be a table or nil, got " .. name .. ")")
+        fails_with(function() w:collideAndSlideMany({ m }, { 0, 0, 0 }, nil, o) end,
+          "bad argument #4 to 'collideAndSlideMany' (grounded must be a table or nil, got " .. name .. ")")
+      end
+      assert.are.same(before, mesh_state(mesh))
+      assert.are.equal(1, w:bodyCount())
+    end)
   end)
 
   describe("after it is closed", function()
