@@ -323,6 +323,18 @@ static int crowd_bad_mover(lua_State *L, size_t i, const MoverUD *m) {
   return argfail(L, 2, "mover %d: " MOVER_MT " expected, got %s%s", (int)i + 1, t, type_hint(MOVER_MT, t));
 }
 
+/* Is the value on top a table or one of the module's objects (a table in
+** the FFI binding)? Either in moves is a guess at a list per mover, named by
+** its type: a mesh there said "moves has 7 numbers" here and "is a table"
+** in the FFI binding (found by an independent tester). */
+static int table_or_ours(lua_State *L) {
+  size_t t;
+  if (lua_type(L, -1) == LUA_TTABLE) return 1;
+  for (t = 0; t < sizeof csl_types / sizeof csl_types[0]; t++)
+    if (test_type(L, -1, &csl_types[t]) != NULL) return 1;
+  return 0;
+}
+
 /* The name of moves[k + 1] (0-based k): "vz", "gx", ... */
 static const char *move_name(size_t k, int stride) {
   int c = (int)(k % (size_t)stride);
@@ -446,9 +458,10 @@ static int world_collideAndSlideMany(lua_State *L) {
   /* a list of each mover's numbers (a first guess: found by an independent
   ** tester, "moves has 2 numbers" counted the tables as numbers) */
   for (k = 0; stride == 0 && k < len; k++)
-    if (csL_rawgeti_type(L, 3, (int)k + 1) == LUA_TTABLE)
+    if (csL_rawgeti_type(L, 3, (int)k + 1) != LUA_TNUMBER && table_or_ours(L))
       argfail(L, 3, "moves is one flat list of numbers, 6 a mover (walk and gravity) or 3 (walk "
-              "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[%d] is a table", (int)k + 1);
+              "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[%d] is a %s", (int)k + 1,
+              tname(L, -1));
     else lua_pop(L, 1);
   if (stride == 0)
     argfail(L, 3, "moves has %s numbers, expected %s (walk and gravity of each mover) or %s "

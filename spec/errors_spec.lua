@@ -490,7 +490,13 @@ describe("Mesh", function()
           "bad argument #3 to 'collideAndSlideMany' (out must be a table or nil, got " .. name .. ")")
         fails_with(function() w:collideAndSlideMany({ m }, { 0, 0, 0 }, nil, o) end,
           "bad argument #4 to 'collideAndSlideMany' (grounded must be a table or nil, got " .. name .. ")")
+        -- (a guess at a list per mover, named: the C module said "moves has 7
+        -- numbers" and the FFI binding "is a table", found by an independent tester)
+        fails_with(function() w:collideAndSlideMany({ m }, { 0, 0, 0, 0, 0, 0, o }) end,
+          "bad argument #2 to 'collideAndSlideMany' (moves is one flat list of numbers, 6 a mover (walk and "
+          .. "gravity) or 3 (walk only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[7] is a " .. name .. ")")
       end
+      fails_with(function() w:collideAndSlideMany({ m }, { 0, 0, 0, 0, 0, 0, {} }) end, "; moves[7] is a table)")
       assert.are.same(before, mesh_state(mesh))
       assert.are.equal(1, w:bodyCount())
     end)

@@ -2187,10 +2187,10 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   local stride = len == 6 * n and 6 or len == 3 * n and 3 or nil   -- (after the movers' holes,
   if not stride then                                                -- and the moves' own)
     for k = 1, len do if rawget(moves, k) == nil then hole_fail(3, moves, len, "moves") end end
-    for k = 1, len do
+    for k = 1, len do   -- (a table or one of ours, named: "is a collideslide.Mesh", as the C module)
       if type(rawget(moves, k)) == "table" then
         argerror(3, format("moves is one flat list of numbers, 6 a mover (walk and gravity) or 3 (walk "
-          .. "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[%d] is a table", k))
+          .. "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[%d] is a %s", k, tname(rawget(moves, k))))
       end
     end
     argerror(3, format("moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
