@@ -368,6 +368,18 @@ describe("Character edges", function()
         .. "isOnGround%(%)%); the character keeps it in character%.onGround$",
         errorOf(function() return ch:isOnGround() end))
       assert.matches("its mover has %(character%.mover:wasStuck%(%)%)$", errorOf(function() return ch:wasStuck() end))
+      -- every method of the mover, setters too (a hand list hinted getRadius
+      -- and left setRadius "unknown field 'setRadius'": found by an
+      -- independent tester)
+      assert.matches(FILE .. "a character has no method 'setRadius': its mover has %(character%.mover:setRadius%(%)%); "
+        .. "the character keeps it in character%.radius: write that instead %(its next update gives it to the mover%)$",
+        errorOf(function() return ch:setRadius(1) end))
+      assert.matches("'setUp': its mover has %(character%.mover:setUp%(%)%); the character keeps it in character%.up: "
+        .. "write that instead", errorOf(function() return ch:setUp(0, 1, 0) end))
+      for _, name in ipairs { "setOrientation", "getOrientation", "getGroundTag", "isInside", "getGroundNormal" } do
+        assert.matches(FILE .. "a character has no method '" .. name .. "': its mover has %(character%.mover:"
+          .. name .. "%(%)%)$", errorOf(function() return ch[name](ch) end))
+      end
       -- a method misspelt in case is named as one, as a misspelt field is
       -- (it said "unknown field 'Update'" without a hint: found by an
       -- independent tester)

@@ -297,12 +297,28 @@ function Character.__newindex(self, k, v)
   rawset(self, k, v)
 end
 
--- The mover's methods a script may look for on its character, and where the
--- character keeps the same (state fields: read, not called).
-local MOVER_METHODS = { isOnGround = "character.onGround", getGroundState = "character.groundState",
-  wasStuck = false, getGroundBody = false, getGroundNormal = false, getGroundMover = false,
-  getGroundTag = false, sensorEventCount = "character.sensorEvents", getSensorEvent =
-  "character.sensorEvents", isInside = false, getRadius = "character.radius", getUp = "character.up" }
+-- Where the character keeps what some of its mover's methods read or set
+-- (state fields: read, not called; settings: written, and its next update
+-- gives them to the mover).
+local KEPT_IN = { isOnGround = "character.onGround", getGroundState = "character.groundState",
+  sensorEventCount = "character.sensorEvents", getSensorEvent = "character.sensorEvents",
+  getRadius = "character.radius", getUp = "character.up", setRadius = "character.radius",
+  setUp = "character.up" }
+
+-- A mover's method looked for on its character (name k), named with where
+-- it is; nil for any other name. Every method of the mover, asked of the
+-- mover itself (the C module's or the FFI binding's), on this error path
+-- only: a hand list hinted getRadius but left setRadius, setOrientation and
+-- the others "unknown field" (found by an independent tester).
+local function moverMethodHint(self, k)
+  local mover = rawget(self, "mover")
+  if check.tname(mover) ~= "collideslide.Mover" or type(mover[k]) ~= "function" then return nil end
+  local kept = KEPT_IN[k]
+  return format("a character has no method '%s': its mover has (character.mover:%s())%s", k, k,
+    not kept and "" or k:sub(1, 3) == "set" and ("; the character keeps it in " .. kept
+    .. ": write that instead (its next update gives it to the mover)")
+    or ("; the character keeps it in " .. kept))
+end
 -- The names a character has (its state besides its settings), for the hints.
 local READ_NAMES = { "fallVelocity", "groundState", "jumped", "mover", "onGround", "position",
   "sensorEvents", "velocity" }
@@ -320,11 +336,8 @@ local METHOD_NAMES = {}
 function Character.__index(self, k)
   local v = Character[k]
   if v ~= nil or CHECKS[k] ~= nil or type(k) ~= "string" or byte(k) == 95 then return v end
-  local m = MOVER_METHODS[k]
-  if m ~= nil then
-    error(format("a character has no method '%s': its mover has (character.mover:%s())%s", k, k,
-      m and ("; the character keeps it in " .. m) or ""), 2)
-  end
+  local m = moverMethodHint(self, k)
+  if m then error(m, 2) end
   local hint, kind = check.suggest(k, READ_NAMES), "field"
   if not hint then                              -- (no name is both)
     hint = check.suggest(k, METHOD_NAMES)
