@@ -500,6 +500,18 @@ describe("Mesh", function()
       assert.are.same(before, mesh_state(mesh))
       assert.are.equal(1, w:bodyCount())
     end)
+
+    -- (the FFI binding said "a table key")
+    it("are a userdata key where a name goes, in the C module's words", function()
+      local w, mesh, body, m = scene()
+      for _, o in ipairs { m, mesh, w, body } do
+        fails_with(function() cs.newMesh(FLOOR_V, FLOOR_I, { [o] = 1 }) end,
+          "bad argument #3 to 'newMesh' (unknown option (a userdata key))")
+        fails_with(function() cs.newMover { [o] = 1 } end, "bad argument #1 to 'newMover' (unknown Mover field (a userdata key))")
+        fails_with(function() m[o] = 1 end, "bad argument #2 to '__newindex' (unknown Mover field (a userdata key))")
+        fails_with(function() body[o] = 1 end, "bad argument #2 to '__newindex' (unknown Body field (a userdata key))")
+      end
+    end)
   end)
 
   describe("after it is closed", function()

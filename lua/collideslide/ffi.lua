@@ -644,8 +644,8 @@ end
 
 -- "unknown <Type> field ..." for __newindex.
 local function unknown_field(kind, k, list)
-  if check.keyKind(k) ~= "string" then
-    fail_at(2, "__newindex", format("unknown %s field (a %s key)", kind, check.keyKind(k)))
+  if check.keyKind(k) ~= "string" then   -- (one of ours: "a userdata key", as the C module)
+    fail_at(2, "__newindex", format("unknown %s field (a %s key)", kind, ours(k) and "userdata" or check.keyKind(k)))
   end
   fail_at(2, "__newindex", format("unknown %s field '%s'%s", kind, k, list or ""))
 end
@@ -899,7 +899,7 @@ local function read_options(o, arg)
   check_table(o, arg)
   local bad = check.leastUnknown(o, OPTIONS)   -- (the C module's least_unknown)
   if bad ~= nil and check.keyKind(bad) ~= "string" then
-    argerror(arg, format("unknown option (a %s key)", check.keyKind(bad)))
+    argerror(arg, format("unknown option (a %s key)", ours(bad) and "userdata" or check.keyKind(bad)))
   end
   if bad ~= nil then argerror(arg, format("unknown option '%s' (options are tags, backfaces)", bad)) end
   local s = rawget(o, "backfaces")
@@ -1534,7 +1534,7 @@ local function newMover(t)
   check.notModule(t, "newMover", 1, newMover)
   local bad = check.leastUnknown(t, SETTINGS)    -- (whatever order next() takes)
   if bad ~= nil and check.keyKind(bad) ~= "string" then
-    argerror(1, format("unknown Mover field (a %s key)", check.keyKind(bad)))
+    argerror(1, format("unknown Mover field (a %s key)", ours(bad) and "userdata" or check.keyKind(bad)))
   end
   if bad ~= nil then argerror(1, format("unknown Mover field '%s'%s", bad, field_hint(bad))) end
   local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
