@@ -360,7 +360,9 @@ typedef enum cs_Setting {
   CS_MAX_ITERATIONS,
   /* The gap (world units, >= 0) a mover keeps from what stops it, measured
   ** along the contact normal (Fauerby 2003's veryCloseDistance). Default
-  ** auto: 1% of the smallest radius (cs_mover_set_skin_auto). */
+  ** auto: 1% of the smallest radius (cs_mover_set_skin_auto). The slide
+  ** keeps at least 1e-9 of the smallest radius (with exactly 0, rounding
+  ** could stall a slide along a flat wall). */
   CS_SKIN,
   /* The steepest walkable ground, degrees in [0, 90] between the
   ** triangle's normal and up, default 45. */

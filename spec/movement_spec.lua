@@ -1367,6 +1367,39 @@ describe("Movement", function()
   end)
 
   describe("stability", function()
+    -- a skin of 0: each pass slid on touching the wall it slid along, and
+    -- rounding made the shared edge of the wall's two triangles a contact at
+    -- t = 0 along the move, at every pass; the slide stalled 35 radii short
+    -- of the wall ahead (found by an independent tester: 11 of 80,000 random
+    -- corners). The slide keeps 1e-9 of the radius as the least skin.
+    it("slides into a corner with a skin of 0", function()
+      local r, S = 0.0020864594224724539, 679.45289873880006
+      local lo = { -0.26694738811251884, -0.34713748597532729, -0.41981322135404397 }
+      local V = {
+        { lo[1], -S, -S }, { lo[1], S, -S }, { lo[1], S, S }, { lo[1], -S, S },   -- wall x, facing +x
+        { -S, lo[2], -S }, { -S, lo[2], S }, { S, lo[2], S }, { S, lo[2], -S },   -- floor, facing +y
+        { -S, -S, lo[3] }, { -S, S, lo[3] }, { S, S, lo[3] }, { S, -S, lo[3] },   -- wall z, facing +z
+      }
+      local I = {}
+      for q = 0, 2 do
+        local b = 4 * q
+        I[#I + 1] = { b + 1, b + 2, b + 3 }
+        I[#I + 1] = { b + 1, b + 3, b + 4 }
+      end
+      local w = cs.newWorld()
+      w:add(cs.newMesh(V, I))
+      for _, it in ipairs { 5, 100 } do
+        local m = cs.newMover { radius = r, position = { 0, 0, 0 } }
+        m.skin, m.maxIterations = 0, it
+        assert.are.equal(0, m.skin)
+        local p = { w:collideAndSlide(m, -97.304197585391975, -99.80381603910061, -96.620344067014813) }
+        for k = 1, 3 do   -- the corner, within 1e-9 radii of touching
+          assert.is_true(p[k] >= lo[k] + r and p[k] <= lo[k] + r * (1 + 1e-8),
+            ("axis %d: %.17g, the wall at %.17g"):format(k, p[k], lo[k] + r))
+        end
+      end
+    end)
+
     -- a mover resting exactly on a closed slab (no skin gap) grazes the
     -- slab's edge as it walks off: it used to stop there for good (found by
     -- an independent tester; spec/c/test_tolerances.c, graze_restart)
