@@ -1128,6 +1128,30 @@ static int stood_on_plane(const Slide *s, cs_Vec3 start, const cs_Contact *c) {
   return v3_len(v3_sub(low, ground)) <= 2 * s->skin;
 }
 
+/* The mover's extent along the world unit vector n: its support |E^T n|
+** (|diag(r) R^T n|). */
+CS_INLINE double support_along(const cs_ESpace *es, cs_Vec3 n) {
+  return v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, n) : n, es->r));
+}
+
+/* The highest point of the mover at start (e-space), world height along up. */
+static double top_of(const Slide *s, cs_Vec3 start) {
+  return v3_dot(cs_espace_from(s->es, start), s->up) + support_along(s->es, s->up);
+}
+
+/* The lowest point met by the contacts from first on that lies above
+** height top (HUGE_VAL: none): a lintel the raised walk ran into, which the
+** mover at its start height passes under. */
+static double lowest_above(const Slide *s, size_t first, double top) {
+  double low = HUGE_VAL;
+  size_t i;
+  for (i = first; i < s->contacts->count; i++) {
+    double h = v3_dot(s->contacts->data[i].point, s->up);
+    if (h > top && h < low) low = h;
+  }
+  return low;
+}
+
 /* How a step try ended (step_try). */
 enum { STEP_KEPT, STEP_FAILED, STEP_TOO_FAR };
 
@@ -1149,15 +1173,18 @@ enum { STEP_KEPT, STEP_FAILED, STEP_TOO_FAR };
 ** which the plain walk climbed too, was kept at half the walk where the
 ** slide went cos^2 of it (another tester). */
 static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3 dir_w,
-                    const Mark *plain) {
+                    const Mark *plain, double rise, double *overhead) {
   double raised, far_plain, far_step;
   int lands, low, climbed;
+  size_t first;
   cs_Contact *down;
   s->pos = start;
-  move_straight(s, up_es(s, s->m->step_height), CS_PASS_STEP, 1);
+  move_straight(s, up_es(s, rise), CS_PASS_STEP, 1);
   raised = height_of(s, v3_sub(s->pos, start));
   s->walled = 0;
+  first = s->contacts->count;
   slide_pass(s, walk, CS_PASS_STEP);
+  *overhead = lowest_above(s, first, top_of(s, start));
   down = move_straight(s, up_es(s, -(raised + 2 * s->skin)), CS_PASS_STEP, 1);
   far_plain = v3_dot(cs_espace_vec_from(s->es, v3_sub(plain->pos, start)), dir_w);
   far_step = v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
@@ -1202,14 +1229,37 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   cs_Vec3 start = s->pos, dir_w;
   size_t first = cb->count, path_start = path_mark(s);
   Mark plain;                  /* the try's path goes after the plain one's */
-  int r = slide_pass(s, walk, CS_PASS_WALK), k, got;
+  double rise = s->m->step_height, overhead;
+  int r = slide_pass(s, walk, CS_PASS_WALK), k, got, lowered = 0;
   if (!(s->m->step_height > 0) || !(r & PASS_HIT) || s->touched || !met_ledge(s, first)) return;
   if (!grounded && !ground_below(s, start)) return;
   plain = mark(s);
   dir_w = cs_espace_vec_from(s->es, walk);
   dir_w = v3_normalize(v3_madd(dir_w, s->up, -v3_dot(dir_w, s->up)));
   for (k = 0; k <= STEP_SHORTER_TRIES; k++, walk = v3_scale(walk, 0.5)) {
-    got = step_try(s, start, walk, ldexp(1.0, -k), dir_w, &plain);
+    got = step_try(s, start, walk, ldexp(1.0, -k), dir_w, &plain, rise, &overhead);
+    if (!lowered && overhead < HUGE_VAL) {
+      /* the raised walk ran into something the mover passes under (a
+      ** lintel over the step, a low doorway), and may have slid down its
+      ** edge onto the step's nose: once more, raised only as far as leaves
+      ** its top two skins under it, kept when that try is (found by an
+      ** independent tester: the walk stopped on the step's edge under a
+      ** lintel, though the step and the room over it were within
+      ** stepHeight) */
+      double lower = overhead - top_of(s, start) - 2 * s->skin;
+      lowered = 1;
+      if (lower > 0 && lower < rise) {
+        rewind_to(s, &plain);
+        s->touched = 0;
+        got = step_try(s, start, walk, ldexp(1.0, -k), dir_w, &plain, lower, &overhead);
+        if (got == STEP_KEPT) rise = lower;
+        else {                          /* the first try's, again */
+          rewind_to(s, &plain);
+          s->touched = 0;
+          got = step_try(s, start, walk, ldexp(1.0, -k), dir_w, &plain, rise, &overhead);
+        }
+      }
+    }
     if (got == STEP_KEPT) {
       size_t n = cb->count - plain.ncontacts;   /* keep the step's contacts only */
       memmove(cb->data + first, cb->data + plain.ncontacts, n * sizeof(cs_Contact));
@@ -1250,12 +1300,6 @@ static int has_ground_contact(const Slide *s) {
     if (is_below(s, c) && is_walkable(s, c) && ends_at(s, c)) return 1;
   }
   return 0;
-}
-
-/* The mover's extent along the world unit vector n: its support |E^T n|
-** (|diag(r) R^T n|). */
-CS_INLINE double support_along(const cs_ESpace *es, cs_Vec3 n) {
-  return v3_len(v3_mul(es->oriented ? m3_apply_t(&es->R, n) : n, es->r));
 }
 
 /* How far (along up) the mover hung, where its walk began, above its rest
