@@ -18,18 +18,15 @@
 
 #define FOUR_PI (4 * 3.14159265358979323846)
 
-/* The winding number of the mesh around p (mesh space): the sum of the
-** solid angles its triangles subtend at p, over 4 pi. Each solid angle by
-** Van Oosterom and Strackee (1983): tan(omega / 2) = a.(b x c) /
-** (|a||b||c| + (a.b)|c| + (b.c)|a| + (c.a)|b|), with a, b, c the vertices
-** relative to p. Exactly an integer away from the surface, up to rounding;
-** +1 or -1 inside a closed mesh (the sign is its orientation). The loop
-** body is solid_angle's, written out: a call a triangle made the scan 6%
-** slower. */
-static double winding_number(const cs_Mesh *m, cs_Vec3 p) {
+/* The solid angles the triangles t0 .. t1 - 1 of m subtend at p (mesh
+** space), summed. Each by Van Oosterom and Strackee (1983): tan(omega / 2)
+** = a.(b x c) / (|a||b||c| + (a.b)|c| + (b.c)|a| + (c.a)|b|), with a, b, c
+** the vertices relative to p. (A range, so that the whole mesh's scan is
+** one loop: a call a triangle made it 6% slower.) */
+static double solid_angles(const cs_Mesh *m, uint32_t t0, uint32_t t1, cs_Vec3 p) {
   double sum = 0;
   uint32_t t;
-  for (t = 0; t < m->ntris; t++) {
+  for (t = t0; t < t1; t++) {
     const uint32_t *ix = m->tris + 3 * (size_t)t;
     cs_Vec3 a = v3_sub(cs_mesh_vert(m, ix[0]), p), b = v3_sub(cs_mesh_vert(m, ix[1]), p);
     cs_Vec3 c = v3_sub(cs_mesh_vert(m, ix[2]), p);
@@ -38,19 +35,14 @@ static double winding_number(const cs_Mesh *m, cs_Vec3 p) {
     double den = la * lb * lc + v3_dot(a, b) * lc + v3_dot(b, c) * la + v3_dot(c, a) * lb;
     sum += 2 * atan2(num, den);
   }
-  return sum / FOUR_PI;
+  return sum;
 }
 
-/* The solid angle triangle t subtends at p (mesh space), as in
-** winding_number. */
-static double solid_angle(const cs_Mesh *m, uint32_t t, cs_Vec3 p) {
-  const uint32_t *ix = m->tris + 3 * (size_t)t;
-  cs_Vec3 a = v3_sub(cs_mesh_vert(m, ix[0]), p), b = v3_sub(cs_mesh_vert(m, ix[1]), p);
-  cs_Vec3 c = v3_sub(cs_mesh_vert(m, ix[2]), p);
-  double la = v3_len(a), lb = v3_len(b), lc = v3_len(c);
-  double num = v3_dot(a, v3_cross(b, c));
-  double den = la * lb * lc + v3_dot(a, b) * lc + v3_dot(b, c) * la + v3_dot(c, a) * lb;
-  return 2 * atan2(num, den);
+/* The winding number of the mesh around p (mesh space): its solid angle at
+** p over 4 pi. Exactly an integer away from the surface, up to rounding;
+** +1 or -1 inside a closed mesh (the sign is its orientation). */
+static double winding_number(const cs_Mesh *m, cs_Vec3 p) {
+  return solid_angles(m, 0, m->ntris, p) / FOUR_PI;
 }
 
 /* A world point in the placed mesh's own space. */
@@ -284,7 +276,7 @@ typedef struct SidesQuery {
 static int sides_triangle_fn(void *ud, uint32_t tri, double *max_d2) {
   SidesQuery *q = (SidesQuery *)ud;
   (void)max_d2;
-  q->diff += solid_angle(q->m, tri, q->p1) - solid_angle(q->m, tri, q->p0);
+  q->diff += solid_angles(q->m, tri, tri + 1, q->p1) - solid_angles(q->m, tri, tri + 1, q->p0);
   return 1;
 }
 
