@@ -31,6 +31,11 @@ struct cs_Body {
                           ** mover's jump back to its last safe place,
                           ** cs_slide.c) */
   unsigned changed_mesh;  /* the mesh's version `changed` counts */
+  cs_Mat3 prevA;          /* the placement before the last one that moved it */
+  cs_Vec3 prevT;
+  unsigned moved_version; /* the world's version at that move (a mover's push
+                          ** out of its solid follows the way it moved:
+                          ** cs_slide.c, push_out) */
   unsigned placed;        /* bumped whenever it is placed elsewhere: a rider
                           ** whose ground it is sees it unmoved since its
                           ** last call (cs_Mover.ground_placed) */

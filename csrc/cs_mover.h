@@ -110,6 +110,7 @@ struct cs_Mover {
   cs_Vec3 last_safe;      /* where the last call ended outside geometry */
   int has_safe;           /* a teleport clears it */
   unsigned safe_version;  /* of world `world` when last_safe was set */
+  unsigned call_version;  /* of world `world` at the end of its last call */
   /* The last call ended overlapping nothing in the world `world` at its
   ** change stamp clean_stamp; until the mover or that world changes, the next
   ** call need not look for overlaps. */

@@ -42,6 +42,11 @@ typedef struct cs_SlideSet {
   const cs_Vec3 *side_ref;  /* that place while no body of the world moved
                           ** since (NULL: none): the side the mover came
                           ** from (depenetration) */
+  int motion;             /* the mover's last call was in this world, and it
+                          ** was not teleported since: a body placed since
+                          ** (cs_Body.moved_version after `since`) pushes it
+                          ** out of its solid the way it moved */
+  unsigned since;
   /* scratch for the call's contacts, grown with alloc */
   cs_ContactBuf *contacts;
   const cs_Alloc *alloc;

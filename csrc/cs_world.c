@@ -220,7 +220,9 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
     cs_broad_moved(&b->world->broad, b);
     b->world->version++;
     if (moved) {                                 /* (placed where it was: no change) */
-      b->changed = b->world->version;
+      b->changed = b->moved_version = b->world->version;
+      b->prevA = oldA;
+      b->prevT = oldT;
       b->placed++;
       log_change(b->world, b, v3_min(oldlo, b->lo), v3_max(oldhi, b->hi));
     }
@@ -417,6 +419,8 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   b->alive = 1;
   b->slot = w->nbodies;
   body_set_linear(b, &id, &id, v3(0, 0, 0));
+  b->prevA = id;                          /* (added: it has not moved) */
+  b->moved_version = 0;
   w->nonesided += mesh->backfaces == CS_BACKFACES_IGNORE;
   cs_broad_changed(&w->broad);
   b->changed = ++w->version;
@@ -1315,6 +1319,8 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   /* its side of the bodies' triangles holds while none moved since, and
   ** the mover was not teleported (a teleport is taken as meant) */
   set->side_ref = set->last_safe && m->safe_version == w->version ? &m->last_safe : NULL;
+  set->motion = m->world == w->id && !m->placed_anew;
+  set->since = m->call_version;
   /* the path is recorded for the sensors the mover tracks, and for those
   ** it was inside of and no longer tracks (it leaves them at the start) */
   if ((sc->shared ? any_sensor(w, m->collides_with) : cs_world_prepare_sensors(w, m->collides_with)) ||
@@ -1333,6 +1339,7 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   m->carried = 0;
   if (!sc->shared) cs_world_file_mover(w, m);
   m->world = w->id;
+  m->call_version = w->version;
   m->clean = ends_clear;
   m->clean_stamp = w->stamp;
   if (ends_clear) m->safe_version = w->version;
