@@ -323,13 +323,27 @@ static int sides_state(const cs_Sensor *sn, cs_Vec3 p, cs_Vec3 pm, uint32_t tri,
   cs_Vec3 n = v3_cross(v3_sub(b, a), v3_sub(c, a));
   double scale = 1 + v3_maxabs(pm) + fmax(v3_maxabs(a), fmax(v3_maxabs(b), v3_maxabs(c)));
   double h = 4 * (near_tol(p) / sn->place.sigma_min + 0.25 * SENSOR_TINY_REL * scale), nn;
-  double w0, w1;
+  double w0, w1, cl;
+  cs_Vec3 q = pm, towards = v3_sub(v3_scale(v3_add(v3_add(a, b), c), 1.0 / 3), pm);
+  int k;
   *known = 0;
   nn = v3_len(n);
+  cl = v3_len(towards);
   if (!(nn > 0)) return 0;
   n = v3_scale(n, h / nn);
-  w0 = winding_number(m, v3_add(pm, n));
-  w1 = winding_across(m, w0, v3_add(pm, n), v3_sub(pm, n), pm, h);
+  /* from pm, and then once more from a step toward tri's middle: at a
+  ** corner the sides lie in the planes of the corner's other faces, where
+  ** the winding number is no whole number (found by an independent tester:
+  ** a mover put on the corner of a part inside another got no enter) */
+  for (k = 0; k < 2; k++) {
+    if (k == 1) {
+      if (!(cl > 0)) return 0;
+      q = v3_madd(pm, towards, h / cl);
+    }
+    w0 = winding_number(m, v3_add(q, n));
+    w1 = winding_across(m, w0, v3_add(q, n), v3_sub(q, n), q, h);
+    if (whole(w0) && whole(w1)) break;
+  }
   if (!whole(w0) || !whole(w1) || (fabs(w0) > 0.5) != (fabs(w1) > 0.5)) return 0;
   *known = 1;
   return fabs(w0) > 0.5;

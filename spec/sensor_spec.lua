@@ -671,4 +671,26 @@ describe("Sensors of overlapping parts", function()
       end)
     end
   end
+
+  -- a part [1, 3]^3 inside [0, 4]^3: a mover put on its corner, edge or
+  -- face, or moved along them, is inside (at a corner the sides of the
+  -- found face's plane lay in the planes of the corner's other faces, and
+  -- the new mover on it got no enter: found by an independent tester)
+  it("hold a mover put on a corner, an edge or a face of a part inside another", function()
+    local b = cs.newBuilder():box(0, 0, 0, 4, 4, 4)
+    b:box(1, 1, 1, 3, 3, 3)
+    local w = cs.newWorld()
+    local s = w:addSensor(b:mesh())
+    for _, c in ipairs {
+      { { 1, 1, 1 }, { 1, 1, 1 } }, { { 1, 1, 2 }, { 1, 1, 2 } }, { { 1, 2, 2 }, { 1, 2, 2 } },
+      { { 1, 1, 1 }, { 1, 1, 3 } }, { { 1, 1.5, 1.5 }, { 1, 2.5, 2.5 } },
+    } do
+      local a, e = c[1], c[2]
+      local m = cs.newMover { radius = 0.01, position = a }
+      w:collideAndSlide(m, e[1] - a[1], e[2] - a[2], e[3] - a[3])
+      assert_events(m, { { s, "enter", 0 } })
+      assert.is_true(m:isInside(s))
+      assert.is_true(s:contains(e[1], e[2], e[3]))
+    end
+  end)
 end)
