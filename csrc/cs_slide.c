@@ -1172,14 +1172,18 @@ static double top_of(const Slide *s, cs_Vec3 start) {
 }
 
 /* The lowest point met by the contacts from first on that lies above
-** height top (HUGE_VAL: none): a lintel the raised walk ran into, which the
-** mover at its start height passes under. */
+** height top and over the centre (its normal faces down: UP_EPS), HUGE_VAL
+** for none: a lintel the raised walk ran into, which the mover at its start
+** height passes under. (A side wall met at the raised centre's height is
+** none: taken for a lintel, it had a mover walking along it creep up a
+** riser's edge a few millimetres a frame, found by an independent tester.) */
 static double lowest_above(const Slide *s, size_t first, double top) {
   double low = HUGE_VAL;
   size_t i;
   for (i = first; i < s->contacts->count; i++) {
-    double h = v3_dot(s->contacts->data[i].point, s->up);
-    if (h > top && h < low) low = h;
+    const cs_Contact *c = &s->contacts->data[i];
+    double h = v3_dot(c->point, s->up);
+    if (h > top && h < low && v3_dot(c->normal, s->up) < -UP_EPS) low = h;
   }
   return low;
 }
@@ -1274,17 +1278,22 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
       /* the raised walk ran into something the mover passes under (a
       ** lintel over the step, a low doorway), and may have slid down its
       ** edge onto the step's nose: once more, raised only as far as leaves
-      ** its top two skins under it, kept when that try is (found by an
-      ** independent tester: the walk stopped on the step's edge under a
-      ** lintel, though the step and the room over it were within
-      ** stepHeight) */
+      ** its top two skins under it, kept when that try is and gets farther
+      ** than the first (found by an independent tester: the walk stopped
+      ** on the step's edge under a lintel, though the step and the room
+      ** over it were within stepHeight) */
       double lower = overhead - top_of(s, start) - 2 * s->skin;
+      double far1 = v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
+      int got1 = got;
       lowered = 1;
       if (lower > 0 && lower < rise) {
         rewind_to(s, &plain);
         s->touched = 0;
         got = step_try(s, start, walk, ldexp(1.0, -k), dir_w, &plain, lower, &overhead);
-        if (got == STEP_KEPT) rise = lower;
+        if (got == STEP_KEPT && (got1 != STEP_KEPT ||
+            v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w) >
+              far1 + step_gain(s, walk, dir_w)))
+          rise = lower;
         else {                          /* the first try's, again */
           rewind_to(s, &plain);
           s->touched = 0;
