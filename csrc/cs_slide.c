@@ -166,6 +166,7 @@ typedef struct Slide {
   int sweep_flags;        /* CS_SWEEP_*: CLEAR_START once the mover is known clear */
   double reach_skins;     /* how many skins past a move's end its sweep looks */
   double reach;           /* world units around the start the triangles cover */
+  double push_reach;      /* the set's (cs_SlideSet) */
   cs_Status status;       /* the first failure (contact buffer growth) */
   cs_SensorScratch *path; /* the centre's path for the sensors, or NULL */
   const cs_EllipsoidES *ells;     /* other movers (index ntris + k in a hit) */
@@ -958,9 +959,11 @@ static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const c
     ** (PUSH_CAP_REL over it for rounding: the same push wins). Every
     ** candidate went the whole way: a mover of radius 50 put 0.3 into a
     ** floor of 80,000 small triangles took 4.4 s to push out (found by an
-    ** independent tester). */
+    ** independent tester). Farther out of a larger mover the start is in
+    ** (push_reach: cs_world.c). */
     double wl = world_len(s, cand[k]);
-    double cap = fmin(fmin(s->reach / wl, 4.0), k == motion ? HUGE_VAL : best / wl * (1 + PUSH_CAP_REL));
+    double cap = fmin(fmin(s->reach / wl, fmax(4.0, s->push_reach / wl)),
+                      k == motion ? HUGE_VAL : best / wl * (1 + PUSH_CAP_REL));
     double d = free_distance(s, cand[k], cap), cost;
     if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_along(s, cand[k]), safe, 0) ||
         !leaves_solid(s, cand[k], d, inside, ninside))
@@ -1545,6 +1548,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   s.pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
   s.reach_skins = 1;
   s.reach = set->reach;
+  s.push_reach = set->push_reach;
   s.up = m->up;
   s.skin = slide_skin(m);
   s.feet = v3_dot(m->pos, m->up) - support_along(es, m->up);   /* (its support along -up) */

@@ -26,6 +26,9 @@ typedef struct cs_SlideSet {
   size_t ntris;
   const cs_Body *const *bodies;
   double reach;
+  double push_reach;      /* world units a push out of the movers the start
+                          ** overlaps may go, when more than 4 radii (0:
+                          ** none; within reach) */
   int known_clear;        /* the mover overlapped nothing at the end of its
                           ** last call and nothing changed since */
   size_t nonesided;       /* nonzero when some of tris are one-sided

@@ -1188,6 +1188,7 @@ typedef struct MoverNear {
   const cs_Mover *m;      /* left out (the moving mover, or NULL) */
   unsigned mask;          /* what the others' layers must meet */
   cs_Vec3 lo, hi;
+  size_t had;             /* sc->near[0..had): met already, left out */
   size_t n;
   cs_Status status;
 } MoverNear;
@@ -1209,7 +1210,10 @@ static int mover_meets_box(const cs_Mover *m, unsigned mask, const cs_Mover *o,
 static int near_one_mover(void *ud, cs_Mover *o) {
   MoverNear *g = (MoverNear *)ud;
   cs_CallScratch *sc = g->sc;
+  size_t i;
   if (!mover_meets_box(g->m, g->mask, o, g->lo, g->hi)) return 1;
+  for (i = 0; i < g->had; i++)
+    if (sc->near[i] == o) return 1;
   if (g->n == sc->capnear &&
       cs_grow(&sc->alloc, (void **)&sc->near, &sc->capnear, g->n + 1, sizeof(cs_Mover *)) != CS_OK) {
     g->status = CS_ENOMEM;
@@ -1244,35 +1248,37 @@ static void map_mover(cs_CallScratch *sc, size_t k, const cs_Mat3 *Ainv, const c
   sc->ell_movers[k] = o;
 }
 
-/* Gathers into sc->ells the added movers other than m (may be NULL) whose
-** layers meet mask and whose bounds meet the box [lo, hi], mapped into es
-** (found through the movers' grid), each with m's mover filter's answer
-** when ask is set (a move's; sweeps and overlaps never call a filter, which
-** may belong to a move under way). Returns the count in *n. */
-static cs_Status gather_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, int ask,
-                               unsigned mask, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
-                               size_t *n) {
+/* Appends to sc->ells[0..*n) the added movers other than m (may be NULL)
+** whose layers meet mask and whose bounds meet the box [lo, hi], other
+** than the *met already in sc->near (an earlier gather of this call's),
+** mapped into es (found through the movers' grid), each with m's mover
+** filter's answer when ask is set (a move's; sweeps and overlaps never
+** call a filter, which may belong to a move under way): so a call that
+** gathers again in a wider box asks it once per mover all the same. Adds
+** to *n the movers kept, to *met those met (sc->near). */
+static cs_Status gather_more_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, int ask,
+                                    unsigned mask, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
+                                    size_t *met, size_t *n) {
   MoverNear g;
   cs_Mat3 Ainv;
   size_t k;
   int i, j;
-  *n = 0;
   if (w->movers.count == 0) return CS_OK;
-  g.sc = sc; g.m = m; g.mask = mask; g.lo = lo; g.hi = hi; g.n = 0;
+  g.sc = sc; g.m = m; g.mask = mask; g.lo = lo; g.hi = hi; g.had = g.n = *met;
   g.status = CS_OK;
   cs_moverset_near(&w->movers, lo, hi, near_one_mover, &g);
   if (g.status != CS_OK) return g.status;
-  if (g.n == 0) return CS_OK;
-  sort_near(sc->near, g.n);
-  if (cs_grow(&sc->alloc, (void **)&sc->ells, &sc->capells, g.n, sizeof(cs_EllipsoidES)) != CS_OK ||
-      cs_grow(&sc->alloc, (void **)&sc->ell_movers, &sc->capellm, g.n, sizeof(cs_Mover *)) != CS_OK ||
-      cs_grow(&sc->alloc, (void **)&sc->ell_resp, &sc->capellr, g.n, 1) != CS_OK)
+  if (g.n == *met) return CS_OK;
+  sort_near(sc->near + *met, g.n - *met);
+  if (cs_grow(&sc->alloc, (void **)&sc->ells, &sc->capells, *n + g.n, sizeof(cs_EllipsoidES)) != CS_OK ||
+      cs_grow(&sc->alloc, (void **)&sc->ell_movers, &sc->capellm, *n + g.n, sizeof(cs_Mover *)) != CS_OK ||
+      cs_grow(&sc->alloc, (void **)&sc->ell_resp, &sc->capellr, *n + g.n, 1) != CS_OK)
     return CS_ENOMEM;
   /* E_A^-1 = diag(1/r) R^T */
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++)
       Ainv.m[i][j] = (es->oriented ? es->R.m[j][i] : (double)(i == j)) * v3_get(es->inv_r, i);
-  for (k = 0; k < g.n; k++) {
+  for (k = *met; k < g.n; k++) {
     const cs_Mover *o = sc->near[k];
     int resp = CS_RESPONSE_SLIDE;
     if (ask && m->mover_filter) {           /* asked once per mover a call meets */
@@ -1283,7 +1289,18 @@ static cs_Status gather_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *
     sc->ell_resp[*n] = (unsigned char)resp;
     map_mover(sc, (*n)++, &Ainv, es, o);
   }
+  *met = g.n;
   return CS_OK;
+}
+
+/* Gathers into sc->ells[0..*n) the movers gather_more_movers finds in the
+** box [lo, hi]. */
+static cs_Status gather_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, int ask,
+                               unsigned mask, const cs_ESpace *es, cs_Vec3 lo, cs_Vec3 hi,
+                               size_t *n) {
+  size_t met = 0;
+  *n = 0;
+  return gather_more_movers(w, sc, m, ask, mask, es, lo, hi, &met, n);
 }
 
 /* The mover m stood on in its last call in this world, if it is still
@@ -1436,14 +1453,54 @@ cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
 }
 
 
+/* The world length the way out of the movers of sc->ells[0..n) that the
+** mover (its diameter given) overlaps at its start (es's origin) may take:
+** through each of them, at most its diameter and the mover's. 0: none. */
+static double way_out_of_movers(const cs_CallScratch *sc, size_t n, double diameter) {
+  double out = 0;
+  size_t k;
+  for (k = 0; k < n; k++)
+    if (cs_ellipsoid_distance(&sc->ells[k], v3(0, 0, 0), NULL, NULL) < 1) {
+      cs_Vec3 r = sc->ell_movers[k]->radius;
+      out += 2 * fmax(fmax(r.x, r.y), r.z) + diameter;
+    }
+  return out;
+}
+
+/* Does a reach of margin around m keep within CS_MAX_COORD, as
+** cs_world_check_move asks of the moves' own? */
+static int reach_in_range(const cs_Mover *m, double margin) {
+  double rmin = fmin(fmin(m->radius.x, m->radius.y), m->radius.z);
+  return margin <= CS_MAX_COORD && margin / rmin <= CS_MAX_COORD &&
+         fabs(m->pos.x) + margin <= CS_MAX_COORD && fabs(m->pos.y) + margin <= CS_MAX_COORD &&
+         fabs(m->pos.z) + margin <= CS_MAX_COORD;
+}
+
+/* A start inside other movers: the reach (*margin) grows by the way out of
+** them, and the movers in the wider box join sc->ells[0..*n) (each asked
+** once: gather_more_movers). A start wholly inside a larger mover needs
+** more than a diameter of its own to leave it, and stayed stuck there for
+** good (found by an independent tester: a sphere of radius 0.3 put at the
+** centre of an added one of radius 1). */
+static cs_Status widen_for_movers(cs_World *w, cs_CallScratch *sc, const cs_Mover *m,
+                                  const cs_ESpace *es, double diameter, double *margin,
+                                  size_t *met, size_t *n) {
+  cs_Vec3 lo, hi;
+  double out = way_out_of_movers(sc, *n, diameter);
+  if (out == 0 || !reach_in_range(m, *margin + out)) return CS_OK;
+  *margin += out;
+  ellipsoid_box(es, *margin, &lo, &hi);
+  return gather_more_movers(w, sc, m, 1, m->collides_with, es, lo, hi, met, n);
+}
+
 /* The move proper, its arguments checked; see cs_world_move. */
 static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 walk,
                          const cs_Vec3 *gravity, const cs_MoveStart *st) {
   cs_ESpace es;
   cs_SlideSet set;
   cs_Vec3 lo, hi;
-  double diameter, margin = st->margin;
-  size_t nells = 0, k;
+  double diameter, plain, margin = st->margin;
+  size_t nells = 0, met = 0, k;
   cs_Status s;
   int clear;
   /* the filter as the call began: one that clears itself from its first
@@ -1462,16 +1519,21 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
   ** one of them is not known clear */
   ellipsoid_box(&es, margin + diameter, &lo, &hi);
   clear = m->clean && m->world == w->id && !filter && unchanged_since(w, m->clean_stamp, lo, hi);
-  if ((s = gather_movers(w, sc, m, 1, m->collides_with, &es, lo, hi, &nells)) != CS_OK)
+  if ((s = gather_more_movers(w, sc, m, 1, m->collides_with, &es, lo, hi, &met, &nells)) != CS_OK)
     return cs_fail_status(sc->err, s);
   for (k = 0; clear && k < nells; k++)    /* the centre is es's origin */
     if (cs_ellipsoid_distance(&sc->ells[k], v3(0, 0, 0), NULL, NULL) < 1) clear = 0;
   /* one-sided triangles let a move end in them (passed from behind): the
   ** call pushes it out at its end (cs_slide.c), as far as a diameter */
   if (!clear || w->nonesided) margin += diameter;
+  plain = margin;
+  if (!clear && nells &&
+      (s = widen_for_movers(w, sc, m, &es, diameter, &margin, &met, &nells)) != CS_OK)
+    return cs_fail_status(sc->err, s);
   memset(&set, 0, sizeof set);
   set.es = &es;
   set.reach = margin;
+  set.push_reach = margin > plain ? margin : 0;   /* widened for movers */
   set.known_clear = clear;
   set.walk = walk;
   set.gravity = gravity;

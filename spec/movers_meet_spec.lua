@@ -689,6 +689,119 @@ describe("Movers that meet", function()
       assert.is_false(x > 0 and x < 4 and y > 0.3 and y < 2, "centre inside the block: " .. x .. ", " .. y)
     end)
 
+    -- front view: A (r 1) rests on a floor; B (r 0.3) is put d from A's
+    -- centre (d < 0.7: wholly inside A) along a few ways, down too: its
+    -- next call pushes it out of A (1.3 - d or more: past B's own two radii,
+    -- the reach of a call standing still), never into the floor nor into C
+    --        ___
+    --       / B \  A    C
+    --   ====\___/=======O===
+    it("put wholly inside a larger one are pushed out by one call", function()
+      for _, d in ipairs { 0, 0.3, 0.6 } do
+        for _, u in ipairs { { 1, 0, 0 }, { 0, 1, 0 }, { 0, -1, 0 }, { 0.6, 0, 0.8 } } do
+          local w = floor_world()
+          local a = cs.newMover { radius = 1, position = { 0, 1.01, 0 } }
+          local c = cs.newMover { radius = 0.5, position = { 2.7, 0.51, 0 } }
+          local asked = {}
+          local b = cs.newMover { radius = 0.3, position = { 10, 0.3, 0 }, filter = function(_, o)
+            asked[o] = (asked[o] or 0) + 1
+            return "slide"
+          end }
+          w:addMover(a); w:addMover(b); w:addMover(c)
+          b:setPosition(d * u[1], 1.01 + d * u[2], d * u[3])
+          local where = "d " .. d .. " along " .. table.concat(u, ", ")
+          local _, y = w:collideAndSlide(b, 0, 0, 0)
+          assert.is_true(b:wasStuck(), where)
+          -- the filter, asked once about each mover the call meets: A and C
+          -- (met in the wider reach only)
+          assert.are.equal(1, asked[a], where)
+          assert.are.equal(1, asked[c], where)
+          assert.is_true(dist(a, b) >= 1.3 - 1e-9, where .. ": still in A, " .. dist(a, b) .. " apart")
+          assert.is_true(y >= 0.3 - 1e-9, where .. ": into the floor, y " .. y)
+          assert.is_true(dist(c, b) >= 0.8 - 1e-9, where .. ": into C, " .. dist(c, b) .. " apart")
+          assert.are.same({ 0, 1.01, 0 }, { a:getPosition() })
+          w:collideAndSlide(b, 0, 0, 0)
+          assert.is_false(b:wasStuck(), where)
+        end
+      end
+    end)
+
+    -- front view: the same A with a wall 0.1 right of it and a ceiling 0.2
+    -- over it; B (r 0.3) put 0.6 right of A's centre: the way out of A
+    -- (right) and up are shut, B leaves by a free side (left, front, back)
+    --   ==========
+    --      ___  |
+    --     / AB\ |
+    --   ==\___/=|
+    it("inside a larger one by a wall leave it by a free side", function()
+      local w = floor_world()
+      w:add(cs.newMesh(cs.box(1.11, 0, -50, 2, 2.21, 50)))
+      w:add(cs.newMesh(cs.box(-50, 2.21, -50, 50, 3, 50)))
+      local a = cs.newMover { radius = 1, position = { 0, 1.01, 0 } }
+      local b = cs.newMover { radius = 0.3, position = { -10, 0.3, 0 } }
+      w:addMover(a); w:addMover(b)
+      b:setPosition(0.6, 1.01, 0)
+      local x, y = w:collideAndSlide(b, 0, 0, 0)
+      assert.is_true(b:wasStuck())
+      assert.is_true(dist(a, b) >= 1.3 - 1e-9, "still in A: " .. dist(a, b) .. " apart")
+      assert.is_true(x <= 1.11 - 0.3 + 1e-9, "into the wall: x " .. x)
+      assert.is_true(y >= 0.3 - 1e-9 and y <= 2.21 - 0.3 + 1e-9, "into the floor or ceiling: y " .. y)
+      w:collideAndSlide(b, 0, 0, 0)
+      assert.is_false(b:wasStuck())
+    end)
+
+    -- the same for turned ellipsoids: B (radii 0.3, 0.15, 0.25) put at or
+    -- near the centre of A (radii 1.5, 0.7, 1), both turned, A resting on
+    -- the floor; the overlap is checked on 4,000 points of each surface
+    it("of any shape put wholly inside a larger one are pushed out by one call", function()
+      local qa = { 0.2 / 0.9695, 0.3 / 0.9695, 0.1 / 0.9695, 0 }
+      qa[4] = math.sqrt(1 - qa[1] ^ 2 - qa[2] ^ 2 - qa[3] ^ 2)
+      local qb = { 0.3, 0, 0.4, math.sqrt(0.75) }
+      local ra, rb = { 1.5, 0.7, 1 }, { 0.3, 0.15, 0.25 }
+      -- the world half extent along y of an ellipsoid (radii r, turned by q)
+      local function half_y(r, q)
+        local h = 0
+        for j = 1, 3 do
+          local e = { 0, 0, 0 }
+          e[j] = r[j]
+          h = h + select(2, H.rotate(q[1], q[2], q[3], q[4], e[1], e[2], e[3])) ^ 2
+        end
+        return math.sqrt(h)
+      end
+      -- the least scaled distance from E's centre (c, r, q) of n points on
+      -- F's surface (1: touching; less: overlapping)
+      local function least(c, r, q, fc, fr, fq, n)
+        local m = math.huge
+        for i = 0, n - 1 do
+          local z = 1 - (2 * i + 1) / n
+          local t, k = math.sqrt(1 - z * z), i * 2.399963229728653
+          local px, py, pz = H.rotate(fq[1], fq[2], fq[3], fq[4],
+                                      fr[1] * t * math.cos(k), fr[2] * t * math.sin(k), fr[3] * z)
+          local ex, ey, ez = H.rotate(-q[1], -q[2], -q[3], q[4],
+                                      fc[1] + px - c[1], fc[2] + py - c[2], fc[3] + pz - c[3])
+          m = math.min(m, H.length(ex / r[1], ey / r[2], ez / r[3]))
+        end
+        return m
+      end
+      local ca = { 0, half_y(ra, qa) + 0.01, 0 }
+      for _, off in ipairs { { 0, 0, 0 }, { 0.4, 0, 0 }, { 0, -0.3, 0.2 }, { -0.5, 0.2, -0.3 } } do
+        local w = floor_world()
+        local a = cs.newMover { radius = ra, position = ca, orientation = qa }
+        local b = cs.newMover { radius = rb, position = { 10, 1, 0 }, orientation = qb }
+        w:addMover(a); w:addMover(b)
+        b:setPosition(ca[1] + off[1], ca[2] + off[2], ca[3] + off[3])
+        local where = "put at " .. table.concat(off, ", ") .. " from A's centre"
+        local x, y, z = w:collideAndSlide(b, 0, 0, 0)
+        local cb = { x, y, z }
+        assert.is_true(b:wasStuck(), where)
+        local s = math.min(least(ca, ra, qa, cb, rb, qb, 4000), least(cb, rb, qb, ca, ra, qa, 4000))
+        assert.is_true(s >= 1 - 1e-9, where .. ": still in A (" .. s .. ")")
+        assert.is_true(y - half_y(rb, qb) >= -1e-9, where .. ": into the floor, y " .. y)
+        w:collideAndSlide(b, 0, 0, 0)
+        assert.is_false(b:wasStuck(), where)
+      end
+    end)
+
     -- 2 to 8 movers of random shapes in a closed room (its faces two-sided),
     -- moving at random toward each other and anywhere, some falling: none
     -- ever leaves the room, however they ride and push each other
