@@ -552,6 +552,7 @@ cs_Status cs_world_collide_and_slide_many(cs_World *w, cs_Mover *const *movers, 
   if ((s = check_all(&B, cs_new_id(), failed)) != CS_OK) return s;
   for (i = 0; i < n; i++) movers[i]->in_batch = 1;
   w->busy = w->batching = w->movers.batching = 1;
+  w->last_call = w->version;
   hold_meshes(w, 1);
   run(&B);
   hold_meshes(w, -1);

@@ -31,11 +31,12 @@ struct cs_Body {
                           ** mover's jump back to its last safe place,
                           ** cs_slide.c) */
   unsigned changed_mesh;  /* the mesh's version `changed` counts */
-  cs_Mat3 prevA;          /* the placement before the last one that moved it */
-  cs_Vec3 prevT;
+  cs_Mat3 prevA;          /* its placement before it was first moved after */
+  cs_Vec3 prevT;          /* the world's last move (cs_World.last_call) */
   unsigned moved_version; /* the world's version at that move (a mover's push
-                          ** out of its solid follows the way it moved:
-                          ** cs_slide.c, push_out) */
+                          ** out of it follows the way it moved: cs_slide.c,
+                          ** motion_of) */
+  unsigned added_version; /* the world's version when it was added */
   unsigned placed;        /* bumped whenever it is placed elsewhere: a rider
                           ** whose ground it is sees it unmoved since its
                           ** last call (cs_Mover.ground_placed) */

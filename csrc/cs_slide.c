@@ -920,23 +920,53 @@ static double skin_along(const Slide *s, cs_Vec3 u) {
 
 #define PUSH_CAP_REL 1e-9
 
-/* The way (a unit e-space direction) t's body moved the point where the
-** centre is, when its last placement that moved it came after the mover's
-** last call (cs_Body.moved_version, prevA, prevT): the solid the centre is
-** in then came onto the mover, and pushes it on ahead. Pushed out of the
-** face nearest its centre, a mover that a wall was placed into past the
-** wall's middle came out behind the wall (found by an independent tester:
-** a 0.5 m wall at 20 m/s and 30 Hz against a character of radius 0.4). */
-static int motion_of(const Slide *s, const cs_TriES *t, cs_Vec3 *u) {
+/* How a body placed since the mover's last call moved the point where the
+** centre is (motion_of): the way (world space, and a unit e-space
+** direction) and the body. */
+typedef struct Motion { cs_Vec3 w, u; uint32_t body; } Motion;
+
+/* The way t's body moved the point where the centre is, when its last
+** placement that moved it came after the mover's last call and it was in
+** the world then (cs_Body.moved_version, added_version, prevA, prevT): it
+** came onto the mover. Pushed out the shortest way, a mover that a wall was
+** placed into past the wall's middle came out behind the wall (found by an
+** independent tester: a 0.5 m wall at 20 m/s and 30 Hz against a character
+** of radius 0.4). A body placed several times since the world's last move
+** is judged from where it was then (cs_World.last_call): its last move
+** alone, back a little against the others, took the mover out of the
+** wall's far side (another tester: 987 of 2,000 walls placed 2-4 times
+** near their last place). */
+static int motion_of(const Slide *s, const cs_TriES *t, Motion *mo) {
   const cs_Body *b = s->bodies[t->body];
   cs_Vec3 c, was, v;
-  if (!s->motion || (int)(b->moved_version - s->since) <= 0) return 0;
+  if (!s->motion || (int)(b->moved_version - s->since) <= 0 ||
+      (int)(b->added_version - s->since) > 0)
+    return 0;
   c = cs_espace_from(s->es, s->pos);
   was = v3_add(m3_apply(&b->prevA, m3_apply(&b->Ainv, v3_sub(c, b->T))), b->prevT);
-  v = cs_espace_vec_to(s->es, v3_sub(c, was));
+  mo->w = v3_sub(c, was);
+  v = cs_espace_vec_to(s->es, mo->w);
   if (!(v3_len2(v) > 0 && v3_len2(v) < HUGE_VAL)) return 0;
-  *u = v3_normalize(v);
+  mo->u = v3_normalize(v);
+  mo->body = t->body;
   return 1;
+}
+
+/* Does the centre's way from s->pos along u for len (e-space) pass through
+** a triangle of another body than `body`? A push on with a body's motion
+** may leave that body, not go through anything else (a block placed onto a
+** mover against a wall quad pushed it through the wall: found by an
+** independent tester). */
+static int crosses_other(const Slide *s, cs_Vec3 u, double len, uint32_t body) {
+  double at;
+  size_t i;
+  for (i = 0; i < s->ntris; i++) {
+    const cs_TriES *t = &s->tris[i];
+    if (t->body != body && t->response != CS_RESPONSE_CROSS &&
+        cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
+      return 1;
+  }
+  return 0;
 }
 
 /* The shortest straight push (in world units) out of everything along one
@@ -944,43 +974,49 @@ static int motion_of(const Slide *s, const cs_TriES *t, cs_Vec3 *u) {
 ** movers prefer, so that recovery never creeps downhill), free within the
 ** reach and crossing no surface the wrong way for safe (crosses_wrong_way);
 ** moves the mover there, a skin beyond when that is free too. Returns 1
-** when it found one. cand[motion] (motion >= 0): the way a solid the
-** centre is in moved since the mover's last call (motion_of), taken when
-** it is free and the shortest push goes against it, out of the solid's far
-** side (see motion_of). */
+** when it found one. With mo (a body that came onto the mover, motion_of):
+** when that push goes against the body's way, the shortest one with it
+** that passes through no other body (crosses_other), if there is one: out
+** of the body's side ahead, not its far side. */
 static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const cs_Vec3 *safe,
-                    const cs_TriES *const *inside, int ninside, int motion) {
-  cs_Vec3 best_u = v3(0, 0, 0), p;
-  double best = HUGE_VAL, best_d = 0, up_cost = HUGE_VAL, up_d = 0, mot_d = -1;
+                    const cs_TriES *const *inside, int ninside, const Motion *mo) {
+  cs_Vec3 best_u = v3(0, 0, 0), with_u = v3(0, 0, 0), p;
+  double best = HUGE_VAL, best_d = 0, up_cost = HUGE_VAL, up_d = 0;
+  double with = HUGE_VAL, with_d = 0;
   int k;
   for (k = 0; k < nc; k++) {
     /* at most 4 radii, and never past the gathered triangles; nor farther
     ** than the shortest push found so far, which a longer one cannot beat
-    ** (PUSH_CAP_REL over it for rounding: the same push wins). Every
-    ** candidate went the whole way: a mover of radius 50 put 0.3 into a
-    ** floor of 80,000 small triangles took 4.4 s to push out (found by an
-    ** independent tester). Farther out of a larger mover the start is in
-    ** (push_reach: cs_world.c). */
+    ** (PUSH_CAP_REL over it for rounding: the same push wins), unless it
+    ** goes with mo. Every candidate went the whole way: a mover of radius
+    ** 50 put 0.3 into a floor of 80,000 small triangles took 4.4 s to push
+    ** out (found by an independent tester). Farther out of a larger mover
+    ** the start is in (push_reach: cs_world.c). */
     double wl = world_len(s, cand[k]);
+    int ahead = mo && v3_dot(cs_espace_vec_from(s->es, cand[k]), mo->w) > 0;
     double cap = fmin(fmin(s->reach / wl, fmax(4.0, s->push_reach / wl)),
-                      k == motion ? HUGE_VAL : best / wl * (1 + PUSH_CAP_REL));
+                      ahead ? HUGE_VAL : best / wl * (1 + PUSH_CAP_REL));
     double d = free_distance(s, cand[k], cap), cost;
     if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_along(s, cand[k]), safe, 0) ||
         !leaves_solid(s, cand[k], d, inside, ninside))
       continue;
     cost = world_len(s, v3_scale(cand[k], d));
     if (k == 0) { up_cost = cost; up_d = d; }
-    if (k == motion) mot_d = d;
     if (cost < best) { best = cost; best_d = d; best_u = cand[k]; }
+    if (ahead && cost < with && !crosses_other(s, cand[k], d + skin_along(s, cand[k]), mo->body)) {
+      with = cost;
+      with_d = d;
+      with_u = cand[k];
+    }
   }
   if (standing && up_cost < HUGE_VAL && up_cost <= best / s->m->cos_slope + s->skin) {
     best = up_cost;
     best_d = up_d;
     best_u = cand[0];
   }
-  if (mot_d >= 0 && v3_dot(best_u, cand[motion]) < 0) {
-    best_d = mot_d;
-    best_u = cand[motion];
+  if (mo && with < HUGE_VAL && !(v3_dot(cs_espace_vec_from(s->es, best_u), mo->w) > 0)) {
+    best_d = with_d;
+    best_u = with_u;
   }
   if (best == HUGE_VAL) return 0;
   p = v3_madd(s->pos, best_u, best_d + skin_along(s, best_u));   /* a skin beyond, else at it */
@@ -1011,18 +1047,18 @@ static int add_candidate(cs_Vec3 *cand, int nc, cs_Vec3 u) {
 ** last safe place.
 ** Returns CLEAR (it overlapped nothing), FREED or STILL_STUCK. */
 static int depenetrate(Slide *s, int standing) {
-  cs_Vec3 cand[MAX_CANDIDATES + 1], safe_es;   /* (+ 1: the motion's) */
+  cs_Vec3 cand[MAX_CANDIDATES + 1], safe_es;   /* (+ 1: the motion's way) */
   const cs_Vec3 *safe = NULL;
   const cs_TriES *inside[MAX_INSIDE];
-  int nc = 0, ninside, moved = 0, motion = -1;
+  int nc = 0, ninside, moved = 0;
   size_t i;
-  cs_Vec3 way;
+  Motion mo;
   cand[nc++] = v3_normalize(up_es(s, 1));
   for (i = 0; i < s->ntris && nc + 3 <= MAX_CANDIDATES - LEVEL_CANDIDATES - 1; i++) {
     const cs_TriES *t = &s->tris[i];
     cs_Vec3 away;
     if (!overlaps(t, s->pos, &away)) continue;
-    if (!moved) moved = motion_of(s, t, &way);
+    if (!moved) moved = motion_of(s, t, &mo);
     nc = add_candidate(cand, nc, t->n);
     nc = add_candidate(cand, nc, v3_neg(t->n));
     if (v3_len2(away) > AWAY_MIN_D2) nc = add_candidate(cand, nc, v3_normalize(away));
@@ -1038,8 +1074,8 @@ static int depenetrate(Slide *s, int standing) {
     if (v3_len2(v3_sub(safe_es, s->pos)) > SAFE_MOVED_D2) safe = &safe_es;
   }
   ninside = inside_faces(s, inside);
-  if (moved) { cand[nc] = way; motion = nc++; }
-  if (push_out(s, cand, nc, standing, safe, inside, ninside, motion)) return FREED;
+  if (moved) cand[nc++] = mo.u;
+  if (push_out(s, cand, nc, standing, safe, inside, ninside, moved ? &mo : NULL)) return FREED;
   /* the safe place is one of this world's only (issue 10): the world hands
   ** it down only then. The jump there keeps the pushes' rule without a
   ** reference for the triangles of bodies changed since (cs_Body.changed:

@@ -220,9 +220,11 @@ static void body_set_linear(cs_Body *b, const cs_Mat3 *A, cs_Mat3 *Ainv, cs_Vec3
     cs_broad_moved(&b->world->broad, b);
     b->world->version++;
     if (moved) {                                 /* (placed where it was: no change) */
+      if ((int)(b->moved_version - b->world->last_call) <= 0) {
+        b->prevA = oldA;                         /* (not moved since that move) */
+        b->prevT = oldT;
+      }
       b->changed = b->moved_version = b->world->version;
-      b->prevA = oldA;
-      b->prevT = oldT;
       b->placed++;
       log_change(b->world, b, v3_min(oldlo, b->lo), v3_max(oldhi, b->hi));
     }
@@ -423,7 +425,7 @@ cs_Status cs_world_add(cs_World *w, cs_Mesh *mesh, cs_Body **out) {
   b->moved_version = 0;
   w->nonesided += mesh->backfaces == CS_BACKFACES_IGNORE;
   cs_broad_changed(&w->broad);
-  b->changed = ++w->version;
+  b->changed = b->added_version = ++w->version;
   wide_change(w);
   b->changed_mesh = mesh->version;
   w->bodies[w->nbodies++] = b;
@@ -767,6 +769,7 @@ int cs_world_pending(const cs_World *w) {
 
 cs_Status cs_world_prepare(cs_World *w) {
   if (w->busy) return cs_fail_status(&w->err, CS_EBUSY);
+  w->last_call = w->version;     /* (the contract's moves do not write it) */
   cs_world_refit(w);
   /* a refit that could not allocate leaves its work pending, which the
   ** calls of the contract would then do at the same time */
@@ -1610,6 +1613,7 @@ cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *wa
   if ((s = cs_world_check_batch_free(&w->err, m)) != CS_OK) return s;
   if ((s = cs_world_check_move(w, &w->err, m, walk, gravity, &st)) != CS_OK) return s;
   w->busy = 1;
+  w->last_call = w->version;
   cs_world_sync(w);
   s = move(w, &w->scratch, m, *walk, gravity, &st);
   w->busy = 0;

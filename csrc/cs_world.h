@@ -73,6 +73,10 @@ struct cs_World {
   int batching;           /* a batch is under way: edits are refused (CS_EBUSY) */
   unsigned version;       /* bumped by every change to bodies, their meshes
                           ** or the friction table */
+  unsigned last_call;     /* the version at the last move's start (not a
+                          ** job system's: cs_world_prepare sets it for
+                          ** those): a body placed again before the next
+                          ** keeps the placement it had then (prevA, prevT) */
   /* Where the changes since a stamp were (cs_world.c, unchanged_since).
   ** stamp counts the changes that may move a triangle, in 64 bits (the
   ** version's 32 wrap: a mover idle for 2^31 changes was read as unchanged

@@ -623,6 +623,49 @@ describe("Movers that meet", function()
       end
     end)
 
+    -- the push on with a body's motion, and what it must not do (found by
+    -- an independent tester in its first form): go through another body
+    -- (a block placed onto a mover resting against a wall quad that faces
+    -- away pushed it through the quad), take a wall's last small move for
+    -- its way (placed twice between two calls, back 0.01 the second time,
+    -- it came out behind), or count an add's placement as a move from the
+    -- origin (a crate added onto a mover pushed it out the far side)
+    it("are pushed on with a body's motion only through that body, from where it was", function()
+      for _, facing in ipairs { 1, -1 } do        -- crusher against a wall quad
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+        local q = facing > 0 and { 1, 0, -3, 1, 4, -3, 1, 4, 3, 1, 0, 3 } or { 1, 0, -3, 1, 0, 3, 1, 4, 3, 1, 4, -3 }
+        w:add(cs.newMesh(q, { 1, 2, 3, 1, 3, 4 }))
+        local block = w:add(cs.newMesh(cs.box(0, 0, -3, 0.4, 4, 3)), -3, 0, 0)
+        local m = cs.newMover { radius = 0.4, position = { 0.597, 0.401, 0 } }
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        block:setTransform(0.3, 0, 0)
+        local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        assert.is_true(x < 1, "the quad facing " .. facing .. ": x " .. x)
+      end
+      do                                          -- a wall placed twice
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+        local wall = w:add(cs.newMesh(cs.box(0, 0, -3, 0.3, 4, 3)), 3, 0, 0)
+        local m = cs.newMover { radius = 0.4, position = { 0, 0.401, 0 } }
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        wall:setTransform(-0.11, 0, 0)
+        wall:setTransform(-0.1, 0, 0)
+        local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        assert.is_true(x <= -0.1 - 0.4 + 1e-9, "x " .. x)
+      end
+      for _, cx in ipairs { 10.1, 9.9 } do        -- a crate added onto a mover
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+        local m = cs.newMover { radius = 0.5, position = { 10, 0.501, 0 } }
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        w:add(cs.newMesh(cs.box(-0.3, 0, -0.3, 0.3, 2, 0.3)), cx, 0, 0)
+        local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        assert.near(0.3 - math.abs(cx - 10) + 0.5, math.abs(x - 10), 0.01)   -- the shortest way
+        assert.is_true((x - 10) * (10 - cx) > 0, "x " .. x)
+      end
+    end)
+
     -- the same door slid onto a mover that rides a platform moving along z
     -- (its carry takes it from its last safe place, whose side of the door
     -- says nothing: the door moved since): pushed out, not left inside
