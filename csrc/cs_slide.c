@@ -920,6 +920,18 @@ static double skin_along(const Slide *s, cs_Vec3 u) {
 
 #define PUSH_CAP_REL 1e-9
 
+/* Does the unit sphere at p (e-space) overlap a triangle of the body? */
+static int overlaps_body(const Slide *s, cs_Vec3 p, uint32_t body) {
+  size_t i;
+  for (i = 0; i < s->ntris; i++) {
+    const cs_TriES *t = &s->tris[i];
+    if (t->body == body &&
+        v3_len2(v3_sub(p, cs_closest_on_triangle(p, t->a, t->b, t->c, NULL))) < STUCK_D2)
+      return 1;
+  }
+  return 0;
+}
+
 /* How a body placed since the mover's last call moved the point where the
 ** centre is (motion_of): the way (world space, and a unit e-space
 ** direction) and the body. */
@@ -938,11 +950,20 @@ typedef struct Motion { cs_Vec3 w, u; uint32_t body; } Motion;
 ** near their last place). */
 static int motion_of(const Slide *s, const cs_TriES *t, Motion *mo) {
   const cs_Body *b = s->bodies[t->body];
-  cs_Vec3 c, was, v;
+  cs_Mat3 pinv;
+  cs_Vec3 c, was, v, before;
   if (!s->motion || (int)(b->moved_version - s->since) <= 0 ||
-      (int)(b->added_version - s->since) > 0)
+      (int)(b->added_version - s->since) > 0 || !m3_inverse(&b->prevA, &pinv))
     return 0;
   c = cs_espace_from(s->es, s->pos);
+  /* and only when the body came onto the mover: the centre, where it was
+  ** against the body then (where the body's placement now puts it), lay
+  ** clear of the body's triangles (a wall placed past a mover, then back a
+  ** little after another mover's call, took that little step back for its
+  ** way, and pushed the mover out behind it: found by an independent
+  ** tester) */
+  before = v3_add(m3_apply(&b->A, m3_apply(&pinv, v3_sub(c, b->prevT))), b->T);
+  if (overlaps_body(s, cs_espace_to(s->es, before), t->body)) return 0;
   was = v3_add(m3_apply(&b->prevA, m3_apply(&b->Ainv, v3_sub(c, b->T))), b->prevT);
   mo->w = v3_sub(c, was);
   v = cs_espace_vec_to(s->es, mo->w);
@@ -975,9 +996,10 @@ static int crosses_other(const Slide *s, cs_Vec3 u, double len, uint32_t body) {
 ** reach and crossing no surface the wrong way for safe (crosses_wrong_way);
 ** moves the mover there, a skin beyond when that is free too. Returns 1
 ** when it found one. With mo (a body that came onto the mover, motion_of):
-** when that push goes against the body's way, the shortest one with it
-** that passes through no other body (crosses_other), if there is one: out
-** of the body's side ahead, not its far side. */
+** no push passes through another body (crosses_other: the body crushes
+** the mover against it), and when the shortest goes against the body's
+** way, the shortest with it, if there is one: out of the body's side
+** ahead, not its far side. */
 static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const cs_Vec3 *safe,
                     const cs_TriES *const *inside, int ninside, const Motion *mo) {
   cs_Vec3 best_u = v3(0, 0, 0), with_u = v3(0, 0, 0), p;
@@ -998,12 +1020,13 @@ static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const c
                       ahead ? HUGE_VAL : best / wl * (1 + PUSH_CAP_REL));
     double d = free_distance(s, cand[k], cap), cost;
     if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_along(s, cand[k]), safe, 0) ||
-        !leaves_solid(s, cand[k], d, inside, ninside))
+        !leaves_solid(s, cand[k], d, inside, ninside) ||
+        (mo && crosses_other(s, cand[k], d + skin_along(s, cand[k]), mo->body)))
       continue;
     cost = world_len(s, v3_scale(cand[k], d));
     if (k == 0) { up_cost = cost; up_d = d; }
     if (cost < best) { best = cost; best_d = d; best_u = cand[k]; }
-    if (ahead && cost < with && !crosses_other(s, cand[k], d + skin_along(s, cand[k]), mo->body)) {
+    if (ahead && cost < with) {
       with = cost;
       with_d = d;
       with_u = cand[k];

@@ -643,16 +643,29 @@ describe("Movers that meet", function()
         local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
         assert.is_true(x < 1, "the quad facing " .. facing .. ": x " .. x)
       end
-      do                                          -- a wall placed twice
-        local w = cs.newWorld()
+      for _, other in ipairs { false, true } do   -- a wall placed twice, another
+        local w = cs.newWorld()                   -- mover's call between or not
         w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
         local wall = w:add(cs.newMesh(cs.box(0, 0, -3, 0.3, 4, 3)), 3, 0, 0)
         local m = cs.newMover { radius = 0.4, position = { 0, 0.401, 0 } }
+        local b = cs.newMover { radius = 0.4, position = { 0, 0.401, 20 } }
         w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
         wall:setTransform(-0.11, 0, 0)
+        if other then w:collideAndSlide(b, 0, 0, 0, 0, -0.01, 0) end
         wall:setTransform(-0.1, 0, 0)
         local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
         assert.is_true(x <= -0.1 - 0.4 + 1e-9, "x " .. x)
+      end
+      do                                          -- crushed with no room ahead
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+        w:add(cs.newMesh({ 1, 0, -3, 1, 4, -3, 1, 4, 3, 1, 0, 3 }, { 1, 2, 3, 1, 3, 4 }))   -- facing away
+        local block = w:add(cs.newMesh(cs.box(0, 0, -3, 0.8, 4, 3)), -3, 0, 0)
+        local m = cs.newMover { radius = 0.4, position = { 0.597, 0.401, 0 } }
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        block:setTransform(0.037, 0, 0)
+        local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        assert.is_true(x < 1, "x " .. x)
       end
       for _, cx in ipairs { 10.1, 9.9 } do        -- a crate added onto a mover
         local w = cs.newWorld()
