@@ -656,16 +656,33 @@ describe("Movers that meet", function()
         local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
         assert.is_true(x <= -0.1 - 0.4 + 1e-9, "x " .. x)
       end
-      do                                          -- crushed with no room ahead
-        local w = cs.newWorld()
+      do                                          -- crushed with no room ahead,
+        local w = cs.newWorld()                   -- and the calls after
         w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
         w:add(cs.newMesh({ 1, 0, -3, 1, 4, -3, 1, 4, 3, 1, 0, 3 }, { 1, 2, 3, 1, 3, 4 }))   -- facing away
         local block = w:add(cs.newMesh(cs.box(0, 0, -3, 0.8, 4, 3)), -3, 0, 0)
         local m = cs.newMover { radius = 0.4, position = { 0.597, 0.401, 0 } }
         w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
         block:setTransform(0.037, 0, 0)
-        local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
-        assert.is_true(x < 1, "x " .. x)
+        for call = 1, 3 do
+          local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+          assert.is_true(x < 1, "call " .. call .. ": x " .. x)
+        end
+      end
+      do                                          -- a block coming 0.2 a frame
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+        w:add(cs.newMesh({ 1, 0, -3, 1, 4, -3, 1, 4, 3, 1, 0, 3 }, { 1, 2, 3, 1, 3, 4 }))   -- facing away
+        local front = -0.3
+        local block = w:add(cs.newMesh(cs.box(-1, 0, -3, 0, 4, 3)), front, 0, 0)
+        local m = cs.newMover { radius = 0.5, position = { 0.495, 0.501, 0 } }
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        for f = 1, 8 do
+          front = math.min(front + 0.2, 0.975)
+          block:setTransform(front, 0, 0)
+          local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+          assert.is_true(x < 1, "frame " .. f .. ": x " .. x)
+        end
       end
       for _, cx in ipairs { 10.1, 9.9 } do        -- a crate added onto a mover
         local w = cs.newWorld()
