@@ -990,22 +990,38 @@ static int crosses_other(const Slide *s, cs_Vec3 u, double len, uint32_t body) {
   return 0;
 }
 
+/* Is the body one whose solid the centre is in (the bodies of inside)? */
+static int holds_centre(uint32_t body, const cs_TriES *const *inside, int ninside) {
+  int k;
+  for (k = 0; k < ninside; k++)
+    if (inside[k]->body == body) return 1;
+  return 0;
+}
+
 /* Does the centre's way from s->pos along u for len (e-space) pass through
-** a triangle of a body unchanged since the mover's last call in this world
-** (s->motion)? Such a surface did not come to the mover, and a push through
-** it takes the mover where its moves never could: a crusher left in place,
-** or one that had already met the mover, pushed it through the back of a
-** wall quad at the next call (found by an independent tester: 323 of 1,000
-** crushed movers). */
-static int crosses_unchanged(const Slide *s, cs_Vec3 u, double len) {
+** a two-sided triangle of a body unchanged since the mover's last call in
+** this world (s->motion)? Such a surface did not come to the mover, and a
+** push through it takes the mover where its moves never could: a crusher
+** left in place, or one that had already met the mover, pushed it through
+** the back of a wall quad at the next call (found by an independent tester:
+** 323 of 1,000 crushed movers). Not through: out of a solid the centre is
+** in (inside: its way out, which a mover held there until room opened had
+** for good otherwise), from a centre on the plane (rounding says which
+** side; a mover rising through a jump-through floor, its centre ending on
+** the plane, was sent back below), and a one-sided triangle, which moves
+** pass from behind too (both found by the next tester). */
+static int crosses_unchanged(const Slide *s, cs_Vec3 u, double len, const cs_TriES *const *inside,
+                             int ninside) {
   double at;
   size_t i;
   if (!s->motion) return 0;
   for (i = 0; i < s->ntris; i++) {
     const cs_TriES *t = &s->tris[i];
-    if (t->response != CS_RESPONSE_CROSS && (int)(s->bodies[t->body]->changed - s->since) <= 0 &&
-        cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
-      return 1;
+    if (t->response == CS_RESPONSE_CROSS || t->one_sided ||
+        (int)(s->bodies[t->body]->changed - s->since) > 0 ||
+        on_plane(s, t, v3_dot(t->n, s->pos) + t->d) || holds_centre(t->body, inside, ninside))
+      continue;
+    if (cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at)) return 1;
   }
   return 0;
 }
@@ -1042,7 +1058,7 @@ static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const c
     if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_along(s, cand[k]), safe, 0) ||
         !leaves_solid(s, cand[k], d, inside, ninside) ||
         (mo && crosses_other(s, cand[k], d + skin_along(s, cand[k]), mo->body)) ||
-        crosses_unchanged(s, cand[k], d + skin_along(s, cand[k])))
+        crosses_unchanged(s, cand[k], d + skin_along(s, cand[k]), inside, ninside))
       continue;
     cost = world_len(s, v3_scale(cand[k], d));
     if (k == 0) { up_cost = cost; up_d = d; }

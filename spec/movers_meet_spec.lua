@@ -696,6 +696,39 @@ describe("Movers that meet", function()
       end
     end)
 
+    -- and what the rule "no push through a surface that did not move" must
+    -- leave (found by an independent tester in its first form): a mover
+    -- held in a block by a wall gets out of the block once the wall goes
+    -- (it stayed in for good), and a mover rising through a jump-through
+    -- floor whose centre ends exactly on its plane ends on top (it was sent
+    -- back below, 72 of 1,000)
+    it("get out of a solid they were held in once there is room, and onto a jump-through floor", function()
+      for _, how in ipairs { "remove", "disable", "move" } do
+        local w = cs.newWorld()
+        w:add(cs.newMesh(cs.box(-50, -1, -50, 50, 0, 50)))
+        local wall = w:add(cs.newMesh(cs.box(1, 0, -3, 1.5, 4, 3)))
+        local block = w:add(cs.newMesh(cs.box(-3, 0, -3, 0, 4, 3)), -0.2, 0, 0)
+        local m = cs.newMover { radius = 0.4, position = { 0.59, 0.401, 0 } }
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        block:setTransform(0.7, 0, 0)              -- past the centre, no room ahead
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        assert.is_true(m:wasStuck())
+        w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        if how == "remove" then w:remove(wall) elseif how == "disable" then wall:setEnabled(false)
+        else wall:setTransform(5, 0, 0) end
+        local x = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+        assert.is_true(x >= 0.7 + 0.4, how .. ": x " .. x)
+      end
+      local w = cs.newWorld()
+      w:add(cs.newMesh({ -5, 2, -5, -5, 2, 5, 5, 2, 5, 5, 2, -5 }, { 1, 2, 3, 1, 3, 4 }, { backfaces = "ignore" }))
+      local m = cs.newMover { radius = 0.46875, position = { -1.328125, 2 - 2 * 0.359375, 1.78125 } }
+      w:collideAndSlide(m, 0, 0, 0)
+      w:collideAndSlide(m, 0, 0.359375, 0)
+      w:collideAndSlide(m, 0, 0.359375, 0)        -- the centre ends on the plane, pushed out
+      local x, y = m:getPosition()
+      assert.is_true(y >= 2 + 0.46875 and x == -1.328125, ("x %.17g, y %.17g"):format(x, y))
+    end)
+
     -- the same door slid onto a mover that rides a platform moving along z
     -- (its carry takes it from its last safe place, whose side of the door
     -- says nothing: the door moved since): pushed out, not left inside
