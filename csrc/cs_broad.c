@@ -347,7 +347,6 @@ void cs_broad_walk_shared(const cs_Broad *bp, cs_BroadWalk *it, cs_Body *const *
   it->hi = hi;
   it->mask = mask;
   it->all = bodies;
-  it->nall = n;
   it->top = 0;
   it->counted = 0;
   it->one_by_one = !bp->ok || bp->dirty || bp->rebuild;
@@ -421,7 +420,6 @@ void cs_broad_near_begin(cs_Broad *bp, cs_BroadNear *it, cs_Body *const *bodies,
   it->p = p;
   it->mask = mask;
   it->all = bodies;
-  it->nall = n;
   it->top = 0;
   it->counted = 0;
   it->one_by_one = !bp->ok || bp->dirty || bp->rebuild;

@@ -83,7 +83,6 @@ typedef struct cs_BroadWalk {
   cs_Vec3 lo, hi;
   unsigned mask;
   cs_Body *const *all;    /* one by one: every body */
-  size_t nall;
   size_t i, end;          /* the bodies left in the current leaf (or of all) */
   int one_by_one, counted;
   size_t top;
@@ -109,7 +108,6 @@ typedef struct cs_BroadNear {
   cs_Vec3 p;
   unsigned mask;
   cs_Body *const *all;
-  size_t nall;
   size_t i, end;
   int one_by_one, counted;
   size_t top;
