@@ -184,11 +184,7 @@ double cs_mover_slope_drop(const cs_Mover *m, cs_Vec3 n, cs_Vec3 walk) {
 
 /* The skin in world units: the set value, or 1% of the smallest radius. */
 double cs_mover_skin(const cs_Mover *m) {
-  double r;
-  if (m->skin >= 0) return m->skin;
-  r = m->radius.x < m->radius.y ? m->radius.x : m->radius.y;
-  r = r < m->radius.z ? r : m->radius.z;
-  return 0.01 * r;
+  return m->skin >= 0 ? m->skin : 0.01 * cs_mover_min_radius(m);
 }
 
 static const char *const SETTING_NAMES[] = {

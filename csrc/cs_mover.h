@@ -167,6 +167,11 @@ CS_INLINE int cs_mover_batch_locked(const cs_Mover *m) {
 CS_INLINE int cs_mover_grounded(const cs_Mover *m) {
   return m->ground == CS_GROUND_ON && !m->placed_anew;
 }
+/* The smallest of the mover's radii. */
+CS_INLINE double cs_mover_min_radius(const cs_Mover *m) {
+  double r = m->radius.x < m->radius.y ? m->radius.x : m->radius.y;
+  return r < m->radius.z ? r : m->radius.z;
+}
 /* The skin in world units: the set value, or 1% of the smallest radius. */
 double cs_mover_skin(const cs_Mover *m);
 /* The snap (cs_slide.c, snap_to_ground) after a call's walk: how far below

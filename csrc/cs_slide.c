@@ -1287,6 +1287,11 @@ static double lowest_above(const Slide *s, size_t first, double top) {
   return low;
 }
 
+/* How far (world units) the mover at s->pos got from start along dir_w. */
+static double gone_along(const Slide *s, cs_Vec3 start, cs_Vec3 dir_w) {
+  return v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
+}
+
 /* How a step try ended (step_try). */
 enum { STEP_KEPT, STEP_FAILED, STEP_TOO_FAR };
 
@@ -1322,7 +1327,7 @@ static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3
   *overhead = lowest_above(s, first, top_of(s, start));
   down = move_straight(s, up_es(s, -(raised + 2 * s->skin)), CS_PASS_STEP, 1);
   far_plain = v3_dot(cs_espace_vec_from(s->es, v3_sub(plain->pos, start)), dir_w);
-  far_step = v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
+  far_step = gone_along(s, start, dir_w);
   if (s->touched || !down || !is_below(s, down) || !is_walkable(s, down) || s->status != CS_OK)
     return STEP_FAILED;
   lands = rests_on(s, down);
@@ -1344,6 +1349,33 @@ static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3
   if (far_step > far_plain * share + step_gain(s, walk, dir_w) && (!s->walled || climbed))
     return STEP_KEPT;
   return STEP_FAILED;
+}
+
+/* After a step try (its result got) whose raised walk ran into something
+** the mover passes under at its start height, lowest at `overhead` (a
+** lintel over the step, a low doorway), and may have slid down its edge
+** onto the step's nose: once more, raised only as far as leaves its top
+** two skins under that, kept when that try is and gets farther than the
+** first, which is made again otherwise (found by an independent tester:
+** the walk stopped on the step's edge under a lintel, though the step and
+** the room over it were within stepHeight). Returns the try kept, and in
+** *rise the raise of the tries after it. */
+static int step_lower(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3 dir_w,
+                      const Mark *plain, int got, double overhead, double *rise) {
+  double lower = overhead - top_of(s, start) - 2 * s->skin, far = gone_along(s, start, dir_w);
+  int first = got;
+  if (!(lower > 0 && lower < *rise)) return got;
+  rewind_to(s, plain);
+  s->touched = 0;
+  got = step_try(s, start, walk, share, dir_w, plain, lower, &overhead);
+  if (got == STEP_KEPT &&
+      (first != STEP_KEPT || gone_along(s, start, dir_w) > far + step_gain(s, walk, dir_w))) {
+    *rise = lower;
+    return got;
+  }
+  rewind_to(s, plain);
+  s->touched = 0;
+  return step_try(s, start, walk, share, dir_w, plain, *rise, &overhead);
 }
 
 /* Step tries after the first whose raised walk went too far (STEP_TOO_FAR),
@@ -1374,31 +1406,8 @@ static void walk_pass(Slide *s, cs_Vec3 walk, int grounded) {
   for (k = 0; k <= STEP_SHORTER_TRIES; k++, walk = v3_scale(walk, 0.5)) {
     got = step_try(s, start, walk, ldexp(1.0, -k), dir_w, &plain, rise, &overhead);
     if (!lowered && overhead < HUGE_VAL) {
-      /* the raised walk ran into something the mover passes under (a
-      ** lintel over the step, a low doorway), and may have slid down its
-      ** edge onto the step's nose: once more, raised only as far as leaves
-      ** its top two skins under it, kept when that try is and gets farther
-      ** than the first (found by an independent tester: the walk stopped
-      ** on the step's edge under a lintel, though the step and the room
-      ** over it were within stepHeight) */
-      double lower = overhead - top_of(s, start) - 2 * s->skin;
-      double far1 = v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
-      int got1 = got;
       lowered = 1;
-      if (lower > 0 && lower < rise) {
-        rewind_to(s, &plain);
-        s->touched = 0;
-        got = step_try(s, start, walk, ldexp(1.0, -k), dir_w, &plain, lower, &overhead);
-        if (got == STEP_KEPT && (got1 != STEP_KEPT ||
-            v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w) >
-              far1 + step_gain(s, walk, dir_w)))
-          rise = lower;
-        else {                          /* the first try's, again */
-          rewind_to(s, &plain);
-          s->touched = 0;
-          got = step_try(s, start, walk, ldexp(1.0, -k), dir_w, &plain, rise, &overhead);
-        }
-      }
+      got = step_lower(s, start, walk, ldexp(1.0, -k), dir_w, &plain, got, overhead, &rise);
     }
     if (got == STEP_KEPT) {
       size_t n = cb->count - plain.ncontacts;   /* keep the step's contacts only */
@@ -1616,9 +1625,8 @@ static void commit_sensors(Slide *s) {
 
 /* The mover's skin, at least SKIN_MIN_REL of its smallest radius. */
 static double slide_skin(const cs_Mover *m) {
-  double r = m->radius.x < m->radius.y ? m->radius.x : m->radius.y, skin = cs_mover_skin(m);
-  r = SKIN_MIN_REL * (r < m->radius.z ? r : m->radius.z);
-  return skin > r ? skin : r;
+  double skin = cs_mover_skin(m), least = SKIN_MIN_REL * cs_mover_min_radius(m);
+  return skin > least ? skin : least;
 }
 
 cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {

@@ -1412,6 +1412,19 @@ cs_Status cs_world_batch_refusal(cs_Error *e, const cs_Mover *m) {
                    "move it after the call");
 }
 
+/* A call's reach (world units around the mover) within CS_MAX_COORD, and
+** within CS_MAX_COORD of the mover's smallest radius (false for NaN)? */
+static int reach_within(const cs_Mover *m, double reach) {
+  return !(reach > CS_MAX_COORD) && reach / cs_mover_min_radius(m) <= CS_MAX_COORD;
+}
+
+/* Does the mover's place, that reach away along any axis, stay within
+** CS_MAX_COORD? */
+static int end_within(const cs_Mover *m, double reach) {
+  return !(fabs(m->pos.x) + reach > CS_MAX_COORD || fabs(m->pos.y) + reach > CS_MAX_COORD ||
+           fabs(m->pos.z) + reach > CS_MAX_COORD);
+}
+
 cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
                               const cs_Vec3 *walk, const cs_Vec3 *gravity, cs_MoveStart *st) {
   double reach;
@@ -1433,7 +1446,7 @@ cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
   reach = v3_len(*walk) + (gravity ? v3_len(*gravity) : 0) + v3_len(st->carry)
         + 2 * m->step_height + (m->snap_distance > 0 ? cs_mover_snap_reach(m, *walk) : 0.0)
         + 4 * cs_mover_skin(m) + 1e-9;
-  if (reach > CS_MAX_COORD || !(reach / fmin(fmin(m->radius.x, m->radius.y), m->radius.z) <= CS_MAX_COORD)) {
+  if (!reach_within(m, reach)) {
     double lw = v3_len(*walk), lg = gravity ? v3_len(*gravity) : 0;
     double settings = 2 * m->step_height + m->snap_distance + 4 * cs_mover_skin(m) + 1e-9;
     /* blame the walk or the gravity when it alone is too long, else the
@@ -1448,9 +1461,7 @@ cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
   }
   /* nor may it end past CS_MAX_COORD, where the mover's own setter would
   ** refuse its place (x = 9e29 walked 9e29 three times reached 3.6e30) */
-  if (fabs(m->pos.x) + reach > CS_MAX_COORD || fabs(m->pos.y) + reach > CS_MAX_COORD ||
-      fabs(m->pos.z) + reach > CS_MAX_COORD)
-    return check_end(e, &m->pos, reach);
+  if (!end_within(m, reach)) return check_end(e, &m->pos, reach);
   st->margin = reach;
   return CS_OK;
 }
@@ -1470,15 +1481,6 @@ static double way_out_of_movers(const cs_CallScratch *sc, size_t n, double diame
   return out;
 }
 
-/* Does a reach of margin around m keep within CS_MAX_COORD, as
-** cs_world_check_move asks of the moves' own? */
-static int reach_in_range(const cs_Mover *m, double margin) {
-  double rmin = fmin(fmin(m->radius.x, m->radius.y), m->radius.z);
-  return margin <= CS_MAX_COORD && margin / rmin <= CS_MAX_COORD &&
-         fabs(m->pos.x) + margin <= CS_MAX_COORD && fabs(m->pos.y) + margin <= CS_MAX_COORD &&
-         fabs(m->pos.z) + margin <= CS_MAX_COORD;
-}
-
 /* A start inside other movers: the reach (*margin) grows by the way out of
 ** them, and the movers in the wider box join sc->ells[0..*n) (each asked
 ** once: gather_more_movers). A start wholly inside a larger mover needs
@@ -1490,7 +1492,7 @@ static cs_Status widen_for_movers(cs_World *w, cs_CallScratch *sc, const cs_Move
                                   size_t *met, size_t *n) {
   cs_Vec3 lo, hi;
   double out = way_out_of_movers(sc, *n, diameter);
-  if (out == 0 || !reach_in_range(m, *margin + out)) return CS_OK;
+  if (out == 0 || !reach_within(m, *margin + out) || !end_within(m, *margin + out)) return CS_OK;
   *margin += out;
   ellipsoid_box(es, *margin, &lo, &hi);
   return gather_more_movers(w, sc, m, 1, m->collides_with, es, lo, hi, met, n);
