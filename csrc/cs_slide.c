@@ -973,23 +973,6 @@ static int motion_of(const Slide *s, const cs_TriES *t, Motion *mo) {
   return 1;
 }
 
-/* Does the centre's way from s->pos along u for len (e-space) pass through
-** a triangle of another body than `body`? A push on with a body's motion
-** may leave that body, not go through anything else (a block placed onto a
-** mover against a wall quad pushed it through the wall: found by an
-** independent tester). */
-static int crosses_other(const Slide *s, cs_Vec3 u, double len, uint32_t body) {
-  double at;
-  size_t i;
-  for (i = 0; i < s->ntris; i++) {
-    const cs_TriES *t = &s->tris[i];
-    if (t->body != body && t->response != CS_RESPONSE_CROSS &&
-        cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
-      return 1;
-  }
-  return 0;
-}
-
 /* Is the body one whose solid the centre is in (the bodies of inside)? */
 static int holds_centre(uint32_t body, const cs_TriES *const *inside, int ninside) {
   int k;
@@ -998,30 +981,41 @@ static int holds_centre(uint32_t body, const cs_TriES *const *inside, int ninsid
   return 0;
 }
 
+/* May no push pass through t? With mo (a body that came onto the mover,
+** motion_of), none but mo's body's: a push on with a body's motion may
+** leave that body, not go through anything else (a block placed onto a
+** mover against a wall quad pushed it through the wall: found by an
+** independent tester). And for a mover whose last call was in this world
+** (s->motion), no two-sided triangle of a body unchanged since: such a
+** surface did not come to the mover, and a push through it takes the mover
+** where its moves never could (a crusher left in place, or one that had
+** already met the mover, pushed it through the back of a wall quad at the
+** next call: the next tester, 323 of 1,000 crushed movers). Through them
+** all the same: out of a solid the centre is in (inside: its way out, which
+** a mover held there until room opened had for good otherwise), from a
+** centre on the plane (rounding says which side; a mover rising through a
+** jump-through floor, its centre ending on the plane, was sent back
+** below), and a one-sided triangle, which moves pass from behind too (both
+** found by the tester after). */
+static int barred(const Slide *s, const cs_TriES *t, const Motion *mo,
+                  const cs_TriES *const *inside, int ninside) {
+  if (mo && t->body != mo->body) return 1;
+  return s->motion && !t->one_sided && (int)(s->bodies[t->body]->changed - s->since) <= 0 &&
+         !on_plane(s, t, v3_dot(t->n, s->pos) + t->d) && !holds_centre(t->body, inside, ninside);
+}
+
 /* Does the centre's way from s->pos along u for len (e-space) pass through
-** a two-sided triangle of a body unchanged since the mover's last call in
-** this world (s->motion)? Such a surface did not come to the mover, and a
-** push through it takes the mover where its moves never could: a crusher
-** left in place, or one that had already met the mover, pushed it through
-** the back of a wall quad at the next call (found by an independent tester:
-** 323 of 1,000 crushed movers). Not through: out of a solid the centre is
-** in (inside: its way out, which a mover held there until room opened had
-** for good otherwise), from a centre on the plane (rounding says which
-** side; a mover rising through a jump-through floor, its centre ending on
-** the plane, was sent back below), and a one-sided triangle, which moves
-** pass from behind too (both found by the next tester). */
-static int crosses_unchanged(const Slide *s, cs_Vec3 u, double len, const cs_TriES *const *inside,
-                             int ninside) {
+** a triangle no push may pass through (barred)? */
+static int crosses_barred(const Slide *s, cs_Vec3 u, double len, const Motion *mo,
+                          const cs_TriES *const *inside, int ninside) {
   double at;
   size_t i;
-  if (!s->motion) return 0;
+  if (!mo && !s->motion) return 0;
   for (i = 0; i < s->ntris; i++) {
     const cs_TriES *t = &s->tris[i];
-    if (t->response == CS_RESPONSE_CROSS || t->one_sided ||
-        (int)(s->bodies[t->body]->changed - s->since) > 0 ||
-        on_plane(s, t, v3_dot(t->n, s->pos) + t->d) || holds_centre(t->body, inside, ninside))
-      continue;
-    if (cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at)) return 1;
+    if (t->response != CS_RESPONSE_CROSS && barred(s, t, mo, inside, ninside) &&
+        cs_ray_triangle(s->pos, u, t->a, t->b, t->c, len, &at))
+      return 1;
   }
   return 0;
 }
@@ -1031,11 +1025,10 @@ static int crosses_unchanged(const Slide *s, cs_Vec3 u, double len, const cs_Tri
 ** movers prefer, so that recovery never creeps downhill), free within the
 ** reach and crossing no surface the wrong way for safe (crosses_wrong_way);
 ** moves the mover there, a skin beyond when that is free too. Returns 1
-** when it found one. With mo (a body that came onto the mover, motion_of):
-** no push passes through another body (crosses_other: the body crushes
-** the mover against it), and when the shortest goes against the body's
-** way, the shortest with it, if there is one: out of the body's side
-** ahead, not its far side. */
+** when it found one. No push passes through a triangle barred to it
+** (barred). With mo (a body that came onto the mover, motion_of): when the
+** shortest goes against the body's way, the shortest with it, if there is
+** one: out of the body's side ahead, not its far side. */
 static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const cs_Vec3 *safe,
                     const cs_TriES *const *inside, int ninside, const Motion *mo) {
   cs_Vec3 best_u = v3(0, 0, 0), with_u = v3(0, 0, 0), p;
@@ -1057,8 +1050,7 @@ static int push_out(Slide *s, const cs_Vec3 *cand, int nc, int standing, const c
     double d = free_distance(s, cand[k], cap), cost;
     if (d < 0 || crosses_wrong_way(s, cand[k], d + skin_along(s, cand[k]), safe, 0) ||
         !leaves_solid(s, cand[k], d, inside, ninside) ||
-        (mo && crosses_other(s, cand[k], d + skin_along(s, cand[k]), mo->body)) ||
-        crosses_unchanged(s, cand[k], d + skin_along(s, cand[k]), inside, ninside))
+        crosses_barred(s, cand[k], d + skin_along(s, cand[k]), mo, inside, ninside))
       continue;
     cost = world_len(s, v3_scale(cand[k], d));
     if (k == 0) { up_cost = cost; up_d = d; }
