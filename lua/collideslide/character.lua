@@ -35,6 +35,8 @@ between frames takes effect on the next frame). A bad value raises an error
   up              {x, y, z}                              default {0, 1, 0}
   pushDrag        1/s; how fast a push (character:push) dies away on the ground
                                                          default 5
+  keepPlatformVelocity  true: leaving a moving body (a jump, a walk off its edge)
+                  keeps its velocity at the feet, as a push    default true
   userdata        anything the game keeps with the character  default nil
 Any other field name is refused (a typo such as ch.walkspeed = 5 is an error).
 State, read after each update:
@@ -72,7 +74,7 @@ local CEILING_DOT = -0.5
 local DEFAULTS = {
   walkSpeed = 4, runSpeed = 7, gravity = 9.81, jumpSpeed = 5, airControl = 0.3,
   slopeLimit = 45, stepHeight = 0.3, snapDistance = 0.2, blockSteepSlopes = true,
-  pushDrag = 5,
+  pushDrag = 5, keepPlatformVelocity = true,
 }
 
 -- {======================================================================
@@ -171,6 +173,9 @@ local CHECKS = {
   slopeLimit = between(0, 90),
   stepHeight = atLeast(0), snapDistance = atLeast(0), pushDrag = atLeast(0),
   blockSteepSlopes = function(v, name)
+    if type(v) ~= "boolean" then return name .. " must be a boolean, got " .. check.tname(v) end
+  end,
+  keepPlatformVelocity = function(v, name)
     if type(v) ~= "boolean" then return name .. " must be a boolean, got " .. check.tname(v) end
   end,
   maxIterations = function(v, name)
@@ -382,6 +387,10 @@ local function construct(newMover, settings)
   self._placed = { p[1], p[2], p[3] }           -- the position the mover was last at
   self._px, self._py, self._pz = 0, 0, 0        -- push velocity across up (m/s)
   self._pushedUp = false                        -- a push up waits for the next update
+  self._rideBody = false                        -- the body under it at its last update's end
+  self._lx, self._ly, self._lz = 0.0, 0.0, 0.0  -- the velocity of the ground it left (m/s)
+  self._ride = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }   -- that body's transform
+  self._rideNow = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }  -- then, and the centre; now
   self._v, self._f = self.velocity, self.fallVelocity   -- to catch a script replacing them
   self._vf = { 0, 0, 0, 0, 0, 0 }               -- or writing into them: what they held
   self._next = {}                               -- an update's state before its move
@@ -498,6 +507,7 @@ function Character:_apply(undo)
     -- air 10 m above, and walked at air control once put on a floor: found
     -- by an independent tester); settle probes the ground as for a new one
     self._fresh = true
+    self._rideBody = false                      -- (nor does it leave that ground moving)
     if self.onGround then self.onGround, self.groundState, self._reground = false, "air", true end
   end
 end
@@ -940,7 +950,11 @@ local function beginUpdate(self, dt, input, dry)
   local gx, gy, gz = (fx + accx * h) * dt, (fy + accy * h) * dt, (fz + accz * h) * dt
   fx, fy, fz = fx + accx * dt, fy + accy * dt, fz + accz * dt
 
-  local wx, wy, wz = (hx + px) * dt, (hy + py) * dt, (hz + pz) * dt
+  -- the velocity of the moving ground it left (keepPlatformVelocity), across
+  -- up: kept in the air, gone on landing
+  local lx, ly, lz = self._lx, self._ly, self._lz
+  if self.onGround then lx, ly, lz = 0.0, 0.0, 0.0 end
+  local wx, wy, wz = (hx + px + lx) * dt, (hy + py + ly) * dt, (hz + pz + lz) * dt
   local gb = self.mover:getGroundBody()         -- a per-second platform velocity
   local pv = gb and PLATFORMS[gb]
   local bx, by, bz = 0, 0, 0
@@ -971,7 +985,9 @@ local function beginUpdate(self, dt, input, dry)
   n[13], n[14], n[15], n[16], n[17] = jumped, dt, p[1], p[2], p[3]
   local bvx, bvy, bvz = 0, 0, 0                 -- the velocity asked for (see movedVelocity)
   if pv then bvx, bvy, bvz = pv[1], pv[2], pv[3] end
-  n[18], n[19], n[20] = (hx + px + fx + bvx) * 1.0, (hy + py + fy + bvy) * 1.0, (hz + pz + fz + bvz) * 1.0
+  n[18], n[19], n[20] = (hx + px + lx + fx + bvx) * 1.0, (hy + py + ly + fy + bvy) * 1.0,
+    (hz + pz + lz + fz + bvz) * 1.0
+  n[21], n[22], n[23] = lx, ly, lz
   return wx, wy, wz, gx, gy, gz
 end
 
@@ -1099,6 +1115,69 @@ local function clipAcross(self, x, y, z, ux, uy, uz, bonk)
   return x - d * ux, y - d * uy, z - d * uz
 end
 
+-- {== Leaving a moving platform (keepPlatformVelocity)
+-- An update that ends on a body keeps the body and its transform (self._ride:
+-- the 16 numbers of body:getTransform, then the centre); the update that
+-- leaves that ground (a jump, a walk off its edge) adds the body's velocity
+-- at that centre: along up to the fall, across up to a velocity of its own
+-- (_lx, _ly, _lz) added to the walk in the air, taken by walls as the walk's
+-- is, and gone on landing (the new ground's own motion carries it then, and
+-- a jump on a moving platform comes down on the spot it left).
+
+local function storeTransform(t, b)
+  t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14],
+    t[15], t[16] = b:getTransform()
+end
+
+-- Where the transform now (16 numbers) puts the point that the transform r
+-- (16 numbers, column-major, affine) put at (x, y, z): r's inverse by
+-- Cramer's rule, then now.
+local function movedPoint(r, now, x, y, z)
+  local dx, dy, dz = x - r[13], y - r[14], z - r[15]
+  local ax, ay, az, bx, by, bz, cx, cy, cz = r[1], r[2], r[3], r[5], r[6], r[7], r[9], r[10], r[11]
+  local ux, uy, uz = by * cz - bz * cy, bz * cx - bx * cz, bx * cy - by * cx    -- b x c
+  local det = ax * ux + ay * uy + az * uz
+  local qx = (dx * ux + dy * uy + dz * uz) / det
+  local qy = (ax * (dy * cz - dz * cy) + ay * (dz * cx - dx * cz) + az * (dx * cy - dy * cx)) / det
+  local qz = (ax * (by * dz - bz * dy) + ay * (bz * dx - bx * dz) + az * (bx * dy - by * dx)) / det
+  return now[1] * qx + now[5] * qy + now[9] * qz + now[13], now[2] * qx + now[6] * qy + now[10] * qz
+    + now[14], now[3] * qx + now[7] * qy + now[11] * qz + now[15]
+end
+
+-- The velocity (m/s) of the body self stood on at its last update's end, at
+-- its centre then, over this update of dt s, as the core carries riders: its
+-- cs.setPlatformVelocity, else its body:setVelocity (per update), else how
+-- its placement moved that point. nil: none (removed, disabled, a tiny dt).
+local function platformVelocity(self, dt)
+  local b, r, now = self._rideBody, self._ride, self._rideNow
+  local pv = PLATFORMS[b]
+  if pv then return pv[1], pv[2], pv[3] end
+  if not (dt >= MIN_DT) or b:isRemoved() or not b:isEnabled() then return nil end
+  local vx, vy, vz = b:getVelocity()
+  if vx ~= 0 or vy ~= 0 or vz ~= 0 then return vx / dt, vy / dt, vz / dt end
+  storeTransform(now, b)
+  local same = true
+  for i = 1, 16 do same = same and now[i] == r[i] end
+  if same then return 0, 0, 0 end               -- (a still body: exactly none)
+  local x, y, z = r[17], r[18], r[19]
+  local mx, my, mz = movedPoint(r, now, x, y, z)
+  vx, vy, vz = (mx - x) / dt, (my - y) / dt, (mz - z) / dt
+  if isFinite(vx) and isFinite(vy) and isFinite(vz) then return vx, vy, vz end
+end
+
+-- Keeps the body an update that ended on the ground at (x, y, z) stood on
+-- (the mover's ground: a live body).
+local function keepRide(self, onGround, x, y, z)
+  local gb = onGround and self.mover:getGroundBody() or false
+  if gb then
+    local r = self._ride
+    storeTransform(r, gb)
+    r[17], r[18], r[19] = x, y, z
+  end
+  self._rideBody = gb
+end
+-- }==
+
 -- The second half, once the mover moved to (x, y, z) (on: its isOnGround(),
 -- nil to ask it): landing, ceilings, walls, and the new state.
 local function endUpdate(self, x, y, z, on)
@@ -1114,6 +1193,20 @@ local function endUpdate(self, x, y, z, on)
   if onGround or bonk or (fu < 0 and fallHeld(m, fx, fy, fz)) then
     fx, fy, fz = 0.0, 0.0, 0.0                  -- (floats: integer zeros on landing, found
   end                                           -- by an independent tester)
+  local lx, ly, lz = n[21], n[22], n[23]
+  if onGround then
+    lx, ly, lz = 0.0, 0.0, 0.0
+  elseif self._rideBody and self.keepPlatformVelocity then
+    local vx, vy, vz = platformVelocity(self, n[14])   -- it leaves a moving ground
+    if vx then
+      local vu = vx * ux + vy * uy + vz * uz
+      if not bonk then fx, fy, fz = fx + vu * ux, fy + vu * uy, fz + vu * uz end
+      lx, ly, lz = lx + vx - vu * ux, ly + vy - vu * uy, lz + vz - vu * uz
+    end
+  end
+  if lx ~= 0 or ly ~= 0 or lz ~= 0 then         -- walls take it as they take the walk's
+    lx, ly, lz = clipAcross(self, lx, ly, lz, ux, uy, uz, bonk)
+  end
   if not onGround then                          -- in the air walls take momentum
     hx, hy, hz = clipAcross(self, hx, hy, hz, ux, uy, uz, bonk)
   end
@@ -1129,6 +1222,7 @@ local function endUpdate(self, x, y, z, on)
   f[1], f[2], f[3] = fx, fy, fz
   self._hx, self._hy, self._hz = hx, hy, hz
   self._px, self._py, self._pz = px, py, pz
+  self._lx, self._ly, self._lz = lx, ly, lz
   self._pushedUp = false
   local v, q = self.velocity, self._placed
   v[1], v[2], v[3] = movedVelocity(n, x, y, z)
@@ -1140,6 +1234,7 @@ local function endUpdate(self, x, y, z, on)
   if p[1] == q[1] and p[2] == q[2] and p[3] == q[3] then p[1], p[2], p[3] = x, y, z end
   q[1], q[2], q[3] = x, y, z
   self._writing = false
+  keepRide(self, onGround, x, y, z)
   local ne = m:sensorEventCount()
   if ne > 0 or #self.sensorEvents > 0 then    -- a new list (no garbage when none)
     local ev = {}

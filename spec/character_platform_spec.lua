@@ -1,0 +1,156 @@
+-- Leaving a moving platform (character.keepPlatformVelocity): a jump from a
+-- platform, or a walk off its edge, goes on with the platform's velocity at
+-- the character's centre; a still ground, a teleport or the setting false
+-- add nothing, to the bit.
+local cs = require "collideslide"
+local H = require "helper"
+
+local DT = 1 / 60
+local TAKEOFF = 30          -- the frame of the jump
+
+--   side view: a 6 m platform at y = 0 over a floor 20 m below
+--   ======  platform (moves)
+--
+--   ------------------------------ floor y = -20
+local function quad(s)
+  return cs.newMesh({ -s, 0, -s, s, 0, -s, s, 0, s, -s, 0, s }, { 1, 3, 2, 1, 4, 3 })
+end
+
+local function level()
+  local world = cs.newWorld()
+  world:add(quad(200)):setTransform(0, -20, 0)
+  return world, world:add(quad(3))
+end
+
+-- Runs frames 1..n; place(plat, frame) moves the platform before each update.
+-- Returns the character.
+local function ride(settings, place, n, input)
+  local world, plat = level()
+  settings.position = settings.position or { 0, 0.9 + 1e-3, 0 }
+  local ch = cs.newCharacter(settings)
+  for f = 1, n do
+    place(plat, f)
+    ch:update(world, DT, input and input(f) or { jump = f == TAKEOFF })
+  end
+  return ch
+end
+
+local function sliding(plat, f) plat:setTransform(3 * f * DT, 0, 0) end    -- 3 m/s along x
+
+describe("Character leaving a moving platform", function()
+  it("jumps off with the platform's velocity (setTransform each frame)", function()
+    local ch = ride({}, sliding, TAKEOFF + 10)
+    assert.is_false(ch.onGround)
+    assert.is_true(H.near(ch.velocity[1], 3, 1e-9), tostring(ch.velocity[1]))
+    assert.is_true(H.near(ch.velocity[3], 0, 1e-12))
+    -- and not without the setting: the walk's velocity, none
+    local off = ride({ keepPlatformVelocity = false }, sliding, TAKEOFF + 10)
+    assert.is_true(H.near(off.velocity[1], 0, 1e-12), tostring(off.velocity[1]))
+    -- the same jump, one platform speed apart for its 10 frames in the air
+    assert.is_true(H.near(ch.position[1] - off.position[1], 3 * 10 * DT, 1e-9))
+  end)
+
+  -- a jump in place on a moving platform comes down where it left (a train's
+  -- roof), and stays there: the velocity kept in the air is gone on landing
+  it("comes down on the spot of the platform it left, and stays there", function()
+    local world, plat = level()
+    local ch = cs.newCharacter { position = { 0, 0.9 + 1e-3, 0 } }
+    local landed, rel, start
+    for f = 1, TAKEOFF + 120 do
+      sliding(plat, f)
+      ch:update(world, DT, { jump = f == TAKEOFF })
+      if f == TAKEOFF then start = ch.position[1] - 3 * f * DT end    -- on the platform
+      if f > TAKEOFF and ch.onGround and not landed then landed, rel = f, ch.position[1] - 3 * f * DT end
+    end
+    assert.is_truthy(landed, "lands")
+    assert.is_true(landed > TAKEOFF + 30)         -- (a jump of 5 m/s: about a second)
+    assert.are.equal(plat, ch.mover:getGroundBody())
+    -- where it stood at take-off, to the rounding of a second's frames
+    assert.is_true(H.near(rel, start, 1e-9), rel .. " against " .. start)
+    assert.is_true(H.near(ch.position[1] - 3 * (TAKEOFF + 120) * DT, rel, 1e-9))
+    -- without the setting the platform goes on from under it: it comes down
+    -- near its edge, 3 m back (or off it)
+    local off = ride({ keepPlatformVelocity = false }, sliding, TAKEOFF + 120)
+    assert.is_true(math.abs(off.position[1] - 3 * (TAKEOFF + 120) * DT - start) > 2.5)
+  end)
+
+  it("takes cs.setPlatformVelocity's velocity", function()
+    local ch = ride({}, function(plat, f)
+      if f == 1 then cs.setPlatformVelocity(plat, 0, 0, -2) end
+      plat:setTransform(0, 0, -2 * f * DT)
+    end, TAKEOFF + 5)
+    assert.is_true(H.near(ch.velocity[3], -2, 1e-9), tostring(ch.velocity[3]))
+    assert.is_true(H.near(ch.velocity[1], 0, 1e-12))
+  end)
+
+  it("takes a turning platform's velocity at its centre (omega x r)", function()
+    local w = 1.0                               -- rad/s about y; the character 2 m out
+    local ch = ride({ position = { 2, 0.9 + 1e-3, 0 } }, function(plat, f)
+      local a = w * f * DT
+      plat:setTransform(0, 0, 0, 0, math.sin(a / 2), 0, math.cos(a / 2))
+    end, TAKEOFF + 1)
+    -- at take-off (frame TAKEOFF) the centre is at angle a, 2 m out: velocity
+    -- 2 w along the tangent, (-sin a, 0, -cos a) for a turn about +y
+    local vx, vz = ch.velocity[1], ch.velocity[3]
+    assert.is_true(H.near(math.sqrt(vx * vx + vz * vz), 2 * w, 2e-3), vx .. ", " .. vz)
+    local x, z = ch.position[1], ch.position[3]
+    assert.is_true(math.abs(vx * x + vz * z) < 0.05 * 2 * math.sqrt(x * x + z * z),
+      "along the tangent")
+  end)
+
+  it("adds a rising lift's speed to the jump", function()
+    local ch = ride({}, function(plat, f) plat:setTransform(0, 2 * f * DT, 0) end, TAKEOFF)
+    assert.is_true(ch.jumped)
+    assert.is_true(H.near(ch.fallVelocity[2], 5 + 2 - 9.81 * DT, 1e-9), tostring(ch.fallVelocity[2]))
+  end)
+
+  it("walking off its edge too", function()
+    local ch = ride({}, sliding, 90, function() return { z = 1 } end)    -- walks off at z = 3
+    assert.is_false(ch.onGround)
+    assert.is_true(H.near(ch.velocity[1], 3, 1e-9), tostring(ch.velocity[1]))
+  end)
+
+  it("adds nothing from a still ground, turned or not: the same bits", function()
+    local function still(plat) plat:setTransform(0.5, 0, 0, 0, math.sin(0.3), 0, math.cos(0.3)) end
+    local input = function(f) return { x = 1, jump = f == TAKEOFF } end
+    local a = ride({}, still, TAKEOFF + 20, input)
+    local b = ride({ keepPlatformVelocity = false }, still, TAKEOFF + 20, input)
+    assert.is_false(a.onGround)
+    for i = 1, 3 do
+      assert.are.equal(b.position[i], a.position[i])
+      assert.are.equal(b.velocity[i], a.velocity[i])
+    end
+  end)
+
+  it("forgets the platform when teleported", function()
+    local world, plat = level()
+    local ch = cs.newCharacter { position = { 0, 0.9 + 1e-3, 0 } }
+    for f = 1, 20 do sliding(plat, f); ch:update(world, DT) end
+    assert.is_true(ch.onGround)
+    ch:setPosition(50, 5, 50)
+    sliding(plat, 21)
+    ch:update(world, DT)
+    assert.is_true(H.near(ch.velocity[1], 0, 1e-12), tostring(ch.velocity[1]))
+  end)
+
+  it("adds nothing once the platform is removed", function()
+    local world, plat = level()
+    local ch = cs.newCharacter { position = { 0, 0.9 + 1e-3, 0 } }
+    for f = 1, 20 do sliding(plat, f); ch:update(world, DT) end
+    world:remove(plat)
+    ch:update(world, DT)
+    assert.is_false(ch.onGround)
+    assert.is_true(H.near(ch.velocity[1], 0, 1e-12), tostring(ch.velocity[1]))
+  end)
+
+  it("refuses a setting that is not a boolean", function()
+    local ok, err = pcall(cs.newCharacter, { keepPlatformVelocity = 1 })
+    assert.is_false(ok)
+    assert.matches("keepPlatformVelocity must be a boolean, got number", err, 1, true)
+    local ch = cs.newCharacter {}
+    ch.keepPlatformVelocity = "yes"
+    ok, err = pcall(ch.update, ch, cs.newWorld(), DT)
+    assert.is_false(ok)
+    assert.matches("keepPlatformVelocity must be a boolean, got string", err, 1, true)
+  end)
+end)
