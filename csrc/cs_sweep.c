@@ -168,6 +168,16 @@ static void finish_hit(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int featur
 ** movement_spec (a centre on the face two boxes share, 1e-17 off it). */
 #define CENTRE_ON_REL (64 * DBL_EPSILON)
 
+/* rests_on_plane: a sphere this little into the triangle's plane (e-space
+** units), moving along it or away, is resting on it: the overlap cannot
+** get deeper than the plane's own depth, whatever the closest point says.
+** A quarter of the depth the slide takes for stuck (cs_slide.c, STUCK_EPS:
+** a squared distance 1 - 1e-9, a depth of 5e-10), so no call ends stuck
+** by it; far above the rounding of a floor mapped into a turned e-space
+** 1e5 from the origin (1e-11). Pinned by spec/c/test_regressions.c, "a
+** turned sphere resting on a floor walks across its diagonal". */
+#define PLANE_TOUCH 2.5e-10
+
 /* The sphere already overlaps the triangle at t = 0 when the closest point
 ** is nearer than 1. In the slide loop's mode only a move that deepens the
 ** overlap is blocked: distance to a convex set is a convex function of the
@@ -202,6 +212,24 @@ static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flag
   return 1;
 }
 
+/* In the slide's mode (CS_SWEEP_DEEPENING_ONLY): does the sphere rest on
+** the triangle's plane (dist = n.base + d within PLANE_TOUCH of 1, on the
+** front of a solid's), moving along it or away (ndv = n.vel)? Then the
+** move never gets deeper into the triangle than into the plane, which is
+** rounding, and nothing of it is met. Without it the triangle's edges and
+** vertices were: the direction from them is tilted (1e-8 for a depth of
+** 5e-17), so a walk across the shared edge of a flat floor's two triangles
+** went into the other's edge at t = 0, and a turned sphere placed on the
+** floor stopped there for good (found by an independent tester). */
+static int rests_on_plane(const cs_TriES *tr, double dist, double ndv, double vl) {
+  return fabs(dist) >= 1.0 - PLANE_TOUCH && !(tr->solid && dist < 0.0) &&
+         (dist < 0.0 ? -ndv : ndv) >= -TOUCH_ALONG_REL * vl;
+}
+
+int cs_sweep_rests_on(const cs_TriES *tr, cs_Vec3 base, cs_Vec3 vel) {
+  return rests_on_plane(tr, v3_dot(tr->n, base) + tr->d, v3_dot(tr->n, vel), v3_len(vel));
+}
+
 /* The sphere meets the triangle's plane at distance dist = n.base + d, and
 ** ndv = n.vel, in [t0, t1] (Fauerby 3.2), which meets [0, tmax]: the rest
 ** of cs_sweep_triangle. bound_checked: the caller has already found
@@ -216,6 +244,7 @@ static int sweep_in_plane(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double 
   if (t0 <= 0.0) {
     /* The sphere cuts the plane now: an overlap, or else only the boundary
     ** can be met (a face contact would have to be in the past). */
+    if ((flags & CS_SWEEP_DEEPENING_ONLY) && rests_on_plane(tr, dist, ndv, v3_len(vel))) return 0;
     if (!(flags & CS_SWEEP_CLEAR_START)) {
       if (check_overlap(base, vel, tr, flags, hit, &skip)) return 1;
       if (skip) return 0;

@@ -79,6 +79,12 @@ void cs_tri_bounds(cs_TriES *tri);
 ** t in [0, tmax]; an overlap at the start is t = 0 (feature OVERLAP). */
 int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tri, double tmax,
                       int flags, cs_SweepHit *hit);
+/* Does the unit sphere at base rest on tri's plane (within PLANE_TOUCH,
+** cs_sweep.c: rounding), or lie a radius or more off it, and move by vel
+** along the plane or away from it? Then it never gets into tri deeper than
+** that rounding; the slide's sweeps (CS_SWEEP_DEEPENING_ONLY) meet nothing
+** of such a triangle, and depenetration's pushes pass it. */
+int cs_sweep_rests_on(const cs_TriES *tri, cs_Vec3 base, cs_Vec3 vel);
 /* Loops cs_sweep_triangle over n triangles (those with response CROSS are
 ** skipped, and those that a cheap bound shows out of reach); returns the
 ** index of the earliest hit, or -1. Fills the triangles' distance-bound

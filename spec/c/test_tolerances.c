@@ -339,6 +339,44 @@ static void graze_restart(void) {
   }
 }
 
+/* PLANE_TOUCH (cs_sweep.c): a sphere resting on a flat floor of two
+** triangles, 1.1e-16 into its plane (the rounding of a turned e-space),
+** its centre 1.4e-9 from their shared diagonal: a walk across the
+** diagonal goes on (into the other triangle's edge at t = 0 it stopped
+** there, call after call: found by an independent tester, a turned
+** sphere placed on a floor). Started clear or not; with gravity too. */
+static void plane_touch(void) {
+  int k;
+  for (k = 0; k < 4; k++) {
+    Scene s;
+    double y = -1 + 0x1p-53, o = -2e-9;    /* the diagonal: x = z + o, the centre over the first */
+    cs_Vec3 g = v3(0, -0.01, 0);
+    scene_init(&s, -1, 0);
+    tri(&s, v3(-10 + o, y, -10), v3(10 + o, y, 10), v3(10 + o, y, -10));    /* both facing up */
+    tri(&s, v3(-10 + o, y, -10), v3(-10 + o, y, 10), v3(10 + o, y, 10));
+    run(&s, "plane_touch", v3(-1, 0, -0.25), k & 2 ? &g : NULL, k & 1);
+    expect(near(s.end.x, -1, 1e-12) && near(s.end.z, -0.25, 1e-12) && s.end.y == 0,
+           "plane_touch: walks across the diagonal it rests by", &s, "want (-1, 0, -0.25)");
+    scene_free(&s);
+  }
+}
+
+/* PLANE_TOUCH in depenetration (cs_slide.c, free_distance): a sphere put
+** 0.4 into a wall (x = 0.6, facing -x) while resting 1.1e-16 into the
+** floor is pushed out level, along the floor, to a skin off the wall (the
+** floor barred the level push, and it went out up a slope instead, 0.1
+** radii higher and in the air: found by an independent tester). */
+static void push_along_floor(void) {
+  Scene s;
+  scene_init(&s, -1, 0);
+  plate_y(&s, -1 + 0x1p-53, -10, 10, v3(0, 0, 0));
+  quad_facing(&s, v3(0.6, -2, -10), v3(0.6, 2, -10), v3(0.6, 2, 10), v3(0.6, -2, 10), v3(-5, 0, 0));
+  run(&s, "push_along_floor", v3(0, 0, 0), NULL, 0);
+  expect(s.m->was_stuck && s.end.y == 0 && s.end.z == 0 && near(s.end.x, -0.4 - 0.01, 1e-9),
+         "push_along_floor: out of the wall, level", &s, "want (-0.41, 0, 0)");
+  scene_free(&s);
+}
+
 /* CREASE_MIN_SIN: a wedge closing by 1e-7. A floor and a ceiling 2e-8
 ** above touch that closes toward +x by 1e-7 (their normals 1e-7 from
 ** opposite), skin 1e-8; a walk (1, 0, 0.5) meets the ceiling, then the
@@ -454,6 +492,8 @@ int main(int argc, char **argv) {
   wall_bend();
   grazing_wall();
   graze_restart();
+  plane_touch();
+  push_along_floor();
   wedge();
   resting_overlap();
   touching_intervals();
