@@ -377,6 +377,28 @@ static void push_along_floor(void) {
   scene_free(&s);
 }
 
+/* FACE_NORMAL_SIN (cs_sweep.c): a unit sphere 1e-9 over a flat floor of
+** two triangles whose shared diagonal runs under its centre, moved (10,
+** -10, 0): it meets the diagonal's edge first, with a normal rounding
+** tilts by 5e-10, and slides on along the floor to x = 10 (with the
+** tilted plane the move dipped into the other triangle, met it at a
+** glancing angle and stopped at x = 0: found by an independent tester).
+** Started clear or not, a gap of 1e-9 and 1e-8. */
+static void edge_tilt(void) {
+  int k;
+  for (k = 0; k < 4; k++) {
+    Scene s;
+    double y = -1 - (k & 2 ? 1e-8 : 1e-9);
+    scene_init(&s, -1, 0);
+    tri(&s, v3(-10, y, -10), v3(-10, y, 10), v3(10, y, 10));    /* both facing up */
+    tri(&s, v3(-10, y, -10), v3(10, y, 10), v3(10, y, -10));
+    run(&s, "edge_tilt", v3(10, -10, 0), NULL, k & 1);
+    expect(near(s.end.x, 10, 1e-6) && near(s.end.z, 0, 1e-6) && s.end.y <= 1e-12 && s.end.y > y + 1,
+           "edge_tilt: slides on along the floor", &s, "want (10, 0, 0)");
+    scene_free(&s);
+  }
+}
+
 /* CREASE_MIN_SIN: a wedge closing by 1e-7. A floor and a ceiling 2e-8
 ** above touch that closes toward +x by 1e-7 (their normals 1e-7 from
 ** opposite), skin 1e-8; a walk (1, 0, 0.5) meets the ceiling, then the
@@ -494,6 +516,7 @@ int main(int argc, char **argv) {
   graze_restart();
   plane_touch();
   push_along_floor();
+  edge_tilt();
   wedge();
   resting_overlap();
   touching_intervals();
