@@ -387,9 +387,12 @@ static int body_getVelocity(lua_State *L) {
   return push_vec3(L, v);
 }
 
+/* A trailing nil is "no value" (arg_tname), as API.md's Conventions say and
+** the other checks word it: setEnabled(nil) said "got nil" (found by an
+** independent tester). */
 static int body_setEnabled(lua_State *L) {
   BodyUD *b = check_body(L, 1);
-  if (lua_type(L, 2) != LUA_TBOOLEAN) argfail(L, 2, "enabled must be a boolean, got %s", tname(L, 2));
+  if (lua_type(L, 2) != LUA_TBOOLEAN) argfail(L, 2, "enabled must be a boolean, got %s", arg_tname(L, 2));
   if (cs_body_set_enabled(b->body, lua_toboolean(L, 2)) != CS_OK)
     core_fail(L, cs_world_error(b->w->world), 1, NULL, "setEnabled");
   return 0;

@@ -1410,7 +1410,8 @@ getters(Body, BODY_K.check, { getVelocity = { C.cs_body_get_velocity, "vec" },
   isEnabled = { C.cs_body_get_enabled, "bool" }, getBounds = { C.cs_body_bounds, "bounds" } })
 
 function Body.setEnabled(self, ...)
-  local e, none = ..., select("#", ...) < 1   -- first (see check_xform)
+  local e, none = ..., allnil(...)   -- first (see check_xform); a trailing nil is no value
+                                     -- (setEnabled(nil) said "got nil": found by an independent tester)
   check_placed(self, BODY_K, 1)
   if type(e) ~= "boolean" then
     argerror(2, "enabled must be a boolean, got " .. tname(e, none))
