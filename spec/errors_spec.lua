@@ -376,6 +376,42 @@ describe("Mesh", function()
       fails_with(function() w:sweepEllipsoid(0, 5, 0, 1, 1, 1, 0, -10, nil, 1) end, "(dz must be a number, got nil)")
       fails_with(function() w:queryBox(-1, -1, -1, 1, 1, nil, nil, 1) end, "(maxz must be a number, got nil)")
     end)
+
+    -- The Lua layer (shared by both bindings) said "got nil" for them (found by
+    -- an independent tester): its functions read their parameters
+    -- (check.argType), a nil with a value after it stays "nil".
+    it("call a nil that only nils follow no value in the Lua layer too", function()
+      local w, _, body = scene()
+      local ch, b, doc = cs.newCharacter(), cs.newBuilder(), require("collideslide.svg").new(10, 10)
+      local cases = {
+        { function() w:raycastDir(0, 5, 0, 0, -1, 0, nil) end, "bad argument #7 to 'raycastDir' (maxDistance must be a number, got no value)" },
+        { function() w:raycastDir(0, 5, 0, 0, -1, 0, nil, 1) end, "(maxDistance must be a number, got nil)" },
+        { function() cs.box(0, 0, 0, 1, 1, nil) end, "bad argument #6 to 'box' (maxz must be a number, got no value)" },
+        { function() cs.box(0, 0, 0, 1, 1) end, "(maxz must be a number, got no value)" },
+        { function() cs.box(0, 0, 0, 1, nil, 1) end, "(maxy must be a number, got nil)" },
+        { function() b:vertex(1, 2, nil) end, "bad argument #3 to 'vertex' (z must be a number, got no value)" },
+        { function() b:vertex(1, nil, 2) end, "(y must be a number, got nil)" },
+        { function() b:add({}, nil) end, "bad argument #2 to 'add' (table expected, got no value)" },
+        { function() ch:push(0, 1, nil) end, "bad argument #3 to 'push' (vz must be a number, got no value)" },
+        { function() ch:push(nil, 1, 2) end, "(vx must be a number, got nil)" },
+        { function() ch:setPosition(0, 1, nil) end, "bad argument #3 to 'setPosition' (a finite number expected, got no value)" },
+        { function() ch:setPosition(0, nil, 1) end, "(a finite number expected, got nil)" },
+        { function() ch:getContact(nil) end, "(contact index must be an integer, got no value)" },
+        { function() ch:update(w, nil) end, "bad argument #2 to 'update' (dt must be a finite number >= 0, got no value)" },
+        { function() ch:update(w, nil, {}) end, "(dt must be a finite number >= 0, got nil)" },
+        { function() cs.updateCharacters(w) end, "(list of characters expected, got no value)" },
+        { function() cs.setPlatformVelocity(body, 1, 2, nil) end, "bad argument #4 to 'setPlatformVelocity' (vz must be a number, got no value)" },
+        { function() cs.setPlatformVelocity() end, "(collideslide.Body expected, got no value)" },
+        { function() cs.contacts(nil, {}) end, "(collideslide.Mover or collideslide.Character expected, got nil)" },
+        { function() cs.draw.triangles(nil) end, "flat vertex and index arrays expected, got no value)" },
+        { function() cs.parseOBJ(nil) end, "bad argument #1 to 'parseOBJ' (string expected, got no value)" },
+        { function() cs.loadOBJ(nil) end, "bad argument #1 to 'loadOBJ' (string expected, got no value)" },
+        { function() doc:line(0, 0, 1, nil) end, "bad argument #4 to 'line' (y2 must be a number, got no value)" },
+        { function() doc:text(0, 0, nil) end, "(string expected, got no value)" },
+        { function() b.vertex(nil, 1, 2, 3) end, "(collideslide.Builder expected, got nil: call it with a colon" },
+      }
+      for _, c in ipairs(cases) do fails_with(c[1], c[2]) end
+    end)
   end)
 
   describe("messages", function()

@@ -54,7 +54,7 @@ describe("the builder checks its arguments at the call", function()
   end)
 
   it("a quad given three corners", function()
-    assert.matches("bad argument #10 to 'quad' %(x4 must be a number, got nil%)",
+    assert.matches("bad argument #10 to 'quad' %(x4 must be a number, got no value%)",
       errorOf(function() b:quad(0, 0, 0, 1, 0, 0, 1, 0, 1) end))
     unchanged()
   end)
@@ -72,7 +72,7 @@ describe("the builder checks its arguments at the call", function()
       errorOf(function() b:add({ 1, 2, 3 }, { 1, 1, 2 }) end))
     assert.matches("bad argument #2 to 'add' %(triangle 1: index 1%.5 is not an integer%)",
       errorOf(function() b:add({ 1, 2, 3 }, { 1, 1.5, 1 }) end))
-    assert.matches("bad argument #1 to 'add' %(table expected, got nil%)",
+    assert.matches("bad argument #1 to 'add' %(table expected, got no value%)",
       errorOf(function() b:add() end))
     assert.matches("bad argument #1 to 'mesh' %(table or nil expected, got number%)",
       errorOf(function() b:mesh(5) end))
@@ -84,9 +84,9 @@ describe("the builder checks its arguments at the call", function()
   -- stopped at the nil), a hole in add's arrays dropped what followed it, and
   -- a coordinate past 1e30 failed only at builder:mesh(), too late to mend
   it("a face given fewer than three indices", function()
-    assert.matches("bad argument #3 to 'face' %(c must be a number, got nil%)",
+    assert.matches("bad argument #3 to 'face' %(c must be a number, got no value%)",
       errorOf(function() b:face(1, 2) end))
-    assert.matches("bad argument #1 to 'face' %(a must be a number, got nil%)",
+    assert.matches("bad argument #1 to 'face' %(a must be a number, got no value%)",
       errorOf(function() b:face() end))
     assert.matches("bad argument #1 to 'face' %(a must be a number, got nil%)",
       errorOf(function() b:face(nil, 2, 3) end))
@@ -154,7 +154,7 @@ describe("the SVG helper checks its arguments at the call", function()
     local doc = svg.new(10, 10)
     assert.matches("bad argument #1 to 'new' %(width must be a number, got string%)",
       errorOf(svg.new, "a", 2))
-    assert.matches("bad argument #5 to 'view' %(umin must be a number, got nil%)",
+    assert.matches("bad argument #5 to 'view' %(umin must be a number, got no value%)",
       errorOf(svg.view, 0, 0, 1, 1))
     assert.matches("bad argument #7 to 'view' %(umax must be greater than umin%)",
       errorOf(svg.view, 0, 0, 1, 1, 1, 0, 0, 1))
@@ -361,7 +361,7 @@ describe("the character", function()
     for _ = 1, 240 do ch:update(world, dt) end
     assert.near(0.9585, ch.position[1] - x0, 0.002)
     assert.near(0, ch.position[3], H.TIGHT)
-    assert.matches("bad argument #1 to 'push' %(vx must be a number, got nil%)",
+    assert.matches("bad argument #1 to 'push' %(vx must be a number, got no value%)",
       errorOf(function() ch:push() end))
   end)
 
@@ -474,7 +474,7 @@ describe("world:raycastDir", function()
       errorOf(world.raycastDir, world, 0, 10, 0, 0, 0, 0, 5))
     assert.matches("bad argument #8 to 'raycastDir' %(maxDistance must be >= 0, got %-1%)",
       errorOf(world.raycastDir, world, 0, 10, 0, 0, -1, 0, -1))
-    assert.matches("bad argument #8 to 'raycastDir' %(maxDistance must be a number, got nil%)",
+    assert.matches("bad argument #8 to 'raycastDir' %(maxDistance must be a number, got no value%)",
       errorOf(world.raycastDir, world, 0, 10, 0, 0, -1, 0))
     assert.matches("bad argument #2 to 'raycastDir' %(ox must be a number, got string%)",
       errorOf(world.raycastDir, world, "0", 10, 0, 0, -1, 0, 5))

@@ -238,7 +238,7 @@ describe("OBJ", function()
       end)
 
       it("checks its arguments", function()
-        assert.matches("bad argument #1 to 'parseOBJ' %(string expected, got nil%)",
+        assert.matches("bad argument #1 to 'parseOBJ' %(string expected, got no value%)",
           errorOf(cs.parseOBJ))
         assert.matches("bad argument #2 to 'parseOBJ'", errorOf(cs.parseOBJ, "", 5))
         assert.matches("bad argument #3 to 'parseOBJ'", errorOf(cs.parseOBJ, "", "x", 5))

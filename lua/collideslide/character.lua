@@ -660,7 +660,7 @@ function Character:setPosition(x, y, z)
   for i = 1, 3 do
     if not isFinite(v[i]) then
       check.argerror(i + 1, "setPosition", format("a finite number expected, got %s",
-        v[i] == nil and "nil" or describe(v[i])))
+        type(v[i]) == "number" and describe(v[i]) or check.argType(v[i], i + 1)))
     end
     if not inRange(v[i]) then
       check.argerror(i + 1, "setPosition", format("%s is out of range (|%s| > 1e30), got %s",
@@ -750,7 +750,8 @@ function Character:getContact(i)
   local m = self.mover
   local n = check.alive(m, "contactCount", 1, "getContact")
   if type(i) ~= "number" or i ~= floor(i) or i - i ~= 0 then
-    check.argerror(2, "getContact", "contact index must be an integer, got " .. describe(i))
+    check.argerror(2, "getContact", "contact index must be an integer, got "
+      .. (type(i) == "number" and describe(i) or check.argType(i, 2)))
   end
   if i < 1 or i > n then                        -- (%s: i may be past any integer)
     check.argerror(2, "getContact", format("contact %s out of range %s", check.num2str(i),
@@ -795,7 +796,7 @@ local function setPlatformVelocity(body, vx, vy, vz)
   if (t ~= "userdata" and t ~= "table") or check.tname(body) ~= "collideslide.Body" then
     check.notModule(body, "setPlatformVelocity")
     error("bad argument #1 to 'setPlatformVelocity' (collideslide.Body expected, got "
-      .. check.tname(body) .. ")", 2)
+      .. check.argType(body, 1) .. ")", 2)
   end
   -- a removed body, or one of a closed world: body:setVelocity's error, as ours
   check.alive(body, "getVelocity", 1, "setPlatformVelocity")
@@ -888,9 +889,12 @@ local function startPosition(self)
   return self.mover:getPosition()
 end
 
--- nil when dt is a finite number >= 0, else what is wrong with it.
-local function checkDt(dt)
-  if not isFinite(dt) or dt < 0 then return "dt must be a finite number >= 0, got " .. describe(dt) end
+-- nil when dt (argument arg of the API function that called this one) is a
+-- finite number >= 0, else what is wrong with it.
+local function checkDt(dt, arg)
+  if not isFinite(dt) or dt < 0 then
+    return "dt must be a finite number >= 0, got " .. (type(dt) == "number" and describe(dt) or check.argType(dt, arg, 2))
+  end
 end
 
 -- The first half of an update, before its move: the new velocities, kept in
@@ -1305,7 +1309,7 @@ end
 function Character:update(world, dt, input)
   checkSelf(self, "update", "(world, dt, input)")
   if check.tname(world) ~= "collideslide.World" then   -- (either binding's)
-    check.argerror(2, "update", "world expected, got " .. check.tname(world))
+    check.argerror(2, "update", "world expected, got " .. check.argType(world, 2))
   end
   if isClosed(world, "getThreads") then
     check.argerror(2, "update", "attempt to use a closed/collected World")
@@ -1313,7 +1317,7 @@ function Character:update(world, dt, input)
   if otherBinding(self, world) then
     check.argerror(2, "update", "world expected, got collideslide.World from the other binding " .. MIXED)
   end
-  local derr = checkDt(dt)
+  local derr = checkDt(dt, 3)
   if derr then check.argerror(3, "update", derr) end
   if not rawequal(input, nil) and check.tname(input) ~= "table" then   -- (NULL cdata == nil)
     check.argerror(4, "update", "table or nil expected, got " .. check.tname(input))
@@ -1372,13 +1376,14 @@ Every argument is checked before any character moves.
 local function updateMany(world, chars, dt, inputs)
   if check.tname(world) ~= "collideslide.World" then
     check.notModule(world, "updateCharacters")
-    error("bad argument #1 to 'updateCharacters' (world expected, got " .. check.tname(world) .. ")", 2)
+    error("bad argument #1 to 'updateCharacters' (world expected, got " .. check.argType(world, 1) .. ")", 2)
   end
   if isClosed(world, "getThreads") then
     error("bad argument #1 to 'updateCharacters' (attempt to use a closed/collected World)", 2)
   end
   if check.tname(chars) ~= "table" then
-    error("bad argument #2 to 'updateCharacters' (list of characters expected, got " .. check.tname(chars) .. ")", 2)
+    error("bad argument #2 to 'updateCharacters' (list of characters expected, got " .. check.argType(chars, 2)
+      .. ")", 2)
   end
   if not rawequal(inputs, nil) and check.tname(inputs) ~= "table" then
     error("bad argument #4 to 'updateCharacters' (list of inputs or nil expected, got " .. check.tname(inputs) .. ")", 2)
@@ -1417,7 +1422,7 @@ local function updateMany(world, chars, dt, inputs)
     local ierr = checkInput(input or NO_INPUT)
     if ierr then error(format("bad argument #4 to 'updateCharacters' (input %d: %s)", i, ierr), 2) end
   end
-  local derr = checkDt(dt)
+  local derr = checkDt(dt, 3)
   if derr then error("bad argument #3 to 'updateCharacters' (" .. derr .. ")", 2) end
   calls = calls + 1
   local loop, stamp, added = false, calls, world:moverCount() > 0

@@ -5,6 +5,7 @@
 
 local type, tostring, format, getinfo, floor = type, tostring, string.format, debug.getinfo, math.floor
 local error, getmetatable, rawget, pcall = error, getmetatable, rawget, pcall
+local getlocal, rawequal, byte, dump = debug.getlocal, rawequal, string.byte, string.dump
 
 local check = {}
 
@@ -98,11 +99,65 @@ function check.alive(o, method, arg, fname, depth)
   return r
 end
 
+-- The count of parameters of the Lua function f: debug.getinfo's nparams
+-- (Lua 5.2 on, LuaJIT); Lua 5.1's getinfo has none, so there it is read from
+-- f's string.dump (the header: 12 bytes, then the source's size_t length and
+-- bytes, linedefined and lastlinedefined as ints, nups, then numparams).
+local PARAMS = setmetatable({}, { __mode = "k" })
+local function nparams(f, info)
+  if info.nparams then return info.nparams end
+  if PARAMS[f] then return PARAMS[f] end
+  local ok, d = pcall(dump, f)
+  if not ok or byte(d, 5) ~= 0x51 then return 0 end
+  local little, sint, ssize = byte(d, 7) == 1, byte(d, 8), byte(d, 9)
+  local n = 0
+  for i = 0, ssize - 1 do
+    n = n * 256 + byte(d, 13 + (little and ssize - 1 - i or i))
+  end
+  PARAMS[f] = byte(d, 13 + ssize + n + 2 * sint + 1)
+  return PARAMS[f]
+end
+
+-- Are the parameters of the function `level` calls above this one nil from
+-- the arg-th on (a vararg function's varargs too)?
+local function nilFrom(level, arg)
+  level = level + 1
+  local info = getinfo(level, "Sfu")
+  if not info or info.what == "C" then return false end
+  for i = arg, nparams(info.func, info) do
+    if not rawequal(select(2, getlocal(level, i)), nil) then return false end
+  end
+  if info.isvararg then                         -- (vararg k is argument nparams + k)
+    local i = -(arg > info.nparams and arg - info.nparams or 1)
+    while true do
+      local name, v = getlocal(level, i)
+      if not name then break end
+      if not rawequal(v, nil) then return false end
+      i = i - 1
+    end
+  end
+  return true
+end
+
+--- check.argType(v, arg [, depth]) -> the type of v, argument arg of the API
+-- function `depth` calls above this one (as argerror's), as the messages name
+-- it: check.tname, or "no value" when v is nil and so is every parameter from
+-- arg on. A Lua function cannot tell a trailing nil from an argument not
+-- given, so both are "no value", as API.md's Conventions say and the C
+-- module's checks word them (cs.box(0, 0, 0, 1, 1) said "maxz must be a
+-- number, got nil": found by an independent tester). The API function's
+-- parameters must be its arguments in order (self first in a method).
+function check.argType(v, arg, depth)
+  if rawequal(v, nil) and nilFrom((depth or 1) + 1, arg) then return "no value" end
+  return check.tname(v)
+end
+local argType = check.argType
+
 --- check.num(v, arg, fname, name [, depth]) -> v: a finite number (no strings).
 function check.num(v, arg, fname, name, depth)
   if type(v) ~= "number" then
     argerror(arg, fname, format("%s must be a number, got %s", name,
-      v == nil and "nil" or check.tname(v)), (depth or 1) + 1)
+      argType(v, arg, (depth or 1) + 1)), (depth or 1) + 1)
   end
   if v - v ~= 0 then
     argerror(arg, fname, format("%s is %s", name, check.num2str(v)), (depth or 1) + 1)
@@ -155,7 +210,7 @@ end
 function check.self(self, mt, fname, what, usage, depth)
   if getmetatable(self) ~= mt then
     error(format("bad argument #1 to '%s' (%s expected, got %s: call it with a colon, %s)",
-      fname, what, self == nil and "no value" or check.tname(self), usage), (depth or 1) + 2)
+      fname, what, argType(self, 1, (depth or 1) + 1), usage), (depth or 1) + 2)
   end
 end
 

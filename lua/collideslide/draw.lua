@@ -55,7 +55,7 @@ local function moverOf(m, fname)
   if t == "collideslide.Character" then m = m.mover
   elseif t ~= "collideslide.Mover" then
     argerror(1, fname, "collideslide.Mover or collideslide.Character expected, got "
-      .. (m == nil and "no value" or t), 2)
+      .. check.argType(m, 1, 2), 2)
   end
   check.alive(m, "getPosition", 1, fname, 2)   -- closed: in fname's words, not getPosition's
   return m
@@ -110,7 +110,7 @@ local function eachTriangle(fname, a, b, fn)
     end
   else
     argerror(1, fname, "a collideslide.Mesh, Body or Sensor, or flat vertex and index arrays expected, got "
-      .. tname(a) .. (b == nil and "" or " and " .. tname(b)), 2)
+      .. check.argType(a, 1, 2) .. (b == nil and "" or " and " .. tname(b)), 2)
   end
 end
 

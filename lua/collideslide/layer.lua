@@ -216,7 +216,7 @@ local function build(core)
     local arrays = { vertices, indices }
     for i = 1, 2 do                               -- (not ipairs: it stops at a nil)
       if check.tname(arrays[i]) ~= "table" then
-        check.argerror(i + 1, "add", "table expected, got " .. (arrays[i] == nil and "nil" or check.tname(arrays[i])))
+        check.argerror(i + 1, "add", "table expected, got " .. check.argType(arrays[i], i + 1))
       end
     end
     if tags ~= nil and check.tname(tags) ~= "table" then
@@ -333,7 +333,7 @@ local function build(core)
     if check.tname(m) ~= "collideslide.Mover" then
       check.notModule(m, "contacts")
       check.argerror(1, "contacts", "collideslide.Mover or collideslide.Character expected, got "
-        .. (m == nil and "no value" or check.tname(m)))
+        .. check.argType(m, 1))
     end
     check.alive(m, "getPosition", 1, "contacts")   -- closed: in contacts' words
     if not rawequal(list, nil) and check.tname(list) ~= "table" then   -- (NULL cdata == nil)
@@ -356,7 +356,7 @@ local function build(core)
   -- direction and returns a distance along it.
   function World:raycastDir(ox, oy, oz, dx, dy, dz, maxDistance, mask)
     if check.tname(self) ~= "collideslide.World" then
-      error("bad argument #1 to 'raycastDir' (collideslide.World expected, got " .. check.tname(self)
+      error("bad argument #1 to 'raycastDir' (collideslide.World expected, got " .. check.argType(self, 1)
         .. ": call it with a colon, world:raycastDir(ox, oy, oz, dx, dy, dz, maxDistance [, mask]))", 2)
     end
     -- Every check here, in raycastDir's words: raycast, called with the

@@ -223,7 +223,7 @@ text in errors ("model.obj:12: ..."), default "(obj)". options are newMesh's
 function obj.parse(text, chunkname, options)
   if type(text) ~= "string" then
     check.notModule(text, "parseOBJ")
-    error("bad argument #1 to 'parseOBJ' (string expected, got " .. check.tname(text) .. ")", 2)
+    error("bad argument #1 to 'parseOBJ' (string expected, got " .. check.argType(text, 1) .. ")", 2)
   end
   if chunkname ~= nil and type(chunkname) ~= "string" then
     error("bad argument #2 to 'parseOBJ' (string expected, got " .. check.tname(chunkname) .. ")", 2)
@@ -255,7 +255,7 @@ tags; the other options (backfaces) go to newMesh as they are.
 function obj.load(newMesh, path, options)
   if type(path) ~= "string" then
     check.notModule(path, "loadOBJ", 2)
-    error("bad argument #1 to 'loadOBJ' (string expected, got " .. check.tname(path) .. ")", 3)
+    error("bad argument #1 to 'loadOBJ' (string expected, got " .. check.argType(path, 1, 2) .. ")", 3)
   end
   if options ~= nil and check.tname(options) ~= "table" then
     error("bad argument #2 to 'loadOBJ' (table expected, got " .. check.tname(options) .. ")", 3)

@@ -32,7 +32,7 @@ local function checkStyle(style, arg, fname)
 end
 local function checkPoints(p, arg, fname)
   if check.tname(p) ~= "table" then
-    check.argerror(arg, fname, "points must be a flat array {x1, y1, x2, y2, ...}, got " .. check.tname(p), 2)
+    check.argerror(arg, fname, "points must be a flat array {x1, y1, x2, y2, ...}, got " .. check.argType(p, arg, 2), 2)
   end
   check.hole(p, arg, fname, "points", 2)
   local n = check.len(p)
@@ -86,7 +86,7 @@ end
 
 function Doc:add(s)
   checkDoc(self, "add", "(s)")
-  if type(s) ~= "string" then check.argerror(2, "add", "string expected, got " .. check.tname(s)) end
+  if type(s) ~= "string" then check.argerror(2, "add", "string expected, got " .. check.argType(s, 2)) end
   self.items[#self.items + 1] = s
   return self
 end
@@ -137,7 +137,7 @@ function Doc:text(x, y, s, style)
   checkDoc(self, "text", "(x, y, s [, style])")
   check.nums(2, "text", { "x", "y" }, x, y)
   if type(s) ~= "string" and type(s) ~= "number" then
-    check.argerror(4, "text", "string expected, got " .. check.tname(s))
+    check.argerror(4, "text", "string expected, got " .. check.argType(s, 4))
   end
   checkStyle(style, 5, "text")
   style = style or {}
@@ -157,7 +157,7 @@ function Doc:tostring()
 end
 function Doc:save(path)
   checkDoc(self, "save", "(path)")
-  if type(path) ~= "string" then check.argerror(2, "save", "string expected, got " .. check.tname(path)) end
+  if type(path) ~= "string" then check.argerror(2, "save", "string expected, got " .. check.argType(path, 2)) end
   local f, err = io.open(path, "w")
   if not f then error("cannot write " .. tostring(err), 2) end
   f:write(self:tostring())
