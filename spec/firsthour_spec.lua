@@ -926,6 +926,12 @@ describe("cs.draw", function()
     assert.matches("bad argument #2 to 'ellipsoid' %(segments must be an integer in 3%.%.256, got 65536%)",
       errorOf(cs.draw.ellipsoid, ch, 65536))
     assert.equal(3 * 256 * 2 * (128 - 1), #cs.draw.ellipsoid(ch, 256))
+    -- API.md's count, 6 · segments · (rings - 1) with rings = max(2, floor(segments / 2)):
+    -- its 3 · segments · (segments - 2) was wrong for an odd count (found by an
+    -- independent tester)
+    for s, n in pairs { [3] = 18, [5] = 30, [7] = 84, [8] = 144 } do
+      assert.equal(n, #cs.draw.ellipsoid(ch, s))
+    end
     assert.equal(2 * 65536, #cs.draw.outline(ch, 65536))
     -- (math.huge allocated without end)
     assert.matches("bad argument #2 to 'outline' %(segments must be an integer in 3%.%.65536, got inf%)",

@@ -170,8 +170,8 @@ local function rotate(qx, qy, qz, qw, x, y, z)
 end
 
 -- The most segments: an outline makes 2 numbers a segment, an ellipsoid
--- 2 segments^2 vertex tables (256: 131,072 tables, a tenth of a second; 65536
--- would ask for 8.6e9).
+-- about 2 segments^2 vertex tables (256: 130,560 tables, a tenth of a second;
+-- 65536 would ask for 8.6e9).
 local MAX_OUTLINE, MAX_ELLIPSOID = 65536, 256
 
 local function segmentsArg(s, fname, default, max)
