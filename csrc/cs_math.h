@@ -17,6 +17,13 @@
 #else
 #define CS_ALWAYS_INLINE CS_INLINE
 #endif
+/* A rare path kept out of its hot caller, whose registers it would
+** otherwise crowd (cs_sweep.c: the long moves' vertex and edge tests). */
+#if defined(__GNUC__)
+#define CS_COLD static __attribute__((noinline, cold))
+#else
+#define CS_COLD static
+#endif
 
 CS_INLINE cs_Vec3 v3(double x, double y, double z) { cs_Vec3 r; r.x = x; r.y = y; r.z = z; return r; }
 CS_INLINE cs_Vec3 v3_add(cs_Vec3 a, cs_Vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }

@@ -399,6 +399,36 @@ static void edge_tilt(void) {
   }
 }
 
+/* LONG_MOVE_VV (cs_sweep.c): a unit sphere falling 2e9 radii straight onto
+** the apex vertex of a face sloping away below it, and onto the ridge edge
+** of another: the vertex (or edge) is met, at t = (1e9 - 1) / 2e9, once
+** per path; the quadratic's discriminant rounded below 0 there and the
+** sphere passed through (found by an independent tester: a sphere of 1e-7
+** dropped 200 m onto a terrain's vertex). Both sweep modes. */
+static void long_move(void) {
+  static const cs_Vec3 tris[2][3] = {
+    {{0, 0, 0}, {-10, -5, 10}, {10, -5, 10}},      /* the apex at the origin */
+    {{-10, 0, 0}, {10, 0, 0}, {0, -5, 10}}};       /* the ridge along x */
+  static const int flags[2] = {CS_SWEEP_ONCE, CS_SWEEP_DEEPENING_ONLY};
+  int k, f;
+  for (k = 0; k < 2; k++)
+    for (f = 0; f < 2; f++) {
+      Scene s;
+      cs_SweepHit h;
+      char detail[96];
+      double want = (1e9 - 1) / 2e9;
+      int hit;
+      scene_init(&s, -1, 0);
+      tri(&s, tris[k][0], tris[k][1], tris[k][2]);
+      hit = cs_sweep_triangle(v3(0, 1e9, 0), v3(0, -2e9, 0), &s.tris[0], 1.0, flags[f], &h);
+      snprintf(detail, sizeof detail, "hit %d, t %.17g, want %.17g", hit, hit ? h.t : 0.0, want);
+      check(hit && fabs(h.t - want) <= 1e-15 && h.feature == (k ? CS_FEATURE_EDGE : CS_FEATURE_VERTEX) &&
+            fabs(h.normal.y - 1) <= 1e-12, k ? "long_move: the ridge edge is met" : "long_move: the apex is met",
+            detail);
+      scene_free(&s);
+    }
+}
+
 /* CREASE_MIN_SIN: a wedge closing by 1e-7. A floor and a ceiling 2e-8
 ** above touch that closes toward +x by 1e-7 (their normals 1e-7 from
 ** opposite), skin 1e-8; a walk (1, 0, 0.5) meets the ceiling, then the
@@ -517,6 +547,7 @@ int main(int argc, char **argv) {
   plane_touch();
   push_along_floor();
   edge_tilt();
+  long_move();
   wedge();
   resting_overlap();
   touching_intervals();
