@@ -429,6 +429,40 @@ static void long_move(void) {
     }
 }
 
+/* GRAZE_1MH2 (cs_sweep.c): a unit sphere resting exactly on a floor that
+** turns down by 1e-3 at x = 0.3 (a convex crease) walks (3, -0.03, 0),
+** pressing into it: the floor takes the press, and the walk goes on over
+** the crease, whose edge it grazes, to x = 3 (the graze's normal, tilted by
+** rounding, took the whole walk back: found by an independent tester). And
+** PLANE_TOUCH's reach: a sphere 3e-10 into a flat quad (under the stuck
+** depth, over half of it) walks across the quad's diagonal. */
+static void crease_graze(void) {
+  double a = -1e-3, c = cos(a), sn = sin(a);
+  int k;
+  for (k = 0; k < 2; k++) {
+    Scene s;
+    scene_init(&s, -1, 0);
+    plate_y(&s, -1, -10, 0.3, v3(0, 0, 0));
+    quad_facing(&s, v3(0.3, -1, -10), v3(0.3 + 10 * c, -1 + 10 * sn, -10),
+                v3(0.3 + 10 * c, -1 + 10 * sn, 10), v3(0.3, -1, 10), v3(0, 10, 0));
+    run(&s, "crease_graze", v3(3, -0.03, 0), NULL, k);
+    expect(near(s.end.x, 3, 1e-9) && near(s.end.y, 0, 1e-12), "crease_graze: walks on over the crease",
+           &s, "want (3, 0, 0)");
+    scene_free(&s);
+  }
+  {
+    Scene s;
+    double y = -1 + 3e-10;
+    scene_init(&s, -1, 0);
+    tri(&s, v3(-10, y, -10), v3(-10, y, 10), v3(10, y, 10));    /* the diagonal under the centre */
+    tri(&s, v3(-10, y, -10), v3(10, y, 10), v3(10, y, -10));
+    run(&s, "crease_graze", v3(10, -10, 0), NULL, 0);
+    expect(near(s.end.x, 10, 1e-6) && !s.m->was_stuck, "crease_graze: 3e-10 into a quad, across its diagonal",
+           &s, "want x = 10, not stuck");
+    scene_free(&s);
+  }
+}
+
 /* CREASE_MIN_SIN: a wedge closing by 1e-7. A floor and a ceiling 2e-8
 ** above touch that closes toward +x by 1e-7 (their normals 1e-7 from
 ** opposite), skin 1e-8; a walk (1, 0, 0.5) meets the ceiling, then the
@@ -548,6 +582,7 @@ int main(int argc, char **argv) {
   push_along_floor();
   edge_tilt();
   long_move();
+  crease_graze();
   wedge();
   resting_overlap();
   touching_intervals();

@@ -1,0 +1,104 @@
+-- Resting contacts and grazes (round 26's independent testers): a mover that
+-- rests on a surface within rounding, or grazes an edge, goes on; a long
+-- drop onto a vertex meets it. Each case is a tester's scene, with the
+-- geometry's own answer.
+local cs = require "collideslide"
+local H = require "helper"
+
+-- A flat floor at y = 0 of two triangles whose diagonal runs along x = z.
+local function quadFloor(s)
+  return cs.newMesh({ -s, 0, -s, -s, 0, s, s, 0, s, s, 0, -s }, { 1, 2, 3, 1, 3, 4 })
+end
+
+describe("A mover resting on a floor", function()
+  it("walks across the floor's diagonal when turned (its e-space puts it 5e-17 in)", function()
+    local q = { -0.0042031266854538323, 0.34619927523626121, -0.21506464233333619, 0.91316788991400022 }
+    local w = cs.newWorld()
+    w:add(cs.newMesh({ -20, 0, -20, -20, 0, 20, 20, 0, 20, 20, 0, -20 }, { 1, 2, 3, 1, 3, 4 }))
+    local m = cs.newMover { radius = 0.4, position = { -0.2, 0.4, -0.6 } }
+    m:setOrientation(q[1], q[2], q[3], q[4])
+    for _ = 1, 100 do
+      w:collideAndSlide(m, -0.062809962749899681, 0, -0.014703662888046623, 0, -9.81 / 3600, 0)
+    end
+    local x, y, z = m:getPosition()
+    -- the floor is a plane: the walk is whole (before: 0.52 m, stopped at the diagonal)
+    assert.is_true(H.near(x, -0.2 - 6.2809962749899681, 1e-9), tostring(x))
+    assert.is_true(H.near(z, -0.6 - 1.4703662888046623, 1e-9), tostring(z))
+    assert.is_true(y >= 0.4 - 1e-12 and y <= 0.4 + 0.004 + 1e-12)
+  end)
+
+  it("is pushed out of a wall along the floor, not up a slope", function()
+    -- a floor at y = Y, a wall quad at x = 0.2; a new sphere of 0.5 at Y + 0.5
+    for _, Y in ipairs { 0.2, 0.1, 0.7, 3.3 } do
+      local w = cs.newWorld()
+      w:add(cs.newMesh({ -10, Y, -10, -10, Y, 10, 10, Y, 10, 10, Y, -10 }, { 1, 2, 3, 1, 3, 4 }))
+      w:add(cs.newMesh({ 0.2, Y, -5, 0.2, Y, 5, 0.2, Y + 3, 5, 0.2, Y + 3, -5 }, { 1, 2, 3, 1, 3, 4 }))
+      local m = cs.newMover { radius = 0.5, position = { 0, Y + 0.5, 0 } }
+      local x, y, _, onGround = w:collideAndSlide(m, 0, 0, 0, 0, -0.01, 0)
+      assert.is_true(m:wasStuck())
+      assert.is_true(y - Y < 0.5 + 0.006, ("Y %g: lifted to %.6f"):format(Y, y - Y))
+      assert.is_true(onGround)
+      assert.is_true(x <= 0.2 - 0.5 + 1e-9)          -- out of the wall
+    end
+  end)
+
+  it("slides on from 1e-9 over the floor's diagonal, pressed into the floor", function()
+    local w = cs.newWorld()
+    w:add(quadFloor(1e3))
+    for _, gap in ipairs { 1e-9, 1e-8 } do
+      local m = cs.newMover { radius = 1, position = { 0, 1 + gap, 0 } }
+      local x, y = w:collideAndSlide(m, 10, -10, 0)
+      assert.is_true(H.near(x, 10, 1e-6), ("gap %g: x %.17g"):format(gap, x))   -- (before: 0)
+      assert.is_true(y >= 1 - 1e-12)
+    end
+  end)
+
+  it("3e-10 into a quad (under the stuck depth) walks across its diagonal", function()
+    local w = cs.newWorld()
+    w:add(quadFloor(1e3))
+    local m = cs.newMover { radius = 1, position = { -1, 1 - 3e-10, 0 } }
+    local x = w:collideAndSlide(m, 10, -10, 0)
+    assert.is_true(H.near(x, 9, 1e-6), tostring(x))                            -- (before: -1)
+    assert.is_false(m:wasStuck())
+  end)
+
+  it("walks on over a convex crease it grazes, pressing into the floor", function()
+    -- flat for x < 0, then down by 1e-3 rad (a gentle ledge)
+    local a, S = -1e-3, 20
+    local w = cs.newWorld()
+    w:add(cs.newMesh({ -S, 0, -S, 0, 0, -S, 0, 0, S, -S, 0, S,
+      S * math.cos(a), S * math.sin(a), -S, S * math.cos(a), S * math.sin(a), S },
+      { 1, 4, 2, 2, 4, 3, 2, 3, 5, 3, 6, 5 }))
+    for _, x0 in ipairs { -1.2, -0.9, -0.6, -0.3, -0.1, -0.01 } do
+      local m = cs.newMover { radius = 0.5, position = { x0, 0.5, 0.25 } }
+      local x = w:collideAndSlide(m, 1.5, -0.015, 0)
+      assert.is_true(H.near(x, x0 + 1.5, 1e-9), ("from %g: x %.17g"):format(x0, x))   -- (before: x0)
+    end
+  end)
+end)
+
+describe("A long drop onto a vertex", function()
+  it("meets it: a sphere of 1e-7 falling 200 m onto a placed terrain's vertex", function()
+    -- the 6 triangles around one vertex of make_scenes.py's terrain_33, placed
+    local V = { -48.0, -1.201037, -112.0, -64.0, 1.092147, -96.0, -48.0, 1.836693, -96.0, -32.0,
+      0.239698, -112.0, -32.0, 1.118828, -96.0, -64.0, -1.689429, -80.0, -48.0, 2.899237, -80.0 }
+    local I = { 1, 2, 3, 1, 3, 4, 4, 3, 5, 2, 6, 3, 3, 6, 7, 3, 7, 5 }
+    local w = cs.newWorld()
+    w:add(cs.newMesh(V, I), 3, -2, 5)
+    local x, h, z = -45, 1.836693 - 2, -91
+    for _, c in ipairs { { 1e-7, 100 }, { 1e-7, 1000 }, { 1e-6, 1000 } } do
+      local r, y0 = c[1], c[2]
+      local t = w:sweepEllipsoid(x, y0, z, r, r, r, 0, -2 * y0, 0)
+      -- the vertex is met at (y0 - r - h) / (2 y0), or a face sloping from it
+      -- a hair before (a face tilted by 0.19 rad: 0.02 r higher)
+      assert.is_truthy(t, ("r %g from %g: missed"):format(r, y0))             -- (before: nil)
+      local want = (y0 - r - h) / (2 * y0)
+      assert.is_true(t <= want + 1e-15 and t >= want - 0.02 * r / (2 * y0), ("t %.17g"):format(t))
+      local m = cs.newMover { radius = r, position = { x, y0, z } }
+      local fx, fy, fz = w:collideAndSlide(m, 0, -2 * y0, 0)
+      -- on or over the fan (it may slide down a face), never under it
+      assert.is_nil(w:raycast(fx, fy, fz, 0, 1e4, 0), ("ends at y %.9g, under the fan"):format(fy))
+      assert.is_true(fy > -y0 / 2)                                              -- (before: -y0)
+    end
+  end)
+end)
