@@ -143,6 +143,76 @@ describe("Character leaving a moving platform", function()
     assert.is_true(H.near(ch.velocity[1], 0, 1e-12), tostring(ch.velocity[1]))
   end)
 
+  -- independent testers, round 26: what the core carries by, and what it
+  -- does not carry, the character keeps alike
+  it("takes the velocity of the point it stands on, not of its centre", function()
+    -- a slab pitching about the line through the point under the feet (z
+    -- axis): that point stands still, so does the rider, and so does its jump
+    for _, dt in ipairs { 1 / 30, 1 / 144 } do
+      local world = cs.newWorld()
+      world:add(quad(200)):setTransform(0, -30, 0)
+      local slab = world:add(cs.newMesh(cs.box(-2, -0.25, -2, 2, 0, 2)))
+      local t, ch = 0, cs.newCharacter { position = { 0, 0.9 + 1e-3, 0 } }
+      local vair
+      for f = 1, math.floor(0.6 / dt) do
+        t = t + dt
+        slab:setTransform(0, 0, 0, 0, 0, math.sin(t / 2), math.cos(t / 2))    -- 1 rad/s
+        ch:update(world, dt, { jump = f == math.floor(0.5 / dt) })
+        if ch.jumped then vair = true elseif vair then break end
+      end
+      -- (at the centre, 0.9 m over the axis, it was 0.9 m/s)
+      assert.is_true(math.abs(ch.velocity[1]) < 0.06, tostring(ch.velocity[1]))
+    end
+  end)
+
+  it("adds nothing from a platform disabled, removed or on layers it no longer meets", function()
+    for _, how in ipairs { "disable", "remove", "layers" } do
+      for _, spv in ipairs { false, true } do
+        local world, plat = level()
+        local ch = cs.newCharacter { position = { 0, 0.9 + 1e-3, 0 } }
+        if spv then cs.setPlatformVelocity(plat, 3, 0, 0) end
+        for f = 1, 20 do sliding(plat, f); ch:update(world, DT) end
+        assert.is_true(ch.onGround)
+        if how == "disable" then plat:setEnabled(false)
+        elseif how == "remove" then world:remove(plat)
+        else plat.layers = 2; ch.mover.collidesWith = 1 end
+        -- (a removed one with a platform velocity raised at every update, for good)
+        for _ = 1, 3 do ch:update(world, DT) end
+        assert.is_false(ch.onGround)
+        assert.is_true(H.near(ch.velocity[1], 0, 1e-12), how .. " " .. tostring(spv) .. ": " .. ch.velocity[1])
+      end
+    end
+  end)
+
+  it("loses it wedged in a steep V, as it does landing", function()
+    -- a trough of 70-degree faces along z, below a platform moving +z at 3 m/s
+    local world = cs.newWorld()
+    local s, h = math.tan(math.rad(70)), 4
+    world:add(cs.newMesh({ 6 - h / s, 1, -500, 6, -3, -500, 6, -3, 500, 6 - h / s, 1, 500,
+      6 + h / s, 1, -500, 6 + h / s, 1, 500 }, { 1, 3, 2, 1, 4, 3, 2, 6, 5, 2, 3, 6 }))
+    local plat = world:add(cs.newMesh(cs.box(-2, -0.5, -2, 2, 0, 2)))
+    local ch = cs.newCharacter { position = { 0, 3.9 + 1e-3, 0 } }
+    local t, z4
+    for f = 1, 60 * 6 do
+      t = f * DT
+      plat:setTransform(0, 3, 3 * t)
+      ch:update(world, DT, { x = t < 1.2 and 1 or 0 })
+      if f == 60 * 4 then z4 = ch.position[3] end
+    end
+    assert.are.equal("steep", ch.groundState)
+    assert.is_true(H.near(ch.position[3], z4, 1e-9), ("glides on: %g then %g"):format(z4, ch.position[3]))
+  end)
+
+  it("drops it once the setting is false", function()
+    local world, plat = level()
+    local ch = cs.newCharacter { position = { 0, 0.9 + 1e-3, 0 } }
+    for f = 1, TAKEOFF + 5 do sliding(plat, f); ch:update(world, DT, { jump = f == TAKEOFF }) end
+    assert.is_true(H.near(ch.velocity[1], 3, 1e-9))
+    ch.keepPlatformVelocity = false
+    ch:update(world, DT)
+    assert.is_true(H.near(ch.velocity[1], 0, 1e-12), tostring(ch.velocity[1]))
+  end)
+
   it("refuses a setting that is not a boolean", function()
     local ok, err = pcall(cs.newCharacter, { keepPlatformVelocity = 1 })
     assert.is_false(ok)

@@ -36,7 +36,7 @@ between frames takes effect on the next frame). A bad value raises an error
   pushDrag        1/s; how fast a push (character:push) dies away on the ground
                                                          default 5
   keepPlatformVelocity  true: leaving a moving body (a jump, a walk off its edge)
-                  keeps its velocity at the feet, as a push    default true
+                  keeps its velocity at the feet, in the air    default true
   userdata        anything the game keeps with the character  default nil
 Any other field name is refused (a typo such as ch.walkspeed = 5 is an error).
 State, read after each update:
@@ -957,10 +957,14 @@ local function beginUpdate(self, dt, input, dry)
   -- the velocity of the moving ground it left (keepPlatformVelocity), across
   -- up: kept in the air, gone on landing
   local lx, ly, lz = self._lx, self._ly, self._lz
-  if self.onGround then lx, ly, lz = 0.0, 0.0, 0.0 end
+  if self.onGround or not self.keepPlatformVelocity then lx, ly, lz = 0.0, 0.0, 0.0 end
   local wx, wy, wz = (hx + px + lx) * dt, (hy + py + ly) * dt, (hz + pz + lz) * dt
   local gb = self.mover:getGroundBody()         -- a per-second platform velocity
+  -- (not of a body removed since, which its setVelocity refuses: a character
+  -- on a removed platform raised at every update, for good; found by an
+  -- independent tester)
   local pv = gb and PLATFORMS[gb]
+  if pv and gb:isRemoved() then pv = nil end
   local bx, by, bz = 0, 0, 0
   if pv then bx, by, bz = pv[1] * dt, pv[2] * dt, pv[3] * dt end
   local wu = wx * ux + wy * uy + wz * uz       -- (the walk's part along up, for the snap)
@@ -1121,12 +1125,13 @@ end
 
 -- {== Leaving a moving platform (keepPlatformVelocity)
 -- An update that ends on a body keeps the body and its transform (self._ride:
--- the 16 numbers of body:getTransform, then the centre); the update that
--- leaves that ground (a jump, a walk off its edge) adds the body's velocity
--- at that centre: along up to the fall, across up to a velocity of its own
--- (_lx, _ly, _lz) added to the walk in the air, taken by walls as the walk's
--- is, and gone on landing (the new ground's own motion carries it then, and
--- a jump on a moving platform comes down on the spot it left).
+-- the 16 numbers of body:getTransform, then the point it stood on); the
+-- update that leaves that ground (a jump, a walk off its edge) adds the
+-- body's velocity at that point: along up to the fall, across up to a
+-- velocity of its own (_lx, _ly, _lz) added to the walk in the air, taken by
+-- walls as the walk's is, and gone on landing or wedged (the new ground's own
+-- motion carries it then, and a jump on a moving platform comes down on the
+-- spot it left).
 
 local function storeTransform(t, b)
   t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14],
@@ -1148,15 +1153,32 @@ local function movedPoint(r, now, x, y, z)
     + now[14], now[3] * qx + now[7] * qy + now[11] * qz + now[15]
 end
 
+-- Do the masks a and b (integers, negative ones as two's complement) share a
+-- bit? (Lua 5.1 has no bitwise operators.)
+local function masksMeet(a, b)
+  a, b = a % 4294967296, b % 4294967296
+  while a > 0 and b > 0 do
+    if a % 2 == 1 and b % 2 == 1 then return true end
+    a, b = (a - a % 2) / 2, (b - b % 2) / 2
+  end
+  return false
+end
+
 -- The velocity (m/s) of the body self stood on at its last update's end, at
--- its centre then, over this update of dt s, as the core carries riders: its
--- cs.setPlatformVelocity, else its body:setVelocity (per update), else how
--- its placement moved that point. nil: none (removed, disabled, a tiny dt).
+-- the point it stood on then, over this update of dt s, as the core carries
+-- riders: its cs.setPlatformVelocity, else its body:setVelocity (per
+-- update), else how its placement moved that point. nil: none (removed,
+-- disabled, on layers the mover no longer meets, a tiny dt), as the core
+-- carries none then (found by an independent tester: a disabled platform
+-- with a cs.setPlatformVelocity still threw its rider).
 local function platformVelocity(self, dt)
   local b, r, now = self._rideBody, self._ride, self._rideNow
+  if b:isRemoved() or not b:isEnabled() or not masksMeet(b.layers, self.mover.collidesWith) then
+    return nil
+  end
   local pv = PLATFORMS[b]
   if pv then return pv[1], pv[2], pv[3] end
-  if not (dt >= MIN_DT) or b:isRemoved() or not b:isEnabled() then return nil end
+  if not (dt >= MIN_DT) then return nil end
   local vx, vy, vz = b:getVelocity()
   if vx ~= 0 or vy ~= 0 or vz ~= 0 then return vx / dt, vy / dt, vz / dt end
   storeTransform(now, b)
@@ -1170,12 +1192,23 @@ local function platformVelocity(self, dt)
 end
 
 -- Keeps the body an update that ended on the ground at (x, y, z) stood on
--- (the mover's ground: a live body).
+-- (the mover's ground: a live body), and the point it stood on: where its
+-- ellipsoid's surface faces the ground normal's opposite (the core carries
+-- a rider by that point: a plank pitching about the point under the feet
+-- threw its rider at the centre's speed, 0.9 m/s at 1 rad/s; found by an
+-- independent tester).
 local function keepRide(self, onGround, x, y, z)
-  local gb = onGround and self.mover:getGroundBody() or false
+  local m = self.mover
+  local gb = onGround and m:getGroundBody() or false
   if gb then
     local r = self._ride
+    local nx, ny, nz = m:getGroundNormal()
+    local rx, ry, rz = radii(self)
     storeTransform(r, gb)
+    if nx then
+      local l = sqrt(rx * rx * nx * nx + ry * ry * ny * ny + rz * rz * nz * nz)
+      if l > 0 then x, y, z = x - rx * rx * nx / l, y - ry * ry * ny / l, z - rz * rz * nz / l end
+    end
     r[17], r[18], r[19] = x, y, z
   end
   self._rideBody = gb
@@ -1194,12 +1227,13 @@ local function endUpdate(self, x, y, z, on)
   if on == nil then on = m:isOnGround() end
   local onGround = on and not rising
   local bonk = rising and hitCeiling(m, ux, uy, uz)
-  if onGround or bonk or (fu < 0 and fallHeld(m, fx, fy, fz)) then
+  local held = not onGround and not bonk and fu < 0 and fallHeld(m, fx, fy, fz)
+  if onGround or bonk or held then
     fx, fy, fz = 0.0, 0.0, 0.0                  -- (floats: integer zeros on landing, found
   end                                           -- by an independent tester)
   local lx, ly, lz = n[21], n[22], n[23]
-  if onGround then
-    lx, ly, lz = 0.0, 0.0, 0.0
+  if onGround or held then                      -- (wedged in a steep V, it glided along
+    lx, ly, lz = 0.0, 0.0, 0.0                  -- it for good: an independent tester)
   elseif self._rideBody and self.keepPlatformVelocity then
     local vx, vy, vz = platformVelocity(self, n[14])   -- it leaves a moving ground
     if vx then
