@@ -771,18 +771,42 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec
 ** stuck for good although a push 15 degrees off was free (an independent
 ** tester's random walls: 59 of 2,306 stayed stuck, 32 of them with such a
 ** push free within a radius); with the rising ones every 30 degrees only,
-** 4 of 4,800 that the 45-degree set freed stayed stuck. LEVEL_CANDIDATES of
-** them. */
-#define LEVEL_CANDIDATES 72
-static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc) {
+** 4 of 4,800 that the 45-degree set freed stayed stuck. The grid starts
+** half a step off the overlaps' own way out across up (the sum of their
+** ways, by depth), which is tried too, level and rising, so that it turns
+** with the scene. LEVEL_CANDIDATES of them at most. */
+#define LEVEL_CANDIDATES 76
+/* level_candidates: an anchor whose part across up is under this share of
+** it gives the grid no way (the overlaps' ways out cancel, or point along
+** up), and the world's axes do. */
+#define ANCHOR_MIN_REL 1e-6
+
+static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc, cs_Vec3 anchor) {
   static const double rise[2] = { 0.36397023426620234, 1.0 };   /* tan 20, 45 deg */
   cs_Vec3 up = s->up, e1, e2;
   int k;
-  e1 = fabs(up.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
-  e1 = v3_normalize(v3_madd(e1, up, -v3_dot(e1, up)));
+  /* the grid's way 0: the overlaps' own way out across up, so that it turns
+  ** with the scene (fixed to the world's x, a scene turned by 10 degrees
+  ** about up left a mover stuck that the same scene unturned freed, 42 of
+  ** 2,000 corner spawns: found by an independent tester); the world's x
+  ** where the overlaps cancel */
+  e1 = v3_madd(anchor, up, -v3_dot(anchor, up));
+  if (!(v3_len2(e1) > ANCHOR_MIN_REL * ANCHOR_MIN_REL * v3_len2(anchor))) {
+    e1 = fabs(up.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
+    e1 = v3_madd(e1, up, -v3_dot(e1, up));
+  } else {
+    /* and that way itself (out of a corner: between its walls, which
+    ** neither wall's normal nor a grid 15 degrees apart may hit; the same
+    ** tester's corners of two walls at 53 degrees) */
+    cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, anchor));
+    e1 = v3_normalize(e1);
+    for (k = 0; k < 3; k++)          /* level, rising 20 and 45 degrees */
+      cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, v3_madd(e1, up, k ? rise[k - 1] : 0)));
+  }
+  e1 = v3_normalize(e1);
   e2 = v3_cross(up, e1);
   for (k = 0; k < 24; k++) {
-    double a = k * (3.14159265358979323846 / 12);
+    double a = (k + 0.5) * (3.14159265358979323846 / 12);
     cs_Vec3 h = v3_add(v3_scale(e1, cos(a)), v3_scale(e2, sin(a)));
     cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, h));
     cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, v3_madd(h, up, rise[0])));
@@ -1103,6 +1127,7 @@ static int add_candidate(cs_Vec3 *cand, int nc, cs_Vec3 u) {
 ** Returns CLEAR (it overlapped nothing), FREED or STILL_STUCK. */
 static int depenetrate(Slide *s, int standing) {
   cs_Vec3 cand[MAX_CANDIDATES + 1], safe_es;   /* (+ 1: the motion's way) */
+  cs_Vec3 anchor = v3(0, 0, 0);   /* the overlaps' ways out, by depth (e-space) */
   const cs_Vec3 *safe = NULL;
   const cs_TriES *inside[MAX_INSIDE];
   int nc = 0, ninside, moved = 0;
@@ -1117,13 +1142,14 @@ static int depenetrate(Slide *s, int standing) {
     nc = add_candidate(cand, nc, t->n);
     nc = add_candidate(cand, nc, v3_neg(t->n));
     if (v3_len2(away) > AWAY_MIN_D2) nc = add_candidate(cand, nc, v3_normalize(away));
+    anchor = v3_madd(anchor, away, (1 - v3_len(away)) / fmax(v3_len(away), AWAY_MIN_D2));
   }
   for (i = 0; i < s->nells && nc + 1 <= MAX_CANDIDATES - LEVEL_CANDIDATES; i++) {
     cs_Vec3 out;
     if (overlaps_mover(s, i, s->pos, &out)) cand[nc++] = out;   /* out of the other mover */
   }
   if (nc == 1) return CLEAR;              /* nothing overlaps */
-  nc = level_candidates(s, cand, nc);
+  nc = level_candidates(s, cand, nc, cs_espace_vec_from(s->es, anchor));
   if (s->side_ref) {
     safe_es = cs_espace_to(s->es, *s->side_ref);
     if (v3_len2(v3_sub(safe_es, s->pos)) > SAFE_MOVED_D2) safe = &safe_es;
