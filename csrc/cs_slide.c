@@ -1330,7 +1330,7 @@ enum { STEP_KEPT, STEP_FAILED, STEP_TOO_FAR };
 ** plain walk that slid along a riser at 45 degrees got as far as any
 ** half-walk step could, and the mover stayed at the stairs for good at
 ** 20 fps (found by an independent tester). That holds only for a try that
-** ends higher than the plain walk (by a skin): a half-walk try up a ramp,
+** ends higher than the plain walk (by a skin and a half): a half-walk try up a ramp,
 ** which the plain walk climbed too, was kept at half the walk where the
 ** slide went cos^2 of it (another tester). */
 static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3 dir_w,
@@ -1365,7 +1365,12 @@ static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3
   else
     low = v3_dot(down->point, s->up) - s->feet <= s->m->step_height + s->skin;
   if (!lands || !low) return STEP_TOO_FAR;
-  climbed = height_of(s, v3_sub(s->pos, plain->pos)) > s->skin;
+  /* (higher by more than a skin and a half: a try that came back down to the
+  ** floor the plain walk rests on lands a skin over the floor, a skin over a
+  ** plain walk touching it, and rounding decided the tie: kept at half the
+  ** walk, it ended 0.015 behind the plain walk by the scene's scale or
+  ** place; found by an independent tester) */
+  climbed = height_of(s, v3_sub(s->pos, plain->pos)) > 1.5 * s->skin;
   if (!climbed) share = 1;
   if (far_step > far_plain * share + step_gain(s, walk, dir_w) && (!s->walled || climbed))
     return STEP_KEPT;
