@@ -436,15 +436,24 @@ static void long_move(void) {
 ** rounding, took the whole walk back: found by an independent tester). And
 ** PLANE_TOUCH's reach: a sphere 3e-10 into a flat quad (under the stuck
 ** depth, over half of it) walks across the quad's diagonal. */
+/* The tester's scene (r 0.5 at (-0.3, 0.5, 0.25), the crease at x = 0) in
+** the unit sphere's space: its vertices (v - start) * 2. */
+static cs_Vec3 crease_vertex(double x, double y, double z) {
+  return v3((x + 0.3) * 2, (y - 0.5) * 2, (z - 0.25) * 2);
+}
+
 static void crease_graze(void) {
-  double a = -1e-3, c = cos(a), sn = sin(a);
+  double a = -1e-3, S = 20, c = S * cos(a), sn = S * sin(a);
   int k;
   for (k = 0; k < 2; k++) {
     Scene s;
+    cs_Vec3 p1 = crease_vertex(-S, 0, -S), p2 = crease_vertex(0, 0, -S), p3 = crease_vertex(0, 0, S),
+            p4 = crease_vertex(-S, 0, S), p5 = crease_vertex(c, sn, -S), p6 = crease_vertex(c, sn, S);
     scene_init(&s, -1, 0);
-    plate_y(&s, -1, -10, 0.3, v3(0, 0, 0));
-    quad_facing(&s, v3(0.3, -1, -10), v3(0.3 + 10 * c, -1 + 10 * sn, -10),
-                v3(0.3 + 10 * c, -1 + 10 * sn, 10), v3(0.3, -1, 10), v3(0, 10, 0));
+    tri(&s, p1, p4, p2);
+    tri(&s, p2, p4, p3);
+    tri(&s, p2, p3, p5);
+    tri(&s, p3, p6, p5);
     run(&s, "crease_graze", v3(3, -0.03, 0), NULL, k);
     expect(near(s.end.x, 3, 1e-9) && near(s.end.y, 0, 1e-12), "crease_graze: walks on over the crease",
            &s, "want (3, 0, 0)");
