@@ -303,13 +303,13 @@ static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flag
 ** 5e-17), so a walk across the shared edge of a flat floor's two triangles
 ** went into the other's edge at t = 0, and a turned sphere placed on the
 ** floor stopped there for good (found by an independent tester). */
-static int rests_on_plane(const cs_TriES *tr, double dist, double ndv, double vl) {
+static int rests_on_plane(const cs_TriES *tr, double dist, double ndv, cs_Vec3 vel) {
   return fabs(dist) >= 1.0 - PLANE_TOUCH && !(tr->solid && dist < 0.0) &&
-         (dist < 0.0 ? -ndv : ndv) >= -TOUCH_ALONG_REL * vl;
+         (dist < 0.0 ? -ndv : ndv) >= -TOUCH_ALONG_REL * v3_len(vel);
 }
 
 int cs_sweep_rests_on(const cs_TriES *tr, cs_Vec3 base, cs_Vec3 vel) {
-  return rests_on_plane(tr, v3_dot(tr->n, base) + tr->d, v3_dot(tr->n, vel), v3_len(vel));
+  return rests_on_plane(tr, v3_dot(tr->n, base) + tr->d, v3_dot(tr->n, vel), vel);
 }
 
 /* The sphere meets the triangle's plane at distance dist = n.base + d, and
@@ -326,7 +326,7 @@ static int sweep_in_plane(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double 
   if (t0 <= 0.0) {
     /* The sphere cuts the plane now: an overlap, or else only the boundary
     ** can be met (a face contact would have to be in the past). */
-    if ((flags & CS_SWEEP_DEEPENING_ONLY) && rests_on_plane(tr, dist, ndv, v3_len(vel))) return 0;
+    if ((flags & CS_SWEEP_DEEPENING_ONLY) && rests_on_plane(tr, dist, ndv, vel)) return 0;
     if (!(flags & CS_SWEEP_CLEAR_START)) {
       if (check_overlap(base, vel, tr, flags, hit, &skip)) return 1;
       if (skip) return 0;
