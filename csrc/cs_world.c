@@ -1077,6 +1077,15 @@ static void cache_box(const cs_World *w, const cs_Mover *m, cs_Vec3 *lo, cs_Vec3
 ** terrain_708). */
 #define CACHE_FEW 256
 
+/* A cache serves a call only while the mover is within this many radii of
+** its frame's origin (c0: where the gather's call started), so that the
+** call's e-space coordinates stay small, as every call's are: after one
+** call back from 4e10 to the origin, whose box held the few triangles near
+** the origin, every later call there worked 4e10 from its frame's origin
+** and ended on a grid of 2^-16 (found by an independent tester). A cache's
+** box reaches reach + CACHE_FAT + CACHE_AHEAD_MAX radii from c0 or so. */
+#define CACHE_NEAR_C0 64.0
+
 /* Is the cached box more than twice as wide, along some axis, as the box a
 ** gather for the call box [lo, hi] would cache (cache_box)? Then its sweeps
 ** would go over far more triangles than the call needs: one long call (a
@@ -1098,6 +1107,7 @@ static int cache_usable(const cs_World *w, const cs_Mover *m, cs_Vec3 lo, cs_Vec
   const cs_GatherCache *c = &m->cache;
   return c->world == w->id && unchanged_since(w, c->stamp, c->lo, c->hi) &&
          c->mask == m->collides_with &&
+         v3_len2(v3_sub(m->pos, c->c0)) <= CACHE_NEAR_C0 * CACHE_NEAR_C0 * v3_len2(m->radius) &&
          !m->filter && memcmp(&c->radius, &m->radius, sizeof c->radius) == 0 &&
          memcmp(c->q, m->q, sizeof c->q) == 0 && box_inside(lo, hi, c->lo, c->hi) &&
          (c->ntris <= CACHE_FEW || !cache_oversized(m, lo, hi));

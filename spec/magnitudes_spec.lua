@@ -245,3 +245,22 @@ describe("Every number of every size", function()
     assert.is_nil(e:find("stepHeight", 1, true))
   end)
 end)
+
+describe("A call near the origin after one from far away", function()
+  -- one call from 4e10 back to the origin, then calls there: each works
+  -- relative to the mover, as every call does (its gather's frame stayed
+  -- 4e10 away, and the next calls ended on a grid of 2^-16: found by an
+  -- independent tester)
+  it("ends where free space puts it, to the rounding of its own position", function()
+    local w = cs.newWorld()
+    w:addSensor(cs.newMesh(cs.box(-0.5, 0.5, 0, 1, 2, 2)))          -- (no solid)
+    w:add(cs.newMesh(cs.box(-3, -60, -3, 3, -59, 3)))                 -- a slab far below the path
+    local m = cs.newMover { radius = 0.12, position = { 42895975181.406654, 11937453001.930937, 13384591068.398346 } }
+    w:collideAndSlide(m, -42895975183.124794, -11937453002.706823, -13384591068.72403, 0, -0.39738904889551413, 0)
+    local x, y, z = m:getPosition()
+    local wx, wy, wz, gy = 0.71651843994867015, 3.3258276269674667, 3.3706487932797904, -1.0315334214975747
+    local x2, y2, z2 = w:collideAndSlide(m, wx, wy, wz, 0, gy, 0)
+    assert.is_true(math.abs(x2 - (x + wx)) <= 1e-14 and math.abs(y2 - (y + wy + gy)) <= 1e-14
+      and math.abs(z2 - (z + wz)) <= 1e-14, ("%.17g %.17g %.17g"):format(x2, y2, z2))
+  end)
+end)
