@@ -481,8 +481,9 @@ int cs_sensor_contains(cs_Sensor *s, const cs_Vec3 *p);
 ** to be in gives an enter at t = 0. Valid until its next call. */
 size_t cs_mover_sensor_event_count(const cs_Mover *m);
 const cs_SensorEvent *cs_mover_sensor_event(const cs_Mover *m, size_t i);
-/* Was the centre inside s at the end of the mover's last call? (0 when
-** that call was in another world, or s's layers do not meet the mover's.) */
+/* Was the centre inside s at the end of the mover's last call in s's world?
+** (Calls in other worlds keep it; 0 when s's layers do not meet the
+** mover's.) */
 int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s);
 
 /* }================================================================== */

@@ -27,9 +27,11 @@ typedef struct cs_GatherCache {
   size_t nbodies, capbodies;
 } cs_GatherCache;
 
-/* A sensor a mover is inside of, by id: the pointer is never read unless
-** the id is found among its world's live sensors. */
-typedef struct cs_SensorRef { const cs_Sensor *sensor; uint64_t id; } cs_SensorRef;
+/* A sensor a mover is inside of, by id, and its world's id: the pointer is
+** never read unless the id is found among its world's live sensors. A
+** mover keeps those of every world it was moved in (ids are never reused),
+** so that a call in one world leaves what it is inside of in another. */
+typedef struct cs_SensorRef { const cs_Sensor *sensor; uint64_t id, world; } cs_SensorRef;
 
 /* The movers added to a world (cs_world_add_mover): kept by the mover
 ** module, so that a mover freed while added can leave it, and the world,

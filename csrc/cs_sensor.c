@@ -494,7 +494,7 @@ cs_Status cs_sensor_push_event(cs_SensorScratch *sc, const cs_Sensor *s, int ent
 ** id `world`)? */
 static int was_inside(uint64_t world, const cs_Mover *m, const cs_Sensor *sn) {
   size_t i;
-  if (m->world != world) return 0;
+  (void)world;                          /* (ids are never reused) */
   for (i = 0; i < m->ninside; i++)
     if (m->inside[i].id == sn->id) return 1;
   return 0;
@@ -541,10 +541,18 @@ cs_Status cs_sensors_track(cs_Sensor *const *sensors, size_t nsensors, uint64_t 
                      sizeof(cs_SensorRef))) != CS_OK)
       return s;
     sc->inside[sc->ninside].sensor = sn;
+    sc->inside[sc->ninside].world = world;
     sc->inside[sc->ninside++].id = sn->id;
   }
   sort_events(sc->events, sc->nevents);
   return CS_OK;
+}
+
+int cs_mover_inside_world(const cs_Mover *m, uint64_t world) {
+  size_t i;
+  for (i = 0; i < m->ninside; i++)
+    if (m->inside[i].world == world) return 1;
+  return 0;
 }
 
 /* The mover's memory by ids, for a sensor it tracks now (its layers
@@ -552,7 +560,7 @@ cs_Status cs_sensors_track(cs_Sensor *const *sensors, size_t nsensors, uint64_t 
 ** since the call counts at once). */
 int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s) {
   size_t i;
-  if (m->world != s->world_id || !(s->layers & m->collides_with)) return 0;
+  if (!(s->layers & m->collides_with)) return 0;
   for (i = 0; i < m->ninside; i++)
     if (m->inside[i].id == s->id) return 1;
   return 0;

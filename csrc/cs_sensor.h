@@ -52,5 +52,7 @@ cs_Status cs_sensor_track(const cs_Sensor *sensor, const cs_Vec3 *path, const do
 ** sensors' bounds must be current (cs_body_refresh on their place). */
 cs_Status cs_sensors_track(cs_Sensor *const *sensors, size_t n, uint64_t world,
                            const cs_Mover *m, cs_SensorScratch *sc);
+/* Does m remember being inside some sensor of the world with this id? */
+int cs_mover_inside_world(const cs_Mover *m, uint64_t world);
 
 #endif

@@ -1636,17 +1636,32 @@ static cs_Status track_sensors(Slide *s, const cs_SlideSet *set) {
   for (i = 0; i < p->npath; i++) p->path[i] = cs_espace_from(s->es, p->path[i]);
   st = cs_sensors_track(set->sensors, set->nsensors, set->world, s->m, p);
   if (st != CS_OK) return st;
-  return cs_mover_reserve_sensors(s->m, p->nevents, p->ninside);
+  return cs_mover_reserve_sensors(s->m, p->nevents, p->ninside + s->m->ninside);
 }
 
-/* The mover takes the events and inside-states track_sensors found. */
-static void commit_sensors(Slide *s) {
+/* commit_sensors keeps at most this many sensors of other worlds that the
+** mover is inside of (the latest: those of a world since closed stay until
+** pushed out). */
+#define OTHER_INSIDE_MAX 64
+
+/* The mover takes the events and inside-states track_sensors found, for
+** this call's world; what it is inside of in other worlds stays (a call in
+** a world of props between two in the level made the level's zone give an
+** enter at every frame and no exit: found by an independent tester). */
+static void commit_sensors(Slide *s, uint64_t world) {
   cs_Mover *m = s->m;
   cs_SensorScratch *p = s->path;
+  size_t i, kept = 0, n = p ? p->ninside : 0;
   m->nsevents = p ? p->nevents : 0;
-  m->ninside = p ? p->ninside : 0;
   if (m->nsevents) memcpy(m->sevents, p->events, m->nsevents * sizeof *p->events);
-  if (m->ninside) memcpy(m->inside, p->inside, m->ninside * sizeof *p->inside);
+  for (i = 0; i < m->ninside; i++)
+    if (m->inside[i].world != world) m->inside[kept++] = m->inside[i];
+  if (kept > OTHER_INSIDE_MAX) {
+    memmove(m->inside, m->inside + (kept - OTHER_INSIDE_MAX), OTHER_INSIDE_MAX * sizeof *m->inside);
+    kept = OTHER_INSIDE_MAX;
+  }
+  if (n) memcpy(m->inside + kept, p->inside, n * sizeof *p->inside);
+  m->ninside = kept + n;
 }
 
 /* The mover's skin, at least SKIN_MIN_REL of its smallest radius. */
@@ -1745,7 +1760,7 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
       return CS_ERANGE;
   if ((st = track_sensors(&s, set)) != CS_OK) return st;
   if ((st = cs_mover_set_contacts(m, s.contacts->data, s.contacts->count)) != CS_OK) return st;
-  commit_sensors(&s);
+  commit_sensors(&s, set->world);
   m->pos = end;
   m->was_stuck = stuck != CLEAR;
   classify_ground(&s);

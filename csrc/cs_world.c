@@ -1353,11 +1353,11 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   set->since = m->call_version;
   /* the path is recorded for the sensors the mover tracks, and for those
   ** it was inside of and no longer tracks (it leaves them at the start) */
+  set->world = w->id;
   if ((sc->shared ? any_sensor(w, m->collides_with) : cs_world_prepare_sensors(w, m->collides_with)) ||
-      (m->ninside && m->world == w->id)) {
+      cs_mover_inside_world(m, w->id)) {
     set->sensors = w->sensors;
     set->nsensors = w->nsensors;
-    set->world = w->id;
     set->path = &sc->sensor;
   }
   s = cs_slide_move(m, set, &ends_clear);

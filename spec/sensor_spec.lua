@@ -694,3 +694,30 @@ describe("Sensors of overlapping parts", function()
     end
   end)
 end)
+
+describe("A mover moved in two worlds", function()
+  -- API.md's pattern: a level world with a zone, a world of props, one call
+  -- in each a frame. A call in the props world kept nothing of the level's:
+  -- the zone gave an enter at every frame and one exit (found by an
+  -- independent tester)
+  it("enters and leaves the level's zone once, and isInside holds through the other world's calls", function()
+    local level, props = cs.newWorld(), cs.newWorld()
+    level:add(cs.newMesh(cs.box(-20, -1, -20, 20, 0, 20)))
+    local zone = level:addSensor(cs.newMesh(cs.box(2, -1, -2, 4, 3, 2)))
+    local m = cs.newMover { radius = 0.5, position = { 0, 0.5, 0 } }
+    level:addMover(m)
+    local seq = {}
+    for frame = 1, 20 do
+      local vx = (frame <= 5 or frame > 15) and 0.6 or 0
+      level:collideAndSlide(m, vx, 0, 0, 0, -0.1, 0)
+      for i = 1, m:sensorEventCount() do
+        local s, kind = m:getSensorEvent(i)
+        assert.are.equal(zone, s)
+        seq[#seq + 1] = frame .. kind
+      end
+      props:collideAndSlide(m, 0, 0, 0)
+      assert.are.equal(frame >= 4 and frame < 17, m:isInside(zone), "frame " .. frame)
+    end
+    assert.are.same({ "4enter", "17exit" }, seq)
+  end)
+end)
