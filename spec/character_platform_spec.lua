@@ -213,6 +213,48 @@ describe("Character leaving a moving platform", function()
     assert.is_true(H.near(ch.velocity[1], 0, 1e-12), tostring(ch.velocity[1]))
   end)
 
+  it("takes the platform's speed when updated twice a frame it is placed in", function()
+    -- a platform placed once a frame (1/60 s), the character updated twice
+    -- (1/120 s): the placement's change took the frame, not the update
+    -- (the jump took 6 m/s on the first update, none on the second)
+    for _, sub in ipairs { 1, 2 } do
+      local world, plat = level()
+      local ch = cs.newCharacter { position = { 0, 0.9 + 1e-3, 0 } }
+      local vair
+      for frame = 1, TAKEOFF + 3 do
+        sliding(plat, frame)
+        for k = 1, 2 do
+          ch:update(world, DT / 2, { jump = frame == TAKEOFF and k == sub })
+          if frame == TAKEOFF + 2 then vair = ch.velocity[1] end
+        end
+      end
+      assert.is_true(H.near(vair, 3, 1e-9), ("substep %d: %.17g"):format(sub, vair))
+    end
+  end)
+
+  it("leaves a turning platform along its tangent at the point stood on, not a chord", function()
+    -- a carousel at 1.2 rad/s about y, the character 3 m out, at 20 updates
+    -- a second: the velocity on leaving is at right angles to the radius
+    local world = cs.newWorld()
+    world:add(quad(200)):setTransform(0, -30, 0)
+    local disc = world:add(cs.newMesh(cs.box(-5, -0.5, -5, 5, 0, 5)))
+    local dt, ch = 1 / 20, cs.newCharacter { position = { 3, 0.9 + 1e-3, 0 } }
+    local a = 0
+    for f = 1, 12 do
+      a = a + 1.2 * dt
+      disc:setTransform(0, 0, 0, 0, math.sin(a / 2), 0, math.cos(a / 2))
+      ch:update(world, dt, { jump = f == 10 })
+      if f == 10 then break end
+    end
+    local x, z, vx, vz = ch.position[1], ch.position[3], ch.velocity[1], ch.velocity[3]
+    ch:update(world, dt)                              -- (in the air: its own velocity)
+    vx, vz = ch.velocity[1], ch.velocity[3]
+    local along = (vx * x + vz * z) / math.sqrt((vx * vx + vz * vz) * (x * x + z * z))
+    -- (along the last turn's chord: sin(0.03) = 0.03 off the tangent)
+    assert.is_true(math.abs(along) < 0.005, tostring(along))
+    assert.is_true(H.near(math.sqrt(vx * vx + vz * vz), 3.6, 0.01))
+  end)
+
   it("refuses a setting that is not a boolean", function()
     local ok, err = pcall(cs.newCharacter, { keepPlatformVelocity = 1 })
     assert.is_false(ok)

@@ -389,8 +389,11 @@ local function construct(newMover, settings)
   self._pushedUp = false                        -- a push up waits for the next update
   self._rideBody = false                        -- the body under it at its last update's end
   self._lx, self._ly, self._lz = 0.0, 0.0, 0.0  -- the velocity of the ground it left (m/s)
-  self._ride = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }   -- that body's transform
-  self._rideNow = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }  -- then, and the centre; now
+  self._ride = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }  -- its placement: the last change,
+  self._rideB = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } -- the one before,
+  self._rideNow = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } -- (scratch: now)
+  self._rideDt, self._rideT = 0.0, 0.0          -- the time between them, and since the last
+  self._rideP = { 0, 0, 0 }                     -- the point stood on
   self._v, self._f = self.velocity, self.fallVelocity   -- to catch a script replacing them
   self._vf = { 0, 0, 0, 0, 0, 0 }               -- or writing into them: what they held
   self._next = {}                               -- an update's state before its move
@@ -1124,14 +1127,19 @@ local function clipAcross(self, x, y, z, ux, uy, uz, bonk)
 end
 
 -- {== Leaving a moving platform (keepPlatformVelocity)
--- An update that ends on a body keeps the body and its transform (self._ride:
--- the 16 numbers of body:getTransform, then the point it stood on); the
--- update that leaves that ground (a jump, a walk off its edge) adds the
--- body's velocity at that point: along up to the fall, across up to a
--- velocity of its own (_lx, _ly, _lz) added to the walk in the air, taken by
--- walls as the walk's is, and gone on landing or wedged (the new ground's own
--- motion carries it then, and a jump on a moving platform comes down on the
--- spot it left).
+-- While on a body, each update watches its placement (body:getTransform):
+-- the last change seen (self._ride, 16 numbers; the one before it,
+-- self._rideB, and the time between them, self._rideDt) and the time since
+-- (self._rideT), and the point stood on (self._rideP). The update that
+-- leaves that ground (a jump, a walk off its edge) adds the body's velocity
+-- at that point, from that last change while it is no older than the time
+-- the change took (a platform placed once a frame under a character updated
+-- twice a frame moves at that speed, not twice it on the first update and
+-- not at all on the second: found by an independent tester); along up to the
+-- fall, across up to a velocity of its own (_lx, _ly, _lz) added to the walk
+-- in the air, taken by walls as the walk's is, and gone on landing or wedged
+-- (the new ground's own motion carries it then, and a jump on a moving
+-- platform comes down on the spot it left).
 
 local function storeTransform(t, b)
   t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14],
@@ -1164,15 +1172,36 @@ local function masksMeet(a, b)
   return false
 end
 
+-- An update of dt s on (or leaving) the body b, watched since an earlier
+-- one: a new placement is its last change, after the time since the one
+-- before. Returns true when b was placed anew.
+local function watch(self, b, dt)
+  local r, now = self._ride, self._rideNow
+  storeTransform(now, b)
+  local same = true
+  for i = 1, 16 do same = same and now[i] == r[i] end
+  if same then
+    self._rideT = self._rideT + dt
+    return false
+  end
+  local before = self._rideB
+  for i = 1, 16 do before[i], r[i] = r[i], now[i] end
+  self._rideDt, self._rideT = self._rideT + dt, 0.0
+  return true
+end
+
 -- The velocity (m/s) of the body self stood on at its last update's end, at
--- the point it stood on then, over this update of dt s, as the core carries
--- riders: its cs.setPlatformVelocity, else its body:setVelocity (per
--- update), else how its placement moved that point. nil: none (removed,
+-- the point it stood on, as the core carries riders: its
+-- cs.setPlatformVelocity, else its body:setVelocity (per update of dt s),
+-- else from its last change of placement (the central difference of that
+-- motion at the point: a turning platform throws along the tangent there, not
+-- along the chord of its last turn; found by an independent tester), none
+-- once that change is older than the time it took. nil: none (removed,
 -- disabled, on layers the mover no longer meets, a tiny dt), as the core
 -- carries none then (found by an independent tester: a disabled platform
 -- with a cs.setPlatformVelocity still threw its rider).
 local function platformVelocity(self, dt)
-  local b, r, now = self._rideBody, self._ride, self._rideNow
+  local b = self._rideBody
   if b:isRemoved() or not b:isEnabled() or not masksMeet(b.layers, self.mover.collidesWith) then
     return nil
   end
@@ -1181,35 +1210,41 @@ local function platformVelocity(self, dt)
   if not (dt >= MIN_DT) then return nil end
   local vx, vy, vz = b:getVelocity()
   if vx ~= 0 or vy ~= 0 or vz ~= 0 then return vx / dt, vy / dt, vz / dt end
-  storeTransform(now, b)
-  local same = true
-  for i = 1, 16 do same = same and now[i] == r[i] end
-  if same then return 0, 0, 0 end               -- (a still body: exactly none)
-  local x, y, z = r[17], r[18], r[19]
-  local mx, my, mz = movedPoint(r, now, x, y, z)
-  vx, vy, vz = (mx - x) / dt, (my - y) / dt, (mz - z) / dt
+  local p, r, before, span = self._rideP, self._ride, self._rideB, self._rideDt
+  local x, y, z = p[1], p[2], p[3]
+  if watch(self, b, dt) then x, y, z = movedPoint(before, r, x, y, z) end   -- (it carried the point)
+  span = self._rideDt
+  if not (span > 0 and self._rideT < span) then return 0, 0, 0 end   -- (still: exactly none)
+  local fx, fy, fz = movedPoint(before, r, x, y, z)        -- the motion, and back
+  local bx, by, bz = movedPoint(r, before, x, y, z)
+  vx, vy, vz = (fx - bx) / (2 * span), (fy - by) / (2 * span), (fz - bz) / (2 * span)
   if isFinite(vx) and isFinite(vy) and isFinite(vz) then return vx, vy, vz end
 end
 
--- Keeps the body an update that ended on the ground at (x, y, z) stood on
--- (the mover's ground: a live body), and the point it stood on: where its
--- ellipsoid's surface faces the ground normal's opposite (the core carries
--- a rider by that point: a plank pitching about the point under the feet
--- threw its rider at the centre's speed, 0.9 m/s at 1 rad/s; found by an
--- independent tester).
-local function keepRide(self, onGround, x, y, z)
+-- Keeps the body an update of dt s that ended on the ground at (x, y, z)
+-- stood on (the mover's ground: a live body), watching its placement, and
+-- the point it stood on: where its ellipsoid's surface faces the ground
+-- normal's opposite (the core carries a rider by that point: a plank
+-- pitching about the point under the feet threw its rider at the centre's
+-- speed, 0.9 m/s at 1 rad/s; found by an independent tester).
+local function keepRide(self, onGround, x, y, z, dt)
   local m = self.mover
   local gb = onGround and m:getGroundBody() or false
   if gb then
-    local r = self._ride
+    if rawequal(gb, self._rideBody) then
+      watch(self, gb, dt)
+    else                                          -- a new ground: watched from now
+      storeTransform(self._ride, gb)
+      self._rideDt, self._rideT = 0.0, 0.0
+    end
     local nx, ny, nz = m:getGroundNormal()
     local rx, ry, rz = radii(self)
-    storeTransform(r, gb)
     if nx then
       local l = sqrt(rx * rx * nx * nx + ry * ry * ny * ny + rz * rz * nz * nz)
       if l > 0 then x, y, z = x - rx * rx * nx / l, y - ry * ry * ny / l, z - rz * rz * nz / l end
     end
-    r[17], r[18], r[19] = x, y, z
+    local p = self._rideP
+    p[1], p[2], p[3] = x, y, z
   end
   self._rideBody = gb
 end
@@ -1272,7 +1307,7 @@ local function endUpdate(self, x, y, z, on)
   if p[1] == q[1] and p[2] == q[2] and p[3] == q[3] then p[1], p[2], p[3] = x, y, z end
   q[1], q[2], q[3] = x, y, z
   self._writing = false
-  keepRide(self, onGround, x, y, z)
+  keepRide(self, onGround, x, y, z, n[14])
   local ne = m:sensorEventCount()
   if ne > 0 or #self.sensorEvents > 0 then    -- a new list (no garbage when none)
     local ev = {}
