@@ -638,7 +638,7 @@ static double free_distance(const Slide *s, cs_Vec3 u, double reach) {
       /* (a floor the mover rests on, within rounding, does not bar a push
       ** along it: 1e-16 into it sent the push of a mover out of a wall
       ** up a slope instead, 0.1 m off: found by an independent tester) */
-      if (t->response == CS_RESPONSE_CROSS || cs_sweep_rests_on(t, s->pos, u)) continue;
+      if (t->response == CS_RESPONSE_CROSS || cs_sweep_rests_on(t, s->pos, out)) continue;
       if (!cs_sweep_triangle(s->pos, out, t, 1.0, CS_SWEEP_BOTH_SIDES, &h)) continue;
       lo = h.t * reach;
       hi = cs_sweep_triangle(far, back, t, 1.0, CS_SWEEP_BOTH_SIDES, &h) ? (1.0 - h.t) * reach : reach;

@@ -296,20 +296,23 @@ static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flag
 
 /* In the slide's mode (CS_SWEEP_DEEPENING_ONLY): does the sphere rest on
 ** the triangle's plane (dist = n.base + d within PLANE_TOUCH of 1, on the
-** front of a solid's), moving along it or away (ndv = n.vel)? Then the
-** move never gets deeper into the triangle than into the plane, which is
-** rounding, and nothing of it is met. Without it the triangle's edges and
+** front of a solid's), moving along it or away (ndv = n.vel), or in no
+** deeper than PLANE_TOUCH by tmax (a walk along a floor 1e5 from the
+** origin, mapped into a turned e-space, heads into it by 3e-12 of its
+** length)? Then the move never gets deeper into the triangle than that,
+** which is rounding, and nothing of it is met. Without it the triangle's edges and
 ** vertices were: the direction from them is tilted (1e-8 for a depth of
 ** 5e-17), so a walk across the shared edge of a flat floor's two triangles
 ** went into the other's edge at t = 0, and a turned sphere placed on the
 ** floor stopped there for good (found by an independent tester). */
-static int rests_on_plane(const cs_TriES *tr, double dist, double ndv, cs_Vec3 vel) {
-  return fabs(dist) >= 1.0 - PLANE_TOUCH && !(tr->solid && dist < 0.0) &&
-         (dist < 0.0 ? -ndv : ndv) >= -TOUCH_ALONG_REL * v3_len(vel);
+static int rests_on_plane(const cs_TriES *tr, double dist, double ndv, cs_Vec3 vel, double tmax) {
+  double s = dist < 0.0 ? -1.0 : 1.0;
+  return s * dist >= 1.0 - PLANE_TOUCH && !(tr->solid && dist < 0.0) &&
+         (s * ndv >= -TOUCH_ALONG_REL * v3_len(vel) || s * (dist + ndv * tmax) >= 1.0 - PLANE_TOUCH);
 }
 
 int cs_sweep_rests_on(const cs_TriES *tr, cs_Vec3 base, cs_Vec3 vel) {
-  return rests_on_plane(tr, v3_dot(tr->n, base) + tr->d, v3_dot(tr->n, vel), vel);
+  return rests_on_plane(tr, v3_dot(tr->n, base) + tr->d, v3_dot(tr->n, vel), vel, 1.0);
 }
 
 /* The sphere meets the triangle's plane at distance dist = n.base + d, and
@@ -326,7 +329,7 @@ static int sweep_in_plane(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double 
   if (t0 <= 0.0) {
     /* The sphere cuts the plane now: an overlap, or else only the boundary
     ** can be met (a face contact would have to be in the past). */
-    if ((flags & CS_SWEEP_DEEPENING_ONLY) && rests_on_plane(tr, dist, ndv, vel)) return 0;
+    if ((flags & CS_SWEEP_DEEPENING_ONLY) && rests_on_plane(tr, dist, ndv, vel, tmax)) return 0;
     if (!(flags & CS_SWEEP_CLEAR_START)) {
       if (check_overlap(base, vel, tr, flags, hit, &skip)) return 1;
       if (skip) return 0;
@@ -360,9 +363,12 @@ static int sweep_in_plane(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double 
   if (!bound_checked && tr->edge_ready &&
       !boundary_in_reach(base, vel, tr, dist, ndv, t0, t, move_size_of(base, vel, t)))
     return 0;
-  /* (a graze of a triangle whose plane the move goes into is no graze: past
-  ** the edge it enters the face, whose contact at t0 fell on the edge) */
-  graze = (flags & CS_SWEEP_DEEPENING_ONLY) && dist * ndv >= 0.0 ? GRAZE_1MH2 : 0.0;
+  /* (a graze of a triangle whose plane the move goes deeper into than
+  ** PLANE_TOUCH is no graze: past the edge it enters the face, whose contact
+  ** at t0 fell on the edge) */
+  graze = (flags & CS_SWEEP_DEEPENING_ONLY) &&
+          (dist * ndv >= 0.0 || (dist < 0.0 ? -1.0 : 1.0) * (dist + ndv * tmax) >= 1.0 - PLANE_TOUCH)
+          ? GRAZE_1MH2 : 0.0;
   if (sweep_vertex(base, vel, vv, tr->a, graze, &t)) { feature = CS_FEATURE_VERTEX; point = tr->a; }
   if (sweep_vertex(base, vel, vv, tr->b, graze, &t)) { feature = CS_FEATURE_VERTEX; point = tr->b; }
   if (sweep_vertex(base, vel, vv, tr->c, graze, &t)) { feature = CS_FEATURE_VERTEX; point = tr->c; }

@@ -53,6 +53,40 @@ describe("A mover resting on a floor", function()
     end
   end)
 
+  it("walks on a grid floor 1e5 from the origin, turned, 4e-12 under its plane", function()
+    -- a 40 x 40 grid of 1 m squares, level at y = 70000.98...; a turned
+    -- ellipsoid placed on it: its turned e-space heads the level walk into
+    -- the floor by 3e-12 of its length, and the next square's edge stopped
+    -- it for good (found by an independent tester: 0 of 20 calls moved)
+    local O = { 100000.0331994584, 70000.983297303304, -29999.722223248667 }
+    local v, idx = {}, {}
+    for i = 0, 40 do for j = 0, 40 do
+      v[#v + 1] = O[1] - 20 + j; v[#v + 1] = O[2]; v[#v + 1] = O[3] - 20 + i
+    end end
+    for i = 0, 39 do for j = 0, 39 do
+      local a = i * 41 + j + 1
+      if (i + j) % 2 == 1 then
+        idx[#idx + 1] = a; idx[#idx + 1] = a + 41; idx[#idx + 1] = a + 1
+        idx[#idx + 1] = a + 1; idx[#idx + 1] = a + 41; idx[#idx + 1] = a + 42
+      else
+        idx[#idx + 1] = a; idx[#idx + 1] = a + 41; idx[#idx + 1] = a + 42
+        idx[#idx + 1] = a; idx[#idx + 1] = a + 42; idx[#idx + 1] = a + 1
+      end
+    end end
+    local w = cs.newWorld()
+    w:add(cs.newMesh(v, idx))
+    local m = cs.newMover { radius = { 1, 0.3, 0.5 },
+      orientation = { 0.40644368139596554, 0.82037878281899923, 0.17005782277852782, -0.36450311859508 } }
+    m:setPosition(99997.053757990274, 70001.624527093038, -29997.253191264463)
+    local moved = 0
+    for _ = 1, 20 do
+      local x0, _, z0 = m:getPosition()
+      local x, _, z = w:collideAndSlide(m, -0.072066171363631804, 0, 0.034734233041592476)
+      if math.sqrt((x - x0) ^ 2 + (z - z0) ^ 2) > 0.079 then moved = moved + 1 end
+    end
+    assert.are.equal(20, moved)
+  end)
+
   it("3e-10 into a quad (under the stuck depth) walks across its diagonal", function()
     local w = cs.newWorld()
     w:add(quadFloor(1e3))
