@@ -784,6 +784,7 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec
 static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc, cs_Vec3 anchor) {
   static const double rise[2] = { 0.36397023426620234, 1.0 };   /* tan 20, 45 deg */
   cs_Vec3 up = s->up, e1, e2;
+  double off = 0.0;                     /* the grid's first way, in steps off e1 */
   int k;
   /* the grid's way 0: the overlaps' own way out across up, so that it turns
   ** with the scene (fixed to the world's x, a scene turned by 10 degrees
@@ -802,11 +803,12 @@ static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc, cs_Vec3 ancho
     e1 = v3_normalize(e1);
     for (k = 0; k < 3; k++)          /* level, rising 20 and 45 degrees */
       cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, v3_madd(e1, up, k ? rise[k - 1] : 0)));
+    off = 0.5;                       /* (and the grid between them) */
   }
   e1 = v3_normalize(e1);
   e2 = v3_cross(up, e1);
   for (k = 0; k < 24; k++) {
-    double a = (k + 0.5) * (3.14159265358979323846 / 12);
+    double a = (k + off) * (3.14159265358979323846 / 12);
     cs_Vec3 h = v3_add(v3_scale(e1, cos(a)), v3_scale(e2, sin(a)));
     cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, h));
     cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, v3_madd(h, up, rise[0])));
@@ -1119,6 +1121,22 @@ static int add_candidate(cs_Vec3 *cand, int nc, cs_Vec3 u) {
   return nc + 1;
 }
 
+/* depenetrate's anchor (level_candidates): the sum of the unit ways out of
+** the first ANCHOR_PLANES distinct planes (and movers) the mover overlaps. */
+#define ANCHOR_PLANES 8
+
+/* Adds the unit way u to *anchor unless one of planes[0..n) is the same
+** (CAND_SAME); returns the new count. */
+static int add_way_out(cs_Vec3 *planes, int n, cs_Vec3 u, cs_Vec3 *anchor) {
+  int k;
+  for (k = 0; k < n; k++)
+    if (v3_dot(planes[k], u) >= 1 - CAND_SAME) return n;
+  if (n == ANCHOR_PLANES) return n;
+  *anchor = v3_add(*anchor, u);
+  planes[n] = u;
+  return n + 1;
+}
+
 /* Pushes the mover out of what it overlaps (push_out) along candidate
 ** directions: up, each overlapping triangle's normal both ways and away
 ** from its closest point, out of each overlapping mover, and the
@@ -1127,7 +1145,10 @@ static int add_candidate(cs_Vec3 *cand, int nc, cs_Vec3 u) {
 ** Returns CLEAR (it overlapped nothing), FREED or STILL_STUCK. */
 static int depenetrate(Slide *s, int standing) {
   cs_Vec3 cand[MAX_CANDIDATES + 1], safe_es;   /* (+ 1: the motion's way) */
-  cs_Vec3 anchor = v3(0, 0, 0);   /* the overlaps' ways out, by depth (e-space) */
+  cs_Vec3 anchor = v3(0, 0, 0);   /* the overlaps' ways out (e-space): their
+                                  ** planes', the other movers' */
+  cs_Vec3 planes[ANCHOR_PLANES];
+  int nplanes = 0;
   const cs_Vec3 *safe = NULL;
   const cs_TriES *inside[MAX_INSIDE];
   int nc = 0, ninside, moved = 0;
@@ -1142,11 +1163,21 @@ static int depenetrate(Slide *s, int standing) {
     nc = add_candidate(cand, nc, t->n);
     nc = add_candidate(cand, nc, v3_neg(t->n));
     if (v3_len2(away) > AWAY_MIN_D2) nc = add_candidate(cand, nc, v3_normalize(away));
-    anchor = v3_madd(anchor, away, (1 - v3_len(away)) / fmax(v3_len(away), AWAY_MIN_D2));
+    /* (each plane once, by its unit normal toward the centre: not the way
+    ** from the closest point, which a floor quad's other triangle has on
+    ** their diagonal, and tilted the way of a mover crushed between a lift
+    ** and a ceiling off both, an independent tester; nor by depth, which
+    ** turned the way out of a corner off its bisector) */
+    nplanes = add_way_out(planes, nplanes, v3_dot(t->n, s->pos) + t->d < 0 ? v3_neg(t->n) : t->n, &anchor);
   }
   for (i = 0; i < s->nells && nc + 1 <= MAX_CANDIDATES - LEVEL_CANDIDATES; i++) {
     cs_Vec3 out;
-    if (overlaps_mover(s, i, s->pos, &out)) cand[nc++] = out;   /* out of the other mover */
+    double d;
+    if (s->ell_movers[i] == s->hidden) continue;
+    d = cs_ellipsoid_distance(&s->ells[i], s->pos, NULL, &out);
+    if (!(d < STUCK_DIST)) continue;
+    cand[nc++] = out;                    /* out of the other mover */
+    nplanes = add_way_out(planes, nplanes, v3_normalize(out), &anchor);
   }
   if (nc == 1) return CLEAR;              /* nothing overlaps */
   nc = level_candidates(s, cand, nc, cs_espace_vec_from(s->es, anchor));
