@@ -772,9 +772,11 @@ static int crosses_wrong_way(const Slide *s, cs_Vec3 u, double len, const cs_Vec
 ** tester's random walls: 59 of 2,306 stayed stuck, 32 of them with such a
 ** push free within a radius); with the rising ones every 30 degrees only,
 ** 4 of 4,800 that the 45-degree set freed stayed stuck. The grid starts
-** half a step off the overlaps' own way out across up (the sum of their
-** ways, by depth), which is tried too, level and rising, so that it turns
-** with the scene. LEVEL_CANDIDATES of them at most. */
+** half a step off the overlaps' own way out across up (the sum of the unit
+** ways out of the planes and movers overlapped: depenetrate's anchor),
+** which is tried too, level and rising, so that it turns with the scene;
+** on the world's x where those ways cancel. LEVEL_CANDIDATES of them at
+** most. */
 #define LEVEL_CANDIDATES 76
 /* level_candidates: an anchor whose part across up is under this share of
 ** it gives the grid no way (the overlaps' ways out cancel, or point along

@@ -50,9 +50,10 @@ static int point_in_triangle(cs_Vec3 p, const cs_TriES *tr) {
 ** (6e-9), and the skin kept along it took the whole move back (a walk along
 ** a floor over a convex crease, 1e-16 off the floor, lost its move at the
 ** crease; found by an independent tester, 170 of 400 pressing walks). Only
-** for a move along the triangle's plane or away from it: one into it enters
-** the face past the edge (a concave crease), and the edge stands for the
-** face's contact, which fell on it. */
+** for a move along the triangle's plane, away from it, or into it by no
+** more than PLANE_TOUCH: one that goes deeper enters the face past the edge
+** (a concave crease), and the edge stands for the face's contact, which
+** fell on it. */
 #define GRAZE_1MH2 9.98e-10
 
 /* The first t in [0, *t] at which a point moving from q (relative to the
