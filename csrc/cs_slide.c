@@ -796,7 +796,7 @@ static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc, cs_Vec3 ancho
   e1 = v3_madd(anchor, up, -v3_dot(anchor, up));
   if (!(v3_len2(e1) > ANCHOR_MIN_REL * ANCHOR_MIN_REL * v3_len2(anchor))) {
     e1 = fabs(up.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
-    e1 = v3_madd(e1, up, -v3_dot(e1, up));
+    e1 = v3_normalize(v3_madd(e1, up, -v3_dot(e1, up)));
   } else {
     /* and that way itself (out of a corner: between its walls, which
     ** neither wall's normal nor a grid 15 degrees apart may hit; the same
@@ -807,7 +807,6 @@ static int level_candidates(const Slide *s, cs_Vec3 *cand, int nc, cs_Vec3 ancho
       cand[nc++] = v3_normalize(cs_espace_vec_to(s->es, v3_madd(e1, up, k ? rise[k - 1] : 0)));
     off = 0.5;                       /* (and the grid between them) */
   }
-  e1 = v3_normalize(e1);
   e2 = v3_cross(up, e1);
   for (k = 0; k < 24; k++) {
     double a = (k + off) * (3.14159265358979323846 / 12);
@@ -1127,16 +1126,13 @@ static int add_candidate(cs_Vec3 *cand, int nc, cs_Vec3 u) {
 ** the first ANCHOR_PLANES distinct planes (and movers) the mover overlaps. */
 #define ANCHOR_PLANES 8
 
-/* Adds the unit way u to *anchor unless one of planes[0..n) is the same
-** (CAND_SAME); returns the new count. */
+/* Adds the unit way u to planes[0..n) and *anchor unless the planes are
+** full or hold it already (add_candidate); returns the new count. */
 static int add_way_out(cs_Vec3 *planes, int n, cs_Vec3 u, cs_Vec3 *anchor) {
   int k;
-  for (k = 0; k < n; k++)
-    if (v3_dot(planes[k], u) >= 1 - CAND_SAME) return n;
-  if (n == ANCHOR_PLANES) return n;
+  if (n == ANCHOR_PLANES || (k = add_candidate(planes, n, u)) == n) return n;
   *anchor = v3_add(*anchor, u);
-  planes[n] = u;
-  return n + 1;
+  return k;
 }
 
 /* Pushes the mover out of what it overlaps (push_out) along candidate
@@ -1174,10 +1170,7 @@ static int depenetrate(Slide *s, int standing) {
   }
   for (i = 0; i < s->nells && nc + 1 <= MAX_CANDIDATES - LEVEL_CANDIDATES; i++) {
     cs_Vec3 out;
-    double d;
-    if (s->ell_movers[i] == s->hidden) continue;
-    d = cs_ellipsoid_distance(&s->ells[i], s->pos, NULL, &out);
-    if (!(d < STUCK_DIST)) continue;
+    if (!overlaps_mover(s, i, s->pos, &out)) continue;
     cand[nc++] = out;                    /* out of the other mover */
     nplanes = add_way_out(planes, nplanes, v3_normalize(out), &anchor);
   }
@@ -1341,9 +1334,10 @@ static double lowest_above(const Slide *s, size_t first, double top) {
   return low;
 }
 
-/* How far (world units) the mover at s->pos got from start along dir_w. */
-static double gone_along(const Slide *s, cs_Vec3 start, cs_Vec3 dir_w) {
-  return v3_dot(cs_espace_vec_from(s->es, v3_sub(s->pos, start)), dir_w);
+/* How far (world units) the point at (e-space) is from start along dir_w:
+** where a walk from start got to. */
+static double gone_along(const Slide *s, cs_Vec3 start, cs_Vec3 at, cs_Vec3 dir_w) {
+  return v3_dot(cs_espace_vec_from(s->es, v3_sub(at, start)), dir_w);
 }
 
 /* How a step try ended (step_try). */
@@ -1380,8 +1374,8 @@ static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3
   slide_pass(s, walk, CS_PASS_STEP);
   *overhead = lowest_above(s, first, top_of(s, start));
   down = move_straight(s, up_es(s, -(raised + 2 * s->skin)), CS_PASS_STEP, 1);
-  far_plain = v3_dot(cs_espace_vec_from(s->es, v3_sub(plain->pos, start)), dir_w);
-  far_step = gone_along(s, start, dir_w);
+  far_plain = gone_along(s, start, plain->pos, dir_w);
+  far_step = gone_along(s, start, s->pos, dir_w);
   if (s->touched || !down || !is_below(s, down) || !is_walkable(s, down) || s->status != CS_OK)
     return STEP_FAILED;
   lands = rests_on(s, down);
@@ -1421,14 +1415,15 @@ static int step_try(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3
 ** *rise the raise of the tries after it. */
 static int step_lower(Slide *s, cs_Vec3 start, cs_Vec3 walk, double share, cs_Vec3 dir_w,
                       const Mark *plain, int got, double overhead, double *rise) {
-  double lower = overhead - top_of(s, start) - 2 * s->skin, far = gone_along(s, start, dir_w);
+  double lower = overhead - top_of(s, start) - 2 * s->skin;
+  double far = gone_along(s, start, s->pos, dir_w);
   int first = got;
   if (!(lower > 0 && lower < *rise)) return got;
   rewind_to(s, plain);
   s->touched = 0;
   got = step_try(s, start, walk, share, dir_w, plain, lower, &overhead);
   if (got == STEP_KEPT &&
-      (first != STEP_KEPT || gone_along(s, start, dir_w) > far + step_gain(s, walk, dir_w))) {
+      (first != STEP_KEPT || gone_along(s, start, s->pos, dir_w) > far + step_gain(s, walk, dir_w))) {
     *rise = lower;
     return got;
   }
