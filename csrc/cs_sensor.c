@@ -490,11 +490,10 @@ cs_Status cs_sensor_push_event(cs_SensorScratch *sc, const cs_Sensor *s, int ent
   return CS_OK;
 }
 
-/* Was the mover inside sn at the end of its last call (in the world with
-** id `world`)? */
-static int was_inside(uint64_t world, const cs_Mover *m, const cs_Sensor *sn) {
+/* Was the mover inside sn at the end of its last call in sn's world? (By
+** id alone: ids are never reused.) */
+static int was_inside(const cs_Mover *m, const cs_Sensor *sn) {
   size_t i;
-  (void)world;                          /* (ids are never reused) */
   for (i = 0; i < m->ninside; i++)
     if (m->inside[i].id == sn->id) return 1;
   return 0;
@@ -530,10 +529,10 @@ cs_Status cs_sensors_track(cs_Sensor *const *sensors, size_t nsensors, uint64_t 
       /* no longer tracked (a layers or collidesWith change): a mover it
       ** held leaves it now, so that enters and exits pair up (found by an
       ** independent tester: tracking stopped with no exit) */
-      if (was_inside(world, m, sn) && (s = cs_sensor_push_event(sc, sn, 0, 0.0)) != CS_OK) return s;
+      if (was_inside(m, sn) && (s = cs_sensor_push_event(sc, sn, 0, 0.0)) != CS_OK) return s;
       continue;
     }
-    inside = was_inside(world, m, sn);
+    inside = was_inside(m, sn);
     if ((s = cs_sensor_track(sn, sc->path, sc->len, sc->npath, &inside, sc)) != CS_OK) return s;
     if (!inside) continue;
     if (sc->ninside == sc->capinside &&
@@ -559,11 +558,7 @@ int cs_mover_inside_world(const cs_Mover *m, uint64_t world) {
 ** meeting the mover's collides_with, as API.md says; a change of either
 ** since the call counts at once). */
 int cs_mover_is_inside(const cs_Mover *m, const cs_Sensor *s) {
-  size_t i;
-  if (!(s->layers & m->collides_with)) return 0;
-  for (i = 0; i < m->ninside; i++)
-    if (m->inside[i].id == s->id) return 1;
-  return 0;
+  return (s->layers & m->collides_with) && was_inside(m, s);
 }
 
 /* }================================================================== */

@@ -306,10 +306,16 @@ static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flag
 ** 5e-17), so a walk across the shared edge of a flat floor's two triangles
 ** went into the other's edge at t = 0, and a turned sphere placed on the
 ** floor stopped there for good (found by an independent tester). */
+/* Does the sphere (dist = n.base + d, ndv = n.vel) end the move, at tmax, no
+** deeper into the plane than PLANE_TOUCH, on the side it started on? */
+CS_INLINE int ends_within_touch(double dist, double ndv, double tmax) {
+  return (dist < 0.0 ? -1.0 : 1.0) * (dist + ndv * tmax) >= 1.0 - PLANE_TOUCH;
+}
+
 static int rests_on_plane(const cs_TriES *tr, double dist, double ndv, cs_Vec3 vel, double tmax) {
   double s = dist < 0.0 ? -1.0 : 1.0;
   return s * dist >= 1.0 - PLANE_TOUCH && !(tr->solid && dist < 0.0) &&
-         (s * ndv >= -TOUCH_ALONG_REL * v3_len(vel) || s * (dist + ndv * tmax) >= 1.0 - PLANE_TOUCH);
+         (s * ndv >= -TOUCH_ALONG_REL * v3_len(vel) || ends_within_touch(dist, ndv, tmax));
 }
 
 int cs_sweep_rests_on(const cs_TriES *tr, cs_Vec3 base, cs_Vec3 vel) {
@@ -367,8 +373,7 @@ static int sweep_in_plane(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, double 
   /* (a graze of a triangle whose plane the move goes deeper into than
   ** PLANE_TOUCH is no graze: past the edge it enters the face, whose contact
   ** at t0 fell on the edge) */
-  graze = (flags & CS_SWEEP_DEEPENING_ONLY) &&
-          (dist * ndv >= 0.0 || (dist < 0.0 ? -1.0 : 1.0) * (dist + ndv * tmax) >= 1.0 - PLANE_TOUCH)
+  graze = (flags & CS_SWEEP_DEEPENING_ONLY) && (dist * ndv >= 0.0 || ends_within_touch(dist, ndv, tmax))
           ? GRAZE_1MH2 : 0.0;
   if (sweep_vertex(base, vel, vv, tr->a, graze, &t)) { feature = CS_FEATURE_VERTEX; point = tr->a; }
   if (sweep_vertex(base, vel, vv, tr->b, graze, &t)) { feature = CS_FEATURE_VERTEX; point = tr->b; }

@@ -81,9 +81,10 @@ int cs_sweep_triangle(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tri, double tma
                       int flags, cs_SweepHit *hit);
 /* Does the unit sphere at base rest on tri's plane (within PLANE_TOUCH,
 ** cs_sweep.c: rounding), or lie a radius or more off it, and move by vel
-** along the plane or away from it? Then it never gets into tri deeper than
-** that rounding; the slide's sweeps (CS_SWEEP_DEEPENING_ONLY) meet nothing
-** of such a triangle, and depenetration's pushes pass it. */
+** along the plane, away from it, or into it by no more than PLANE_TOUCH?
+** Then it never gets into tri deeper than that rounding; the slide's
+** sweeps (CS_SWEEP_DEEPENING_ONLY) meet nothing of such a triangle, and
+** depenetration's pushes pass it. */
 int cs_sweep_rests_on(const cs_TriES *tri, cs_Vec3 base, cs_Vec3 vel);
 /* Loops cs_sweep_triangle over n triangles (those with response CROSS are
 ** skipped, and those that a cheap bound shows out of reach); returns the
