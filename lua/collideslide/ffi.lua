@@ -8,13 +8,8 @@
 -- a thin layer over csrc/collideslide.h, whose functions check every value and
 -- word the errors (cs_world_error, cs_mover_error, cs_mesh_error); what is left
 -- here is Lua's side (types, tables, indices, masks, handles, lifetimes), in the
--- words of the C module (csrc/cs_lua*.c). The library (`make ffi-lib` builds
--- build/libcollideslide.so) is found in this order: $COLLIDESLIDE_LIB;
--- package.cpath's templates with ? as libcollideslide, then as
--- collideslide/libcollideslide; next to this file, and build/ two levels above
--- it; the system's search (ffi.load "collideslide"); the C module
--- collideslide/core.so on package.cpath, built for LuaJIT (it exports every
--- cs_* function).
+-- words of the C module (csrc/cs_lua*.c). Where it finds the library (`make
+-- ffi-lib` builds build/libcollideslide.so): docs/API.md, and load_library.
 --
 -- How it differs from the C module, apart from type() (tables, not userdata):
 --   - Finalizers are cdata finalizers (ffi.gc) on the core pointers; a world's
@@ -281,10 +276,11 @@ if not REG["collideslide.ffi.cdef"] then
   ffi.cdef(HEADER_CDEF)
   REG["collideslide.ffi.cdef"] = true
 end
--- The library (the search order is at the top of this file)
 
 local LIBEXT = ffi.os == "Windows" and "dll" or ffi.os == "OSX" and "dylib" or "so"
 
+-- The library: $COLLIDESLIDE_LIB alone when set, else the first of these that
+-- loads, in docs/API.md's order.
 local function load_library()
   local env = os.getenv("COLLIDESLIDE_LIB")
   if env and env ~= "" then
@@ -305,11 +301,10 @@ local function load_library()
   on_cpath("collideslide/libcollideslide", LIBEXT)
   local src = debug.getinfo(1, "S").source
   local dir = src:sub(1, 1) == "@" and src:sub(2):match("^(.*[/\\])") or "./"
-  -- LÖVE names a game's files inside the game ("@collideslide/ffi.lua"), not
-  -- by their place on disk: beside this file, and where LÖVE's C require path
-  -- looks (the game's folder, the save directory), as the real directory LÖVE
-  -- found each in (a library beside ffi.lua was missed unless love ran from
-  -- inside the game's folder: found by an independent tester)
+  -- LÖVE names a game's files inside the game ("@collideslide/ffi.lua"): ask
+  -- it for the real directory of each place its C require path looks (a
+  -- library beside ffi.lua was missed unless love ran from inside the game's
+  -- folder: found by an independent tester)
   local love = rawget(_G, "love")          -- (rawget: a strict.lua refuses unset globals)
   local lfs = type(love) == "table" and type(love.filesystem) == "table" and love.filesystem
   if lfs and lfs.getRealDirectory then
@@ -348,9 +343,8 @@ end
 
 local C = load_library()
 
--- A library older than this file lacks functions it declares: say so once,
--- here, rather than "undefined symbol" at the first call that needs one
--- (found by an independent tester).
+-- A library older than this file lacks functions it declares: said once,
+-- here, not as "undefined symbol" at the first call of one (an independent tester).
 for name in HEADER_CDEF:gmatch("[%s%*](cs_[%w_]+)%(") do
   if not pcall(function() return C[name] end) then
     error("collideslide.ffi: the library lacks " .. name .. ": it is older than this binding "
@@ -358,9 +352,8 @@ for name in HEADER_CDEF:gmatch("[%s%*](cs_[%w_]+)%(") do
   end
 end
 
--- Int views of functions returning an enum: the FFI boxes an enum result (an
--- allocation, and comparisons through metamethods) where an int is a number.
--- The declarations above stay the header's; an enum has the ABI of an int.
+-- Int views of functions returning an enum, which the FFI boxes (an
+-- allocation, compared through metamethods); an enum has the ABI of an int.
 local slide_call = ffi.cast("int (*)(cs_World *, cs_Mover *, const cs_Vec3 *, const cs_Vec3 *)",
   C.cs_world_collide_and_slide)
 local ground_state = ffi.cast("int (*)(const cs_Mover *)", C.cs_mover_ground_state)
@@ -374,9 +367,8 @@ local function new_mt(name) return { __name = "collideslide." .. name } end
 local MESH_MT, WORLD_MT, BODY_MT, MOVER_MT, SENSOR_MT =
   new_mt "Mesh", new_mt "World", new_mt "Body", new_mt "Mover", new_mt "Sensor"
 
--- Raises msg with the position of the Lua code that called the API (the
--- first frame outside this file), as luaL_error prefixes the C module's
--- errors ("script.lua:12: bad argument ..."); none when that caller is C.
+-- Raises msg with the position of the first caller outside this file, as
+-- luaL_error prefixes the C module's errors; none when that caller is C.
 local THIS_SOURCE = debug.getinfo(1, "S").source
 local function raise(msg)
   local level = 2
@@ -392,11 +384,10 @@ local function raise(msg)
   error(msg, 0)
 end
 
--- "bad argument #arg to 'fname' (msg)", numbered as luaL_argerror does: found
--- the nearest Lua-facing function on the stack, a method call does not count
--- self ("calling 'f' on bad self" when self is the bad one). obj: argument 1
--- is that object's ("mover"), so a bad one there was a dot for a colon, and
--- the message names the fix as the C module's does.
+-- "bad argument #arg to 'fname' (msg)" for the nearest Lua-facing function on
+-- the stack, numbered as luaL_argerror does (a method call does not count
+-- self). obj: argument 1 is that object's ("mover"), so a bad one there was
+-- a dot for a colon, and the message names the fix as the C module's does.
 local function argerror(arg, msg, obj)
   local level, name, namewhat = 2, nil, nil
   while true do
@@ -434,10 +425,9 @@ local function status_error(fname, s)
   raise(fname .. ": " .. ffi.string(C.cs_status_string(s)))
 end
 
--- A number as the messages show it (NaN, inf, -inf, or %.14g), and the type
--- of v as __name (our types) or the basic type: the Lua layer's, whose words
--- are the C module's too. tname: "no value" for a missing argument (none: v
--- and every argument after it are nil).
+-- Numbers and type names as the messages show them (the Lua layer's, in the
+-- C module's words). tname: "no value" for a missing argument (none: v and
+-- every argument after it are nil).
 local check = require "collideslide.check"
 local fmtnum, check_tname = check.num2str, check.tname
 local function tname(v, none)
@@ -445,7 +435,6 @@ local function tname(v, none)
   return check_tname(v)
 end
 
--- True when every argument is nil (the arguments after a nil one: was it given?).
 local function allnil(...)
   for i = 1, select("#", ...) do
     if not rawequal(select(i, ...), nil) then return false end
@@ -479,8 +468,7 @@ local function nil_from_arg(first)
 end
 
 -- What to add to "<mt's name> expected, got t", as the C module's type_hint:
--- the other binding's object, a character for a mover, a builder or cs.box's
--- arrays for a mesh (the fix for each; found by independent testers).
+-- the fix for the likely mistakes (found by independent testers).
 local function type_hint(mt, t)
   if mt == MOVER_MT and t == "collideslide.Character" then return " (pass character.mover)" end
   if t == mt.__name then
@@ -494,7 +482,8 @@ local function type_hint(mt, t)
 end
 
 -- v of type mt; errors to argument arg of fname (nil: the running function),
--- `none` as tname's (not given: found on the stack, nil_from_arg).
+-- `none` as tname's (nil: found on the stack). check_live: alive too (its _p
+-- set, not _closed). prefix: the messages' ("mover 3: ").
 local function check_is(v, mt, arg, none, fname, prefix)
   if getmetatable(v) ~= mt then
     if v == nil and none == nil then none = nil_from_arg(arg + 1) end
@@ -508,8 +497,6 @@ local function check_is(v, mt, arg, none, fname, prefix)
   end
   return v
 end
-
--- The same, alive (its _p set, not _closed). prefix: the messages' ("mover 3: ").
 local function check_live(v, mt, arg, none, fname, prefix)
   check_is(v, mt, arg, none, fname, prefix)
   if not v._p or rawget(v, "_closed") then
@@ -518,16 +505,14 @@ local function check_live(v, mt, arg, none, fname, prefix)
   return v
 end
 
--- A number (of any value: the core checks values). `...`: the arguments after
--- it, for "no value".
+-- A number (of any value: the core checks values); `...`: the arguments after
+-- it, for "no value". check_vec3: x, y, z at arg .. arg + 2.
 local function check_num(v, arg, name, ...)
   if type(v) ~= "number" then
     argerror(arg, format("%s must be a number, got %s", name, tname(v, allnil(...))))
   end
   return v
 end
-
--- x, y, z at arg, arg + 1, arg + 2 (names: their names); `...` as check_num's.
 local function check_vec3(x, y, z, arg, names, ...)
   if type(x) == "number" and type(y) == "number" and type(z) == "number" then return end
   local pad = not allnil(...) and 0 or nil   -- before any other call (see check_xform)
@@ -557,8 +542,7 @@ local function check_index(v, arg, what, n, none)
 end
 
 -- A 32-bit integer: a tag (signed), or a mask (integers in [-2^31, 2^32 - 1],
--- negative ones as two's complement). Errors go to argument arg of fname (nil:
--- the running function); none: as tname's.
+-- negative ones as two's complement). fname, none: as check_is's.
 local function check_int32(v, arg, fname, what, mask, none)
   local r, kind = intval(v), mask and " bitmask" or ""
   if r == 0 then
@@ -571,7 +555,6 @@ local function check_int32(v, arg, fname, what, mask, none)
   return v
 end
 local function check_mask(v, arg, fname, what) return check_int32(v, arg, fname, what, true) end
-
 local function opt_mask(v, arg)
   if v == nil then return 0xffffffff end
   return check_mask(v, arg, nil, "mask")
@@ -604,26 +587,20 @@ local function table_nums(arg, t, field, names, n)
   return out
 end
 
--- Raises "<what> has a hole at k (element j is set)" (check.firstHole: the
+-- Raises "<what> has a hole at k (element j is set)" (check.holeMessage: the
 -- first nil, whichever border # found, len). Returns when t has no hole.
 local function hole_fail(arg, t, len, what)
   local msg = check.holeMessage(t, len, what)
   if msg then argerror(arg, msg) end
 end
 
--- Rejects integer keys past n, the border # found: a hole (hole_fail names
--- the first one).
+-- Rejects integer keys past n, the border # found: a hole. from: the key to
+-- start at (a hot list's n: the keys after it in the table's order, as the C
+-- module's check_array_tail, every key past n when 1..n sit in the array part).
 local function check_array_end(arg, t, n, what, from)
   for k in next, t, from do
     if type(k) == "number" and k > n and k == floor(k) then return hole_fail(arg, t, n, what) end
   end
-end
-
--- The same for the hot lists (collideAndSlideMany's): the keys that follow n
--- in the table's order, from n's own place, as the C module's
--- check_array_tail (every key past n when 1..n sit in the array part).
-local function check_array_tail(arg, t, n, what)
-  return check_array_end(arg, t, n, what, n > 0 and n or nil)
 end
 
 local function check_table(v, arg, none)   -- (an object named by its __name, as luaL_checktype does)
@@ -642,10 +619,12 @@ local function address(o)
   return s
 end
 
--- "unknown <Type> field ..." for __newindex.
+-- "unknown <Type> field ..." for __newindex, and its words for an unknown key
+-- (one of ours: "a userdata key", as the C module).
+local function unknown_key(k) return ours(k) and "userdata" or check.keyKind(k) end
 local function unknown_field(kind, k, list)
-  if check.keyKind(k) ~= "string" then   -- (one of ours: "a userdata key", as the C module)
-    fail_at(2, "__newindex", format("unknown %s field (a %s key)", kind, ours(k) and "userdata" or check.keyKind(k)))
+  if check.keyKind(k) ~= "string" then
+    fail_at(2, "__newindex", format("unknown %s field (a %s key)", kind, unknown_key(k)))
   end
   fail_at(2, "__newindex", format("unknown %s field '%s'%s", kind, k, list or ""))
 end
@@ -654,38 +633,37 @@ end
 -- filling and reading them; each world has its own for its hot calls.
 local ALLOC = ffi.new("cs_Alloc[1]", C.cs_default_alloc())
 local vec_ct = ffi.typeof("cs_Vec3")
-local V1, V2, V3 = vec_ct(), vec_ct(), vec_ct()
-local BOX = ffi.new("cs_Vec3[2]")                    -- bounds out
+local V1, V2, V3, BOX, Q4, M16 = vec_ct(), vec_ct(), vec_ct(), ffi.new("cs_Vec3[2]"),
+  ffi.new("double[4]"), ffi.new("double[16]")
 local BOXD = ffi.cast("double *", BOX)
-local Q4 = ffi.new("double[4]")
 local MESH_OUT, WORLD_OUT = ffi.new("cs_Mesh *[1]"), ffi.new("cs_World *[1]")
 local BODY_OUT, MOVER_OUT = ffi.new("cs_Body *[1]"), ffi.new("cs_Mover *[1]")
-local SENSOR_OUT = ffi.new("cs_Sensor *[1]")
-local BAD_INDEX = ffi.new("size_t[1]")
-local GROUND_N = ffi.new("cs_Vec3[1]")
-local GROUND_B = ffi.new("const cs_Body *[1]")
-local GROUND_T = ffi.new("int[1]")
--- The address of a pointer as a Lua number (exact: addresses fit in 53
--- bits), read as 32-bit words through a buffer: tonumber(ffi.cast(uintptr_t,
--- p)) boxed a 64-bit number each time outside compiled code. No Lua code
--- runs between the write and the read.
-local ptr_addr
+local SENSOR_OUT, BAD_INDEX = ffi.new("cs_Sensor *[1]"), ffi.new("size_t[1]")
+local GROUND_N, GROUND_B, GROUND_T = ffi.new("cs_Vec3[1]"), ffi.new("const cs_Body *[1]"), ffi.new("int[1]")
+
+-- The address of a pointer as a Lua number (exact: addresses fit in 53 bits),
+-- read as 32-bit words (word_addr: at word i of u, a uint32_t *):
+-- tonumber(ffi.cast(uintptr_t, p)) boxed a 64-bit number each time outside
+-- compiled code. No Lua code runs between the write and the read.
+local ptr_addr, word_addr
 do                        -- (a block: the main chunk is at Lua's 200 locals)
   local buf = ffi.new("const void *[1]")
   local words = ffi.cast("const uint32_t *", buf)
   local PTR64, LE = ffi.sizeof("void *") == 8, ffi.abi("le")
+  function word_addr(u, i)
+    if not PTR64 then return u[i] end
+    if LE then return u[i] + u[i + 1] * 4294967296 end
+    return u[i] * 4294967296 + u[i + 1]
+  end
   function ptr_addr(p)
     buf[0] = p
-    if not PTR64 then return words[0] end
-    if LE then return words[0] + words[1] * 4294967296 end
-    return words[0] * 4294967296 + words[1]
+    return word_addr(words, 0)
   end
 end
 
 -- The cold getters: M.name(self) checks self (check(self, 1), a handle with
 -- its core pointer in _p), calls the core function f on that pointer and
 -- returns its answer or out-parameters as one of these kinds.
-local M16 = ffi.new("double[16]")
 local GOT = {
   count = function(f, p) return tonumber(f(p)) end,
   int = function(f, p) return f(p) end,
@@ -899,7 +877,7 @@ local function read_options(o, arg)
   check_table(o, arg)
   local bad = check.leastUnknown(o, OPTIONS)   -- (the C module's least_unknown)
   if bad ~= nil and check.keyKind(bad) ~= "string" then
-    argerror(arg, format("unknown option (a %s key)", ours(bad) and "userdata" or check.keyKind(bad)))
+    argerror(arg, format("unknown option (a %s key)", unknown_key(bad)))
   end
   if bad ~= nil then argerror(arg, format("unknown option '%s' (options are tags, backfaces)", bad)) end
   local s = rawget(o, "backfaces")
@@ -1535,7 +1513,7 @@ local function newMover(t)
   check.notModule(t, "newMover", 1, newMover)
   local bad = check.leastUnknown(t, SETTINGS)    -- (whatever order next() takes)
   if bad ~= nil and check.keyKind(bad) ~= "string" then
-    argerror(1, format("unknown Mover field (a %s key)", ours(bad) and "userdata" or check.keyKind(bad)))
+    argerror(1, format("unknown Mover field (a %s key)", unknown_key(bad)))
   end
   if bad ~= nil then argerror(1, format("unknown Mover field '%s'%s", bad, field_hint(bad))) end
   local shape, vals = {}, {}           -- radius, position, up, orientation; the fields
@@ -2165,8 +2143,8 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
     argerror(5, "grounded must be a table or nil, got " .. tname(grounded))
   end
   local n, len = #movers, #moves
-  check_array_tail(2, movers, n, "movers")   -- (# finds another border on LuaJIT than on 5.4)
-  check_array_tail(3, moves, len, "moves")
+  check_array_end(2, movers, n, "movers", n > 0 and n or nil)   -- (# finds another border on LuaJIT than on 5.4)
+  check_array_end(3, moves, len, "moves", len > 0 and len or nil)
   check_not_moving(self, "collideAndSlideMany")
   if n > self._bcap then
     local cap = n > 2 * self._bcap and n or 2 * self._bcap
@@ -2252,14 +2230,6 @@ local HIT_BODY = ffi.offsetof("cs_Hit", "body") / 4
 local HIT_TRI = ffi.offsetof("cs_Hit", "triangle") / 4
 local HIT_TAG = ffi.offsetof("cs_Hit", "tag") / 4
 local HIT_MOVER = ffi.offsetof("cs_Hit", "mover") / 4
-local PTR64, LE = ffi.sizeof("void *") == 8, ffi.abi("le")
-
--- The address stored at 32-bit word i of u (a uint32_t *), allocation-free.
-local function word_addr(u, i)
-  if not PTR64 then return u[i] end
-  if LE then return u[i] + u[i + 1] * 4294967296 end
-  return u[i] * 4294967296 + u[i + 1]
-end
 
 function push_hit(w, found, fname, base)
   if found == -C.CS_EINVAL or found == -C.CS_ERANGE then
