@@ -724,10 +724,7 @@ local function check_mesh(v, arg, none) return check_live(v, MESH_MT, arg, none)
 -- the caller to free it now; returns it (nil: done already).
 local function unpin(h)
   local p = h._p
-  if p then
-    h._p = nil
-    ffi.gc(p, nil)
-  end
+  if p then h._p = nil; ffi.gc(p, nil) end
   return p
 end
 
@@ -737,10 +734,7 @@ end
 -- table that does not reach the cdata (no cycle).
 local function mesh_finalizer(done)
   local f = function(p)
-    if not done[1] then
-      done[1] = true
-      C.cs_mesh_free(p)
-    end
+    if not done[1] then done[1] = true; C.cs_mesh_free(p) end
   end
   jit.off(f)                -- (see world_finalizer)
   return f
@@ -765,28 +759,21 @@ jit.off(mesh_release)       -- (see world_finalizer)
 -- Coordinate comp (1..3) of vertex v, a finite number, else the error (a
 -- nil in a flat array is a hole: read_triples raises it first).
 local function coordinate(arg, x, v, comp)
-  if type(x) ~= "number" then
-    argerror(arg, format("vertex %s: %s must be a number, got %s", fmtnum(v), XYZ[comp], ltype(x)))
-  end
-  if x - x ~= 0 then argerror(arg, format("vertex %s: %s is %s", fmtnum(v), XYZ[comp], fmtnum(x))) end
-  if x > 1e30 or x < -1e30 then
-    argerror(arg, format("vertex %s: %s is out of range (|%s| > 1e30), got %s", fmtnum(v), XYZ[comp],
-      XYZ[comp], fmtnum(x)))
-  end
-  return x
+  if type(x) == "number" and x - x == 0 and x <= 1e30 and x >= -1e30 then return x end
+  local at = format("vertex %s: %s", fmtnum(v), XYZ[comp])
+  if type(x) ~= "number" then argerror(arg, format("%s must be a number, got %s", at, ltype(x))) end
+  if x - x ~= 0 then argerror(arg, format("%s is %s", at, fmtnum(x))) end
+  argerror(arg, format("%s is out of range (|%s| > 1e30), got %s", at, XYZ[comp], fmtnum(x)))
 end
 
 -- One index of triangle tri: an integer in 1..nverts, returned 0-based.
 local function index_value(arg, x, tri, _, nverts)
   if type(x) == "number" and x >= 1 and x <= nverts and x == floor(x) then return x - 1 end
-  if x == nil then argerror(arg, format("triangle %s: index is nil (a hole)", fmtnum(tri))) end
-  if type(x) ~= "number" then
-    argerror(arg, format("triangle %s: index must be an integer, got %s", fmtnum(tri), ltype(x)))
-  end
-  if x - x ~= 0 or x ~= floor(x) then
-    argerror(arg, format("triangle %s: index %s is not an integer", fmtnum(tri), fmtnum(x)))
-  end
-  argerror(arg, format("triangle %s: index %s out of range 1..%s%s", fmtnum(tri), fmtnum(x), fmtnum(nverts),
+  local at = "triangle " .. fmtnum(tri) .. ": index"
+  if x == nil then argerror(arg, at .. " is nil (a hole)") end
+  if type(x) ~= "number" then argerror(arg, format("%s must be an integer, got %s", at, ltype(x))) end
+  if x - x ~= 0 or x ~= floor(x) then argerror(arg, format("%s %s is not an integer", at, fmtnum(x))) end
+  argerror(arg, format("%s %s out of range 1..%s%s", at, fmtnum(x), fmtnum(nverts),
     x == 0 and " (indices are 1-based)" or ""))     -- (0: 0-based indices; an independent tester)
 end
 
@@ -822,21 +809,20 @@ local function read_triples(K, t, arg, none, extra)
   end
   local n = first == "number" and len / 3 or len
   if n > K.max then argerror(arg, K.too_many) end
-  local out, value = ffi.new(K.ct, 3 * n), K.value
-  if first == "number" then
-    for i = 0, 3 * n - 1 do
-      local x = rawget(t, i + 1)
-      if x == nil then hole_fail(arg, t, len, K.array) end
-      out[i] = value(arg, x, floor(i / 3) + 1, i % 3 + 1, extra)
-    end
-  else
-    for i = 0, n - 1 do
-      local p = rawget(t, i + 1)
+  local out, value, flat = ffi.new(K.ct, 3 * n), K.value, first == "number"
+  for i = 0, n - 1 do
+    local p, at = t, 3 * i               -- (flat: the numbers at 3i + 1 .. 3i + 3 of t)
+    if not flat then
+      p, at = rawget(t, i + 1), 0
       if p == nil then hole_fail(arg, t, len, K.array) end
       if ltype(p) ~= "table" then argerror(arg, format(K.item, fmtnum(i + 1), ltype(p))) end
-      for k = 1, 3 do out[3 * i + k - 1] = value(arg, rawget(p, k), i + 1, k, extra) end
-      if rawget(p, 4) ~= nil then argerror(arg, format(K.extra, fmtnum(i + 1))) end
     end
+    for k = 1, 3 do
+      local x = rawget(p, at + k)
+      if x == nil and flat then hole_fail(arg, t, len, K.array) end
+      out[3 * i + k - 1] = value(arg, x, i + 1, k, extra)
+    end
+    if not flat and rawget(p, 4) ~= nil then argerror(arg, format(K.extra, fmtnum(i + 1))) end
   end
   return out, n
 end
@@ -868,14 +854,12 @@ end
 local BACKFACES = { collide = C.CS_BACKFACES_COLLIDE, ignore = C.CS_BACKFACES_IGNORE,
   [C.CS_BACKFACES_COLLIDE] = "collide", [C.CS_BACKFACES_IGNORE] = "ignore" }
 
-local OPTIONS = { tags = true, backfaces = true }
-
 -- options: {tags = {...}, backfaces = "collide" | "ignore"}, read raw; unknown
 -- keys are errors. Returns backfaces and the tags table (or nil).
 local function read_options(o, arg)
   if o == nil then return C.CS_BACKFACES_COLLIDE, nil end
   check_table(o, arg)
-  local bad = check.leastUnknown(o, OPTIONS)   -- (the C module's least_unknown)
+  local bad = check.leastUnknown(o, { tags = true, backfaces = true })   -- (the C module's least_unknown)
   if bad ~= nil and check.keyKind(bad) ~= "string" then
     argerror(arg, format("unknown option (a %s key)", unknown_key(bad)))
   end
@@ -956,14 +940,13 @@ local function mesh_index(self, i, what, none)
   return p, check_index(i, 2, what, tonumber(n), none)
 end
 
---- mesh:getVertex(i) -> x, y, z
+--- mesh:getVertex(i) -> x, y, z; getTriangle(i) -> a, b, c (1-based vertex indices); getTag(i)
 function Mesh.getVertex(self, i)
   local p, k = mesh_index(self, i, "vertex", true)
   C.cs_mesh_vertex(p, k, V1)
   return V1.x, V1.y, V1.z
 end
 
---- mesh:getTriangle(i) -> a, b, c (1-based vertex indices)
 local IDX3 = ffi.new("unsigned[3]")
 function Mesh.getTriangle(self, i)
   local p, k = mesh_index(self, i, "triangle", true)
@@ -971,9 +954,7 @@ function Mesh.getTriangle(self, i)
   return IDX3[0] + 1, IDX3[1] + 1, IDX3[2] + 1
 end
 
-function Mesh.getTag(self, i)
-  return C.cs_mesh_tag(mesh_index(self, i, "triangle", true))
-end
+function Mesh.getTag(self, i) return C.cs_mesh_tag(mesh_index(self, i, "triangle", true)) end
 
 --- mesh:setVertex(i, x, y, z); the core refits before the mesh's next use.
 function Mesh.setVertex(self, i, x, y, z)
@@ -989,10 +970,10 @@ function Mesh.setVertices(self, ...)
   local p = check_mesh(self, 1)._p
   local want = tonumber(C.cs_mesh_vertex_count(p))
   local v, n = nil, 0
-  -- (not ours: an object, a table here, has no vertices either, and it said
-  -- "expected 3 vertices, got 0" where the C module says "table expected,
-  -- got collideslide.Mover": found by an independent tester)
-  if type(vt) == "table" and not ours(vt) and #vt == 0 then   -- no vertices: the count's error, not "empty mesh"
+  -- No vertices: the count's error, not "empty mesh". (not ours: an object
+  -- said "expected 3 vertices, got 0" where the C module says "table
+  -- expected, got collideslide.Mover": found by an independent tester)
+  if type(vt) == "table" and not ours(vt) and #vt == 0 then
     check_array_end(2, vt, 0, VERTICES.array)
   else
     v, n = read_triples(VERTICES, vt, 2, none)
