@@ -991,8 +991,7 @@ local World, Body, Sensor = {}, {}, {}     -- methods
 local function check_world(v, arg, none) return check_live(v, WORLD_MT, arg, none) end
 
 -- A call that takes one object (what: "mover") refuses a non-nil argument
--- after it (`...`), the first one: world:addMover(a, b) added a alone (found
--- by an independent tester; the C module's check_one).
+-- after it: world:addMover(a, b) added a alone (an independent tester).
 local function check_one(what, fname, ...)
   for i = 1, select("#", ...) do
     if not rawequal(select(i, ...), nil) then
@@ -1002,16 +1001,14 @@ local function check_one(what, fname, ...)
 end
 
 -- Adding or removing bodies from inside one of the world's own filters or query
--- callbacks would change the body list the core is walking: refused.
+-- callbacks would change the body list the core is walking: refused. Moves and
+-- sweeps use the world's scratch, which a collideAndSlide whose filter runs
+-- holds: refused (busy_moving). Queries are re-entrant.
 local function check_idle(w, fname)
   if w._busy > 0 then
-    raise(fname .. ": the world is busy (called from inside a filter or a query "
-      .. "callback of the same world)")
+    raise(fname .. ": the world is busy (called from inside a filter or a query callback of the same world)")
   end
 end
-
--- Moves and sweeps use the world's scratch, which a collideAndSlide in progress
--- (its filter running) holds: refused. Queries are re-entrant.
 local function busy_moving(fname)
   raise(fname .. ": the world is busy (called from inside a filter of the same world)")
 end
@@ -1022,28 +1019,15 @@ end
 local resolve_pending     -- (world): the contacts of its movers, see Movers
 
 -- A transform in the forms of body:setTransform, the n values a[off + 1 ..
--- off + n] (a: the caller's arguments, taken as a table): returns {n = 3, 7,
--- 10 or 16, the numbers}. first: the argument number of the first value. The
--- values (ranges, quaternion, scales, matrix) are the core's to check.
--- The callers take their arguments as a table at their start, before any
--- call: Debian's LuaJIT 2.1 (git 20220320) may read `...` wrongly in a trace
--- after a call that reallocated the stack (LuaJIT issues #864 and #1046: a
--- coroutine's small stack, in a query callback; mesh:setVertices once read
--- its second argument as its first).
+-- off + n]: returns {n = 3, 7, 10 or 16, the numbers}. first: the argument
+-- number of the first value. The values are the core's to check. The callers
+-- take their arguments as a table a at their start, before any call: Debian's
+-- LuaJIT 2.1 (git 20220320) may read `...` wrongly in a trace after a call
+-- that reallocated the stack (LuaJIT issues #864 and #1046).
 local TRS_NAMES = { "x", "y", "z", "qx", "qy", "qz", "qw", "sx", "sy", "sz" }
-
--- Are a[i .. n] all nil (so a nil a[i - 1] was "no value")?
-local function nil_from(a, i, n)
-  for j = i, n do
-    if a[j] ~= nil then return false end
-  end
-  return true
-end
-
 local function check_xform(first, a, off, n)
-  local v = {}
-  if n == 1 and type(a[off + 1]) == "table" and not ours(a[off + 1]) then
-    local t = a[off + 1]
+  local v, t = {}, a[off + 1]
+  if n == 1 and type(t) == "table" and not ours(t) then
     n = #t
     check_array_end(first, t, n, "transform table")
     if n ~= 3 and n ~= 7 and n ~= 10 and n ~= 16 then
@@ -1065,7 +1049,7 @@ local function check_xform(first, a, off, n)
       local x = a[off + i]
       if type(x) ~= "number" then      -- (a value after it, or none: check_num's "no value")
         check_num(x, first + i - 1, n == 16 and format("m[%d]", i) or TRS_NAMES[i],
-          not nil_from(a, off + i + 1, off + n) and 0 or nil)
+          not allnil(unpack(a, off + i + 1, off + n)) and 0 or nil)
       end
       v[i] = x
     end
@@ -1120,9 +1104,8 @@ local function world_finalizer(uses)
 end
 
 --- cs.newWorld() -> world. It takes no arguments: one given was dropped
--- without a word (a level's mesh gave an empty world, {threads = 2} one
--- thread: found by an independent tester); the first non-nil one is refused,
--- with the fix for the likely ones (the C module's check_no_args).
+-- without a word (found by an independent tester); the first non-nil one is
+-- refused, with the fix for the likely ones (the C module's check_no_args).
 local function newWorld(...)
   if not allnil(...) then
     local i = 1
@@ -1140,25 +1123,18 @@ local function newWorld(...)
   WORLD_OUT[0] = nil
   local s = C.cs_world_new(ALLOC, WORLD_OUT)
   if s ~= C.CS_OK then status_error("newWorld", s) end
-  local uses, movers = {}, {}
-  local hit, free = ffi.new("cs_Hit[1]"), world_finalizer(uses)
-  return setmetatable({
-    _p = ffi.gc(WORLD_OUT[0], free),
-    _free = free,                   -- the finalizer, which world_close calls
-    _uses = uses,                   -- mesh -> count (the finalizer's)
-    _bodies = {},                   -- cs_Body address -> handle (no other keys: a key 0
-                                    -- would give it an array part, and lookups of
-                                    -- addresses in it could not be compiled)
-    _movers = movers,               -- added cs_Mover address -> handle
-    _sensors = {},                  -- cs_Sensor address -> handle
-    _pending = setmetatable({}, { __mode = "k" }),   -- movers with unresolved contacts
-    _busy = 0,                      -- > 0 while a filter or a query callback may run
-    _moving = false,                -- inside collideAndSlide (its filter may run)
-    _walk = vec_ct(), _grav = vec_ct(), _v = vec_ct(),
-    _hit = hit,
-    _hd = ffi.cast("double *", hit),      -- the hit as doubles
-    _hu = ffi.cast("uint32_t *", hit),    -- and as 32-bit words
-    -- collideAndSlideMany's arrays, for _bcap movers (grown, kept)
+  local uses, hit = {}, ffi.new("cs_Hit[1]")
+  local free = world_finalizer(uses)
+  -- _bodies, _movers (added), _sensors: core address -> handle (no other keys:
+  -- a key 0 would give it an array part, and lookups of addresses in it could
+  -- not be compiled); _pending: movers with unresolved contacts; _busy: > 0
+  -- while a filter or a query callback may run; _moving: inside
+  -- collideAndSlide (its filter may run); _hit as doubles (_hd) and 32-bit
+  -- words (_hu); _b*: collideAndSlideMany's arrays, for _bcap movers (grown, kept)
+  return setmetatable({ _p = ffi.gc(WORLD_OUT[0], free), _free = free, _uses = uses,
+    _bodies = {}, _movers = {}, _sensors = {}, _pending = setmetatable({}, { __mode = "k" }),
+    _busy = 0, _moving = false, _walk = vec_ct(), _grav = vec_ct(), _v = vec_ct(),
+    _hit = hit, _hd = ffi.cast("double *", hit), _hu = ffi.cast("uint32_t *", hit),
     _bcap = 0, _bmoves = false, _bout = false, _blist = false, _bmoved = false,
     _bfailed = ffi.new("size_t[1]"),
   }, WORLD_MT)
@@ -1197,7 +1173,7 @@ getters(World, check_world, { bodyCount = { C.cs_world_body_count, "count" },
   sensorCount = { C.cs_world_sensor_count, "count" }, moverCount = { C.cs_world_mover_count, "count" },
   getThreads = { C.cs_world_get_threads, "int" } })
 
---- world:setFriction(tag, coefficient in [0, 1])
+--- world:setFriction(tag, coefficient in [0, 1]), getFriction(tag)
 function World.setFriction(self, tag, ...)
   local c, none = ..., allnil(...)   -- first (see check_xform)
   check_world(self, 1)
@@ -1256,9 +1232,6 @@ local function check_placed(v, K, arg, fname)
   if not v._p then fail_at(arg, fname, K.what .. " was removed from its world") end
   return v
 end
-for _, K in next, { BODY_K, SENSOR_K } do
-  K.check = function(v, arg) return check_placed(v, K, arg) end
-end
 
 --- world:add(mesh [, transform...]) -> body, world:addSensor(...) -> sensor
 local function add_placed(self, K, fname, ...)
@@ -1285,6 +1258,10 @@ local function add_placed(self, K, fname, ...)
   self._uses[mesh] = (self._uses[mesh] or 0) + 1
   return h
 end
+-- Not compiled: with add_placed compiled, 5 runs of spec/errors_spec.lua in 30
+-- saw a plain table for the mesh its varargs forwarded ("collideslide.Mesh
+-- expected, got table"); interpreted, 0 in 60. (Adding is not a hot call.)
+jit.off(add_placed)
 
 --- world:remove(body), world:removeSensor(sensor): the handle is dead afterwards.
 local function remove_placed(self, K, fname, h, ...)
@@ -1304,19 +1281,14 @@ local function remove_placed(self, K, fname, h, ...)
   mesh_release(mesh)
 end
 
-function World.add(self, ...) return (add_placed(self, BODY_K, "add", ...)) end
-function World.addSensor(self, ...) return (add_placed(self, SENSOR_K, "addSensor", ...)) end
--- Not compiled: with add_placed compiled, 5 runs of spec/errors_spec.lua in 30
--- saw a plain table for the mesh its varargs forwarded ("collideslide.Mesh
--- expected, got table"); interpreted, 0 in 60. (Adding is not a hot call.)
-jit.off(add_placed)
-function World.remove(self, h, ...) remove_placed(self, BODY_K, "remove", h, ...) end
-function World.removeSensor(self, h, ...) remove_placed(self, SENSOR_K, "removeSensor", h, ...) end
-
--- What bodies and sensors share: placement, mesh, fields layers and userdata
--- (which stays readable and writable after the removal).
+-- What bodies and sensors share: adding and removing, placement, mesh, fields
+-- layers and userdata (which stays readable and writable after the removal).
 for _, K in next, { BODY_K, SENSOR_K } do
-  local M, mt = K.methods, K.mt
+  local M, mt, add, remove = K.methods, K.mt, K.what == "body" and "add" or "addSensor",
+    K.what == "body" and "remove" or "removeSensor"
+  K.check = function(v, arg) return check_placed(v, K, arg) end
+  World[add] = function(self, ...) return (add_placed(self, K, add, ...)) end
+  World[remove] = function(self, h, ...) remove_placed(self, K, remove, h, ...) end
 
   --- x:setTransform(...): see check_xform for the forms.
   function M.setTransform(self, ...)
@@ -1329,10 +1301,7 @@ for _, K in next, { BODY_K, SENSOR_K } do
 
   getters(M, K.check, { getTransform = { K.get_matrix, "matrix" } })
   function M.getMesh(self) return check_placed(self, K, 1)._mesh end
-
-  function M.isRemoved(self)
-    return check_is(self, mt, 1)._p == nil or not self._w._p
-  end
+  function M.isRemoved(self) return check_is(self, mt, 1)._p == nil or not self._w._p end
 
   function mt.__index(self, k)
     local f = M[k]
@@ -1372,11 +1341,9 @@ function Body.setEnabled(self, ...)
   local e, none = ..., allnil(...)   -- first (see check_xform); a trailing nil is no value
                                      -- (setEnabled(nil) said "got nil": found by an independent tester)
   check_placed(self, BODY_K, 1)
-  if type(e) ~= "boolean" then
-    argerror(2, "enabled must be a boolean, got " .. tname(e, none))
-  end
+  if type(e) ~= "boolean" then argerror(2, "enabled must be a boolean, got " .. tname(e, none)) end
   if C.cs_body_set_enabled(self._p, e and 1 or 0) ~= C.CS_OK then
-    core_fail(C.cs_world_error(self._w._p), 1, "setEnabled")       -- (in a batch)
+    core_fail(world_error(self), 1, "setEnabled")       -- (in a batch)
   end
 end
 
@@ -1386,7 +1353,7 @@ function Sensor.contains(self, x, y, z)
   check_vec3(x, y, z, 2, XYZ)
   V1.x, V1.y, V1.z = x, y, z
   local inside = C.cs_sensor_contains(self._p, V1)
-  if inside < 0 then core_fail(C.cs_world_error(self._w._p), 1, "contains") end
+  if inside < 0 then core_fail(world_error(self), 1, "contains") end
   return inside ~= 0
 end
 
