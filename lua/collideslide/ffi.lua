@@ -1377,8 +1377,7 @@ local function check_mover_idle(m, fname)
 end
 
 -- The Lua value v for field f (a FIELDS number) as cs_mover_set takes it (the
--- filter is only checked; the core checks the numbers' values). Errors go to
--- argument arg of fname (nil: the running function).
+-- filter is only checked; the core checks the numbers' values). fname: as check_is's.
 local function check_field(f, name, v, arg, fname)
   if f == MF_BLOCK then
     if type(v) ~= "boolean" then fail_at(arg, fname, format("%s must be a boolean, got %s", name, tname(v))) end
@@ -1404,48 +1403,28 @@ local function set_field(mp, f, d, isnil)
   return C.cs_mover_set(mp, f, d)
 end
 
-local function get_field(m, f)
-  if f == MF_FILTER then return m._filter or nil end
-  local d = C.cs_mover_get(m._p, f)        -- (an auto skin: the one in use)
-  if f == MF_BLOCK then return d ~= 0 end
-  return d
-end
-
--- The numbers of a vector (3) or quaternion (4) into V1 or Q4; returns it.
-local function fill(t)
-  if #t == 4 then Q4[0], Q4[1], Q4[2], Q4[3] = t[1], t[2], t[3], t[4]; return Q4 end
-  V1.x, V1.y, V1.z = t[1], t[2], t[3]
-  return V1
-end
-
 -- newMover's shape keys: their numbers' names and the core's setter, in the
--- order newMover sets them.
+-- order newMover sets them; the names of the fields and shape keys (NAMES),
+-- of the shape keys (SHAPE_NAMES), and the keys newMover takes, sorted.
 local SHAPE = { { "radius", RXYZ, C.cs_mover_set_radius }, { "position", XYZ, C.cs_mover_set_position },
   { "up", XYZ, C.cs_mover_set_up }, { "orientation", QXYZW, C.cs_mover_set_orientation } }
-local NAMES = { unpack(FIELD_ORDER) }      -- the fields' and the shape keys' names
-local SHAPE_NAMES = {}                      -- the shape keys' alone
+local NAMES, SHAPE_NAMES, SETTINGS = { unpack(FIELD_ORDER) }, {}, {}
 for _, sh in ipairs(SHAPE) do
   SHAPE[sh[1]], NAMES[#NAMES + 1], SHAPE_NAMES[#SHAPE_NAMES + 1] = sh, sh[1], sh[1]
 end
-local SETTINGS, SETTINGS_SORTED = {}, {}    -- the keys newMover takes (and in order)
-for _, name in ipairs(NAMES) do SETTINGS[name] = true; SETTINGS_SORTED[#SETTINGS_SORTED + 1] = name end
+local SETTINGS_SORTED = { unpack(NAMES) }
+for _, name in ipairs(NAMES) do SETTINGS[name] = true end
 table.sort(SETTINGS_SORTED)
 
 -- For an unknown field k: " (did you mean 'stepHeight'?)" when it differs from
--- a name of NAMES only in case, else "" (the C module's words).
-local field_hint
-do                        -- (a block: the main chunk is at Lua's 200 locals)
-  local CHARACTER_KEYS = { "walkSpeed", "runSpeed", "jumpSpeed", "airControl", "gravity", "pushDrag" }
-  function field_hint(k)
-    local name = check.suggest(k, NAMES)
-    if name then return format(" (did you mean '%s'?)", name) end
-    name = check.suggest(k, CHARACTER_KEYS)    -- (the C module's character_keys)
-    return name and format(" (%s is a character's setting: cs.newCharacter takes it)", name) or ""
-  end
+-- a name of NAMES only in case, else "" (the C module's words); assigned
+-- (newindex_hint), a shape key's setter ("set it with mover:setRadius(rx, ry, rz)").
+local function field_hint(k)
+  local name = check.suggest(k, NAMES)
+  if name then return format(" (did you mean '%s'?)", name) end
+  name = check.suggest(k, { "walkSpeed", "runSpeed", "jumpSpeed", "airControl", "gravity", "pushDrag" })
+  return name and format(" (%s is a character's setting: cs.newCharacter takes it)", name) or ""
 end
-
--- For a field k assigned: a shape key's setter, named from SHAPE (the C
--- module's newindex_hint: "set it with mover:setRadius(rx, ry, rz)").
 local function newindex_hint(k)
   local name = check.suggest(k, SHAPE_NAMES)
   if not name then return field_hint(k) end
@@ -1488,7 +1467,11 @@ local function newMover(t)
   local mp = ffi.gc(MOVER_OUT[0], C.cs_mover_free)
   for _, sh in ipairs(SHAPE) do        -- the core's checks: the field and its message
     local v = shape[sh[1]]
-    if v and sh[3](mp, fill(v)) ~= 0 then core_fail(C.cs_mover_error(mp), 1, "newMover", sh[1] .. ": ") end
+    if v and #v == 4 then Q4[0], Q4[1], Q4[2], Q4[3] = v[1], v[2], v[3], v[4]
+    elseif v then V1.x, V1.y, V1.z = v[1], v[2], v[3] end
+    if v and sh[3](mp, #v == 4 and Q4 or V1) ~= 0 then
+      core_fail(C.cs_mover_error(mp), 1, "newMover", sh[1] .. ": ")
+    end
   end
   for f = 0, MF_FILTER - 1 do
     local name = FIELD_ORDER[f + 1]
@@ -1496,21 +1479,14 @@ local function newMover(t)
       core_fail(C.cs_mover_error(mp), 1, "newMover", "")
     end
   end
-  return setmetatable({
-    _p = mp,
-    _busy = false,          -- inside its own collideAndSlide (its filter runs)
-    _filter = rawget(t, "filter") or false,
-    _contacts = {},         -- the handles of the last call's contacts, once resolved
-    _nhandles = 0,
-    _events = {},           -- the handles of the last call's sensor events, once resolved
-    _nevents = 0,
-    _ground = false,        -- the ground body's handle, once resolved
-    _gmover = false,        -- the ground mover's handle, once resolved
-    _inworld = false,       -- the world it was added to (world:addMover)
-    _resolved = true,       -- false: the last call's handles are still to resolve
-    _cworld = false,        -- the world of the last call, while unresolved
-    -- (internal fields are never nil: assigning a missing key runs __newindex)
-  }, MOVER_MT)
+  -- _busy: inside its own collideAndSlide (its filter runs); _contacts and
+  -- _events: the handles of the last call's contacts and sensor events, once
+  -- resolved; _ground, _gmover: the ground body's and mover's; _inworld: the
+  -- world it was added to; _resolved false: the last call's handles are still
+  -- to resolve, in _cworld. (Never nil: assigning a missing key runs __newindex.)
+  return setmetatable({ _p = mp, _busy = false, _filter = rawget(t, "filter") or false,
+    _contacts = {}, _nhandles = 0, _events = {}, _nevents = 0, _ground = false, _gmover = false,
+    _inworld = false, _resolved = true, _cworld = false }, MOVER_MT)
 end
 
 -- Serves __gc and __close; safe to call twice.
@@ -1524,8 +1500,10 @@ local function mover_close(self)
     raise("cannot close a Mover added to a world while a filter or query callback of that world "
       .. "runs (world:removeMover is refused there too)")
   end
-  if w and w._p then resolve_pending(w) end   -- contacts naming it keep its handle
-  if w and w._p then w._movers[ptr_addr(p)] = nil end
+  if w and w._p then
+    resolve_pending(w)                  -- (contacts naming it keep its handle)
+    w._movers[ptr_addr(p)] = nil
+  end
   self._inworld = false
   C.cs_mover_free(unpin(self))
 end
@@ -1545,7 +1523,10 @@ function MOVER_MT.__index(self, k)
   f = FIELDS[k]
   if f == nil then return nil end
   check_mover(self, 1, false, "__index")
-  return get_field(self, f)
+  if f == MF_FILTER then return self._filter or nil end
+  local d = C.cs_mover_get(self._p, f)        -- (an auto skin: the one in use)
+  if f == MF_BLOCK then return d ~= 0 end
+  return d
 end
 
 function MOVER_MT.__newindex(self, k, v)
@@ -1560,8 +1541,9 @@ function MOVER_MT.__newindex(self, k, v)
   end
 end
 
--- Stores the handles of the last call's contacts and ground body, from the
--- bodies of the world of that call (which has changed none since).
+-- Stores the handles of the last call's contacts, ground body and mover and
+-- sensor events, from the handles of the world of that call (which has
+-- changed none since).
 local function resolve(m)
   local w = m._cworld
   local p, bodies, handles, movers = m._p, w._bodies, m._contacts, w._movers
@@ -1584,22 +1566,20 @@ local function resolve(m)
   end
   for i = n + 1, m._nevents do events[i] = nil end
   m._nevents = n
-  -- done: marked last, and _resolved before _cworld, so that a debug hook
-  -- raising anywhere in here leaves the mover to resolve again (marked first,
-  -- a raise between the two stores left _resolved false and _cworld gone:
-  -- every later call of the mover failed; found by an independent tester)
+  -- done: marked last, _resolved before _cworld, so that a debug hook raising
+  -- in here leaves the mover to resolve again (marked first, a raise between
+  -- the two stores broke every later call of the mover: an independent tester)
   m._resolved = true
   m._cworld = false
 end
 
 -- After a call of m in world w: the handles of its contacts are resolved when
--- read, or before w changes.
+-- read (ensure_resolved), or before w changes (resolve_pending).
 local function pend(w, m)
   m._resolved, m._cworld = false, w
   w._pending[m] = true
 end
 
--- Resolves the pending contacts of every mover whose last call was in world w.
 function resolve_pending(w)
   local pending = w._pending
   for m in next, pending do
@@ -1608,7 +1588,6 @@ function resolve_pending(w)
   end
 end
 
--- The last call's contacts may be read: resolve them now.
 local function ensure_resolved(m)
   if not m._resolved then
     if m._cworld._p then resolve(m)
@@ -1626,20 +1605,16 @@ local function getPosition(self)
 end
 Mover.getPosition = getPosition
 
-local function mover_error(m) return C.cs_mover_error(m._p) end
--- A setter's check: the mover idle, and its last call's handles resolved
--- first (a teleport forgets the ground body: read after it, the FFI gave nil
--- where the C module, which keeps the handle from the call, gives the body;
--- found by an independent tester).
-local function check_mover_setter(m, fname)
+-- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw),
+-- setRadius(r) (a sphere) or setRadius(rx, ry, rz). The mover must be idle,
+-- and its last call's handles are resolved first (a teleport forgets the
+-- ground body: read after it, the FFI gave nil where the C module, which keeps
+-- the handle from the call, gives the body; found by an independent tester).
+setters(Mover, check_mover, function(m) return C.cs_mover_error(m._p) end, function(m, fname)
   check_mover_idle(m, fname)
   ensure_resolved(m)
-end
--- mover:setPosition(x, y, z), setUp(x, y, z), setOrientation(qx, qy, qz, qw),
--- setRadius(r) (a sphere) or setRadius(rx, ry, rz)
-setters(Mover, check_mover, mover_error, check_mover_setter, { setPosition = { C.cs_mover_set_position, XYZ },
-  setUp = { C.cs_mover_set_up, XYZ }, setOrientation = { C.cs_mover_set_orientation, QXYZW },
-  setRadius = { C.cs_mover_set_radius, RXYZ, true } })
+end, { setPosition = { C.cs_mover_set_position, XYZ }, setUp = { C.cs_mover_set_up, XYZ },
+  setOrientation = { C.cs_mover_set_orientation, QXYZW }, setRadius = { C.cs_mover_set_radius, RXYZ, true } })
 getters(Mover, check_mover, { getRadius = { C.cs_mover_get_radius, "vec" },
   getUp = { C.cs_mover_get_up, "vec" }, getOrientation = { C.cs_mover_get_orientation, "quat" },
   contactCount = { C.cs_mover_contact_count, "count" }, wasStuck = { C.cs_mover_was_stuck, "bool" },
@@ -1666,7 +1641,6 @@ end
 Mover.isOnGround = isOnGround
 
 local GROUND_NAMES = { [0] = "air", "ground", "steep", "unsupported" }
-
 function Mover.getGroundState(self)
   return GROUND_NAMES[ground_state(check_mover(self, 1)._p)] or "air"
 end
