@@ -1734,27 +1734,23 @@ do                        -- (a block: the main chunk is at Lua's 200 locals)
 -- prev (the context it interrupted).
 local X = { failed = CTX_OK, depth = 0 }
 
--- Queries, and moves with a filter, nested in callbacks (a callback that runs
--- the query again, in its world or another), are refused past 150 levels over
--- all the worlds, as the C module refuses them (its check_nesting: LuaJIT's C
--- stack overflowed at some 3,000, a segfault; counted per world, 26 worlds in
--- turn overflowed it: found by independent testers). The levels now: the
--- running call's context's depth (X, ctx_enter).
+-- Queries, and moves with a filter, nested in callbacks are refused past 150
+-- levels over all the worlds (X.depth), as the C module's check_nesting (the
+-- C stack overflowed at some 3,000, a segfault: found by independent testers).
 local function check_nesting(fname)
   if X.depth >= 150 then
     raise(fname .. ": queries and moves nested too deeply in callbacks (150 levels)")
   end
 end
 
--- A debug hook may raise at any instruction (a sandbox's time limit: a count
--- hook calling error()). In the binding's own code between ctx_enter and
--- ctx_leave it left the world and mover busy for good, and in an FFI
--- callback outside its pcall it unwound through the core, which stayed busy
--- too (found by an independent tester; the C module runs that code in C,
--- where no hook runs). So from ctx_enter to ctx_leave the hook is off, and
--- on again only while the script's own callbacks run (user_call): the hook
--- set with debug.sethook in Lua (x.hook, x.hmask, x.hcount), that is; one
--- set from C ("external hook") cannot be set again from Lua and stays on.
+-- A debug hook may raise at any instruction (a sandbox's time limit). In the
+-- binding's own code between ctx_enter and ctx_leave it left the world and
+-- mover busy for good, and in an FFI callback outside its pcall it unwound
+-- through the core (found by an independent tester; the C module runs that
+-- code in C, where no hook runs). So from ctx_enter to ctx_leave the hook is
+-- off, and on again only while the script's own callbacks run (user_call):
+-- the hook set with debug.sethook in Lua (x.hook, x.hmask, x.hcount), that
+-- is; one set from C ("external hook") cannot be set again from Lua and stays on.
 local function ctx_enter(w, x)
   local f, mask, count = debug.gethook()       -- (a hook raising here finds nothing set)
   if type(f) == "function" then debug.sethook() else f = nil end
@@ -1775,8 +1771,6 @@ local function ctx_leave(w)
   return x.failed, x.err
 end
 
-local hooked_pcall
-do                        -- (a block: the main chunk is at Lua's 200 locals)
 -- The hook off again after the script's callback, kept as the callback left
 -- it (set, changed or cleared there) for the next callback and ctx_leave.
 local function hook_off(x)
@@ -1800,9 +1794,11 @@ local function unhook_err(e)
   return e
 end
 
--- pcall(fn, ...) for the callbacks when a hook is set (X.hook): the plain
--- pcall otherwise, which costs half as much a callback.
-function hooked_pcall(fn, ...) return xpcall(user_call, unhook_err, fn, ...) end
+-- pcall(fn, ...) for the callbacks: through user_call when a hook is set
+-- (X.hook), the plain pcall otherwise, which costs half as much a callback.
+local function cb_pcall(fn, ...)
+  if X.hook then return xpcall(user_call, unhook_err, fn, ...) end
+  return pcall(fn, ...)
 end
 
 local RESPONSE = { slide = 0, touch = 1, cross = 2 }
@@ -1826,12 +1822,11 @@ end
 -- filter(mover, body, tag); asked about another added mover: filter(mover, other, 0).
 local filter_cb = ffi.cast("cs_FilterFn", function(ud, body, tag)
   local fn, m = filter_of(ud)
-  return filter_result((X.hook and hooked_pcall or pcall)(fn, m, body ~= nil and X.bodies[ptr_addr(body)] or nil,
-    tag))
+  return filter_result(cb_pcall(fn, m, body ~= nil and X.bodies[ptr_addr(body)] or nil, tag))
 end)
 local mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(ud, other)
   local fn, m = filter_of(ud)
-  return filter_result((X.hook and hooked_pcall or pcall)(fn, m, X.movers[ptr_addr(other)], 0))
+  return filter_result(cb_pcall(fn, m, X.movers[ptr_addr(other)], 0))
 end)
 
 -- Puts the filter callbacks on mover m (ud: its place in a batch), or takes
@@ -1897,33 +1892,27 @@ local function q_call(ok, r)
 end
 
 -- The query kinds' FFI callbacks (in a table: the main chunk is at Lua's 200
--- locals). queryBox: fn(body, triangle, tag)
+-- locals): queryBox's fn(body, triangle, tag); overlapEllipsoid's and
+-- overlap's fn(body, triangle, depth, nx, ny, nz, tag), and for an added mover
+-- fn(mover, 1, depth, nx, ny, nz, 0); raycastAll's fn(t, px, py, pz, nx, ny,
+-- nz, triangle, body, tag).
 local QCB = {}
 QCB.tri = ffi.cast("cs_TriFn", function(_, body, tri)
   local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
-  return q_call((X.hook and hooked_pcall or pcall)(X.fn, X.bodies[ptr_addr(body)], tri + 1, tag))
+  return q_call(cb_pcall(X.fn, X.bodies[ptr_addr(body)], tri + 1, tag))
 end)
-
--- overlapEllipsoid, overlap: fn(body, triangle, depth, nx, ny, nz, tag)
 QCB.overlap = ffi.cast("cs_OverlapFn", function(_, body, tri, depth, n)
   local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
-  return q_call((X.hook and hooked_pcall or pcall)(X.fn, X.bodies[ptr_addr(body)], tri + 1, depth, n.x, n.y,
-    n.z, tag))
+  return q_call(cb_pcall(X.fn, X.bodies[ptr_addr(body)], tri + 1, depth, n.x, n.y, n.z, tag))
 end)
-
--- and an added mover the ellipsoid overlaps: fn(mover, 1, depth, nx, ny, nz, 0)
 QCB.mover_overlap = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
-  return q_call((X.hook and hooked_pcall or pcall)(X.fn, X.movers[ptr_addr(other)], 1, depth, n.x, n.y, n.z,
-    0))
+  return q_call(cb_pcall(X.fn, X.movers[ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
 end)
-
--- raycastAll: fn(t, px, py, pz, nx, ny, nz, triangle, body, tag)
 QCB.hit = ffi.cast("cs_HitFn", function(_, h)
   local p, n = h.point, h.normal
   local other = h.mover ~= nil and X.movers[ptr_addr(h.mover)] or
     h.body ~= nil and X.bodies[ptr_addr(h.body)] or nil
-  return q_call((X.hook and hooked_pcall or pcall)(X.fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1,
-    other, h.tag))
+  return q_call(cb_pcall(X.fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1, other, h.tag))
 end)
 
 -- Runs the query of kind ("box", "overlap", "ray": a C function that calls
