@@ -1984,19 +1984,14 @@ local function collideAndSlide(self, m, vx, vy, vz, gx, gy, gz)
 end
 World.collideAndSlide = collideAndSlide
 
--- {======================================================================
 -- Crowds: world:collideAndSlideMany and the world's threads (issue 15), in
--- the words of csrc/cs_lua_query.c. The arrays the core takes are the
--- world's (grown, kept); movers with a filter get the filter callbacks with
--- their place in the list as ud (many_filtered).
--- =======================================================================
+-- the words of csrc/cs_lua_query.c. The arrays the core takes are the world's.
 do                        -- (a block: the main chunk is at Lua's 200 locals)
 local MOVE_NAMES = { "vx", "vy", "vz", "gx", "gy", "gz" }
 local SUMMARY = ffi.new("char[256]")     -- cs_batch_summary's
 
 -- The batch's centres into out, and each mover's isOnGround() into grounded
--- (a table or nil).
--- Raw writes, as the C module's lua_rawseti.
+-- (a table or nil); raw writes, as the C module's lua_rawseti.
 local function many_results(w, n, out, grounded)
   local o = w._bout
   for k = 1, 3 * n do rawset(out, k, o[k - 1]) end
@@ -2007,10 +2002,8 @@ local function many_results(w, n, out, grounded)
 end
 
 -- Raises what stopped a batch (status s; failed, err: its filters'): a check
--- of the core that failed before any mover moved (the mover listed twice, a
--- move's number with its place, the mover's settings; see cs_lua_query.c), or
--- (the centres in out first) the filter's error, its bad result or the
--- core's failure, with which movers moved.
+-- of the core that failed before any mover moved (see cs_lua_query.c), or (the
+-- centres in out first) what stopped it, with which movers moved.
 local function many_fail(w, s, failed, err, n, stride, out, grounded)
   local moved, at = w._bmoved, tonumber(w._bfailed[0])
   local began = failed ~= CTX_OK
@@ -2045,11 +2038,12 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   if getmetatable(self) ~= WORLD_MT or not self._p then check_world(self, 1) end
   check_table(movers, 2, moves == nil and out == nil and grounded == nil)
   check_table(moves, 3, out == nil and grounded == nil)
-  -- (plain tables: one of ours, a table here too, is no list to write into)
-  -- (rawequal: a NULL cdata == nil in LuaJIT, and it went on to fail in
-  -- rawset after the batch had moved its movers: found by an independent
-  -- tester)
-  if not rawequal(out, nil) and (type(out) ~= "table" or ours(out)) then argerror(4, "out must be a table or nil, got " .. tname(out)) end
+  -- (plain tables: one of ours is no list to write into; rawequal: a NULL
+  -- cdata == nil in LuaJIT, and it failed in rawset after the batch had moved
+  -- its movers: found by an independent tester)
+  if not rawequal(out, nil) and (type(out) ~= "table" or ours(out)) then
+    argerror(4, "out must be a table or nil, got " .. tname(out))
+  end
   if not rawequal(grounded, nil) and (type(grounded) ~= "table" or ours(grounded)) then
     argerror(5, "grounded must be a table or nil, got " .. tname(grounded))
   end
@@ -2126,21 +2120,16 @@ function World.setThreads(self, k)
   if C.cs_world_set_threads(self._p, k) ~= C.CS_OK then busy_moving("setThreads") end
 end
 end
--- }======================================================================
 
 -- The hit in the world's buffer: t, px, py, pz, nx, ny, nz, triangle, body, tag;
 -- or nil. found < 0 is a failed call: -(cs_Status), its message as argument
 -- base + the core's number.
 local push_hit
 do                        -- (a block: the main chunk is at Lua's 200 locals)
--- Where the fields of a cs_Hit sit, in doubles and in 32-bit words.
-local HIT_T = ffi.offsetof("cs_Hit", "t") / 8
-local HIT_P = ffi.offsetof("cs_Hit", "point") / 8
-local HIT_N = ffi.offsetof("cs_Hit", "normal") / 8
-local HIT_BODY = ffi.offsetof("cs_Hit", "body") / 4
-local HIT_TRI = ffi.offsetof("cs_Hit", "triangle") / 4
-local HIT_TAG = ffi.offsetof("cs_Hit", "tag") / 4
-local HIT_MOVER = ffi.offsetof("cs_Hit", "mover") / 4
+-- Where the fields of a cs_Hit sit, in doubles (size 8) and in 32-bit words.
+local function at(field, size) return ffi.offsetof("cs_Hit", field) / size end
+local HIT_T, HIT_P, HIT_N = at("t", 8), at("point", 8), at("normal", 8)
+local HIT_BODY, HIT_TRI, HIT_TAG, HIT_MOVER = at("body", 4), at("triangle", 4), at("tag", 4), at("mover", 4)
 
 function push_hit(w, found, fname, base)
   if found == -C.CS_EINVAL or found == -C.CS_ERANGE then
