@@ -1794,12 +1794,10 @@ local function unhook_err(e)
   return e
 end
 
--- pcall(fn, ...) for the callbacks: through user_call when a hook is set
--- (X.hook), the plain pcall otherwise, which costs half as much a callback.
-local function cb_pcall(fn, ...)
-  if X.hook then return xpcall(user_call, unhook_err, fn, ...) end
-  return pcall(fn, ...)
-end
+-- pcall(fn, ...) for the callbacks when a hook is set (X.hook): the plain
+-- pcall otherwise, which costs half as much a callback. (Chosen at each
+-- callback: a function choosing it made a query with a callback slower.)
+local function hooked_pcall(fn, ...) return xpcall(user_call, unhook_err, fn, ...) end
 
 local RESPONSE = { slide = 0, touch = 1, cross = 2 }
 local intptr_ct = ffi.typeof("intptr_t")
@@ -1822,11 +1820,12 @@ end
 -- filter(mover, body, tag); asked about another added mover: filter(mover, other, 0).
 local filter_cb = ffi.cast("cs_FilterFn", function(ud, body, tag)
   local fn, m = filter_of(ud)
-  return filter_result(cb_pcall(fn, m, body ~= nil and X.bodies[ptr_addr(body)] or nil, tag))
+  return filter_result((X.hook and hooked_pcall or pcall)(fn, m,
+    body ~= nil and X.bodies[ptr_addr(body)] or nil, tag))
 end)
 local mover_filter_cb = ffi.cast("cs_MoverFilterFn", function(ud, other)
   local fn, m = filter_of(ud)
-  return filter_result(cb_pcall(fn, m, X.movers[ptr_addr(other)], 0))
+  return filter_result((X.hook and hooked_pcall or pcall)(fn, m, X.movers[ptr_addr(other)], 0))
 end)
 
 -- Puts the filter callbacks on mover m (ud: its place in a batch), or takes
@@ -1899,20 +1898,22 @@ end
 local QCB = {}
 QCB.tri = ffi.cast("cs_TriFn", function(_, body, tri)
   local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
-  return q_call(cb_pcall(X.fn, X.bodies[ptr_addr(body)], tri + 1, tag))
+  return q_call((X.hook and hooked_pcall or pcall)(X.fn, X.bodies[ptr_addr(body)], tri + 1, tag))
 end)
 QCB.overlap = ffi.cast("cs_OverlapFn", function(_, body, tri, depth, n)
   local tag = C.cs_mesh_tag(C.cs_body_mesh(body), tri)
-  return q_call(cb_pcall(X.fn, X.bodies[ptr_addr(body)], tri + 1, depth, n.x, n.y, n.z, tag))
+  return q_call((X.hook and hooked_pcall or pcall)(X.fn, X.bodies[ptr_addr(body)], tri + 1, depth,
+    n.x, n.y, n.z, tag))
 end)
 QCB.mover_overlap = ffi.cast("cs_MoverOverlapFn", function(_, other, depth, n)
-  return q_call(cb_pcall(X.fn, X.movers[ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
+  return q_call((X.hook and hooked_pcall or pcall)(X.fn, X.movers[ptr_addr(other)], 1, depth, n.x, n.y, n.z, 0))
 end)
 QCB.hit = ffi.cast("cs_HitFn", function(_, h)
   local p, n = h.point, h.normal
   local other = h.mover ~= nil and X.movers[ptr_addr(h.mover)] or
     h.body ~= nil and X.bodies[ptr_addr(h.body)] or nil
-  return q_call(cb_pcall(X.fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z, h.triangle + 1, other, h.tag))
+  return q_call((X.hook and hooked_pcall or pcall)(X.fn, h.t, p.x, p.y, p.z, n.x, n.y, n.z,
+    h.triangle + 1, other, h.tag))
 end)
 
 -- Runs the query of kind ("box", "overlap", "ray": a C function that calls
