@@ -10,6 +10,9 @@
 #include "cs_alloc.h"
 #include "cs_sweep.h"
 
+/* cs_Mover.carrying: why carry_riders (cs_world.c) takes it along. */
+enum { CARRY_NONE, CARRY_RIDES, CARRY_PUSHED };
+
 /* A mover's gathered triangles kept between calls (cs_world.c): in
 ** ellipsoid space relative to c0, for a box a little larger than one call
 ** needs, reused while the world is unchanged and the calls' boxes stay in it. */
@@ -147,7 +150,8 @@ struct cs_Mover {
   int carried;
   int placed_anew;        /* teleported since its last call: that call's
                           ** ground is not under it (cs_mover_grounded) */
-  int carrying;           /* set only while carry_riders sweeps its riders */
+  int carrying;           /* set only while carry_riders sweeps its riders:
+                          ** CARRY_RIDES, or CARRY_PUSHED (in their way) */
   int moving;             /* a move of it is under way (cs_world.c, move) */
   /* the sensors of the last call: its events, and those it ended inside of */
   cs_SensorEvent *sevents;

@@ -271,22 +271,28 @@ static int path_near_sensor(cs_World *w, const cs_Mover *m, cs_Vec3 a, cs_Vec3 b
   return 0;
 }
 
-/* Can mover m go straight to `to`, where b's placement puts it? The segment
-** is swept against everything m collides with but b itself and the movers
-** going along (carrying), by m grown half a skin every way, so that it lands
-** that far from anything; no filter is asked (a setTransform is no call):
-** what a filter would let it pass blocks it here, and its call carries it
-** instead. So does a sensor near the way, whose events only a call's path
-** gives. */
-static int rider_path_clear(cs_World *w, const cs_Mover *m, const cs_Body *b, cs_Vec3 to) {
+/* What stops mover m going straight to `to`, where b's placement puts it.
+** The segment is swept against everything m collides with but b itself and
+** the movers going along (carrying), by m grown half a skin every way, so
+** that it lands that far from anything; no filter is asked (a setTransform
+** is no call): what a filter would let it pass blocks it here, and its call
+** carries it instead. So does a sensor near the way, whose events only a
+** call's path gives. An added mover met first is *o (WAY_MOVER). */
+enum { WAY_CLEAR, WAY_BLOCKED, WAY_MOVER };
+static int rider_way(cs_World *w, const cs_Mover *m, const cs_Body *b, cs_Vec3 to,
+                     const cs_Mover **o) {
   cs_Vec3 d = v3_sub(to, m->pos), r;
   double h = 0.5 * cs_mover_skin(m);
   cs_Hit hit;
-  if (v3_len2(d) == 0) return 1;
-  if (path_near_sensor(w, m, m->pos, to)) return 0;
+  int met;
+  if (v3_len2(d) == 0) return WAY_CLEAR;
+  if (path_near_sensor(w, m, m->pos, to)) return WAY_BLOCKED;
   r = v3_add(m->radius, v3(h, h, h));
-  return sweep_ellipsoid(w, &w->scratch, NULL, b, m->pos, r, m->oriented ? m->q : NULL, d,
-                         m->collides_with, &hit, 1) == 0;
+  met = sweep_ellipsoid(w, &w->scratch, NULL, b, m->pos, r, m->oriented ? m->q : NULL, d,
+                        m->collides_with, &hit, 1);
+  if (met == 0) return WAY_CLEAR;
+  *o = met > 0 ? hit.mover : NULL;
+  return *o ? WAY_MOVER : WAY_BLOCKED;
 }
 
 /* Appends m to the movers going along (w->carry, *n of them); 0 when the
@@ -295,7 +301,7 @@ static int carry_push(cs_World *w, cs_Mover *m, size_t *n) {
   if (*n == w->capcarry &&
       cs_grow(&w->alloc, (void **)&w->carry, &w->capcarry, *n + 1, sizeof(cs_Mover *)) != CS_OK)
     return 0;
-  m->carrying = 1;
+  m->carrying = CARRY_RIDES;
   w->carry[(*n)++] = m;
   return 1;
 }
@@ -310,10 +316,11 @@ CS_INLINE int rides(const cs_World *w, const cs_Mover *m, const cs_Mover *g) {
          g->id == m->ground_mover_id && (g->layers & m->collides_with);
 }
 
-/* Appends the movers standing on those going along, at any depth (their
-** ground mover one of them: rides); 0 when the list cannot grow. */
-static int carry_stacked(cs_World *w, size_t *n) {
-  size_t i, k, from = 0;
+/* Appends the movers standing on those going along from the from-th on, at
+** any depth (their ground mover one of them: rides); 0 when the list cannot
+** grow. */
+static int carry_stacked(cs_World *w, size_t from, size_t *n) {
+  size_t i, k;
   while (from < *n) {
     size_t to = *n;
     for (i = 0; i < w->movers.count; i++) {
@@ -328,9 +335,34 @@ static int carry_stacked(cs_World *w, size_t *n) {
 }
 
 /* Where b's placement by d puts a mover going along: a rider at its anchor
-** in b's space, a mover standing on one moved by d as well. */
+** in b's space; a mover standing on one, or pushed by one, moved by d. */
 static cs_Vec3 carry_target(const cs_Body *b, const cs_Mover *m, cs_Vec3 d) {
-  return m->ground_body == b ? rider_place(b, m) : v3_add(m->pos, d);
+  return m->carrying == CARRY_RIDES && m->ground_body == b ? rider_place(b, m) : v3_add(m->pos, d);
+}
+
+/* Can the *n movers going along all go by b's placement (d)? An idle added
+** mover in the way of one of them, which the two meet both ways, is pushed
+** along by d as well, with the movers standing on it, when its own way is
+** clear: a mover falling onto a stack on a rising lift held the whole stack
+** back, the lift rose into its bottom mover, and that one ended below the
+** lift (found by an independent tester). Else none goes. */
+static int carry_clear(cs_World *w, const cs_Body *b, cs_Vec3 d, size_t *n) {
+  size_t i = 0, at;
+  while (i < *n) {
+    const cs_Mover *m = w->carry[i], *o = NULL;
+    int way;
+    if (m->in_batch || m->moving) return 0;   /* (in_batch first: moving may be a thread's) */
+    way = rider_way(w, m, b, carry_target(b, m, d), &o);
+    if (way == WAY_CLEAR) { i++; continue; }  /* (else m's way is asked again) */
+    if (way == WAY_BLOCKED || !(o->collides_with & m->layers)) return 0;
+    at = *n;
+    /* (o is one of w's movers, as every mover a sweep of w meets: the set's
+    ** own pointer, not const) */
+    if (!carry_push(w, w->movers.items[o->set_slot], n)) return 0;
+    w->carry[at]->carrying = CARRY_PUSHED;
+    if (!carry_stacked(w, at, n)) return 0;
+  }
+  return 1;
 }
 
 /* A body placed anew takes the added movers standing on it along (issue
@@ -340,12 +372,13 @@ static cs_Vec3 carry_target(const cs_Body *b, const cs_Mover *m, cs_Vec3 d) {
 ** when the placement moves the body without turning or scaling it (every
 ** mover going along then moves by the same d and meets none of the others),
 ** when none of them is moving (a filter, maybe in another world, placed the
-** body), and when every one's way is clear (rider_path_clear): else a rider
-** would be put into a wall, a ceiling or another mover, with no sweep. Then
-** none goes, and each rider's next call carries it, sliding, as a mover that
-** is not added (by its anchor, which follows turns). A rider of another
-** world, or of a removed body, stays; so do all while a move of this world
-** is under way (it holds the scratch the sweeps need). */
+** body), and when every one's way is clear (carry_clear, which may push
+** movers in the way along): else a rider would be put into a wall, a
+** ceiling or another mover, with no sweep. Then none goes, and each rider's
+** next call carries it, sliding, as a mover that is not added (by its
+** anchor, which follows turns). A rider of another world, or of a removed
+** body, stays; so do all while a move of this world is under way (it holds
+** the scratch the sweeps need). */
 static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 oldT) {
   size_t i, n = 0;
   int ok = 1, clear;
@@ -354,11 +387,8 @@ static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 o
   for (i = 0; i < w->movers.count && ok; i++)
     if (live_ground_body(w, w->movers.items[i]) == b) ok = carry_push(w, w->movers.items[i], &n);
   b->riders = n > 0;
-  clear = ok && n > 0 && memcmp(oldA, &b->A, sizeof b->A) == 0 && carry_stacked(w, &n);
-  for (i = 0; i < n && clear; i++) {
-    const cs_Mover *m = w->carry[i];   /* (in_batch first: moving may be a thread's) */
-    clear = !m->in_batch && !m->moving && rider_path_clear(w, m, b, carry_target(b, m, d));
-  }
+  clear = ok && n > 0 && memcmp(oldA, &b->A, sizeof b->A) == 0 && carry_stacked(w, 0, &n) &&
+          carry_clear(w, b, d, &n);
   for (i = 0; i < n; i++) {
     cs_Mover *m = w->carry[i];
     if (clear) {
@@ -367,10 +397,12 @@ static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 o
       ** is carried by it at its next call (found by an independent tester:
       ** it stayed behind); a stacked rider went along by d already */
       m->travel = v3_add(m->travel, v3_sub(to, m->pos));
-      if (m->ground_body != b) m->ground_mover_travel = v3_add(m->ground_mover_travel, d);
       m->pos = to;
-      if (m->ground_body == b) m->ground_point = stood_point(b, m);
-      m->carried = 1;
+      if (m->carrying == CARRY_RIDES) {   /* (a pushed one stays on its own ground) */
+        if (m->ground_body != b) m->ground_mover_travel = v3_add(m->ground_mover_travel, d);
+        else m->ground_point = stood_point(b, m);
+        m->carried = 1;
+      }
       cs_moverset_moved(&w->movers, m);
     }
     m->carrying = 0;
