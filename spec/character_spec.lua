@@ -930,6 +930,39 @@ describe("Character", function()
         ("b at %g %g"):format(b.position[1], b.position[3]))
     end)
 
+    -- a carry out of range by a ground character listed before is refused
+    -- at its rider's turn, after that one moved: it takes its move, as in the
+    -- loop (its tables were left as before the call while its mover moved:
+    -- found by an independent tester)
+    for _, threads in ipairs { 1, 2 } do
+      it("gives a character whose mover moved its move when a later carry is refused (" .. threads .. " threads)", function()
+        local function setup()
+          local w = cs.newWorld()
+          w:add(cs.newMesh({ -1e3, -1, -1e3, 1e3, -1, -1e3, 1e3, -1, 1e3, -1e3, -1, 1e3 }, { 1, 3, 2, 1, 4, 3 }))
+          w:setThreads(threads)
+          local big = cs.newCharacter { radius = 1, position = { 0, 0.01, 0 }, walkSpeed = 1e28 }
+          local small = cs.newCharacter { radius = 0.001, position = { 0, 1.02, 0 } }
+          w:addMover(big.mover); w:addMover(small.mover)
+          for _ = 1, 5 do big:update(w, 1 / 60); small:update(w, 1 / 60) end
+          return w, big, small
+        end
+        local w, big, small = setup()
+        local e = errorOf(cs.updateCharacters, w, { big, small }, 1, { { x = 1 }, {} })
+        assert.is_truthy(e:find("updateCharacters: character 2: its ground's carry (platform) puts the move out of range", 1, true), e)
+        assert.is_truthy(e:find("mover 1 moved, mover 2 did not", 1, true), e)
+        local lw, lbig, lsmall = setup()
+        lbig:update(lw, 1, { x = 1 })
+        assert.is_truthy(errorOf(lsmall.update, lsmall, lw, 1, {}))
+        for _, pair in ipairs { { big, lbig }, { small, lsmall } } do
+          local c, l = pair[1], pair[2]
+          assert.are.same(l.position, c.position)
+          assert.are.same(l.velocity, c.velocity)
+          assert.are.equal(l.onGround, c.onGround)
+          assert.are.same({ l.mover:getPosition() }, { c.mover:getPosition() })
+        end
+      end)
+    end
+
     -- {a, nil, b}: b would be skipped unseen (# may stop at 1)
     it("refuses a list with a hole", function()
       local world = scene()

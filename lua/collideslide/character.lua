@@ -1566,12 +1566,29 @@ local function updateMany(world, chars, dt, inputs)
   local busy = not ok and busyWords(err)
   if not ok and (busy or rangeError(err, "collideAndSlideMany")) then
     -- refused before any mover moved (the carry of a platform, which
-    -- beginUpdate does not count; a call from a filter): the settings go back too
-    for i = 1, n do undoApply(chars[i], chars[i]._undo) end
+    -- beginUpdate does not count; a call from a filter): the settings go back
+    -- too. A carry by a ground mover listed before, which only its move
+    -- decides, is refused at its rider's turn instead (the error's summary
+    -- says who moved): the characters listed before the rider take their
+    -- move, and so do later ones whose movers moved (other threads', in the
+    -- rider's wave); a character whose mover moved kept stale tables (found
+    -- by an independent tester)
+    local i = not busy and tonumber(err:match("mover (%d+): ")) or 0
+    local some = not busy and err:find("moved, mover %d+ [%w ]*did not$")
+      and not err:find("; no mover moved, ", 1, true)
+    for k = 1, n do
+      local c = chars[k]
+      local x, y, z = c.mover:getPosition()
+      local q = c._next
+      if some and (k < i or (k > i and (x ~= q[15] or y ~= q[16] or z ~= q[17]))) then
+        endUpdate(c, x, y, z)
+      else
+        undoApply(c, c._undo)
+      end
+    end
     if busy then   -- (in the words applyOrBusy's refusals take)
       error("updateCharacters: " .. busy:gsub("^mover (%d+) is busy", "character %1: the mover is busy"), 2)
     end
-    local i = tonumber(err:match("mover (%d+): ")) or 0
     error(format("updateCharacters: character %d: %s", i, rangeWords(err)), 2)
   end
   if not ok then
