@@ -463,6 +463,8 @@ static int world_collideAndSlideMany(lua_State *L) {
               "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[%d] is a %s", (int)k + 1,
               tname(L, -1));
     else lua_pop(L, 1);
+  if (stride == 0 && n == 0)   /* ("expected 0 or 0 for 0 movers": an independent tester) */
+    argfail(L, 3, "moves has %s numbers for an empty list of movers", fmtnum(b1, (double)len));
   if (stride == 0)
     argfail(L, 3, "moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
             "(walk only) for %s mover%s", fmtnum(b1, (double)len), fmtnum(b2, 6.0 * (double)n),

@@ -281,6 +281,9 @@ describe("world:collideAndSlideMany", function()
         .. "gravity of each mover) or 6 (walk only) for 2 movers)")
       fails_with(function() w:collideAndSlideMany({ movers[1] }, {}) end,
         "moves has 0 numbers, expected 6 (walk and gravity of each mover) or 3 (walk only) for 1 mover)")
+      -- (no list of numbers fits none: said as such, not "expected 0 or 0")
+      fails_with(function() w:collideAndSlideMany({}, { 1, 2, 3 }) end,
+        "bad argument #2 to 'collideAndSlideMany' (moves has 3 numbers for an empty list of movers)")
     end)
 
     it("refuses what is not a list of live movers, naming the mover", function()

@@ -2078,6 +2078,7 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
           .. "only), {vx1, vy1, vz1, gx1, gy1, gz1, vx2, ...}; moves[%d] is a %s", k, tname(rawget(moves, k))))
       end
     end
+    if n == 0 then argerror(3, format("moves has %s numbers for an empty list of movers", fmtnum(len))) end
     argerror(3, format("moves has %s numbers, expected %s (walk and gravity of each mover) or %s "
       .. "(walk only) for %s mover%s", fmtnum(len), fmtnum(6 * n), fmtnum(3 * n), fmtnum(n),
       n == 1 and "" or "s"))
