@@ -401,6 +401,13 @@ cs_Status cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
 ** busy (its move is under way: called from a filter)"); else CS_OK (or its
 ** checks' status). */
 cs_Status cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud);
+/* Says whether the mover has a filter that its binding hands to the core
+** only for the length of each call (the Lua bindings do), so that the core
+** knows of it between calls: a placement that takes added movers along
+** (cs_body_set_transform) pushes no mover in their way when either of the
+** two has a filter, set here or by the two calls above, which it cannot ask
+** (0: none, the default). */
+void cs_mover_mark_filtered(cs_Mover *m, int filtered);
 
 /* Results of the last call. */
 size_t cs_mover_contact_count(const cs_Mover *m);

@@ -243,6 +243,7 @@ int cs_newMover(lua_State *L) {
   s = cs_mover_new(&a, &m->mover);
   if (s != CS_OK) { m->mover = NULL; return status_error(L, "newMover", s); }
   cs_mover_set_userdata(m->mover, m);
+  cs_mover_mark_filtered(m->mover, m->filtered);
   /* the core's checks (a value past CS_MAX_COORD): the field and its message */
   if (hr) { v.x = r[0]; v.y = r[1]; v.z = r[2];
     if (cs_mover_set_radius(m->mover, &v) != CS_OK) return field_fail(L, m, "radius: "); }
@@ -312,6 +313,7 @@ static int mover___newindex(lua_State *L) {
     lua_pushvalue(L, 3);
     lua_rawseti(L, -2, MUV_FILTER);
     m->filtered = !lua_isnil(L, 3);
+    cs_mover_mark_filtered(m->mover, m->filtered);
   } else if (set_field(m, f, d, lua_isnil(L, 3)) != CS_OK) {
     fail_at(L, 3, "__newindex", "%s", cs_mover_error(m->mover)->message);
   }

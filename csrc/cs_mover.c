@@ -281,6 +281,8 @@ cs_Status cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud) 
   return CS_OK;
 }
 
+void cs_mover_mark_filtered(cs_Mover *m, int filtered) { m->marked_filtered = filtered != 0; }
+
 size_t cs_mover_contact_count(const cs_Mover *m) { return m->ncontacts; }
 const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i) {
   return i < m->ncontacts ? &m->contacts[i] : NULL;

@@ -91,6 +91,8 @@ struct cs_Mover {
   void *filter_ud;
   cs_MoverFilterFn mover_filter;
   void *mover_filter_ud;
+  int marked_filtered;    /* a binding's filter, handed over per call
+                          ** (cs_mover_mark_filtered) */
   /* results of the last call */
   cs_Contact *contacts;
   size_t ncontacts, capcontacts;

@@ -291,7 +291,10 @@ static int rider_way(cs_World *w, const cs_Mover *m, const cs_Body *b, cs_Vec3 t
   met = sweep_ellipsoid(w, &w->scratch, NULL, b, m->pos, r, m->oriented ? m->q : NULL, d,
                         m->collides_with, &hit, 1);
   if (met == 0) return WAY_CLEAR;
-  *o = met > 0 ? hit.mover : NULL;
+  /* a mover met only by the half skin at the start, the way leading off it,
+  ** is not in the way: it blocks, as before (pushed, a mover beside a rider
+  ** lifted away from it was dragged along: found by an independent tester) */
+  *o = met > 0 && (hit.t > 0 || v3_dot(d, hit.normal) < 0) ? hit.mover : NULL;
   return *o ? WAY_MOVER : WAY_BLOCKED;
 }
 
@@ -340,6 +343,11 @@ static cs_Vec3 carry_target(const cs_Body *b, const cs_Mover *m, cs_Vec3 d) {
   return m->carrying == CARRY_RIDES && m->ground_body == b ? rider_place(b, m) : v3_add(m->pos, d);
 }
 
+/* Has m a filter, set in the core or a binding's (cs_mover_mark_filtered)? */
+CS_INLINE int has_filter(const cs_Mover *m) {
+  return m->filter || m->mover_filter || m->marked_filtered;
+}
+
 /* Can the *n movers going along all go by b's placement (d)? An idle added
 ** mover in the way of one of them, which the two meet both ways, is pushed
 ** along by d as well, with the movers standing on it, when its own way is
@@ -354,7 +362,10 @@ static int carry_clear(cs_World *w, const cs_Body *b, cs_Vec3 d, size_t *n) {
     if (m->in_batch || m->moving) return 0;   /* (in_batch first: moving may be a thread's) */
     way = rider_way(w, m, b, carry_target(b, m, d), &o);
     if (way == WAY_CLEAR) { i++; continue; }  /* (else m's way is asked again) */
-    if (way == WAY_BLOCKED || !(o->collides_with & m->layers)) return 0;
+    /* (a filter may let the two cross: not asked here, so it blocks; a mover
+    ** a filter lets pass was pushed along: found by an independent tester) */
+    if (way == WAY_BLOCKED || !(o->collides_with & m->layers) || has_filter(m) || has_filter(o))
+      return 0;
     at = *n;
     /* (o is one of w's movers, as every mover a sweep of w meets: the set's
     ** own pointer, not const) */
@@ -389,6 +400,15 @@ static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 o
   b->riders = n > 0;
   clear = ok && n > 0 && memcmp(oldA, &b->A, sizeof b->A) == 0 && carry_stacked(w, 0, &n) &&
           carry_clear(w, b, d, &n);
+  /* a mover pushed before the mover it stands on was: it stands on one
+  ** going along, as a stacked one (its next call carried it by d again:
+  ** found by an independent tester) */
+  for (i = 0; i < n && clear; i++) {
+    cs_Mover *m = w->carry[i];
+    size_t k;
+    for (k = 0; m->carrying == CARRY_PUSHED && m->ground_mover && k < n; k++)
+      if (rides(w, m, w->carry[k])) m->carrying = CARRY_RIDES;
+  }
   for (i = 0; i < n; i++) {
     cs_Mover *m = w->carry[i];
     if (clear) {

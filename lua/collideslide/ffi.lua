@@ -179,6 +179,7 @@ double cs_mover_get(const cs_Mover *m, cs_Setting s);
 cs_Status cs_mover_set_skin_auto(cs_Mover *m);
 cs_Status cs_mover_set_filter(cs_Mover *m, cs_FilterFn fn, void *ud);
 cs_Status cs_mover_set_mover_filter(cs_Mover *m, cs_MoverFilterFn fn, void *ud);
+void cs_mover_mark_filtered(cs_Mover *m, int filtered);
 size_t cs_mover_contact_count(const cs_Mover *m);
 const cs_Contact *cs_mover_contact(const cs_Mover *m, size_t i);
 cs_GroundState cs_mover_ground_state(const cs_Mover *m);
@@ -1479,6 +1480,7 @@ local function newMover(t)
       core_fail(C.cs_mover_error(mp), 1, "newMover", "")
     end
   end
+  if rawget(t, "filter") then C.cs_mover_mark_filtered(mp, 1) end
   -- _busy: inside its own collideAndSlide (its filter runs); _contacts and
   -- _events: the handles of the last call's contacts and sensor events, once
   -- resolved; _ground, _gmover: the ground body's and mover's; _inworld: the
@@ -1535,7 +1537,9 @@ function MOVER_MT.__newindex(self, k, v)
   if f == nil then unknown_field("Mover", k, newindex_hint(k)) end
   local d = check_field(f, k, v, 3, "__newindex")
   check_mover_idle(self, "__newindex")
-  if f == MF_FILTER then self._filter = v or false
+  if f == MF_FILTER then
+    self._filter = v or false
+    C.cs_mover_mark_filtered(self._p, v and 1 or 0)
   elseif set_field(self._p, f, d, v == nil) ~= 0 then
     fail_at(3, "__newindex", ffi.string(C.cs_mover_error(self._p).message))
   end
