@@ -263,6 +263,28 @@ describe("the character", function()
     assert.matches("velocity and fallVelocity are state", errorOf(function() ch2:update(world, 1 / 60) end))
   end)
 
+  -- onGround written true in mid-air let the character jump there (found
+  -- by an independent tester): the ground state is refused as the velocity is
+  it("reports a written ground state", function()
+    for _, field in ipairs { "onGround", "groundState", "jumped" } do
+      local ch = cs.newCharacter { position = { 0, 5, 0 } }
+      ch:update(world, 1 / 60)
+      assert.is_false(ch.onGround)
+      ch[field] = field == "groundState" and "ground" or true
+      assert.matches("character:update: onGround, groundState and jumped are state, not settings",
+        errorOf(function() ch:update(world, 1 / 60, { jump = true }) end))
+      assert.matches("updateCharacters: character 1: onGround, groundState and jumped are state",
+        errorOf(function() cs.updateCharacters(world, { ch }, 1 / 60, { { jump = true } }) end))
+      assert.is_false(ch.fallVelocity[2] > 0)                   -- no jump
+    end
+    local ch = cs.newCharacter { position = { 0, 2, 0 } }     -- its own writes are fine
+    for _ = 1, 60 do ch:update(world, 1 / 60, { x = 1 }) end
+    assert.is_true(ch.onGround)
+    ch:push(0, 5, 0)
+    ch:update(world, 1 / 60, { jump = true })
+    ch:update(world, 1 / 60)
+  end)
+
   it("passed where a mover is expected, names character.mover", function()
     local ch = cs.newCharacter()
     assert.matches("bad argument #1 to 'collideAndSlide' %(collideslide.Mover expected, got "

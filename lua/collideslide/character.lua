@@ -64,6 +64,17 @@ local check = require "collideslide.check"
 
 local Character = {}                            -- (its __index: with the checks below)
 local unknownField, stateError                  -- defined with the checks below
+
+-- Writes the ground state (onGround, groundState, jumped) and what stateError
+-- holds it to; nil keeps a field. (_writing: see stateError.)
+local function setGround(self, on, state, jumped)
+  local g = self._ground
+  self._writing = true
+  if on ~= nil then self.onGround, g[1] = on, on end
+  if state ~= nil then self.groundState, g[2] = state, state end
+  if jumped ~= nil then self.jumped, g[3] = jumped, jumped end
+  self._writing = false
+end
 Character.__name = "collideslide.Character"
 Character.__tostring = check.objectString
 
@@ -373,7 +384,8 @@ local function construct(newMover, settings)
   self.mover = newMover { radius = self.radius, position = self.position, up = self.up }
   self.velocity = { 0.0, 0.0, 0.0 }            -- (floats, as updates leave them on 5.3+)
   self.fallVelocity = { 0.0, 0.0, 0.0 }
-  self.onGround, self.groundState, self.jumped = false, "air", false
+  self._ground = {}                             -- the ground state as written: see setGround
+  setGround(self, false, "air", false)
   self._fresh = true                            -- never moved: settle probes the ground
   self._updating = false                        -- its move is under way: see moveOne
   self._reground = false                        -- a teleport took its ground: see settle
@@ -435,12 +447,22 @@ function stateError(self)
     if v == self._v and f == self._f then
       held[1], held[2], held[3], held[4], held[5], held[6] = v[1], v[2], v[3], f[1], f[2], f[3]
     end
+    local g = self._ground
+    g[1], g[2], g[3] = rawget(self, "onGround"), rawget(self, "groundState"), rawget(self, "jumped")
     self._writing = false
   end
   if v ~= self._v or f ~= self._f or v[1] ~= held[1] or v[2] ~= held[2] or v[3] ~= held[3]
     or f[1] ~= held[4] or f[2] ~= held[5] or f[3] ~= held[6] then
     return "velocity and fallVelocity are state, not settings: to push the character, "
       .. "call character:push(vx, vy, vz)"
+  end
+  -- (written true in mid-air, it let the character jump there: found by an
+  -- independent tester)
+  local g = self._ground
+  if rawget(self, "onGround") ~= g[1] or rawget(self, "groundState") ~= g[2]
+    or rawget(self, "jumped") ~= g[3] then
+    return "onGround, groundState and jumped are state, not settings: the updates find the "
+      .. "ground (to move the character, write position or call character:push)"
   end
 end
 
@@ -511,7 +533,10 @@ function Character:_apply(undo)
     -- by an independent tester); settle probes the ground as for a new one
     self._fresh = true
     self._rideBody = false                      -- (nor does it leave that ground moving)
-    if self.onGround then self.onGround, self.groundState, self._reground = false, "air", true end
+    if self.onGround then
+      setGround(self, false, "air")
+      self._reground = true
+    end
   end
 end
 
@@ -734,9 +759,11 @@ function Character:push(vx, vy, vz)
   -- an independent tester)
   local rising = f[1] * ux + f[2] * uy + f[3] * uz > 0
   if self.onGround and rising then
-    self.onGround, self._pushedUp = false, true
+    setGround(self, false)
+    self._pushedUp = true
   elseif self._pushedUp and not rising then
-    self.onGround, self._pushedUp = true, false
+    setGround(self, true)
+    self._pushedUp = false
   end
 end
 
@@ -1289,8 +1316,8 @@ local function endUpdate(self, x, y, z, on)
 
   -- the new state
   local f, p = self.fallVelocity, self.position
+  setGround(self, onGround, m:getGroundState(), jumped)
   self._writing = true                          -- (see stateError)
-  self.onGround, self.groundState, self.jumped = onGround, m:getGroundState(), jumped
   self._fresh = false
   f[1], f[2], f[3] = fx, fy, fz
   self._hx, self._hy, self._hz = hx, hy, hz
@@ -1342,13 +1369,13 @@ local function settle(self, world)
   if not (ok and t) then return changed end
   local nu = nx * ux + ny * uy + nz * uz
   if not (nu > 1e-9 and nu >= cos(self.slopeLimit * (math.pi / 180.0)) - 1e-12) then return changed end
-  self.onGround, self.groundState = true, "ground"
+  setGround(self, true, "ground")
   return true
 end
 
 -- settle undone (an update that is refused after it changes nothing).
 local function unsettle(self)
-  self.onGround, self.groundState = false, "air"
+  setGround(self, false, "air")
 end
 
 -- An update with dt = 0 moves nothing and crosses no sensor: its list is
