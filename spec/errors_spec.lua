@@ -406,6 +406,9 @@ describe("Mesh", function()
         { function() cs.draw.triangles(nil) end, "flat vertex and index arrays expected, got no value)" },
         { function() cs.parseOBJ(nil) end, "bad argument #1 to 'parseOBJ' (string expected, got no value)" },
         { function() cs.loadOBJ(nil) end, "bad argument #1 to 'loadOBJ' (string expected, got no value)" },
+        -- (OBJ text for a path: "cannot open OBJ file: v 0 0 0 ...", found by an independent tester)
+        { function() cs.loadOBJ("v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n") end,
+          "bad argument #1 to 'loadOBJ' (a path expected, got OBJ text: for text, use cs.parseOBJ(text)" },
         { function() doc:line(0, 0, 1, nil) end, "bad argument #4 to 'line' (y2 must be a number, got no value)" },
         { function() doc:text(0, 0, nil) end, "(string expected, got no value)" },
         { function() b.vertex(nil, 1, 2, 3) end, "(collideslide.Builder expected, got nil: call it with a colon" },

@@ -260,6 +260,12 @@ function obj.load(newMesh, path, options)
   if options ~= nil and check.tname(options) ~= "table" then
     error("bad argument #2 to 'loadOBJ' (table expected, got " .. check.tname(options) .. ")", 3)
   end
+  -- OBJ text where the path goes (found by an independent tester: "cannot
+  -- open OBJ file: v 0 0 0 ...: No such file or directory")
+  if path:find("\n", 1, true) and path:find("^%s*[#vfgosu]") then
+    error("bad argument #1 to 'loadOBJ' (a path expected, got OBJ text: for text, use "
+      .. "cs.parseOBJ(text) and cs.newMesh(vertices, indices))", 3)
+  end
   local resolve = checkOptions(options, "loadOBJ", 2, 3)  -- checked before reading
   local V, I, T = parse(obj.read(path, 4), path, resolve)
   local meshOptions = {}
