@@ -24,6 +24,11 @@
 **   cs_mover_get_position(m, &p);               (p.y is 0.5 + the skin)
 **   cs_mover_free(m); cs_world_free(w); cs_mesh_free(floor);
 **
+** Build: `make lib` makes build/libcollideslide.a (and `make ffi-lib` the
+** shared build/libcollideslide.so); link it with libm and the threads:
+**   cc -std=c99 -Icsrc app.c build/libcollideslide.a -lm -lpthread
+** (mingw-w64: no -lpthread, Win32 threads).
+**
 ** CONVENTIONS (the same as the Lua API's, docs/API.md):
 **  - y is up by default (cs_mover_set_up changes it); units are the
 **    caller's (metres in the docs); angles are degrees.
@@ -43,7 +48,10 @@
 ** numbers past CS_MAX_COORD (or a move that would overflow) CS_ERANGE, each
 ** with a message in the object's cs_Error (cs_world_error, cs_mover_error,
 ** cs_mesh_error) naming the argument and the problem, in the words the Lua
-** bindings show.
+** bindings show. Pointers are not NULL but where a comment says NULL is
+** taken (a NULL object is the caller's bug, as in libc); the one exception
+** checked is a NULL walk of cs_world_collide_and_slide, whose gravity may
+** be NULL.
 **
 ** PRECISION: positions and vertices are doubles; every call works relative
 ** to the mover's centre, so a mover 1e5 from the origin sweeps as well as
@@ -511,8 +519,8 @@ typedef struct cs_Hit {
                           ** sweeps; layers & mask), or NULL for a triangle */
 } cs_Hit;
 
-/* Moves the mover by walk, sliding; then, when gravity is not NULL, a second
-** pass with it. Updates the mover (position, contacts, ground state). On an
+/* Moves the mover by walk (not NULL: {0, 0, 0} for none, else CS_EINVAL),
+** sliding; then, when gravity is not NULL, a second pass with it. Updates the mover (position, contacts, ground state). On an
 ** error the mover is left as it was. */
 cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *walk,
                                      const cs_Vec3 *gravity);

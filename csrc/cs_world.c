@@ -1491,6 +1491,8 @@ cs_Status cs_world_check_move(const cs_World *w, cs_Error *e, const cs_Mover *m,
                               const cs_Vec3 *walk, const cs_Vec3 *gravity, cs_MoveStart *st) {
   double reach;
   cs_Status s;
+  /* (NULL, as gravity may be: a segfault; found by an independent tester) */
+  if (!walk) return cs_fail(e, CS_EINVAL, 1, "walk must not be NULL ({0, 0, 0} for none)");
   if ((s = cs_check_vec(e, 1, VXYZ, walk)) != CS_OK) return s;
   if (gravity && (s = cs_check_vec(e, 4, GXYZ, gravity)) != CS_OK) return s;
   st->ground = live_ground_body(w, m);

@@ -446,6 +446,10 @@ int main(void) {
                "collide: 1e308 names vx");
   cs_mover_get_position(m, &got);
   expect(got.x == 0 && got.y == 0.6 && got.z == 0, "collide: the mover is left where it was");
+  /* a NULL walk, as gravity may be NULL: it segfaulted (an independent tester) */
+  expect(cs_world_collide_and_slide(w, m, NULL, &walk) == CS_EINVAL, "collide: NULL walk is CS_EINVAL");
+  expect_error(cs_world_error(w), CS_EINVAL, 1, "walk must not be NULL ({0, 0, 0} for none)",
+               "collide: NULL walk message");
   bad = walk; bad.z = -INFINITY;
   expect(cs_world_collide_and_slide(w, m, &walk, &bad) == CS_EINVAL, "collide: gravity -inf");
   expect_error(cs_world_error(w), CS_EINVAL, 6, "gz is -inf", "collide: names gz");
