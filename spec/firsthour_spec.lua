@@ -1005,6 +1005,34 @@ describe("the loader's messages #cbinding", function()
     assert.matches("`luarocks[%w =.%-]* make %-%-local rockspec/collideslide%-scm%-1%.rockspec`", line)
   end)
 
+  -- in LÖVE the shell's fixes do not apply (found by an independent tester)
+  it("not built, in LÖVE: names the game's folder and the save directory", function()
+    local cmd = ("cd /tmp && LUA_PATH='%s/lua/?.lua;%s/lua/?/init.lua;;' LUA_CPATH='/nonexistent/?.so' %s "
+      .. "-e 'love = { filesystem = { getSaveDirectory = function() return \"/save/game\" end } }' "
+      .. "-e 'require \"collideslide\"' 2>&1"):format(os.getenv("PWD"), os.getenv("PWD"), H.LUA)
+    local p = assert(io.popen(cmd))
+    local out = p:read("*a")
+    p:close()
+    assert.matches("In LÖVE: put collideslide/core.so %(built for LuaJIT%) in the game's folder, or in "
+      .. "its save directory %(/save/game%) for a .love, which cannot hold a native library", out)
+    if os.execute("command -v luajit >/dev/null 2>&1") ~= true
+      and os.execute("command -v luajit >/dev/null 2>&1") ~= 0 then
+      return
+    end
+    local dir = os.tmpname()                 -- (a copy: no build/ two levels above it)
+    os.remove(dir)
+    assert(os.execute("mkdir -p " .. dir .. "/a/b && cp -r " .. os.getenv("PWD") .. "/lua/collideslide " .. dir .. "/a/b/"))
+    cmd = ("cd / && env -u COLLIDESLIDE_LIB LUA_PATH='%s/a/b/?.lua;;' LUA_CPATH='/nonexistent/?.so' luajit "
+      .. "-e 'love = { filesystem = { getSaveDirectory = function() return \"/save/game\" end } }' "
+      .. "-e 'require \"collideslide.ffi\"' 2>&1"):format(dir)
+    p = assert(io.popen(cmd))
+    out = p:read("*a")
+    p:close()
+    os.execute("rm -rf " .. dir)
+    assert.matches("in LÖVE: put libcollideslide%.so in the game's folder, or in its save directory "
+      .. "%(/save/game%) for a .love, which cannot hold a native library", out)
+  end)
+
   it("built for another Lua: one line that names make LUA=", function()
     local other = H.LUA == "lua5.4" and "lua5.1" or "lua5.4"
     local so = os.getenv("PWD") .. "/build/" .. H.LUA .. "/collideslide/core.so"
