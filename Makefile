@@ -743,6 +743,8 @@ test-ffi: $(FFI_LIB)
 #                            differs, the settings printed for pasting are a valid
 #                            cs.newCharacter call with the new value, the saved
 #                            recording reads back.
+#                         Then --builtin --frames 30 must stop at frame 30 (it ran
+#                         2 past: a long first frame's steps).
 #                         Fails unless both screenshots appear and are PNGs and the
 #                         checks pass. Installs love, xvfb and xauth when missing.
 #                         Not in make test: LÖVE and Xvfb are heavy.
@@ -787,6 +789,10 @@ playground-test: playground-deps
 	  { echo "playground-test: FAILED: no screenshot at $(PLAYGROUND_COMPARE_SHOT)"; exit 1; }
 	luajit examples/love/test/check_compare.lua $(PLAYGROUND_DIR)/compare.log $(PLAYGROUND_COMPARE) \
 	  $(PLAYGROUND_DIR)/recording.lua
+	$(PLAYGROUND_XVFB) love examples/love --builtin --frames 30 \
+	  --screenshot $(abspath $(PLAYGROUND_DIR))/frames.png > $(PLAYGROUND_DIR)/frames.log 2>&1
+	@grep -q 'playground: frame 30,' $(PLAYGROUND_DIR)/frames.log || \
+	  { cat $(PLAYGROUND_DIR)/frames.log; echo "playground-test: FAILED: --frames 30 without a script"; exit 1; }
 	@echo "playground-test: ok, $(PLAYGROUND_SHOT) ($$(wc -c < $(PLAYGROUND_SHOT)) bytes)," \
 	  "$(PLAYGROUND_COMPARE_SHOT) ($$(wc -c < $(PLAYGROUND_COMPARE_SHOT)) bytes)"
 
