@@ -337,10 +337,26 @@ static int carry_stacked(cs_World *w, size_t from, size_t *n) {
   return 1;
 }
 
+/* Is m a rider of b whose anchor b's placement by d moves by d, within
+** rounding? Every mover going along must move by d, so that none meets
+** another. An anchor older than b's last placement (one that took none
+** along: turned, or near a sensor; a rider added again) goes farther: the
+** rider went into the mover on it, or into one pushed by d (found by an
+** independent tester: 400 of 500 scenes overlapped). Such a rider goes by d
+** too, and keeps the rest for its next call (carry_riders). */
+#define CARRY_SAME_REL 1e-7
+static int anchor_fresh(const cs_Body *b, const cs_Mover *m, cs_Vec3 d) {
+  double off;
+  if (m->carrying != CARRY_RIDES || m->ground_body != b) return 0;
+  off = v3_len(v3_sub(v3_sub(rider_place(b, m), m->pos), d));
+  return off <= CARRY_SAME_REL * cs_mover_min_radius(m) +
+                1e-14 * (v3_len(m->pos) + v3_len(b->T) + v3_len(d));
+}
+
 /* Where b's placement by d puts a mover going along: a rider at its anchor
-** in b's space; a mover standing on one, or pushed by one, moved by d. */
+** in b's space (anchor_fresh); every other one by d. */
 static cs_Vec3 carry_target(const cs_Body *b, const cs_Mover *m, cs_Vec3 d) {
-  return m->carrying == CARRY_RIDES && m->ground_body == b ? rider_place(b, m) : v3_add(m->pos, d);
+  return anchor_fresh(b, m, d) ? rider_place(b, m) : v3_add(m->pos, d);
 }
 
 /* Has m a filter, set in the core or a binding's (cs_mover_mark_filtered)? */
@@ -358,9 +374,11 @@ static int carry_clear(cs_World *w, const cs_Body *b, cs_Vec3 d, size_t *n) {
   size_t i = 0, at;
   while (i < *n) {
     const cs_Mover *m = w->carry[i], *o = NULL;
+    cs_Vec3 to;
     int way;
     if (m->in_batch || m->moving) return 0;   /* (in_batch first: moving may be a thread's) */
-    way = rider_way(w, m, b, carry_target(b, m, d), &o);
+    to = carry_target(b, m, d);
+    way = rider_way(w, m, b, to, &o);
     if (way == WAY_CLEAR) { i++; continue; }  /* (else m's way is asked again) */
     /* (a filter may let the two cross: not asked here, so it blocks; a mover
     ** a filter lets pass was pushed along: found by an independent tester) */
@@ -412,7 +430,8 @@ static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 o
   for (i = 0; i < n; i++) {
     cs_Mover *m = w->carry[i];
     if (clear) {
-      cs_Vec3 to = carry_target(b, m, d);
+      int fresh = anchor_fresh(b, m, d);
+      cs_Vec3 to = fresh ? rider_place(b, m) : v3_add(m->pos, d);
       /* the placement is m's travel: a mover that is not added, riding m,
       ** is carried by it at its next call (found by an independent tester:
       ** it stayed behind); a stacked rider went along by d already */
@@ -420,7 +439,7 @@ static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 o
       m->pos = to;
       if (m->carrying == CARRY_RIDES) {   /* (a pushed one stays on its own ground) */
         if (m->ground_body != b) m->ground_mover_travel = v3_add(m->ground_mover_travel, d);
-        else m->ground_point = stood_point(b, m);
+        else m->ground_point = fresh ? stood_point(b, m) : v3_add(m->ground_point, d);
         m->carried = 1;
       }
       cs_moverset_moved(&w->movers, m);

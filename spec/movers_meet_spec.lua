@@ -469,6 +469,36 @@ describe("Movers that meet", function()
       end)
     end
 
+    -- a rider whose anchor is older than the lift's last placement (a turn,
+    -- which takes none along) goes by the placement's displacement with the
+    -- others, and its next call carries it the rest: it went to its anchor,
+    -- into the mover on it (found by an independent tester; the same into a
+    -- mover pushed by d, 400 of 500 scenes)
+    it("moves a rider with an old anchor by the placement, as the others", function()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-10, -1, -5, 10, 0, 5)))
+      local lift = w:add(cs.newMesh(cs.box(-1, 0, -1, 1, 0.1, 1)))
+      local r = cs.newMover { radius = 0.4, position = { 0, 0.55, 0 } }
+      local s = cs.newMover { radius = 0.4, position = { 0, 1.4, 0 } }
+      w:addMover(r); w:addMover(s)
+      for _ = 1, 20 do w:collideAndSlide(r, 0, 0, 0, 0, -0.02, 0); w:collideAndSlide(s, 0, 0, 0, 0, -0.02, 0) end
+      assert.are.equal(r, s:getGroundMover())
+      local a = 0.05
+      lift:setTransform(0, 0.2, 0, 0, math.sin(a / 2), 0, math.cos(a / 2))  -- takes none along
+      lift:setTransform(0, 0.2, 0)                                         -- back unturned
+      local _, ry0 = r:getPosition()
+      local _, sy0 = s:getPosition()
+      lift:setTransform(0, 0.3, 0)
+      local _, ry = r:getPosition()
+      local _, sy = s:getPosition()
+      assert.near(0.1, ry - ry0, 1e-12)
+      assert.near(0.1, sy - sy0, 1e-12)
+      assert.is_true(dist(r, s) >= 0.8 - 1e-9)
+      w:collideAndSlide(r, 0, 0, 0, 0, -0.02, 0)            -- the rest by the call (blocked by
+      w:collideAndSlide(s, 0, 0, 0, 0, -0.02, 0)            -- s: README, Limits)
+      assert.is_true(dist(r, s) >= 0.8 - 1e-9)
+    end)
+
     -- a mover in the way of a pushed one that cannot go (a ceiling) keeps
     -- them all to their calls, as before: none is placed into the ceiling
     it("pushes no mover into a ceiling", function()
