@@ -1392,5 +1392,18 @@ describe("a NULL cdata where a table or a number may be nil", function()
     refused("input 1: table or nil expected, got cdata", cs.updateCharacters, w, { ch }, 1 / 60, { NULL })
     refused("table expected, got cdata", w.collideAndSlideMany, w, { m }, NULL)
     assert.are.same({ 0, 0.5, 0 }, { m:getPosition() })
+    -- in a list, or as options.tags or a mover's field: refused as in the C
+    -- module (the FFI binding called it a hole, took it for not given, or
+    -- failed inside: found by an independent tester)
+    refused("%(vertex 2: z must be a number, got cdata%)", cs.newMesh, { 0, 0, 0, 1, 0, NULL, 0, 0, 1 })
+    refused("%(options.tags must be a table, got cdata%)", cs.newMesh, { 0, 0, 0, 1, 0, 0, 0, 0, 1 },
+      { 1, 2, 3 }, { tags = NULL })
+    refused("%(mover 1: collideslide.Mover expected, got cdata%)", w.collideAndSlideMany, w, { NULL, m },
+      { 0, 0, 0, 0, 0, 0 })
+    refused("%(mover 1: vy must be a number, got cdata %(moves%[2%]%)%)", w.collideAndSlideMany, w, { m },
+      { 0, NULL, 0 })
+    refused("%(position must be a table {x, y, z}, got cdata%)", cs.newMover, { position = NULL })
+    refused("%(stepHeight must be a number, got cdata%)", cs.newMover, { stepHeight = NULL })
+    assert.are.same({ 0, 0.5, 0 }, { m:getPosition() })
   end)
 end)

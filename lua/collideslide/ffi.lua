@@ -32,8 +32,10 @@
 --     indices and options, add's transform, filter, skin, gravity, masks,
 --     callbacks) where the C module refuses it ("got cdata"); the lists and
 --     tables a call fills (collideAndSlideMany's out and grounded, contacts'
---     list) and closestPoint's maxDistance refuse it in both. Found by
---     independent testers; the first is left as it is.
+--     list), closestPoint's maxDistance, newMover's other fields, options.tags
+--     and the elements of the lists a call reads refuse it in both (rawequal:
+--     in a list it was called a hole). Found by independent testers; the
+--     first is left as it is.
 -- See bench/RESULTS.md ("LuaJIT: FFI vs C module") for the speed of both.
 
 if type(jit) ~= "table" then            -- (plain Lua has no FFI: say which module to use)
@@ -777,7 +779,7 @@ end
 local function index_value(arg, x, tri, _, nverts)
   if type(x) == "number" and x >= 1 and x <= nverts and x == floor(x) then return x - 1 end
   local at = "triangle " .. fmtnum(tri) .. ": index"
-  if x == nil then argerror(arg, at .. " is nil (a hole)") end
+  if rawequal(x, nil) then argerror(arg, at .. " is nil (a hole)") end
   if type(x) ~= "number" then argerror(arg, format("%s must be an integer, got %s", at, ltype(x))) end
   if x - x ~= 0 or x ~= floor(x) then argerror(arg, format("%s %s is not an integer", at, fmtnum(x))) end
   argerror(arg, format("%s %s out of range 1..%s%s", at, fmtnum(x), fmtnum(nverts),
@@ -821,12 +823,12 @@ local function read_triples(K, t, arg, none, extra)
     local p, at = t, 3 * i               -- (flat: the numbers at 3i + 1 .. 3i + 3 of t)
     if not flat then
       p, at = rawget(t, i + 1), 0
-      if p == nil then hole_fail(arg, t, len, K.array) end
+      if rawequal(p, nil) then hole_fail(arg, t, len, K.array) end
       if ltype(p) ~= "table" then argerror(arg, format(K.item, fmtnum(i + 1), ltype(p))) end
     end
     for k = 1, 3 do
       local x = rawget(p, at + k)
-      if x == nil and flat then hole_fail(arg, t, len, K.array) end
+      if rawequal(x, nil) and flat then hole_fail(arg, t, len, K.array) end
       out[3 * i + k - 1] = value(arg, x, i + 1, k, extra)
     end
     if not flat and rawget(p, 4) ~= nil then argerror(arg, format(K.extra, fmtnum(i + 1))) end
@@ -846,7 +848,7 @@ local function read_tags(arg, t, ntris)
   local tags = ffi.new("int[?]", ntris > 0 and ntris or 1)
   for i = 1, ntris do
     local d = rawget(t, i)
-    if d == nil then hole_fail(arg, t, len, "options.tags") end
+    if rawequal(d, nil) then hole_fail(arg, t, len, "options.tags") end
     if type(d) ~= "number" then
       argerror(arg, format("options.tags: tag %s must be an integer, got %s", fmtnum(i), ltype(d)))
     end
@@ -879,7 +881,7 @@ local function read_options(o, arg)
       and "a string with a NUL byte" or ltype(s)))   -- (an object: "userdata", as the C module)
   end
   local tags = rawget(o, "tags")
-  if tags ~= nil and (type(tags) ~= "table" or ours(tags)) then
+  if not rawequal(tags, nil) and (type(tags) ~= "table" or ours(tags)) then
     argerror(arg, "options.tags must be a table, got " .. ltype(tags))
   end
   return bf, tags
@@ -1454,7 +1456,7 @@ local function newMover(t)
   for _, k in ipairs(SETTINGS_SORTED) do   -- (alphabetical: the first bad one, as the C module)
     local v = rawget(t, k)
     local names = SHAPE[k] and SHAPE[k][2]
-    if v == nil then                    -- not given
+    if rawequal(v, nil) then            -- not given
     elseif names then
       if k == "radius" and type(v) == "number" then
         if v - v ~= 0 then argerror(1, "radius is " .. fmtnum(v)) end
@@ -2071,7 +2073,7 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   local list, mv, moved, filtered = self._blist, self._bmoves, self._bmoved, false
   for i = 1, n do
     local m = rawget(movers, i)
-    if m == nil then hole_fail(2, movers, n, "movers") end
+    if rawequal(m, nil) then hole_fail(2, movers, n, "movers") end
     if getmetatable(m) ~= MOVER_MT or not m._p then check_live(m, MOVER_MT, 2, false, nil, format("mover %d: ", i)) end
     if m._busy then
       raise(format("collideAndSlideMany: mover %d is busy (its move is under way: called from a filter)", i))
@@ -2081,7 +2083,7 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   end
   local stride = len == 6 * n and 6 or len == 3 * n and 3 or nil   -- (after the movers' holes,
   if not stride then                                                -- and the moves' own)
-    for k = 1, len do if rawget(moves, k) == nil then hole_fail(3, moves, len, "moves") end end
+    for k = 1, len do if rawequal(rawget(moves, k), nil) then hole_fail(3, moves, len, "moves") end end
     for k = 1, len do   -- (a table or one of ours, named: "is a collideslide.Mesh", as the C module)
       if type(rawget(moves, k)) == "table" then
         argerror(3, format("moves is one flat list of numbers, 6 a mover (walk and gravity) or 3 (walk "
@@ -2096,7 +2098,7 @@ function World.collideAndSlideMany(self, movers, moves, out, grounded)
   for k = 1, len do
     local x = rawget(moves, k)
     if type(x) ~= "number" then
-      if x == nil then hole_fail(3, moves, len, "moves") end
+      if rawequal(x, nil) then hole_fail(3, moves, len, "moves") end
       argerror(3, format("mover %d: %s must be a number, got %s (moves[%d])", floor((k - 1) / stride) + 1,
         MOVE_NAMES[(k - 1) % stride + 1], tname(x), k))
     end
