@@ -36,6 +36,9 @@
 --     and the elements of the lists a call reads refuse it in both (rawequal:
 --     in a list it was called a hole). Found by independent testers; the
 --     first is left as it is.
+--   - A nil last declared argument followed by extra ones (collideAndSlide's
+--     gz, then a ninth) is "no value" here, "nil" in the C module: the hot
+--     calls declare no `...` (an independent tester's fuzzer; left).
 -- See bench/RESULTS.md ("LuaJIT: FFI vs C module") for the speed of both.
 
 if type(jit) ~= "table" then            -- (plain Lua has no FFI: say which module to use)
