@@ -57,6 +57,7 @@ void cs_world_free(cs_World *w) {
   cs_free(&a, w->tscratch, (size_t)w->ntscratch * sizeof(cs_CallScratch));
   cs_free(&a, w->bmem, w->capbmem);
   cs_free(&a, w->carry, w->capcarry * sizeof(cs_Mover *));
+  cs_free(&a, w->stackers, w->capstackers * sizeof(cs_Mover *));
   cs_scratch_release(&w->scratch);
   cs_broad_free(&w->broad);
   sensors_free(w);
@@ -319,6 +320,25 @@ CS_INLINE int rides(const cs_World *w, const cs_Mover *m, const cs_Mover *g) {
          g->id == m->ground_mover_id && (g->layers & m->collides_with);
 }
 
+/* The world's movers that stand on a mover (w->stackers), those that
+** carry_stacked asks, rather than all movers for each one pushed (a chain
+** of 300 pushed movers: 200 us a placement, 148 us this way; the rest is
+** a sweep or two a pushed mover). 0 when the list cannot grow. */
+static int find_stackers(cs_World *w) {
+  size_t i;
+  w->nstackers = 0;
+  for (i = 0; i < w->movers.count; i++) {
+    cs_Mover *o = w->movers.items[i];
+    if (!o->ground_mover) continue;
+    if (w->nstackers == w->capstackers &&
+        cs_grow(&w->alloc, (void **)&w->stackers, &w->capstackers, w->nstackers + 1,
+                sizeof(cs_Mover *)) != CS_OK)
+      return 0;
+    w->stackers[w->nstackers++] = o;
+  }
+  return 1;
+}
+
 /* Appends the movers standing on those going along from the from-th on, at
 ** any depth (their ground mover one of them: rides); 0 when the list cannot
 ** grow. */
@@ -326,9 +346,9 @@ static int carry_stacked(cs_World *w, size_t from, size_t *n) {
   size_t i, k;
   while (from < *n) {
     size_t to = *n;
-    for (i = 0; i < w->movers.count; i++) {
-      cs_Mover *o = w->movers.items[i];
-      if (o->carrying || !o->ground_mover) continue;
+    for (i = 0; i < w->nstackers; i++) {
+      cs_Mover *o = w->stackers[i];
+      if (o->carrying) continue;
       for (k = from; k < to && !rides(w, o, w->carry[k]); k++) {}
       if (k < to && !carry_push(w, o, n)) return 0;
     }
@@ -416,8 +436,8 @@ static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 o
   for (i = 0; i < w->movers.count && ok; i++)
     if (live_ground_body(w, w->movers.items[i]) == b) ok = carry_push(w, w->movers.items[i], &n);
   b->riders = n > 0;
-  clear = ok && n > 0 && memcmp(oldA, &b->A, sizeof b->A) == 0 && carry_stacked(w, 0, &n) &&
-          carry_clear(w, b, d, &n);
+  clear = ok && n > 0 && memcmp(oldA, &b->A, sizeof b->A) == 0 && find_stackers(w) &&
+          carry_stacked(w, 0, &n) && carry_clear(w, b, d, &n);
   /* a mover pushed before the mover it stands on was: it stands on one
   ** going along, as a stacked one (its next call carried it by d again:
   ** found by an independent tester) */

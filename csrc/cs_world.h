@@ -116,6 +116,8 @@ struct cs_World {
   size_t capbmem;           /* (bytes) */
   cs_Mover **carry;         /* the movers a placed body takes along (carry_riders) */
   size_t capcarry;
+  cs_Mover **stackers;      /* the movers standing on movers, for that call */
+  size_t nstackers, capstackers;
 };
 
 /* Brings the broad phase (and the world's version) up to date with moves
