@@ -272,13 +272,14 @@ static int path_near_sensor(cs_World *w, const cs_Mover *m, cs_Vec3 a, cs_Vec3 b
   return 0;
 }
 
-/* What stops mover m going straight to `to`, where b's placement puts it.
-** The segment is swept against everything m collides with but b itself and
-** the movers going along (carrying), by m grown half a skin every way, so
-** that it lands that far from anything; no filter is asked (a setTransform
-** is no call): what a filter would let it pass blocks it here, and its call
-** carries it instead. So does a sensor near the way, whose events only a
-** call's path gives. An added mover met first is *o (WAY_MOVER). */
+/* What stops mover m going straight to `to`, where a placement puts it.
+** The segment is swept against everything m collides with but the body b
+** (NULL: none left out) and the movers going along (carrying), by m grown
+** half a skin every way, so that it lands that far from anything; no filter
+** is asked (a setTransform is no call): what a filter would let it pass
+** blocks it here, and its call carries it instead. So does a sensor near the
+** way, whose events only a call's path gives. An added mover met first is
+** *o (WAY_MOVER). */
 enum { WAY_CLEAR, WAY_BLOCKED, WAY_MOVER };
 static int rider_way(cs_World *w, const cs_Mover *m, const cs_Body *b, cs_Vec3 to,
                      const cs_Mover **o) {
@@ -297,6 +298,19 @@ static int rider_way(cs_World *w, const cs_Mover *m, const cs_Body *b, cs_Vec3 t
   ** lifted away from it was dragged along: found by an independent tester) */
   *o = met > 0 && (hit.t > 0 || v3_dot(d, hit.normal) < 0) ? hit.mover : NULL;
   return *o ? WAY_MOVER : WAY_BLOCKED;
+}
+
+/* Is m clear of everything at `to`, b included (a start in something is a
+** sweep's hit at t = 0; the sweep's way, along d, is a billionth of m)? A
+** rider with an older anchor than b's last placement lands at its anchor,
+** where b's turn since may have put b's surface (found by an independent
+** tester's crowds: 4 in 15,000 placements, 2.5% of the radius deep). */
+static int spot_clear(cs_World *w, const cs_Mover *m, cs_Vec3 to, cs_Vec3 d) {
+  double l = v3_len(d);
+  cs_Hit hit;
+  if (!(l > 0)) return 1;
+  return sweep_ellipsoid(w, &w->scratch, NULL, NULL, to, m->radius, m->oriented ? m->q : NULL,
+                         v3_scale(d, 1e-9 * cs_mover_min_radius(m) / l), m->collides_with, &hit, 1) == 0;
 }
 
 /* Appends m to the movers going along (w->carry, *n of them); 0 when the
@@ -373,6 +387,22 @@ static int anchor_fresh(const cs_Body *b, const cs_Mover *m, cs_Vec3 d) {
                 1e-14 * (v3_len(m->pos) + v3_len(b->T) + v3_len(d));
 }
 
+/* The way every mover going along takes: the one way of all the riders'
+** anchors (riders[0..n)), when they agree within rounding; else d, b's
+** displacement. They agree when b only moved since their calls (d), or,
+** with older anchors, when they moved alike (b placed while none was taken
+** along, or a rider added again): the stack on a lone such rider went by d,
+** and the rest left to the rider's call was blocked by that stack, which
+** held it inside the lift (found by an independent tester: 88 of 300
+** stacks, 28 before). */
+static cs_Vec3 common_way(const cs_Body *b, size_t n, cs_Mover *const *riders, cs_Vec3 d) {
+  cs_Vec3 way = v3_sub(rider_place(b, riders[0]), riders[0]->pos);
+  size_t i;
+  for (i = 1; i < n; i++)
+    if (!anchor_fresh(b, riders[i], way)) return d;
+  return anchor_fresh(b, riders[0], d) ? d : way;
+}
+
 /* Where b's placement by d puts a mover going along: a rider at its anchor
 ** in b's space (anchor_fresh); every other one by d. */
 static cs_Vec3 carry_target(const cs_Body *b, const cs_Mover *m, cs_Vec3 d) {
@@ -384,13 +414,14 @@ CS_INLINE int has_filter(const cs_Mover *m) {
   return m->filter || m->mover_filter || m->marked_filtered;
 }
 
-/* Can the *n movers going along all go by b's placement (d)? An idle added
+/* Can the *n movers going along all go by d (b's placement, or common_way's)?
+** An idle added
 ** mover in the way of one of them, which the two meet both ways, is pushed
 ** along by d as well, with the movers standing on it, when its own way is
 ** clear: a mover falling onto a stack on a rising lift held the whole stack
 ** back, the lift rose into its bottom mover, and that one ended below the
 ** lift (found by an independent tester). Else none goes. */
-static int carry_clear(cs_World *w, const cs_Body *b, cs_Vec3 d, size_t *n) {
+static int carry_clear(cs_World *w, const cs_Body *b, cs_Vec3 d, int with_b, size_t *n) {
   size_t i = 0, at;
   while (i < *n) {
     const cs_Mover *m = w->carry[i], *o = NULL;
@@ -398,7 +429,12 @@ static int carry_clear(cs_World *w, const cs_Body *b, cs_Vec3 d, size_t *n) {
     int way;
     if (m->in_batch || m->moving) return 0;   /* (in_batch first: moving may be a thread's) */
     to = carry_target(b, m, d);
-    way = rider_way(w, m, b, to, &o);
+    /* b is left out of the sweep of a mover that keeps its place on b: every
+    ** one when d is b's own displacement (with_b), else a rider going to its
+    ** anchor; the others go by a way b did not, which can lead into b (found
+    ** by an independent tester's crowds) */
+    way = rider_way(w, m, with_b || anchor_fresh(b, m, d) ? b : NULL, to, &o);
+    if (way == WAY_CLEAR && !with_b && anchor_fresh(b, m, d) && !spot_clear(w, m, to, d)) return 0;
     if (way == WAY_CLEAR) { i++; continue; }  /* (else m's way is asked again) */
     /* (a filter may let the two cross: not asked here, so it blocks; a mover
     ** a filter lets pass was pushed along: found by an independent tester) */
@@ -431,13 +467,14 @@ static int carry_clear(cs_World *w, const cs_Body *b, cs_Vec3 d, size_t *n) {
 static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 oldT) {
   size_t i, n = 0;
   int ok = 1, clear;
-  cs_Vec3 d = v3_sub(b->T, oldT);
+  cs_Vec3 db = v3_sub(b->T, oldT), d = db;   /* b's displacement; the way they all take */
   if (w->busy) return;
   for (i = 0; i < w->movers.count && ok; i++)
     if (live_ground_body(w, w->movers.items[i]) == b) ok = carry_push(w, w->movers.items[i], &n);
   b->riders = n > 0;
+  if (ok && n > 0) d = common_way(b, n, w->carry, db);
   clear = ok && n > 0 && memcmp(oldA, &b->A, sizeof b->A) == 0 && find_stackers(w) &&
-          carry_stacked(w, 0, &n) && carry_clear(w, b, d, &n);
+          carry_stacked(w, 0, &n) && carry_clear(w, b, d, memcmp(&d, &db, sizeof d) == 0, &n);
   /* a mover pushed before the mover it stands on was: it stands on one
   ** going along, as a stacked one (its next call carried it by d again:
   ** found by an independent tester) */

@@ -470,11 +470,12 @@ describe("Movers that meet", function()
     end
 
     -- a rider whose anchor is older than the lift's last placement (a turn,
-    -- which takes none along) goes by the placement's displacement with the
-    -- others, and its next call carries it the rest: it went to its anchor,
-    -- into the mover on it (found by an independent tester; the same into a
-    -- mover pushed by d, 400 of 500 scenes)
-    it("moves a rider with an old anchor by the placement, as the others", function()
+    -- which takes none along) goes with its stack the way its anchor went,
+    -- at once: it went to its anchor alone, into the mover on it (found by
+    -- an independent tester; the same into a mover pushed by d, 400 of 500
+    -- scenes); gone by the placement's own displacement, with the rest left
+    -- to its call, its stack held it inside the lift (the next tester)
+    it("takes a stack whose rider's anchor is old the way the anchor went", function()
       local w = cs.newWorld()
       w:add(cs.newMesh(cs.box(-10, -1, -5, 10, 0, 5)))
       local lift = w:add(cs.newMesh(cs.box(-1, 0, -1, 1, 0.1, 1)))
@@ -491,12 +492,15 @@ describe("Movers that meet", function()
       lift:setTransform(0, 0.3, 0)
       local _, ry = r:getPosition()
       local _, sy = s:getPosition()
-      assert.near(0.1, ry - ry0, 1e-12)
-      assert.near(0.1, sy - sy0, 1e-12)
+      assert.near(0.3, ry - ry0, 1e-12)                   -- the anchor's way since r's call
+      assert.near(0.3, sy - sy0, 1e-12)
       assert.is_true(dist(r, s) >= 0.8 - 1e-9)
-      w:collideAndSlide(r, 0, 0, 0, 0, -0.02, 0)            -- the rest by the call (blocked by
-      w:collideAndSlide(s, 0, 0, 0, 0, -0.02, 0)            -- s: README, Limits)
+      w:collideAndSlide(r, 0, 0, 0, 0, -0.02, 0)
+      w:collideAndSlide(s, 0, 0, 0, 0, -0.02, 0)
       assert.is_true(dist(r, s) >= 0.8 - 1e-9)
+      local _, y = r:getPosition()
+      assert.is_true(y - 0.4 >= 0.4 - 1e-9 and y - 0.4 <= 0.4 + 2 * r.skin + 1e-9, ("r at %g"):format(y))
+      assert.is_false(r:wasStuck())
     end)
 
     -- a mover in the way of a pushed one that cannot go (a ceiling) keeps
