@@ -371,13 +371,14 @@ static int carry_stacked(cs_World *w, size_t from, size_t *n) {
   return 1;
 }
 
-/* Is m a rider of b whose anchor b's placement by d moves by d, within
-** rounding? Every mover going along must move by d, so that none meets
-** another. An anchor older than b's last placement (one that took none
-** along: turned, or near a sensor; a rider added again) goes farther: the
+/* Is m a rider of b whose anchor moves by d, within rounding? Every mover
+** going along must move by the same d, so that none meets another. An
+** anchor older than b's last placement (one that took none along: turned,
+** or near a sensor; a rider added again) may go otherwise: sent there, the
 ** rider went into the mover on it, or into one pushed by d (found by an
-** independent tester: 400 of 500 scenes overlapped). Such a rider goes by d
-** too, and keeps the rest for its next call (carry_riders). */
+** independent tester: 400 of 500 scenes overlapped). Unless common_way
+** takes its way for all, such a rider goes by d too, and keeps the rest for
+** its next call (carry_riders). */
 #define CARRY_SAME_REL 1e-7
 static int anchor_fresh(const cs_Body *b, const cs_Mover *m, cs_Vec3 d) {
   double off;
@@ -414,13 +415,13 @@ CS_INLINE int has_filter(const cs_Mover *m) {
   return m->filter || m->mover_filter || m->marked_filtered;
 }
 
-/* Can the *n movers going along all go by d (b's placement, or common_way's)?
-** An idle added
-** mover in the way of one of them, which the two meet both ways, is pushed
-** along by d as well, with the movers standing on it, when its own way is
-** clear: a mover falling onto a stack on a rising lift held the whole stack
-** back, the lift rose into its bottom mover, and that one ended below the
-** lift (found by an independent tester). Else none goes. */
+/* Can the *n movers going along all go by d (b's displacement, with_b, or
+** common_way's)? An idle added mover in the way of one of them, which the
+** two meet both ways, is pushed along by d as well, with the movers standing
+** on it, when its own way is clear: a mover falling onto a stack on a rising
+** lift held the whole stack back, the lift rose into its bottom mover, and
+** that one ended below the lift (found by an independent tester). Else none
+** goes. */
 static int carry_clear(cs_World *w, const cs_Body *b, cs_Vec3 d, int with_b, size_t *n) {
   size_t i = 0, at;
   while (i < *n) {
