@@ -520,8 +520,9 @@ typedef struct cs_Hit {
 } cs_Hit;
 
 /* Moves the mover by walk (not NULL: {0, 0, 0} for none, else CS_EINVAL),
-** sliding; then, when gravity is not NULL, a second pass with it. Updates the mover (position, contacts, ground state). On an
-** error the mover is left as it was. */
+** sliding; then, when gravity is not NULL, a second pass with it. Updates
+** the mover (position, contacts, ground state). On an error the mover is
+** left as it was. */
 cs_Status cs_world_collide_and_slide(cs_World *w, cs_Mover *m, const cs_Vec3 *walk,
                                      const cs_Vec3 *gravity);
 
