@@ -405,9 +405,10 @@ static cs_Vec3 common_way(const cs_Body *b, size_t n, cs_Mover *const *riders, c
 }
 
 /* Where b's placement by d puts a mover going along: a rider at its anchor
-** in b's space (anchor_fresh); every other one by d. */
-static cs_Vec3 carry_target(const cs_Body *b, const cs_Mover *m, cs_Vec3 d) {
-  return anchor_fresh(b, m, d) ? rider_place(b, m) : v3_add(m->pos, d);
+** in b's space (*fresh: anchor_fresh); every other one by d. */
+static cs_Vec3 carry_target(const cs_Body *b, const cs_Mover *m, cs_Vec3 d, int *fresh) {
+  *fresh = anchor_fresh(b, m, d);
+  return *fresh ? rider_place(b, m) : v3_add(m->pos, d);
 }
 
 /* Has m a filter, set in the core or a binding's (cs_mover_mark_filtered)? */
@@ -427,15 +428,15 @@ static int carry_clear(cs_World *w, const cs_Body *b, cs_Vec3 d, int with_b, siz
   while (i < *n) {
     const cs_Mover *m = w->carry[i], *o = NULL;
     cs_Vec3 to;
-    int way;
+    int way, fresh;
     if (m->in_batch || m->moving) return 0;   /* (in_batch first: moving may be a thread's) */
-    to = carry_target(b, m, d);
+    to = carry_target(b, m, d, &fresh);
     /* b is left out of the sweep of a mover that keeps its place on b: every
     ** one when d is b's own displacement (with_b), else a rider going to its
     ** anchor; the others go by a way b did not, which can lead into b (found
     ** by an independent tester's crowds) */
-    way = rider_way(w, m, with_b || anchor_fresh(b, m, d) ? b : NULL, to, &o);
-    if (way == WAY_CLEAR && !with_b && anchor_fresh(b, m, d) && !spot_clear(w, m, to, d)) return 0;
+    way = rider_way(w, m, with_b || fresh ? b : NULL, to, &o);
+    if (way == WAY_CLEAR && !with_b && fresh && !spot_clear(w, m, to, d)) return 0;
     if (way == WAY_CLEAR) { i++; continue; }  /* (else m's way is asked again) */
     /* (a filter may let the two cross: not asked here, so it blocks; a mover
     ** a filter lets pass was pushed along: found by an independent tester) */
@@ -488,8 +489,8 @@ static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 o
   for (i = 0; i < n; i++) {
     cs_Mover *m = w->carry[i];
     if (clear) {
-      int fresh = anchor_fresh(b, m, d);
-      cs_Vec3 to = fresh ? rider_place(b, m) : v3_add(m->pos, d);
+      int fresh;
+      cs_Vec3 to = carry_target(b, m, d, &fresh);
       /* the placement is m's travel: a mover that is not added, riding m,
       ** is carried by it at its next call (found by an independent tester:
       ** it stayed behind); a stacked rider went along by d already */
