@@ -295,6 +295,12 @@ static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flag
   return 1;
 }
 
+/* Does the sphere (dist = n.base + d, ndv = n.vel) end the move, at tmax, no
+** deeper into the plane than PLANE_TOUCH, on the side it started on? */
+CS_INLINE int ends_within_touch(double dist, double ndv, double tmax) {
+  return (dist < 0.0 ? -1.0 : 1.0) * (dist + ndv * tmax) >= 1.0 - PLANE_TOUCH;
+}
+
 /* In the slide's mode (CS_SWEEP_DEEPENING_ONLY): does the sphere rest on
 ** the triangle's plane (dist = n.base + d within PLANE_TOUCH of 1, on the
 ** front of a solid's), moving along it or away (ndv = n.vel), or in no
@@ -306,12 +312,6 @@ static int check_overlap(cs_Vec3 base, cs_Vec3 vel, const cs_TriES *tr, int flag
 ** 5e-17), so a walk across the shared edge of a flat floor's two triangles
 ** went into the other's edge at t = 0, and a turned sphere placed on the
 ** floor stopped there for good (found by an independent tester). */
-/* Does the sphere (dist = n.base + d, ndv = n.vel) end the move, at tmax, no
-** deeper into the plane than PLANE_TOUCH, on the side it started on? */
-CS_INLINE int ends_within_touch(double dist, double ndv, double tmax) {
-  return (dist < 0.0 ? -1.0 : 1.0) * (dist + ndv * tmax) >= 1.0 - PLANE_TOUCH;
-}
-
 static int rests_on_plane(const cs_TriES *tr, double dist, double ndv, cs_Vec3 vel, double tmax) {
   double s = dist < 0.0 ? -1.0 : 1.0;
   return s * dist >= 1.0 - PLANE_TOUCH && !(tr->solid && dist < 0.0) &&
