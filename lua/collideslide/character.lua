@@ -1237,10 +1237,10 @@ local function platformVelocity(self, dt)
   if not (dt >= MIN_DT) then return nil end
   local vx, vy, vz = b:getVelocity()
   if vx ~= 0 or vy ~= 0 or vz ~= 0 then return vx / dt, vy / dt, vz / dt end
-  local p, r, before, span = self._rideP, self._ride, self._rideB, self._rideDt
+  local p, r, before = self._rideP, self._ride, self._rideB
   local x, y, z = p[1], p[2], p[3]
   if watch(self, b, dt) then x, y, z = movedPoint(before, r, x, y, z) end   -- (it carried the point)
-  span = self._rideDt
+  local span = self._rideDt
   if not (span > 0 and self._rideT < span) then return 0, 0, 0 end   -- (still: exactly none)
   local fx, fy, fz = movedPoint(before, r, x, y, z)        -- the motion, and back
   local bx, by, bz = movedPoint(r, before, x, y, z)
@@ -1462,6 +1462,12 @@ local function holeError(chars, n)
   if msg then error(format("bad argument #2 to 'updateCharacters' (%s)", msg), 3) end
 end
 
+-- Is (x, y, z) not where c's move in this update began (its mover moved)?
+local function movedFrom(c, x, y, z)
+  local q = c._next
+  return x ~= q[15] or y ~= q[16] or z ~= q[17]
+end
+
 --[[
 updateMany(world, characters, dt [, inputs]): character:update for each
 character of the list, with inputs[i] (a list of input tables or nils; nil:
@@ -1606,8 +1612,7 @@ local function updateMany(world, chars, dt, inputs)
     for k = 1, n do
       local c = chars[k]
       local x, y, z = c.mover:getPosition()
-      local q = c._next
-      if some and (k < i or (k > i and (x ~= q[15] or y ~= q[16] or z ~= q[17]))) then
+      if some and (k < i or (k > i and movedFrom(c, x, y, z))) then
         endUpdate(c, x, y, z)
       else
         undoApply(c, c._undo)
@@ -1634,8 +1639,7 @@ local function updateMany(world, chars, dt, inputs)
     for i = 1, n do
       local c = chars[i]
       local x, y, z = c.mover:getPosition()
-      local q = c._next
-      if (failed and i < failed) or (not failed and (x ~= q[15] or y ~= q[16] or z ~= q[17])) then
+      if (failed and i < failed) or (not failed and movedFrom(c, x, y, z)) then
         endUpdate(c, x, y, z)
       elseif failed and i > failed then
         undoApply(c, c._undo)
