@@ -113,6 +113,41 @@ static void standing_on(void) {
   cs_mover_free(b);
 }
 
+/*   o B   (falling, just over A)   a lift under A rises 0.1: A goes up, and
+**   o A                            B in its way is pushed up by the same 0.1;
+** ====== lift                     not when B is marked as having a filter
+**                                  (cs_mover_mark_filtered: a binding's,
+** handed over per call), which the placement cannot ask: then none goes. */
+static void lift_pushes(void) {
+  int marked;
+  for (marked = 0; marked < 2; marked++) {
+    cs_World *w = NULL;
+    cs_Mesh *mesh = box(V(-3, -1, -3), V(3, 0, 3));
+    cs_Body *lift = NULL;
+    cs_Mover *a, *b;
+    cs_Vec3 g = V(0, -0.01, 0), up = V(0, 0.1, 0), pa, pb;
+    cs_world_new(&A, &w);
+    cs_world_add(w, mesh, &lift);
+    a = sphere(w, 0.4, V(0, 0.4, 0));
+    b = sphere(w, 0.4, V(0.3, 1.21, 0));           /* 0.0246 over A */
+    cs_world_collide_and_slide(w, a, (cs_Vec3[1]){V(0, 0, 0)}, &g);
+    cs_mover_mark_filtered(b, marked);
+    pa = csv_mover_position(a);
+    pb = csv_mover_position(b);
+    cs_body_set_transform(lift, &up, NULL, NULL);
+    if (!marked)
+      check(fabs(csv_mover_position(a).y - pa.y - 0.1) < 1e-12 &&
+            fabs(csv_mover_position(b).y - pb.y - 0.1) < 1e-12, "lift pushes", "A or B not taken up");
+    else
+      check(csv_mover_position(a).y == pa.y && csv_mover_position(b).y == pb.y, "lift pushes",
+            "a mover marked as filtered was pushed");
+    cs_world_free(w);
+    cs_mesh_free(mesh);
+    cs_mover_free(a);
+    cs_mover_free(b);
+  }
+}
+
 /* Layers: B on layer 2, A colliding with 1 only: A walks through B. */
 static void layers(void) {
   cs_World *w = NULL;
@@ -375,6 +410,7 @@ int main(int argc, char **argv) {
   A = cs_default_alloc();
   head_on();
   standing_on();
+  lift_pushes();
   layers();
   shapes();
   crowd(n, frames, 0);
