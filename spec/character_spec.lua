@@ -460,6 +460,25 @@ describe("Character", function()
       c3:update(world, DT, { x = -1 })
       assert.is_true(c3.velocity[1] > 0 and c3.velocity[1] < 4, "vx = " .. c3.velocity[1])
     end)
+
+    -- airControl 0.3 closes 0.3 of the gap every 0.1 s: v(t) = -4 + 8 * 0.7^(10 t)
+    -- after a take-off at 4 m/s with the input turned to -x; the path is its
+    -- integral, whatever the updates' lengths (the end velocity times dt was
+    -- 0.064 m off at 60 Hz and 0.27 m with two 0.25 s updates)
+    it("steers along the same path at any frame rate", function()
+      local T = 0.5
+      local want = -4 * T + 8 * (1 - 0.7 ^ (10 * T)) / (-10 * math.log(0.7))
+      for _, steps in ipairs { { 30, 1 / 30 }, { 60, 1 / 60 }, { 120, 1 / 240 }, { 2, 0.25 } } do
+        local world = scene()
+        local ch = standing(world, { airControl = 0.3 })
+        ch:update(world, steps[2], { x = 1, jump = true })
+        local x0 = ch.position[1]
+        for _ = 1, steps[1] * (T / (steps[1] * steps[2])) do ch:update(world, steps[2], { x = -1 }) end
+        assert.is_false(ch.onGround)
+        local got = ch.position[1] - x0
+        assert.is_true(math.abs(got - want) < 1e-12, ("dt %g: %.15g, want %.15g"):format(steps[2], got, want))
+      end
+    end)
   end)
 
   describe("when its settings change between frames", function()

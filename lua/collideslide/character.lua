@@ -58,7 +58,7 @@ vx, vy, vz) gives a body a velocity in m/s that characters standing on it ride.
 -- uses collideslide.core, required on its first call.
 
 local sqrt, floor, abs, type, tostring = math.sqrt, math.floor, math.abs, type, tostring
-local cos, sin, exp = math.cos, math.sin, math.exp
+local cos, sin, exp, log = math.cos, math.sin, math.exp, math.log
 local format, byte = string.format, string.byte
 local check = require "collideslide.check"
 
@@ -941,20 +941,38 @@ local function beginUpdate(self, dt, input, dry)
   local speed = input.run and self.runSpeed or self.walkSpeed
   local dx, dy, dz = inputDirection(input, ux, uy, uz)
   dx, dy, dz = dx * speed, dy * speed, dz * speed
+  -- The horizontal and push velocities change over the update as
+  -- exponentials; their displacements (ex, ey, ez) are the integrals over dt,
+  -- so that a path is the same at any frame rate (found by an independent
+  -- tester: the end velocity times dt put an air-steered jump 0.13 m off at
+  -- 30 Hz, 0.48 m after a 0.25 s hitch, and a push went 0.96 m of its 1).
   local hx, hy, hz = self._hx, self._hy, self._hz
+  local ex, ey, ez
   if self.onGround then
     hx, hy, hz = dx, dy, dz
+    ex, ey, ez = dx * dt, dy * dt, dz * dt
   else
-    local k = 1 - (1 - self.airControl) ^ (dt * 10)   -- frame-rate independent
+    -- the gap to the input's velocity shrinks by a = 1 - airControl every
+    -- 0.1 s: by a^(10 t) after t; m = the integral of that over [0, dt]
+    local a = 1 - self.airControl
+    local k = 1 - a ^ (dt * 10)
+    local m = (a <= 0 and 0) or (a >= 1 and dt) or k / (-10 * log(a))
+    ex, ey, ez = dx * dt + (hx - dx) * m, dy * dt + (hy - dy) * m, dz * dt + (hz - dz) * m
     hx, hy, hz = hx + (dx - hx) * k, hy + (dy - hy) * k, hz + (dz - hz) * k
   end
 
-  -- the push velocity: kept in the air, dying away on the ground
+  -- the push velocity: kept in the air, dying away on the ground as
+  -- e^(-pushDrag t), which takes it (1 - e^(-pushDrag dt)) / pushDrag of dt
   local px, py, pz = self._px, self._py, self._pz
   if self.onGround and (px ~= 0 or py ~= 0 or pz ~= 0) then
-    local k = exp(-self.pushDrag * dt)
+    local c = self.pushDrag
+    local k = exp(-c * dt)
+    local pm = c > 0 and (1 - k) / c or dt
+    ex, ey, ez = ex + px * pm, ey + py * pm, ez + pz * pm
     px, py, pz = px * k, py * k, pz * k
     if px * px + py * py + pz * pz < 1e-6 then px, py, pz = 0, 0, 0 end
+  else
+    ex, ey, ez = ex + px * dt, ey + py * dt, ez + pz * dt
   end
 
   -- gravity (the papers' vy, as a vector), from the fall velocity or a jump's.
@@ -988,7 +1006,7 @@ local function beginUpdate(self, dt, input, dry)
   -- up: kept in the air, gone on landing
   local lx, ly, lz = self._lx, self._ly, self._lz
   if self.onGround or not self.keepPlatformVelocity then lx, ly, lz = 0.0, 0.0, 0.0 end
-  local wx, wy, wz = (hx + px + lx) * dt, (hy + py + ly) * dt, (hz + pz + lz) * dt
+  local wx, wy, wz = ex + lx * dt, ey + ly * dt, ez + lz * dt
   local gb = self.mover:getGroundBody()         -- a per-second platform velocity
   -- (not of a body removed since, which its setVelocity refuses: a character
   -- on a removed platform raised at every update, for good; found by an
