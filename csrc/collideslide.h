@@ -62,7 +62,14 @@
 ** 1e-4 of the move. Measured: the least ellipsoid-space distance after a
 ** step is 1 - 2.3e-10 at 1e5, 1 - 3.7e-7 at 1e8 (README, "Where precision
 ** ends"). Coordinates, moves, translations, scales and radii are held to
-** CS_MAX_COORD (1e30), and a move to 1e30 radii of its mover.
+** CS_MAX_COORD (1e30), and a move to 1e30 radii of its mover, so that no
+** call overflows; a mover keeps clear of surfaces only while the
+** coordinates a call works with (its start and end, its move, the
+** vertices of the triangles it meets) stay under about 1e10 of its
+** smallest radius for a turned mover, 1e13 for one not turned: past that
+** their rounding can pass its skin (a 0.5 sphere falling from 5e15 onto
+** y = 0 can end with its centre on the floor, CS_OK; README, "Where
+** precision ends").
 **
 ** OWNERSHIP: every object is created through a cs_Alloc the caller gives and
 ** freed with its *_free function; the library holds no global state but an
@@ -168,7 +175,8 @@ typedef struct cs_MeshDesc {
   const double *vertices;       /* 3 * vertex_count numbers */
   size_t vertex_count;
   const unsigned *indices;      /* 3 * triangle_count, 0-based; NULL: 0-1-2, 3-4-5, ... */
-  size_t triangle_count;        /* with indices == NULL: vertex_count / 3 */
+  size_t triangle_count;        /* with indices == NULL: not read, the mesh has
+                                ** vertex_count / 3 triangles */
   const int *tags;              /* one per triangle, or NULL (all 0) */
   int backfaces;                /* CS_BACKFACES_* */
 } cs_MeshDesc;
@@ -180,7 +188,10 @@ typedef struct cs_MeshDesc {
 ** (vertices NULL, a count of 0; indices NULL with vertex_count not a
 ** multiple of 3), or backfaces not a CS_BACKFACES_* value. CS_ETOOBIG past
 ** 2^32 - 2 vertices or 2^30 - 1 triangles. Degenerate triangles (zero area,
-** repeated vertices) are kept but never collide. */
+** repeated vertices) are kept but never collide. There is no mesh to hold
+** a message when it fails: the status and *bad_index are the whole report
+** (cs_status_string words the status; the Lua bindings' messages are made
+** from the same two). */
 cs_Status cs_mesh_new(const cs_Alloc *alloc, const cs_MeshDesc *desc,
                       cs_Mesh **out, size_t *bad_index);
 void cs_mesh_free(cs_Mesh *mesh);
@@ -550,7 +561,8 @@ int cs_world_sweep_ellipsoid(cs_World *w, const cs_Vec3 *p, const cs_Vec3 *r, co
 int cs_world_raycast(cs_World *w, const cs_Vec3 *o, const cs_Vec3 *d, unsigned mask, cs_Hit *hit);
 
 /* Every hit on the segment, nearest first. fn returns 0 to stop. Returns the
-** number of hits reported, or -(cs_Status): -1 is CS_ENOMEM. */
+** number of hits reported, or -(cs_Status): -1 is CS_ENOMEM. A NULL fn (here
+** and in the other queries that call back) only counts. */
 typedef int (*cs_HitFn)(void *ud, const cs_Hit *hit);
 long cs_world_raycast_all(cs_World *w, const cs_Vec3 *o, const cs_Vec3 *d, unsigned mask,
                           cs_HitFn fn, void *ud);
@@ -691,7 +703,9 @@ const cs_Error *cs_call_scratch_error(const cs_CallScratch *sc);
 ** the loop; after a failed allocation on a thread, later ones either moved
 ** or were left as they were (moved says which); *failed is
 ** its index (0 when the batch could not start: its arrays failed to
-** allocate, and nothing moved). The message (cs_world_error) names the mover
+** allocate, and nothing moved). *failed is n when no mover failed: on
+** success, and when the call as a whole was refused (CS_EBUSY, a stride
+** not 3 or 6, NULL movers or moves), when nothing moved either. The message (cs_world_error) names the mover
 ** as "mover i" (1-based). CS_EBUSY during another call on the world.
 **
 ** While the batch runs (its filters may call back), edits are refused with
