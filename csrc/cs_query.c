@@ -114,10 +114,11 @@ static int qbody_tag(const QBody *qb, uint32_t t) {
   return qb->mesh->tags ? (int)qb->mesh->tags[t] : 0;
 }
 
-/* Fills *h for triangle tri of qb. */
+/* Fills *h for triangle tri of qb. (t + 0.0: a ray from a point on a face
+** into it gave t = -0.0, and 1 / t -inf: an independent tester.) */
 static void fill_hit(cs_Hit *h, const QBody *qb, uint32_t tri, double t, cs_Vec3 point,
                      cs_Vec3 normal) {
-  h->t = t;
+  h->t = t + 0.0;
   h->point = point;
   h->normal = normal;
   h->body = qb->body;

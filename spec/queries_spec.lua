@@ -596,6 +596,21 @@ describe("World", function()
       end
       assert.are.equal(0, missed, missed .. " of " .. n .. " missed")
     end)
+
+    -- found by an independent tester: t was -0.0 (1 / t = -inf)
+    it("gives t = +0 for a segment from a point on a face into it", function()
+      local w0 = cs.newWorld()
+      w0:add(cs.newMesh(cs.box(-1, -1, -1, 1, 1, 1)))
+      local t = w0:raycast(0.3, 1, 0.6, 0, -1, 0)
+      assert.are.equal(0, t)
+      assert.are.equal(math.huge, 1 / t)
+      local n = 0
+      w0:raycastAll(0.3, 1, 0.6, 0, -1, 0, function(t1)
+        n = n + 1
+        if n == 1 then assert.are.equal(math.huge, 1 / t1) end
+      end)
+      assert.is_true(n >= 1)
+    end)
   end)
 
   describe(":raycastAll", function()
