@@ -287,6 +287,28 @@ describe("Sensor", function()
       m.collidesWith = 1
       assert.is_false(m:isInside(s))
     end)
+
+    -- as docs/API.md says (an independent tester asked): tracking switched
+    -- off and on again between two calls leaves the mover inside as it was
+    it("keeps a mover inside when tracking stops and resumes between two calls", function()
+      local w = cs.newWorld()
+      local s = w:addSensor(box(-1, -1, -1, 1, 1, 1))
+      local m = cs.newMover { radius = 0.2, collidesWith = 1 }
+      w:collideAndSlide(m, 0, 0, 0)
+      assert_events(m, { { s, "enter", 0 } })
+      s.layers = 2
+      assert.is_false(m:isInside(s))
+      s.layers = 1
+      assert.is_true(m:isInside(s))
+      w:collideAndSlide(m, 0.1, 0, 0)
+      assert.are.equal(0, m:sensorEventCount())
+      assert.is_true(m:isInside(s))
+      m.collidesWith = 2
+      m.collidesWith = 1
+      w:collideAndSlide(m, 0.1, 0, 0)
+      assert.are.equal(0, m:sensorEventCount())
+      assert.is_true(m:isInside(s))
+    end)
   end)
 
   describe("with the character controller", function()
