@@ -390,6 +390,20 @@ describe("the character", function()
       errorOf(function() ch:push() end))
   end)
 
+  -- a pushDrag near 0 slides on as on ice (the integral of the decay lost
+  -- its digits below 1e-16 and the push moved nothing)
+  it("a push with pushDrag near 0 slides on at its speed", function()
+    local dt = 1 / 60
+    for _, c in ipairs { 0, 1e-20, 1e-9 } do
+      local ch = cs.newCharacter { position = { 0, 0.905, 0 }, pushDrag = c }
+      ch:update(world, dt)
+      local x0 = ch.position[1]
+      ch:push(1, 0, 0)
+      for _ = 1, 30 do ch:update(world, dt) end
+      assert.near(0.5, ch.position[1] - x0, 1e-9)
+    end
+  end)
+
   it("walls take a push", function()
     local dt = 1 / 60
     local ch = cs.newCharacter { position = { 0, 0.905, 0 }, pushDrag = 0 }

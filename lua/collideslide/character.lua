@@ -927,6 +927,17 @@ local function checkDt(dt, arg)
   end
 end
 
+-- The integral over [0, dt] of e^(-rate t), a velocity's share that decays
+-- at rate (per second) over the update; k = 1 - e^(-rate dt), as the caller
+-- computed it for the velocity's end. Below x = rate dt = 1e-4, where 1 - k
+-- loses k's digits (a pushDrag of 1e-20 gave 0: no push at all), its series.
+local function decayIntegral(rate, dt, k)
+  local x = rate * dt
+  if not (rate < math.huge) then return 0.0 end   -- (airControl 1: at once)
+  if x > 1e-4 then return k / rate end
+  return dt * (1 - x * (0.5 - x / 6))
+end
+
 -- The first half of an update, before its move: the new velocities, kept in
 -- self._next until the move is done (so that an error changes nothing), and
 -- the move. Returns the walk and gravity displacements, or nil and what is
@@ -953,10 +964,10 @@ local function beginUpdate(self, dt, input, dry)
     ex, ey, ez = dx * dt, dy * dt, dz * dt
   else
     -- the gap to the input's velocity shrinks by a = 1 - airControl every
-    -- 0.1 s: by a^(10 t) after t; m = the integral of that over [0, dt]
+    -- 0.1 s: by a^(10 t) = e^(-rate t) after t, rate = -10 ln a
     local a = 1 - self.airControl
     local k = 1 - a ^ (dt * 10)
-    local m = (a <= 0 and 0) or (a >= 1 and dt) or k / (-10 * log(a))
+    local m = decayIntegral(a > 0 and -10 * log(a) or math.huge, dt, k)
     ex, ey, ez = dx * dt + (hx - dx) * m, dy * dt + (hy - dy) * m, dz * dt + (hz - dz) * m
     hx, hy, hz = hx + (dx - hx) * k, hy + (dy - hy) * k, hz + (dz - hz) * k
   end
@@ -967,7 +978,7 @@ local function beginUpdate(self, dt, input, dry)
   if self.onGround and (px ~= 0 or py ~= 0 or pz ~= 0) then
     local c = self.pushDrag
     local k = exp(-c * dt)
-    local pm = c > 0 and (1 - k) / c or dt
+    local pm = decayIntegral(c, dt, 1 - k)
     ex, ey, ez = ex + px * pm, ey + py * pm, ez + pz * pm
     px, py, pz = px * k, py * k, pz * k
     if px * px + py * py + pz * pz < 1e-6 then px, py, pz = 0, 0, 0 end
