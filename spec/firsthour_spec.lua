@@ -392,6 +392,30 @@ describe("the character", function()
 
   -- a pushDrag near 0 slides on as on ice (the integral of the decay lost
   -- its digits below 1e-16 and the push moved nothing)
+  -- found by an independent tester: a z-up level given gravity {0, 0, -9.81}
+  -- without up rested on its floor as "air" for good and never jumped
+  it("refuses a gravity vector far from -up, naming up", function()
+    local zup = "gravity {0, 0, -9.81} points 90 degrees away from down (-up, up = {0, 1, 0}): "
+      .. "ground and jumps go by up, so set up = {0, 0, 1} for a z-up world"
+    local function has(text, msg) assert.is_truthy(msg:find(text, 1, true), msg) end
+    has("bad argument #1 to 'newCharacter' (" .. zup,
+      errorOf(cs.newCharacter, { radius = { 0.4, 0.4, 0.9 }, gravity = { 0, 0, -9.81 } }))
+    local ch = cs.newCharacter { radius = { 0.4, 0.4, 0.9 }, gravity = { 0, 0, -9.81 }, up = { 0, 0, 1 } }
+    assert.is_not_nil(ch)
+    assert.is_not_nil(cs.newCharacter { gravity = { 2, -9.81, 0 } })   -- a wind in it
+    assert.is_not_nil(cs.newCharacter { gravity = { 0, 0, 0 } })       -- space
+    local c2 = cs.newCharacter { position = { -5, 0.905, 0 } }
+    c2:update(world, 1 / 60)
+    local x, y, z = c2:getPosition()
+    c2.gravity = { 0, 0, -9.81 }
+    has("character:update: " .. zup, errorOf(c2.update, c2, world, 1 / 60))
+    local x2, y2, z2 = c2:getPosition()
+    assert.same({ x, y, z }, { x2, y2, z2 })
+    c2.gravity = 9.81
+    c2:update(world, 1 / 60)
+    assert.is_true(c2.onGround)
+  end)
+
   it("a push with pushDrag near 0 slides on at its speed", function()
     local dt = 1 / 60
     for _, c in ipairs { 0, 1e-20, 1e-9 } do

@@ -281,6 +281,26 @@ local function reachError(self)
     describe(self[name]))
 end
 
+-- A gravity vector more than 60 degrees off -up: ground, slopes, jumps and
+-- the snap all go by up, so such a character never stands anywhere (found by
+-- an independent tester: a z-up level given gravity = {0, 0, -9.81} without
+-- up rested on its floor, "air" for good, and never jumped). A wind in the
+-- gravity (a few degrees) is taken; a zero one (space) too.
+local function gravityError(self)
+  local g = self.gravity
+  if type(g) ~= "table" then return end
+  local gg = squaredLength(g)
+  if not (gg >= DBL_MIN) then return end
+  local ux, uy, uz = unitUp(self.up)
+  local down = -(g[1] * ux + g[2] * uy + g[3] * uz) / sqrt(gg)
+  if down >= 0.5 then return end
+  local u = self.up
+  return format("gravity {%s, %s, %s} points %.0f degrees away from down (-up, up = {%s, %s, %s}): "
+    .. "ground and jumps go by up, so set up = {0, 0, 1} for a z-up world (or up = minus the "
+    .. "gravity's way), or give gravity as a number, m/s^2 along -up", describe(g[1]), describe(g[2]),
+    describe(g[3]), math.deg(math.acos(math.max(-1, down))), describe(u[1]), describe(u[2]), describe(u[3]))
+end
+
 -- The first bad setting's error text, in SETTING_NAMES' order (pairs() takes
 -- another on each Lua, and on 5.4 on each run), or nil when all are good; then
 -- what is wrong with them together.
@@ -289,7 +309,7 @@ local function checkAll(self)
     local err = CHECKS[name](self[name], name)
     if err then return err end
   end
-  return reachError(self)
+  return reachError(self) or gravityError(self)
 end
 
 -- }======================================================================

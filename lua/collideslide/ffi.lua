@@ -346,7 +346,8 @@ local function load_library()
   local save = lfs and lfs.getSaveDirectory and select(2, pcall(lfs.getSaveDirectory))
   error("collideslide.ffi: libcollideslide." .. LIBEXT .. " not found (make ffi-lib builds it; "
     .. "COLLIDESLIDE_LIB=path picks it; a collideslide/core.so built for LuaJIT, as "
-    .. "`luarocks --lua-version=5.1 make` or `make LUA=luajit` builds it, works too"
+    .. "`luarocks --lua-version=5.1 make` or `make LUA=luajit` builds it, works too when it is on "
+    .. "package.cpath (LÖVE's own C require path is not searched)"
     .. (lfs and "; in LÖVE: put libcollideslide." .. LIBEXT .. " in the game's folder, or in its "
       .. "save directory" .. (type(save) == "string" and " (" .. save .. ")" or "") .. " for a .love, "
       .. "which cannot hold a native library" or "") .. "); tried:\n  "
