@@ -377,14 +377,20 @@ static size_t sort_by_level(Batch *B, size_t *count) {
 ** Running
 ** ===================================================================*/
 
+/* How mover i's call starts: as checked, unless that changed since: it
+** rides a mover listed before it, or a push out took it along (cs_world.c,
+** take_riders: its carry's rounding then is the loop's). NULL: found anew. */
+static const cs_MoveStart *start_of(const Batch *B, size_t i) {
+  return B->e[i].restart || B->movers[i]->pushed ? NULL : &B->e[i].start;
+}
+
 static void run_one(Batch *B, int worker, size_t i) {
   cs_World *w = B->w;
   cs_CallScratch *sc = &w->tscratch[worker];
   cs_Vec3 walk, grav;
   cs_Status s;
   move_of(B, i, &walk, &grav);
-  s = cs_world_move(w, sc, B->movers[i], &walk, B->stride == 6 ? &grav : NULL,
-                    B->e[i].restart ? NULL : &B->e[i].start);
+  s = cs_world_move(w, sc, B->movers[i], &walk, B->stride == 6 ? &grav : NULL, start_of(B, i));
   if (s == CS_OK) B->e[i].done = 1;   /* the entry's line, not a shared byte array */
   else if (i < B->fail[worker].index) {
     B->fail[worker].index = i;
@@ -459,6 +465,9 @@ static void run_waves(Batch *B, const size_t *start, size_t nlevels) {
     else run_wave(B, 0);
     for (k = B->first; k < B->first + B->count; k++)
       if (B->e[B->order[k]].done) cs_world_file_mover(w, B->movers[B->order[k]]);
+    /* and the riders their pushes out took along (in no list order: the
+    ** grid's order does not show, sort_near) */
+    for (t = 0; t < w->nthreads; t++) cs_world_file_pushed(w, &w->tscratch[t]);
     B->limit = first_failure(B, &t);
   }
 }
@@ -473,7 +482,7 @@ static void run_in_order(Batch *B) {
     cs_world_sync(w);
     move_of(B, i, &walk, &grav);
     s = cs_world_move(w, &w->scratch, B->movers[i], &walk, B->stride == 6 ? &grav : NULL,
-                      B->e[i].restart ? NULL : &B->e[i].start);
+                      start_of(B, i));
     if (s != CS_OK) {
       B->fail[0].index = i;
       B->fail[0].status = s;

@@ -155,6 +155,8 @@ struct cs_Mover {
   int carrying;           /* set only while carry_riders sweeps its riders:
                           ** CARRY_RIDES, or CARRY_PUSHED (in their way) */
   int moving;             /* a move of it is under way (cs_world.c, move) */
+  int pushed;             /* the push out of the mover it rides took it along
+                          ** since its last call (cs_world.c, take_riders) */
   /* the sensors of the last call: its events, and those it ended inside of */
   cs_SensorEvent *sevents;
   size_t nsevents, capsevents;

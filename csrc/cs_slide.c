@@ -174,6 +174,7 @@ typedef struct Slide {
   const unsigned char *ell_resp;
   size_t nells;
   const cs_Mover *hidden;         /* a mover passed through (the carrier) */
+  int probe;              /* cs_slide_push_out: a push only, no jump back */
 } Slide;
 
 /* What a pass met. */
@@ -1192,7 +1193,7 @@ static int depenetrate(Slide *s, int standing) {
   ** others' triangles are crossed the way the mover came (up through a
   ** jump-through platform, against its front: the next tester; the first
   ** form let any edit of the world, a far body moved, forbid that) */
-  if (s->last_safe && v3_len(v3_sub(*s->last_safe, s->m->pos)) <= s->reach) {
+  if (s->last_safe && !s->probe && v3_len(v3_sub(*s->last_safe, s->m->pos)) <= s->reach) {
     cs_Vec3 p = cs_espace_to(s->es, *s->last_safe), jump = v3_sub(p, s->pos);
     double len = v3_len(jump);
     if (!overlaps_any(s, p) && leaves_solid(s, jump, 1.0, inside, ninside) &&
@@ -1698,6 +1699,48 @@ static double slide_skin(const cs_Mover *m) {
   return skin > least ? skin : least;
 }
 
+/* The slide of m on the set, at the call's start (cs_slide_move). The
+** mover is written only by cs_slide_move, at its end. */
+CS_INLINE void slide_init(Slide *s, cs_Mover *m, const cs_SlideSet *set) {
+  const cs_ESpace *es = set->es;
+  memset(s, 0, sizeof *s);
+  s->m = m;
+  s->es = es;
+  s->tris = set->tris;
+  s->ntris = set->ntris;
+  s->bodies = set->bodies;
+  s->last_safe = set->last_safe;
+  s->side_ref = set->side_ref;
+  s->motion = set->motion;
+  s->since = set->since;
+  s->carrier = set->carrier;
+  s->pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
+  s->reach_skins = 1;
+  s->reach = set->reach;
+  s->push_reach = set->push_reach;
+  s->up = m->up;
+  s->skin = slide_skin(m);
+  s->feet = v3_dot(m->pos, m->up) - support_along(es, m->up);   /* (its support along -up) */
+  s->ells = set->ells;
+  s->ell_movers = set->ell_movers;
+  s->ell_resp = set->ell_resp;
+  s->nells = set->nells;
+}
+
+int cs_slide_push_out(cs_Mover *m, const cs_SlideSet *set, cs_Vec3 *push) {
+  Slide s;
+  slide_init(&s, m, set);
+  s.probe = 1;
+  /* (the carry pass comes first in a call: the carrier's triangles are
+  ** judged from the safe place carried along, as there) */
+  if (v3_len2(set->carry) > 0 && (set->carrier || set->carrier_mover))
+    s.carry_es = cs_espace_vec_to(set->es, set->carry);
+  *push = v3(0, 0, 0);
+  if (depenetrate(&s, cs_mover_grounded(m)) != FREED) return 0;
+  *push = v3_sub(cs_espace_from(set->es, s.pos), m->pos);
+  return cs_isfinite3(*push) && v3_len2(*push) > 0;
+}
+
 cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   Slide s;
   const cs_ESpace *es = set->es;
@@ -1705,31 +1748,10 @@ cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear) {
   cs_Status st;
   cs_Vec3 end;
   size_t i;
-  memset(&s, 0, sizeof s);
-  s.m = m;
-  s.es = es;
-  s.tris = set->tris;
-  s.ntris = set->ntris;
-  s.bodies = set->bodies;
+  slide_init(&s, m, set);
   s.contacts = set->contacts;
   s.alloc = set->alloc;
-  s.last_safe = set->last_safe;
-  s.side_ref = set->side_ref;
-  s.motion = set->motion;
-  s.since = set->since;
-  s.carrier = set->carrier;
-  s.pos = cs_espace_to(es, m->pos);   /* the origin, unless es comes from a cache */
-  s.reach_skins = 1;
-  s.reach = set->reach;
-  s.push_reach = set->push_reach;
-  s.up = m->up;
-  s.skin = slide_skin(m);
-  s.feet = v3_dot(m->pos, m->up) - support_along(es, m->up);   /* (its support along -up) */
   s.contacts->count = 0;
-  s.ells = set->ells;
-  s.ell_movers = set->ell_movers;
-  s.ell_resp = set->ell_resp;
-  s.nells = set->nells;
   *ends_clear = 0;
   if (set->sensors && set->path) {
     s.path = set->path;

@@ -75,4 +75,12 @@ typedef struct cs_SlideSet {
 ** nothing of the set (0 on a failure, when the mover is left as it was). */
 cs_Status cs_slide_move(cs_Mover *m, const cs_SlideSet *set, int *ends_clear);
 
+/* The push out of an overlap that cs_slide_move would make first, at the
+** call's start (depenetrate; the carry pass left out), in world units,
+** into *push: 1 when it frees the mover so, else 0 (*push 0: it overlaps
+** nothing, or no straight push frees it; the jump back to its last safe
+** place is no push). Writes nothing but *push (not the mover): the world asks it with some
+** movers left out of the set (cs_world.c, the riders a push takes along). */
+int cs_slide_push_out(cs_Mover *m, const cs_SlideSet *set, cs_Vec3 *push);
+
 #endif

@@ -99,6 +99,12 @@ void cs_scratch_release(cs_CallScratch *sc) {
   cs_free(a, ss->spans, ss->capspans * sizeof(double));
   cs_free(a, ss->events, ss->capevents * sizeof(cs_SensorEvent));
   cs_free(a, ss->inside, ss->capinside * sizeof(cs_SensorRef));
+  cs_free(a, sc->riders, sc->capriders * sizeof(cs_Mover *));
+  cs_free(a, sc->pushed, sc->cappushed * sizeof(cs_Mover *));
+  if (sc->aux) {
+    cs_scratch_release(sc->aux);
+    cs_free(a, sc->aux, sizeof *sc->aux);
+  }
 }
 
 static void carry_riders(cs_World *w, cs_Body *b, const cs_Mat3 *oldA, cs_Vec3 oldT);
@@ -1343,10 +1349,12 @@ typedef struct MoverNear {
 static int mover_meets_box(const cs_Mover *m, unsigned mask, const cs_Mover *o,
                            cs_Vec3 lo, cs_Vec3 hi) {
   cs_Vec3 h, p = o->seen_pos;
-  if (o == m || o->carrying || !(o->layers & mask)) return 0;
+  if (o == m || !(o->layers & mask)) return 0;
   h = cs_mover_half_extents(o);
+  /* (carrying last: a call in a batch sets it on the movers in its box
+  ** only, which no call running at the same time reaches: take_riders) */
   return p.x + h.x >= lo.x && p.x - h.x <= hi.x && p.y + h.y >= lo.y &&
-         p.y - h.y <= hi.y && p.z + h.z >= lo.z && p.z - h.z <= hi.z;
+         p.y - h.y <= hi.y && p.z + h.z >= lo.z && p.z - h.z <= hi.z && !o->carrying;
 }
 
 /* Keeps o when it is near (cs_moverset_near's visitor). */
@@ -1459,6 +1467,220 @@ static const cs_Mover *live_ground_mover(const cs_World *w, const cs_Mover *m) {
 
 /* }================================================================== */
 
+/* {==================================================================
+** A push out of a body that takes the mover's riders along
+** ===================================================================*/
+
+/* A mover that a body moved into, its push out of the body blocked only by
+** the movers standing on it, stayed in the body for good: they move only by
+** its travel, and it could not travel (a stack placed on a lift that rose
+** before the stack's first call, or turned once; found by an independent
+** tester, round 28: the bottom mover 0.099 deep in the lift for 100 frames
+** after it stopped). Now such a call moves its riders by its push first,
+** when each one's way is clear, and then runs as before, its push free.
+** Only the riders a call meets (sc->near) are asked, and only ways within
+** two diameters of the mover (take_riders): what a call reads or writes, a
+** batch orders it with (cs_batch.c), so the batch stays the loop's bits. */
+
+/* Appends o to the list (*n of *cap, grown in sc's allocator); 0 when it
+** cannot grow. */
+static int list_add(cs_CallScratch *sc, cs_Mover ***list, size_t *n, size_t *cap, cs_Mover *o) {
+  if (*n == *cap && cs_grow(&sc->alloc, (void **)list, cap, *n + 1, sizeof(cs_Mover *)) != CS_OK)
+    return 0;
+  (*list)[(*n)++] = o;
+  return 1;
+}
+
+/* Is o the mover m or one of its riders found (sc->riders)? By pointer
+** only: o may be a freed mover's (a ground mover's pointer). */
+static int in_stack(const cs_CallScratch *sc, const cs_Mover *m, const cs_Mover *o) {
+  size_t i;
+  if (o == m) return 1;
+  for (i = 0; i < sc->nriders; i++)
+    if (sc->riders[i] == o) return 1;
+  return 0;
+}
+
+/* Does one of the movers the call met (sc->ell_movers[0..n)) ride m? The
+** cheap test first: most calls have no rider. */
+static int rider_near(const cs_World *w, const cs_CallScratch *sc, const cs_Mover *m, size_t n) {
+  size_t k;
+  for (k = 0; k < n; k++)
+    if (sc->ell_movers[k]->ground_mover == m && rides(w, sc->ell_movers[k], m)) return 1;
+  return 0;
+}
+
+/* The movers among those the call met (sc->near[0..met)) that ride m at
+** any depth (rides: their ground is m or one of them), into sc->riders; 0
+** when the list cannot grow. */
+static int find_riders(const cs_World *w, cs_CallScratch *sc, const cs_Mover *m, size_t met) {
+  size_t i, before;
+  sc->nriders = 0;
+  do {
+    before = sc->nriders;
+    for (i = 0; i < met; i++) {
+      cs_Mover *o = sc->near[i];
+      if (!o->ground_mover || in_stack(sc, m, o) || !in_stack(sc, m, o->ground_mover) ||
+          !rides(w, o, o->ground_mover))
+        continue;
+      if (!list_add(sc, &sc->riders, &sc->nriders, &sc->capriders, o)) return 0;
+    }
+  } while (sc->nriders > before);
+  return 1;
+}
+
+/* The scratch for the riders' sweeps (made on the first need). */
+static cs_CallScratch *aux_scratch(cs_CallScratch *sc) {
+  if (!sc->aux && (sc->aux = (cs_CallScratch *)cs_malloc(&sc->alloc, sizeof *sc->aux)) != NULL)
+    cs_scratch_init(sc->aux, &sc->alloc, NULL);
+  return sc->aux;
+}
+
+/* The set without the riders among its movers (in the aux scratch's
+** arrays): what the push out would be, were they not there. 0 when the
+** arrays cannot grow. */
+static int set_without_riders(cs_CallScratch *sc, cs_CallScratch *x, const cs_SlideSet *set,
+                              cs_SlideSet *out) {
+  size_t k, n = 0;
+  if (cs_grow(&x->alloc, (void **)&x->ells, &x->capells, set->nells, sizeof(cs_EllipsoidES)) != CS_OK ||
+      cs_grow(&x->alloc, (void **)&x->ell_movers, &x->capellm, set->nells, sizeof(cs_Mover *)) != CS_OK ||
+      cs_grow(&x->alloc, (void **)&x->ell_resp, &x->capellr, set->nells, 1) != CS_OK)
+    return 0;
+  for (k = 0; k < set->nells; k++) {
+    if (in_stack(sc, NULL, set->ell_movers[k])) continue;
+    x->ells[n] = set->ells[k];
+    x->ell_movers[n] = set->ell_movers[k];
+    x->ell_resp[n++] = set->ell_resp[k];
+  }
+  *out = *set;
+  out->ells = x->ells;
+  out->ell_movers = x->ell_movers;
+  out->ell_resp = x->ell_resp;
+  out->nells = n;
+  return 1;
+}
+
+/* Does m's push by d (its centre from p, e-space) meet one of its riders
+** in the set? Else the call pushes it so with them where they are, as
+** before. */
+static int push_meets_riders(const cs_CallScratch *sc, const cs_SlideSet *set, cs_Vec3 p, cs_Vec3 d) {
+  cs_Vec3 v = cs_espace_vec_to(set->es, d);
+  cs_SweepHit h;
+  size_t k;
+  for (k = 0; k < set->nells; k++)
+    if (in_stack(sc, NULL, set->ell_movers[k]) && cs_sweep_ellipsoid(p, v, &set->ells[k], 1.0, 0, &h))
+      return 1;
+  return 0;
+}
+
+/* Does a sensor that o tracks come near the box [lo, hi]? Its events are
+** its calls' path only (as a placement's carry, rider_way). A batch's
+** sensors are brought up to date before it (cs_world_refit). */
+static int box_near_sensor(cs_World *w, const cs_CallScratch *sc, const cs_Mover *o, cs_Vec3 lo,
+                           cs_Vec3 hi) {
+  size_t i;
+  if (!(sc->shared ? any_sensor(w, o->collides_with) : cs_world_prepare_sensors(w, o->collides_with)))
+    return 0;
+  for (i = 0; i < w->nsensors; i++) {
+    const cs_Body *p = &w->sensors[i]->place;
+    if ((w->sensors[i]->layers & o->collides_with) && v3_boxes_meet(p->lo, p->hi, lo, hi)) return 1;
+  }
+  return 0;
+}
+
+/* May rider o of m go by d? No filter (a filter might let it pass what the
+** sweep below does not ask it about, as carry_clear says); not moving (a
+** filter's move, maybe in another world), nor in a batch other than m's; not
+** pushed along since its last call, and d no longer than its diameter (a
+** batch bounds its call from where it saw it: cs_batch.c);
+** its box where it is and by d within [lo, hi]; no sensor near; and its
+** way, swept as a placement sweeps its riders (rider_way: grown half a
+** skin, the stack left out), clear. */
+static int rider_free(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Mover *o,
+                      cs_Vec3 d, cs_Vec3 lo, cs_Vec3 hi) {
+  double l = v3_len(d), h = 0.5 * cs_mover_skin(o), g = h + 1e-9 * (1 + v3_len(o->pos) + l);
+  cs_Vec3 e = v3_add(cs_mover_half_extents(o), v3(g, g, g)), to = v3_add(o->pos, d);
+  cs_Vec3 blo = v3_sub(v3_min(o->pos, to), e), bhi = v3_add(v3_max(o->pos, to), e);
+  cs_Hit hit;
+  /* (g: and the sweep's own margin, sweep_ellipsoid) */
+  if (has_filter(o) || o->moving || o->pushed ||
+      (o->in_batch && !(m->in_batch && o->batch_stamp == m->batch_stamp)) ||
+      l > 2 * fmax(fmax(o->radius.x, o->radius.y), o->radius.z) || !box_inside(blo, bhi, lo, hi) ||
+      box_near_sensor(w, sc, o, blo, bhi))
+    return 0;
+  return sweep_ellipsoid(w, sc->aux, NULL, NULL, o->pos, v3_add(o->radius, v3(h, h, h)),
+                         o->oriented ? o->q : NULL, d, o->collides_with, &hit, 1) == 0;
+}
+
+/* Can every rider go by d (each with the whole stack left out of the
+** sweeps: they all go alike)? */
+static int riders_free(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 d, cs_Vec3 lo, cs_Vec3 hi) {
+  size_t i;
+  int ok = 1;
+  m->carrying = CARRY_RIDES;
+  for (i = 0; i < sc->nriders; i++) sc->riders[i]->carrying = CARRY_RIDES;
+  for (i = 0; i < sc->nriders && ok; i++) ok = rider_free(w, sc, m, sc->riders[i], d, lo, hi);
+  for (i = 0; i < sc->nriders; i++) sc->riders[i]->carrying = 0;
+  m->carrying = 0;
+  return ok;
+}
+
+/* Moves the riders by d, as a placement's carry moves a stacked rider
+** (carry_riders): their travel too, and the travel of their ground mover
+** they saw, so that their next call does not carry them by d again. The
+** set's copies of them follow. Filed now, or by the batch after the wave
+** (sc->pushed, reserved by the caller). */
+static void move_riders(cs_World *w, cs_CallScratch *sc, cs_SlideSet *set, cs_Vec3 d) {
+  cs_Vec3 v = cs_espace_vec_to(set->es, d);
+  size_t i;
+  for (i = 0; i < sc->nriders; i++) {
+    cs_Mover *o = sc->riders[i];
+    o->pos = v3_add(o->pos, d);
+    o->travel = v3_add(o->travel, d);
+    o->ground_mover_travel = v3_add(o->ground_mover_travel, d);
+    o->pushed = 1;
+    if (sc->shared) sc->pushed[sc->npushed++] = o;
+    else cs_world_file_mover(w, o);
+  }
+  for (i = 0; i < set->nells; i++)     /* (the set's arrays are sc's own) */
+    if (in_stack(sc, NULL, set->ell_movers[i])) sc->ells[i].c = v3_add(sc->ells[i].c, v);
+}
+
+/* Before m's call on set, when m starts in something (not known clear) with
+** movers near (the caller's test): when some of them ride it, and its push out without them (cs_slide_push_out) would meet
+** them, the riders go by that push when they all may (riders_free) within
+** two diameters (m's) of m's box: a batch orders the call with every mover
+** there, as the call starts where the batch saw it (cs_batch.c, reach_boxes:
+** so a mover pushed along since its last call takes none along). A failure
+** to allocate leaves them. */
+static void take_riders(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet *set, size_t met,
+                        double diameter) {
+  cs_CallScratch *x;
+  cs_SlideSet bare;
+  cs_Vec3 d, h = v3_add(cs_mover_half_extents(m), v3(2 * diameter, 2 * diameter, 2 * diameter));
+  if (m->set != &w->movers || m->pushed || has_filter(m) || !rider_near(w, sc, m, set->nells))
+    return;
+  if (!find_riders(w, sc, m, met) || !(x = aux_scratch(sc)) || !set_without_riders(sc, x, set, &bare) ||
+      !cs_slide_push_out(m, &bare, &d) ||
+      !push_meets_riders(sc, set, cs_espace_to(set->es, m->pos), d) ||
+      (sc->shared && sc->npushed + sc->nriders > sc->cappushed &&
+       cs_grow(&sc->alloc, (void **)&sc->pushed, &sc->cappushed, sc->npushed + sc->nriders,
+               sizeof(cs_Mover *)) != CS_OK) ||
+      !riders_free(w, sc, m, d, v3_sub(m->pos, h), v3_add(m->pos, h)))
+    return;
+  move_riders(w, sc, set, d);
+}
+
+/* Files the riders a batch's calls moved on thread scratch sc (cs_batch.c,
+** between its waves). */
+void cs_world_file_pushed(cs_World *w, cs_CallScratch *sc) {
+  size_t i;
+  for (i = 0; i < sc->npushed; i++) cs_world_file_mover(w, sc->pushed[i]);
+  sc->npushed = 0;
+}
+
+/* }================================================================== */
+
 void cs_world_file_mover(cs_World *w, cs_Mover *m) {
   if (!m->set) return;
   cs_moverset_moved(m->set, m);
@@ -1497,6 +1719,7 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   m->last_move = v3_sub(m->pos, before);
   m->travel = v3_add(m->travel, m->last_move);
   m->carried = 0;
+  m->pushed = 0;
   if (!sc->shared) cs_world_file_mover(w, m);
   m->world = w->id;
   m->call_version = w->version;
@@ -1703,6 +1926,7 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
     set.ntris = m->cache.ntris;
     set.nonesided = m->cache.nonesided;
     set.bodies = m->cache.bodies;
+    if (set.nells && !clear) take_riders(w, sc, m, &set, met, diameter);   /* (cheap test first) */
     return slide(w, sc, m, &set);
   }
   if (!filter) cache_box(w, m, &lo, &hi);
@@ -1718,6 +1942,7 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
     set.tris = m->cache.tris;
     set.bodies = m->cache.bodies;
   }
+  if (set.nells && !clear) take_riders(w, sc, m, &set, met, diameter);
   return slide(w, sc, m, &set);
 }
 

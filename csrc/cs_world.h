@@ -46,6 +46,15 @@ struct cs_CallScratch {
   unsigned char *ell_resp;  /* the mover filter's answer for each (cs_Response) */
   size_t capells, capellm, capellr;
   cs_SensorScratch sensor;
+  /* a push out that takes the mover's riders along (cs_world.c,
+  ** take_riders): the riders, a scratch of its own for their ways' sweeps
+  ** (this one holds the call's set), and, in a batch, the riders moved, which
+  ** the batch files between its waves */
+  cs_Mover **riders;
+  size_t nriders, capriders;
+  struct cs_CallScratch *aux;
+  cs_Mover **pushed;
+  size_t npushed, cappushed;
   int shared;               /* a batch runs: the world is only read (prepared) */
   int busy;                 /* a call of the contract works in it (a filter's
                             ** call on the same thread must not: CS_EBUSY) */
@@ -178,5 +187,8 @@ void cs_world_refit(cs_World *w);
 int cs_world_pending(const cs_World *w);
 /* Files a moved mover: its grid cell, and the riders hint of its ground body. */
 void cs_world_file_mover(cs_World *w, cs_Mover *m);
+/* Files the riders that the calls in scratch sc pushed along (a batch's,
+** between its waves: cs_world.c, take_riders). */
+void cs_world_file_pushed(cs_World *w, cs_CallScratch *sc);
 
 #endif

@@ -586,6 +586,96 @@ describe("Movers that meet", function()
     end
   end)
 
+  -- a body that moves into a mover with movers standing on it: the push out
+  -- that the mover's call chooses takes them along when it meets them and
+  -- their ways are clear (its push up was blocked by the mover on it, which
+  -- moves only by its travel: neither moved, and the mover stayed in the
+  -- lift for good; found by an independent tester, round 28)
+  describe("pushed out of a body with movers on it", function()
+    -- the tester's scene: a lift (its top at 0.5), a on it, b on a; the lift
+    -- placed 0.1 higher for 20 frames from before the stack's first call
+    -- (nothing stands yet: it takes none along), then still; b and a move
+    -- each frame with gravity, b first
+    local function stack_scene()
+      local w = cs.newWorld()
+      w:add(cs.newMesh(cs.box(-20, -1, -20, 20, 0, 20)))
+      local lift = w:add(cs.newMesh(cs.box(-2, 0, -2, 2, 0.5, 2)), 0, 0, 0)
+      local a = cs.newMover { radius = 0.5, position = { 0, 1.0 + 1e-3, 0 } }
+      local b = cs.newMover { radius = 0.5, position = { 0, 2.0 + 2e-3, 0 } }
+      w:addMover(a); w:addMover(b)
+      return w, lift, a, b
+    end
+    -- how deep a's bottom is in the lift whose top is at `top`
+    local function depth(m, top) return top - (select(2, m:getPosition()) - 0.5) end
+
+    for _, how in ipairs { "in a batch", "a call each" } do
+      it("takes them up with it, out of a lift that rose into it (" .. how .. ")", function()
+        local w, lift, a, b = stack_scene()
+        local y = 0
+        for f = 1, 60 do
+          if f <= 20 then y = y + 0.1; lift:setTransform(0, y, 0) end
+          if how == "in a batch" then
+            w:collideAndSlideMany({ b, a }, { 0, 0, 0, 0, -0.01, 0, 0, 0, 0, 0, -0.01, 0 })
+          else
+            w:collideAndSlide(b, 0, 0, 0, 0, -0.01, 0)
+            assert.is_true(dist(a, b) >= 1 - 1e-9, ("frame %d: overlap %g"):format(f, 1 - dist(a, b)))
+            w:collideAndSlide(a, 0, 0, 0, 0, -0.01, 0)
+          end
+          assert.is_true(dist(a, b) >= 1 - 1e-9, ("frame %d: overlap %g"):format(f, 1 - dist(a, b)))
+          assert.is_true(depth(a, y + 0.5) <= 1e-9, ("frame %d: a %g into the lift"):format(f, depth(a, y + 0.5)))
+          assert.are.equal(f == 1, a:wasStuck(), ("frame %d"):format(f))   -- pushed out at once
+          assert.is_true(depth(b, y + 0.5) < 0)
+        end
+        assert.are.equal(a, b:getGroundMover())
+        assert.are.equal(lift, a:getGroundBody())
+      end)
+    end
+
+    -- the stack_embed variants: calls a then b, the lift rising from frame 1
+    -- (before any call: a is freed at its second call, once b stands on it),
+    -- or from frame 2, turned by 1e-6 rad at frame 5 (a placement that takes
+    -- none along)
+    for _, case in ipairs { { "rising before the first call", 99, 0, 1 }, { "turned once", 5, 1, 0 } } do
+      it("takes them up with it, out of a lift " .. case[1], function()
+        local w, lift, a, b = stack_scene()
+        local y, embedded = 0, 0
+        for f = 1, 40 do
+          if f > case[3] then y = y + 0.1 end
+          if f == case[2] then
+            lift:setTransform(0, y, 0, 0, math.sin(0.5e-6), 0, math.cos(0.5e-6))
+          else
+            lift:setTransform(0, y, 0)
+          end
+          w:collideAndSlide(a, 0, 0, 0, 0, -0.01, 0)
+          w:collideAndSlide(b, 0, 0, 0, 0, -0.01, 0)
+          assert.is_true(dist(a, b) >= 1 - 1e-9, ("frame %d: overlap %g"):format(f, 1 - dist(a, b)))
+          if depth(a, y + 0.5) > 1e-9 then embedded = embedded + 1 end
+        end
+        assert.is_true(embedded <= case[4], ("%d calls ended with a in the lift"):format(embedded))
+        assert.is_false(a:wasStuck())
+      end)
+    end
+
+    -- b's way up is blocked (a ceiling 0.05 over it; a filter, which the
+    -- sweep of its way does not ask): nothing is taken along, as before,
+    -- and a stays stuck in the lift
+    for _, what in ipairs { "a ceiling", "a filter" } do
+      it("takes none along whose way is blocked (" .. what .. ")", function()
+        local w, lift, a, b = stack_scene()
+        if what == "a ceiling" then w:add(cs.newMesh(cs.box(-20, 2.55, -20, 20, 3, 20))) end
+        if what == "a filter" then b.filter = function() return "slide" end end
+        w:collideAndSlide(b, 0, 0, 0, 0, -0.01, 0)
+        assert.are.equal(a, b:getGroundMover())
+        local b0 = { b:getPosition() }
+        lift:setTransform(0, 0.1, 0)
+        w:collideAndSlide(a, 0, 0, 0, 0, -0.01, 0)
+        assert.are.same(b0, { b:getPosition() })
+        assert.is_true(a:wasStuck())
+        assert.near(0.099, depth(a, 0.6), 1e-9)
+      end)
+    end
+  end)
+
   describe("shapes", function()
     -- a cigar (radii 1, 0.25, 0.25) walks along x into a disc (radii 0.25, 1,
     -- 1) turned a quarter about y: the tip stops at the disc's rim
