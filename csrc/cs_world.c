@@ -1625,19 +1625,26 @@ static int riders_free(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 d, 
   return ok;
 }
 
-/* Moves the riders by d, as a placement's carry moves a stacked rider
-** (carry_riders): their travel too, and the travel of their ground mover
-** they saw, so that their next call does not carry them by d again. The
-** set's copies of them follow. Filed now, or by the batch after the wave
-** (sc->pushed, reserved by the caller). */
-static void move_riders(cs_World *w, cs_CallScratch *sc, cs_SlideSet *set, cs_Vec3 d) {
+/* Moves m's riders by d. Their travel stays: a mover standing on one of
+** them that m's call did not meet (so not taken along) is not carried by d
+** at its next call, which a batch planned before the push (its start, its
+** reach box) would not know: the batch gave other bits than the loop
+** (found by an independent tester, round 28: a rider pushed sideways from
+** under the mover on it, which its next call then carried 0.67 m in the
+** loop and not in the batch). Such a mover's support went from under it.
+** The riders standing on m saw its travel, which its call adds d to: they
+** count d as carried already (ground_mover_travel), so that their next call
+** does not carry them by d again; those standing on a rider taken along
+** see no travel of it. The set's copies of them follow. Filed now, or by
+** the batch after the wave (sc->pushed, reserved by the caller). */
+static void move_riders(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, cs_SlideSet *set,
+                        cs_Vec3 d) {
   cs_Vec3 v = cs_espace_vec_to(set->es, d);
   size_t i;
   for (i = 0; i < sc->nriders; i++) {
     cs_Mover *o = sc->riders[i];
     o->pos = v3_add(o->pos, d);
-    o->travel = v3_add(o->travel, d);
-    o->ground_mover_travel = v3_add(o->ground_mover_travel, d);
+    if (o->ground_mover == m) o->ground_mover_travel = v3_add(o->ground_mover_travel, d);
     o->pushed = 1;
     if (sc->shared) sc->pushed[sc->npushed++] = o;
     else cs_world_file_mover(w, o);
@@ -1668,7 +1675,7 @@ static void take_riders(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSe
                sizeof(cs_Mover *)) != CS_OK) ||
       !riders_free(w, sc, m, d, v3_sub(m->pos, h), v3_add(m->pos, h)))
     return;
-  move_riders(w, sc, set, d);
+  move_riders(w, sc, m, set, d);
 }
 
 /* Files the riders a batch's calls moved on thread scratch sc (cs_batch.c,
