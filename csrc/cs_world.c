@@ -1653,13 +1653,14 @@ static void move_riders(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, cs_S
     if (in_stack(sc, NULL, set->ell_movers[i])) sc->ells[i].c = v3_add(sc->ells[i].c, v);
 }
 
-/* Before m's call on set, when m starts in something (not known clear) with
-** movers near (the caller's test): when some of them ride it, and its push out without them (cs_slide_push_out) would meet
-** them, the riders go by that push when they all may (riders_free) within
-** two diameters (m's) of m's box: a batch orders the call with every mover
-** there, as the call starts where the batch saw it (cs_batch.c, reach_boxes:
-** so a mover pushed along since its last call takes none along). A failure
-** to allocate leaves them. */
+/* Before m's call on set, when m starts in something (not known clear)
+** with movers near (the caller's test): when some of them ride it, and its
+** push out without them (cs_slide_push_out) would meet them, the riders go
+** by that push when they all may (riders_free) within two diameters (m's)
+** of m's box: a batch orders the call with every mover there, as the call
+** starts where the batch saw it (cs_batch.c, reach_boxes: so a mover pushed
+** along since its last call takes none along). A failure to allocate
+** leaves them. */
 static void take_riders(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet *set, size_t met,
                         double diameter) {
   cs_CallScratch *x;
