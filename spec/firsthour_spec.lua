@@ -404,16 +404,16 @@ describe("the character", function()
     assert.is_not_nil(ch)
     assert.is_not_nil(cs.newCharacter { gravity = { 2, -9.81, 0 } })   -- a wind in it
     assert.is_not_nil(cs.newCharacter { gravity = { 0, 0, 0 } })       -- space
+    -- a game that walks on walls switches gravity and eases up toward it over
+    -- a few frames: taken at the updates (the next tester)
     local c2 = cs.newCharacter { position = { -5, 0.905, 0 } }
     c2:update(world, 1 / 60)
-    local x, y, z = c2:getPosition()
-    c2.gravity = { 0, 0, -9.81 }
-    has("character:update: " .. zup, errorOf(c2.update, c2, world, 1 / 60))
-    local x2, y2, z2 = c2:getPosition()
-    assert.same({ x, y, z }, { x2, y2, z2 })
-    c2.gravity = 9.81
-    c2:update(world, 1 / 60)
-    assert.is_true(c2.onGround)
+    c2.gravity = { 9.81, 0, 0 }
+    for k = 1, 10 do
+      local a = k / 10 * math.pi / 2
+      c2.up = { -math.sin(a), math.cos(a), 0 }
+      c2:update(world, 1 / 60)
+    end
   end)
 
   it("a push with pushDrag near 0 slides on at its speed", function()
