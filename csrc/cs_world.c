@@ -100,6 +100,7 @@ void cs_scratch_release(cs_CallScratch *sc) {
   cs_free(a, ss->events, ss->capevents * sizeof(cs_SensorEvent));
   cs_free(a, ss->inside, ss->capinside * sizeof(cs_SensorRef));
   cs_free(a, sc->riders, sc->capriders * sizeof(cs_Mover *));
+  cs_free(a, sc->undo, sc->capundo * sizeof(cs_Vec3));
   cs_free(a, sc->pushed, sc->cappushed * sizeof(cs_Mover *));
   if (sc->aux) {
     cs_scratch_release(sc->aux);
@@ -1643,6 +1644,8 @@ static void move_riders(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, cs_S
   size_t i;
   for (i = 0; i < sc->nriders; i++) {
     cs_Mover *o = sc->riders[i];
+    sc->undo[2 * i] = o->pos;
+    sc->undo[2 * i + 1] = o->ground_mover_travel;
     o->pos = v3_add(o->pos, d);
     if (o->ground_mover == m) o->ground_mover_travel = v3_add(o->ground_mover_travel, d);
     o->pushed = 1;
@@ -1651,7 +1654,24 @@ static void move_riders(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, cs_S
   }
   for (i = 0; i < set->nells; i++)     /* (the set's arrays are sc's own) */
     if (in_stack(sc, NULL, set->ell_movers[i])) sc->ells[i].c = v3_add(sc->ells[i].c, v);
+  sc->riders_moved = 1;
 }
+
+/* m's call failed after its push took the riders along (move_riders): they
+** go back, as a failed call changes nothing (found by an independent
+** tester: an allocation that failed in the slide left the rider moved).
+** In a batch they are filed after the wave where they are, as before. */
+static void put_riders_back(cs_World *w, cs_CallScratch *sc) {
+  size_t i;
+  for (i = 0; i < sc->nriders; i++) {
+    cs_Mover *o = sc->riders[i];
+    o->pos = sc->undo[2 * i];
+    o->ground_mover_travel = sc->undo[2 * i + 1];
+    o->pushed = 0;                        /* (rider_free took none pushed) */
+    if (!sc->shared) cs_world_file_mover(w, o);
+  }
+}
+
 
 /* Before m's call on set, when m starts in something (not known clear)
 ** with movers near (the caller's test): when some of them ride it, and its
@@ -1674,6 +1694,7 @@ static void take_riders(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSe
       (sc->shared && sc->npushed + sc->nriders > sc->cappushed &&
        cs_grow(&sc->alloc, (void **)&sc->pushed, &sc->cappushed, sc->npushed + sc->nriders,
                sizeof(cs_Mover *)) != CS_OK) ||
+      cs_grow(&sc->alloc, (void **)&sc->undo, &sc->capundo, 2 * sc->nriders, sizeof(cs_Vec3)) != CS_OK ||
       !riders_free(w, sc, m, d, v3_sub(m->pos, h), v3_add(m->pos, h)))
     return;
   move_riders(w, sc, m, set, d);
@@ -1735,6 +1756,15 @@ static cs_Status slide(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet
   m->clean_stamp = w->stamp;
   if (ends_clear) m->safe_version = w->version;
   return CS_OK;
+}
+
+/* The call's slide, after take_riders (when it was asked): a failure puts
+** the riders it took along back. */
+static cs_Status slide_taking(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSet *set) {
+  cs_Status s = slide(w, sc, m, set);
+  if (s != CS_OK && sc->riders_moved) put_riders_back(w, sc);
+  sc->riders_moved = 0;
+  return s;
 }
 
 /* A call's reach (world units: its moves, and for a move the step height,
@@ -1935,7 +1965,7 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
     set.nonesided = m->cache.nonesided;
     set.bodies = m->cache.bodies;
     if (set.nells && !clear) take_riders(w, sc, m, &set, met, diameter);   /* (cheap test first) */
-    return slide(w, sc, m, &set);
+    return slide_taking(w, sc, m, &set);
   }
   if (!filter) cache_box(w, m, &lo, &hi);
   s = cs_world_gather(w, sc, &es, lo, hi, m->collides_with, filter, filter_ud);
@@ -1951,7 +1981,7 @@ static cs_Status move_in(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_Vec3 w
     set.bodies = m->cache.bodies;
   }
   if (set.nells && !clear) take_riders(w, sc, m, &set, met, diameter);
-  return slide(w, sc, m, &set);
+  return slide_taking(w, sc, m, &set);
 }
 
 /* move_in, with the mover marked as moving meanwhile: a placement from its

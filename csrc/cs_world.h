@@ -52,6 +52,11 @@ struct cs_CallScratch {
   ** the batch files between its waves */
   cs_Mover **riders;
   size_t nriders, capriders;
+  cs_Vec3 *undo;            /* each rider's place and ground_mover_travel
+                            ** before the push (2 a rider): a call that then
+                            ** fails puts them back */
+  size_t capundo;
+  int riders_moved;         /* this call's push took the riders along */
   struct cs_CallScratch *aux;
   cs_Mover **pushed;
   size_t npushed, cappushed;
