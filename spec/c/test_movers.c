@@ -216,7 +216,8 @@ static void push_out_undone(void) {
     cs_mesh_free(floor_mesh);
     cs_mesh_free(lift_mesh);
   }
-  printf("push out undone: %d failed calls, %d left the other mover moved, %d pushed it\n", hits, moved, pushed);
+  printf("push out undone: %d calls ran out of memory, %d left the other mover moved, %d pushed it\n",
+         hits, moved, pushed);
   check(hits > 0 && moved == 0 && pushed > 0, "push out undone",
         "a failed call left the mover on it moved (or no call failed, or none pushed)");
 }
