@@ -12,10 +12,14 @@ cs_Mesh *scene_box(const cs_Alloc *a, cs_Vec3 lo, cs_Vec3 hi) {
   cs_MeshDesc d;
   cs_Mesh *m = NULL;
   int i;
+  /* vertex i: x from bit pattern 1, 2, 5, 6; y from 2, 3, 6, 7; z from
+  ** i >= 4, which turns every triangle of idx outward (y and z the other
+  ** way round turned them all in, against this file's promise: found when a
+  ** C test needed a solid lift, round 28) */
   for (i = 0; i < 8; i++) {
     v[3 * i + 0] = (i == 1 || i == 2 || i == 5 || i == 6) ? hi.x : lo.x;
-    v[3 * i + 1] = (i >= 4) ? hi.y : lo.y;
-    v[3 * i + 2] = (i == 2 || i == 3 || i == 6 || i == 7) ? hi.z : lo.z;
+    v[3 * i + 1] = (i == 2 || i == 3 || i == 6 || i == 7) ? hi.y : lo.y;
+    v[3 * i + 2] = (i >= 4) ? hi.z : lo.z;
   }
   memset(&d, 0, sizeof d);
   d.vertices = v; d.vertex_count = 8; d.indices = idx; d.triangle_count = 12;

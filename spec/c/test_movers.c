@@ -160,27 +160,14 @@ static void *failing_alloc(void *ud, void *p, size_t os, size_t ns) {
   return realloc(p, ns);
 }
 
-/* A box whose faces point out (scene_box's point in: a room), a solid. */
-static cs_Mesh *solid_box(const cs_Alloc *a, cs_Vec3 lo, cs_Vec3 hi) {
-  static const unsigned idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                                   3, 7, 6, 3, 6, 2, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5};
-  double v[24] = {lo.x, lo.y, lo.z, hi.x, lo.y, lo.z, hi.x, hi.y, lo.z, lo.x, hi.y, lo.z,
-                  lo.x, lo.y, hi.z, hi.x, lo.y, hi.z, hi.x, hi.y, hi.z, lo.x, hi.y, hi.z};
-  cs_MeshDesc d;
-  cs_Mesh *m = NULL;
-  memset(&d, 0, sizeof d);
-  d.vertices = v; d.vertex_count = 8; d.indices = idx; d.triangle_count = 12;
-  return cs_mesh_new(a, &d, &m, NULL) == CS_OK ? m : NULL;
-}
-
 static void push_out_undone(void) {
   cs_Alloc F = {failing_alloc, NULL};
   long k;
   int hits = 0, moved = 0, pushed = 0;
   for (k = 1; k <= 200; k++) {
     cs_World *w = NULL;
-    cs_Mesh *floor_mesh = solid_box(&F, V(-20, -1, -20), V(20, 0, 20));
-    cs_Mesh *lift_mesh = solid_box(&F, V(-1, 0, -1), V(1, 0.5, 1));
+    cs_Mesh *floor_mesh = scene_box(&F, V(-20, -1, -20), V(20, 0, 20));
+    cs_Mesh *lift_mesh = scene_box(&F, V(-1, 0, -1), V(1, 0.5, 1));
     cs_Body *fl = NULL, *lift = NULL;
     cs_Mover *m[2] = {NULL, NULL};
     cs_Vec3 r = V(0.5, 0.5, 0.5), p[2] = {V(0.02, 1.001, 0), V(-0.01, 2.003, 0.01)};
