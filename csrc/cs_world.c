@@ -266,39 +266,51 @@ CS_INLINE cs_Vec3 rider_place(const cs_Body *b, const cs_Mover *m) {
   return v3_add(m->pos, v3_sub(stood_point(b, m), m->ground_point));
 }
 
-/* Does the segment [a, b] of a mover's centre come near one of the
-** sensors it meets (their boxes)? Sensors follow the path of a call only. */
-static int path_near_sensor(cs_World *w, const cs_Mover *m, cs_Vec3 a, cs_Vec3 b) {
-  cs_Vec3 lo = v3_min(a, b), hi = v3_max(a, b);
+/* Does the box [lo, hi] meet one of the sensors a mover with collides_with
+** mask tracks (their boxes)? Sensors follow the path of a call only. In a
+** batch (shared) they were brought up to date before it (cs_world_refit),
+** and are only read. */
+static int sensor_near_box(cs_World *w, int shared, unsigned mask, cs_Vec3 lo, cs_Vec3 hi) {
   size_t i;
-  if (!cs_world_prepare_sensors(w, m->collides_with)) return 0;
+  if (!(shared ? any_sensor(w, mask) : cs_world_prepare_sensors(w, mask))) return 0;
   for (i = 0; i < w->nsensors; i++) {
     const cs_Body *p = &w->sensors[i]->place;
-    if ((w->sensors[i]->layers & m->collides_with) && v3_boxes_meet(p->lo, p->hi, lo, hi)) return 1;
+    if ((w->sensors[i]->layers & mask) && v3_boxes_meet(p->lo, p->hi, lo, hi)) return 1;
   }
   return 0;
 }
 
-/* What stops mover m going straight to `to`, where a placement puts it.
-** The segment is swept against everything m collides with but the body b
-** (NULL: none left out) and the movers going along (carrying), by m grown
-** half a skin every way, so that it lands that far from anything; no filter
-** is asked (a setTransform is no call): what a filter would let it pass
-** blocks it here, and its call carries it instead. So does a sensor near the
-** way, whose events only a call's path gives. An added mover met first is
-** *o (WAY_MOVER). */
+/* Does the segment [a, b] of m's centre come near a sensor it tracks? */
+static int path_near_sensor(cs_World *w, const cs_Mover *m, cs_Vec3 a, cs_Vec3 b) {
+  return sensor_near_box(w, 0, m->collides_with, v3_min(a, b), v3_max(a, b));
+}
+
+/* m grown half a skin every way, swept by d from its centre against what
+** it collides with but the body b (NULL: none left out) and the movers going
+** along (carrying), in scratch sc: as a placement moves a rider, so that it
+** lands that far from anything. sweep_ellipsoid's answer. */
+static int sweep_grown(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Body *b,
+                       cs_Vec3 d, cs_Hit *hit) {
+  double h = 0.5 * cs_mover_skin(m);
+  return sweep_ellipsoid(w, sc, NULL, b, m->pos, v3_add(m->radius, v3(h, h, h)),
+                         m->oriented ? m->q : NULL, d, m->collides_with, hit, 1);
+}
+
+/* What stops mover m going straight to `to`, where a placement puts it:
+** the segment swept by sweep_grown (b left out); no filter is asked (a
+** setTransform is no call): what a filter would let it pass blocks it here,
+** and its call carries it instead. So does a sensor near the way, whose
+** events only a call's path gives. An added mover met first is *o
+** (WAY_MOVER). */
 enum { WAY_CLEAR, WAY_BLOCKED, WAY_MOVER };
 static int rider_way(cs_World *w, const cs_Mover *m, const cs_Body *b, cs_Vec3 to,
                      const cs_Mover **o) {
-  cs_Vec3 d = v3_sub(to, m->pos), r;
-  double h = 0.5 * cs_mover_skin(m);
+  cs_Vec3 d = v3_sub(to, m->pos);
   cs_Hit hit;
   int met;
   if (v3_len2(d) == 0) return WAY_CLEAR;
   if (path_near_sensor(w, m, m->pos, to)) return WAY_BLOCKED;
-  r = v3_add(m->radius, v3(h, h, h));
-  met = sweep_ellipsoid(w, &w->scratch, NULL, b, m->pos, r, m->oriented ? m->q : NULL, d,
-                        m->collides_with, &hit, 1);
+  met = sweep_grown(w, &w->scratch, m, b, d, &hit);
   if (met == 0) return WAY_CLEAR;
   /* a mover met only by the half skin at the start, the way leading off it,
   ** is not in the way: it blocks, as before (pushed, a mover beside a rider
@@ -1574,43 +1586,27 @@ static int push_meets_riders(const cs_CallScratch *sc, const cs_SlideSet *set, c
   return 0;
 }
 
-/* Does a sensor that o tracks come near the box [lo, hi]? Its events are
-** its calls' path only (as a placement's carry, rider_way). A batch's
-** sensors are brought up to date before it (cs_world_refit). */
-static int box_near_sensor(cs_World *w, const cs_CallScratch *sc, const cs_Mover *o, cs_Vec3 lo,
-                           cs_Vec3 hi) {
-  size_t i;
-  if (!(sc->shared ? any_sensor(w, o->collides_with) : cs_world_prepare_sensors(w, o->collides_with)))
-    return 0;
-  for (i = 0; i < w->nsensors; i++) {
-    const cs_Body *p = &w->sensors[i]->place;
-    if ((w->sensors[i]->layers & o->collides_with) && v3_boxes_meet(p->lo, p->hi, lo, hi)) return 1;
-  }
-  return 0;
-}
-
 /* May rider o of m go by d? No filter (a filter might let it pass what the
 ** sweep below does not ask it about, as carry_clear says); not moving (a
 ** filter's move, maybe in another world), nor in a batch other than m's; not
 ** pushed along since its last call, and d no longer than its diameter (a
 ** batch bounds its call from where it saw it: cs_batch.c);
-** its box where it is and by d within [lo, hi]; no sensor near; and its
-** way, swept as a placement sweeps its riders (rider_way: grown half a
-** skin, the stack left out), clear. */
+** its box where it is and by d within [lo, hi]; no sensor near (its events
+** are its calls' path only, as rider_way says); and its way, swept as a
+** placement sweeps its riders (sweep_grown, the stack left out), clear. */
 static int rider_free(cs_World *w, cs_CallScratch *sc, const cs_Mover *m, const cs_Mover *o,
                       cs_Vec3 d, cs_Vec3 lo, cs_Vec3 hi) {
-  double l = v3_len(d), h = 0.5 * cs_mover_skin(o), g = h + 1e-9 * (1 + v3_len(o->pos) + l);
+  /* g: sweep_grown's half skin, and the sweep's own margin (sweep_ellipsoid) */
+  double l = v3_len(d), g = 0.5 * cs_mover_skin(o) + 1e-9 * (1 + v3_len(o->pos) + l);
   cs_Vec3 e = v3_add(cs_mover_half_extents(o), v3(g, g, g)), to = v3_add(o->pos, d);
   cs_Vec3 blo = v3_sub(v3_min(o->pos, to), e), bhi = v3_add(v3_max(o->pos, to), e);
   cs_Hit hit;
-  /* (g: and the sweep's own margin, sweep_ellipsoid) */
   if (has_filter(o) || o->moving || o->pushed ||
       (o->in_batch && !(m->in_batch && o->batch_stamp == m->batch_stamp)) ||
       l > 2 * fmax(fmax(o->radius.x, o->radius.y), o->radius.z) || !box_inside(blo, bhi, lo, hi) ||
-      box_near_sensor(w, sc, o, blo, bhi))
+      sensor_near_box(w, sc->shared, o->collides_with, blo, bhi))
     return 0;
-  return sweep_ellipsoid(w, sc->aux, NULL, NULL, o->pos, v3_add(o->radius, v3(h, h, h)),
-                         o->oriented ? o->q : NULL, d, o->collides_with, &hit, 1) == 0;
+  return sweep_grown(w, sc->aux, o, NULL, d, &hit) == 0;
 }
 
 /* Can every rider go by d (each with the whole stack left out of the
@@ -1672,7 +1668,6 @@ static void put_riders_back(cs_World *w, cs_CallScratch *sc) {
   }
 }
 
-
 /* Before m's call on set, when m starts in something (not known clear)
 ** with movers near (the caller's test): when some of them ride it, and its
 ** push out without them (cs_slide_push_out) would meet them, the riders go
@@ -1691,9 +1686,8 @@ static void take_riders(cs_World *w, cs_CallScratch *sc, cs_Mover *m, cs_SlideSe
   if (!find_riders(w, sc, m, met) || !(x = aux_scratch(sc)) || !set_without_riders(sc, x, set, &bare) ||
       !cs_slide_push_out(m, &bare, &d) ||
       !push_meets_riders(sc, set, cs_espace_to(set->es, m->pos), d) ||
-      (sc->shared && sc->npushed + sc->nriders > sc->cappushed &&
-       cs_grow(&sc->alloc, (void **)&sc->pushed, &sc->cappushed, sc->npushed + sc->nriders,
-               sizeof(cs_Mover *)) != CS_OK) ||
+      (sc->shared && cs_grow(&sc->alloc, (void **)&sc->pushed, &sc->cappushed,
+                             sc->npushed + sc->nriders, sizeof(cs_Mover *)) != CS_OK) ||
       cs_grow(&sc->alloc, (void **)&sc->undo, &sc->capundo, 2 * sc->nriders, sizeof(cs_Vec3)) != CS_OK ||
       !riders_free(w, sc, m, d, v3_sub(m->pos, h), v3_add(m->pos, h)))
     return;
