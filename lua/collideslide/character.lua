@@ -955,8 +955,8 @@ end
 -- computed it for the velocity's end. Below x = rate dt = 1e-4, where 1 - k
 -- loses k's digits (a pushDrag of 1e-20 gave 0: no push at all), its series.
 local function decayIntegral(rate, dt, k)
-  local x = rate * dt
   if not (rate < math.huge) then return 0.0 end   -- (airControl 1: at once)
+  local x = rate * dt
   if x > 1e-4 then return k / rate end
   return dt * (1 - x * (0.5 - x / 6))
 end
