@@ -341,4 +341,22 @@ function check.namedHint(t)
   return ""
 end
 
+--- check.loveHint(lib) -> inside LÖVE, where to put the native library lib so
+-- that the game finds it ("put <lib> in the game's folder, or in its save
+-- directory (<dir>) for a .love, which cannot hold a native library"); nil
+-- outside LÖVE. The loaders' not-found errors add it (collideslide/init.lua,
+-- collideslide/ffi.lua): there the shell's fixes do not apply (found by an
+-- independent tester).
+function check.loveHint(lib)
+  local love = rawget(_G, "love")          -- (rawget: a strict.lua refuses unset globals)
+  if type(love) ~= "table" then return nil end
+  local lfs, save = type(love.filesystem) == "table" and love.filesystem, nil
+  if lfs and lfs.getSaveDirectory then
+    local ok, dir = pcall(lfs.getSaveDirectory)
+    save = ok and type(dir) == "string" and dir or nil
+  end
+  return "put " .. lib .. " in the game's folder, or in its save directory"
+    .. (save and " (" .. save .. ")" or "") .. " for a .love, which cannot hold a native library"
+end
+
 return check

@@ -341,16 +341,12 @@ local function load_library()
       end
     end
   end
-  -- (in LÖVE the shell's fixes do not apply, and a .love cannot hold the
-  -- library: found by an independent tester)
-  local save = lfs and lfs.getSaveDirectory and select(2, pcall(lfs.getSaveDirectory))
+  local hint = require("collideslide.check").loveHint("libcollideslide." .. LIBEXT)
   error("collideslide.ffi: libcollideslide." .. LIBEXT .. " not found (make ffi-lib builds it; "
     .. "COLLIDESLIDE_LIB=path picks it; a collideslide/core.so built for LuaJIT, as "
     .. "`luarocks --lua-version=5.1 make` or `make LUA=luajit` builds it, works too when it is on "
     .. "package.cpath (LÖVE's own C require path is not searched)"
-    .. (lfs and "; in LÖVE: put libcollideslide." .. LIBEXT .. " in the game's folder, or in its "
-      .. "save directory" .. (type(save) == "string" and " (" .. save .. ")" or "") .. " for a .love, "
-      .. "which cannot hold a native library" or "") .. "); tried:\n  "
+    .. (hint and "; in LÖVE: " .. hint or "") .. "); tried:\n  "
     .. table.concat(tried, "\n  "), 3)
 end
 

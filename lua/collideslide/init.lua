@@ -10,19 +10,11 @@ local function interpreter()
 end
 
 -- Inside LÖVE the shell's fixes do not apply: where its C loader looks
--- (README, "LÖVE 11 in your game"), or "" outside LÖVE. (Found by an
--- independent tester: the message named only make and luarocks.)
+-- (README, "LÖVE 11 in your game"), or "" outside LÖVE.
 local function love_hint(lib)
-  local love = rawget(_G, "love")          -- (rawget: a strict.lua refuses unset globals)
-  if type(love) ~= "table" then return "" end
-  local lfs, save = type(love.filesystem) == "table" and love.filesystem, nil
-  if lfs and lfs.getSaveDirectory then
-    local ok, dir = pcall(lfs.getSaveDirectory)
-    save = ok and type(dir) == "string" and dir or nil
-  end
-  return ". In LÖVE: put " .. lib .. " (built for LuaJIT) in the game's folder, or in its save "
-    .. "directory" .. (save and " (" .. save .. ")" or "") .. " for a .love, which cannot hold a "
-    .. "native library; a fused game: beside the executable (README, \"LÖVE 11 in your game\")"
+  local hint = require("collideslide.check").loveHint(lib .. " (built for LuaJIT)")
+  return hint and ". In LÖVE: " .. hint .. "; a fused game: beside the executable (README, "
+    .. "\"LÖVE 11 in your game\")" or ""
 end
 
 -- The C module's load error as one line that names the fix.
